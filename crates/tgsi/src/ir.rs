@@ -1,0 +1,469 @@
+//! The TGSI intermediate representation: one [`Shader`] holds the processor, properties,
+//! declarations, immediates and instructions, each with the source position it came from.
+//!
+//! The IR keeps everything the text and token forms can carry, so text → IR → text and
+//! tokens → IR → tokens are lossless. It also remembers the order in which statements of
+//! different kinds were interleaved, because Mesa prints them in stream order.
+
+use crate::enums::*;
+use crate::opcode::Opcode;
+use crate::pipe_format::Format;
+
+/// A position in the text a shader was parsed from (1-based line and column).
+/// `line == 0` means the item has no text origin (built in code or decoded from tokens);
+/// decoded items carry their word offset in `col` instead, with `line == 0`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    /// 1-based line, or 0.
+    pub line: u32,
+    /// 1-based column, or the token word offset when `line == 0`.
+    pub col: u32,
+}
+
+impl Span {
+    /// A text position.
+    pub const fn new(line: u32, col: u32) -> Span {
+        Span { line, col }
+    }
+
+    /// Whether the span points into text.
+    pub const fn is_text(self) -> bool {
+        self.line != 0
+    }
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_text() {
+            write!(f, "{}:{}", self.line, self.col)
+        } else {
+            write!(f, "word {}", self.col)
+        }
+    }
+}
+
+/// Which list a statement lives in; [`Shader::order`] is a sequence of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ItemKind {
+    /// A [`Property`].
+    Property,
+    /// A [`Declaration`].
+    Declaration,
+    /// An [`Immediate`].
+    Immediate,
+    /// An [`Instruction`].
+    Instruction,
+}
+
+/// A whole shader.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shader {
+    /// The stage.
+    pub processor: Processor,
+    /// `PROPERTY` statements.
+    pub properties: Vec<Property>,
+    /// `DCL` statements.
+    pub declarations: Vec<Declaration>,
+    /// `IMM` statements; `IMM[i]` is `immediates[i]`.
+    pub immediates: Vec<Immediate>,
+    /// Instructions; an instruction's number (label target) is its index here.
+    pub instructions: Vec<Instruction>,
+    /// The interleaving of statements as they appeared. When it does not account for every
+    /// item (a shader built in code), the canonical order is used: properties, declarations,
+    /// immediates, instructions.
+    pub order: Vec<ItemKind>,
+}
+
+/// One statement, borrowed from a [`Shader`].
+#[derive(Clone, Copy, Debug)]
+pub enum Item<'a> {
+    /// A property.
+    Property(&'a Property),
+    /// A declaration.
+    Declaration(&'a Declaration),
+    /// An immediate with its index.
+    Immediate(usize, &'a Immediate),
+    /// An instruction with its index.
+    Instruction(usize, &'a Instruction),
+}
+
+impl Shader {
+    /// An empty shader for a stage.
+    pub fn new(processor: Processor) -> Shader {
+        Shader {
+            processor,
+            properties: Vec::new(),
+            declarations: Vec::new(),
+            immediates: Vec::new(),
+            instructions: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    /// Whether [`Shader::order`] describes exactly the items present.
+    pub fn order_is_complete(&self) -> bool {
+        let count = |k| self.order.iter().filter(|&&o| o == k).count();
+        count(ItemKind::Property) == self.properties.len()
+            && count(ItemKind::Declaration) == self.declarations.len()
+            && count(ItemKind::Immediate) == self.immediates.len()
+            && count(ItemKind::Instruction) == self.instructions.len()
+    }
+
+    /// All statements in stream order (see [`Shader::order`]).
+    pub fn items(&self) -> Vec<Item<'_>> {
+        let canonical;
+        let order: &[ItemKind] = if self.order_is_complete() {
+            &self.order
+        } else {
+            canonical = [
+                (ItemKind::Property, self.properties.len()),
+                (ItemKind::Declaration, self.declarations.len()),
+                (ItemKind::Immediate, self.immediates.len()),
+                (ItemKind::Instruction, self.instructions.len()),
+            ]
+            .iter()
+            .flat_map(|&(k, n)| std::iter::repeat_n(k, n))
+            .collect::<Vec<_>>();
+            &canonical
+        };
+        let (mut p, mut d, mut m, mut i) = (0, 0, 0, 0);
+        let mut out = Vec::with_capacity(order.len());
+        for kind in order {
+            match kind {
+                ItemKind::Property => {
+                    out.push(Item::Property(&self.properties[p]));
+                    p += 1;
+                }
+                ItemKind::Declaration => {
+                    out.push(Item::Declaration(&self.declarations[d]));
+                    d += 1;
+                }
+                ItemKind::Immediate => {
+                    out.push(Item::Immediate(m, &self.immediates[m]));
+                    m += 1;
+                }
+                ItemKind::Instruction => {
+                    out.push(Item::Instruction(i, &self.instructions[i]));
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The value of the last occurrence of a property, if any.
+    pub fn property(&self, name: PropertyName) -> Option<u32> {
+        self.properties
+            .iter()
+            .rev()
+            .find(|p| p.name == name)
+            .map(|p| p.value)
+    }
+}
+
+/// `PROPERTY NAME value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Property {
+    /// Which property.
+    pub name: PropertyName,
+    /// Its value (a primitive, origin, pixel-centre or processor number, or a plain number).
+    pub value: u32,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A write mask or usage mask: bit 0 = x … bit 3 = w.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WriteMask(pub u8);
+
+impl WriteMask {
+    /// All four channels.
+    pub const XYZW: WriteMask = WriteMask(0xf);
+    /// Only x.
+    pub const X: WriteMask = WriteMask(0x1);
+
+    /// Whether channel `c` (0..4) is enabled.
+    pub const fn has(self, c: usize) -> bool {
+        self.0 & (1 << c) != 0
+    }
+}
+
+/// A source swizzle: for each result channel, the source channel it reads (0..4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle(pub [u8; 4]);
+
+impl Swizzle {
+    /// `.xyzw`.
+    pub const IDENTITY: Swizzle = Swizzle([0, 1, 2, 3]);
+
+    /// Every channel reads channel `c`.
+    pub const fn splat(c: u8) -> Swizzle {
+        Swizzle([c, c, c, c])
+    }
+}
+
+/// The letter of a channel (0..4) as the printer writes it.
+pub const fn channel_letter(c: u8) -> char {
+    match c {
+        0 => 'x',
+        1 => 'y',
+        2 => 'z',
+        _ => 'w',
+    }
+}
+
+/// `FILE[index].component` used as an index: the address part of `TEMP[ADDR[0].x+4](1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Indirect {
+    /// File of the address register (normally ADDR).
+    pub file: File,
+    /// Index of the address register.
+    pub index: i32,
+    /// Component read from it (0..4).
+    pub component: u8,
+    /// Array the access is restricted to (0: none).
+    pub array_id: u32,
+}
+
+/// The second (outer) index of a 2-D register: `CONST[1][…]`, `IN[vertex][…]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dimension {
+    /// The index, or the offset added to the indirect value.
+    pub index: i32,
+    /// Indirect dimension (`CONST[ADDR[0].x+1][3]`).
+    pub indirect: Option<Indirect>,
+}
+
+/// The register part shared by sources and destinations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Register {
+    /// Register file.
+    pub file: File,
+    /// Index, or the offset added to the indirect value.
+    pub index: i32,
+    /// Indirect addressing.
+    pub indirect: Option<Indirect>,
+    /// Outer index of a 2-D register.
+    pub dimension: Option<Dimension>,
+}
+
+impl Register {
+    /// A plain `FILE[index]`.
+    pub const fn new(file: File, index: i32) -> Register {
+        Register {
+            file,
+            index,
+            indirect: None,
+            dimension: None,
+        }
+    }
+}
+
+/// A destination operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dst {
+    /// The register.
+    pub reg: Register,
+    /// Which channels are written.
+    pub write_mask: WriteMask,
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Src {
+    /// The register.
+    pub reg: Register,
+    /// Channel selection.
+    pub swizzle: Swizzle,
+    /// `|x|` (applied first).
+    pub absolute: bool,
+    /// `-x` (applied after abs).
+    pub negate: bool,
+}
+
+/// A texel offset operand: `IMM[1].xyz`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TexOffset {
+    /// Register file.
+    pub file: File,
+    /// Register index.
+    pub index: i32,
+    /// Components read for the x, y and z offsets.
+    pub swizzle: [u8; 3],
+}
+
+/// The texture part of an instruction (texture token).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextureInfo {
+    /// Target named in text (UNKNOWN for the SAMPLE family).
+    pub target: TextureTarget,
+    /// Return type field of the token (Mesa's text parser always writes UNKNOWN).
+    pub return_type: ReturnType,
+    /// Texel offsets (at most 4).
+    pub offsets: Vec<TexOffset>,
+}
+
+/// The memory part of an instruction (memory token).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemoryInfo {
+    /// Qualifier bits (see [`MemoryQualifier`]).
+    pub qualifiers: u8,
+    /// Image target (BUFFER = 0 is "none").
+    pub target: TextureTarget,
+    /// Image format (`NONE` = 0 is "none").
+    pub format: Format,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instruction {
+    /// What it does.
+    pub opcode: Opcode,
+    /// `_SAT`: clamp results to [0, 1].
+    pub saturate: bool,
+    /// `_PRECISE`: no value-changing optimisation.
+    pub precise: bool,
+    /// Destinations (the opcode's `num_dst`).
+    pub dst: Vec<Dst>,
+    /// Sources (the opcode's `num_src`).
+    pub src: Vec<Src>,
+    /// Branch label: an instruction index.
+    pub label: Option<u32>,
+    /// Texture token.
+    pub texture: Option<TextureInfo>,
+    /// Memory token.
+    pub memory: Option<MemoryInfo>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Instruction {
+    /// An instruction with no operands or extras.
+    pub fn new(opcode: Opcode) -> Instruction {
+        Instruction {
+            opcode,
+            saturate: false,
+            precise: false,
+            dst: Vec::new(),
+            src: Vec::new(),
+            label: None,
+            texture: None,
+            memory: None,
+            span: Span::default(),
+        }
+    }
+}
+
+/// Semantic of an input, output or system value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SemanticDecl {
+    /// Name.
+    pub name: Semantic,
+    /// Index (`GENERIC[3]`).
+    pub index: u32,
+    /// Vertex stream per component (geometry outputs).
+    pub streams: [u8; 4],
+}
+
+/// Interpolation of a fragment input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InterpDecl {
+    /// Mode.
+    pub mode: Interpolate,
+    /// Location.
+    pub location: InterpLocation,
+}
+
+/// The file-specific part of a resource declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceDecl {
+    /// `DCL IMAGE[i], target, format[, WR][, RAW]`.
+    Image {
+        /// Target.
+        target: TextureTarget,
+        /// Format.
+        format: Format,
+        /// `WR`.
+        writable: bool,
+        /// `RAW`.
+        raw: bool,
+    },
+    /// `DCL SVIEW[i], target, type`.
+    SamplerView {
+        /// Target.
+        target: TextureTarget,
+        /// Return type per channel.
+        return_types: [ReturnType; 4],
+    },
+}
+
+/// A `DCL` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// Register file.
+    pub file: File,
+    /// First register.
+    pub first: u32,
+    /// Last register (inclusive).
+    pub last: u32,
+    /// Outer index of a 2-D declaration (`CONST[1][0..3]`).
+    pub dimension: Option<u32>,
+    /// Channels that may be accessed.
+    pub usage_mask: WriteMask,
+    /// `ARRAY(n)`.
+    pub array_id: Option<u32>,
+    /// `LOCAL`.
+    pub local: bool,
+    /// Semantic.
+    pub semantic: Option<SemanticDecl>,
+    /// Interpolation.
+    pub interp: Option<InterpDecl>,
+    /// `INVARIANT`.
+    pub invariant: bool,
+    /// `ATOMIC` (buffers).
+    pub atomic: bool,
+    /// Memory type (MEMORY declarations).
+    pub memory_type: MemoryType,
+    /// Image or sampler-view details.
+    pub resource: Option<ResourceDecl>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Declaration {
+    /// `DCL FILE[first..last]` with nothing else.
+    pub fn new(file: File, first: u32, last: u32) -> Declaration {
+        Declaration {
+            file,
+            first,
+            last,
+            dimension: None,
+            usage_mask: WriteMask::XYZW,
+            array_id: None,
+            local: false,
+            semantic: None,
+            interp: None,
+            invariant: false,
+            atomic: false,
+            memory_type: MemoryType::Global,
+            resource: None,
+            span: Span::default(),
+        }
+    }
+
+    /// Whether register `index` (of dimension `dim`) falls inside this declaration.
+    pub fn contains(&self, dim: u32, index: u32) -> bool {
+        self.dimension.unwrap_or(0) == dim && self.first <= index && index <= self.last
+    }
+}
+
+/// An `IMM` statement: four 32-bit words (two values for 64-bit types, low word first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Immediate {
+    /// Data type.
+    pub ty: ImmType,
+    /// Raw words.
+    pub words: [u32; 4],
+    /// Where it was written.
+    pub span: Span,
+}

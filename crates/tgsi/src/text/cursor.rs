@@ -1,0 +1,154 @@
+//! A byte cursor over TGSI text that tracks line and column, matches case-insensitive
+//! whole-word keywords, and describes what it is looking at for error messages.
+
+use super::ParseError;
+use crate::ir::Span;
+
+/// Position in the input plus the line bookkeeping needed for spans.
+#[derive(Clone)]
+pub struct Cursor<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: u32,
+    line_start: usize,
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Shortens user text quoted in a message.
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(MAX).collect();
+        format!("{head}…")
+    }
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `src`.
+    pub fn new(src: &'a [u8]) -> Cursor<'a> {
+        Cursor {
+            src,
+            pos: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    /// The current position as a span.
+    pub fn span(&self) -> Span {
+        Span::new(self.line, (self.pos - self.line_start + 1) as u32)
+    }
+
+    /// The byte at the cursor, or 0 at the end.
+    pub fn peek(&self) -> u8 {
+        self.src.get(self.pos).copied().unwrap_or(0)
+    }
+
+    /// Whether the input is exhausted.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.src.len()
+    }
+
+    /// The unread input.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.src[self.pos.min(self.src.len())..]
+    }
+
+    /// Moves forward by `n` bytes that contain no line feed.
+    pub fn advance(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.src.len());
+    }
+
+    /// The identifier-like word (`[A-Za-z0-9_]*`) at the cursor.
+    pub fn word(&self) -> &'a str {
+        let rest = self.rest();
+        let n = rest.iter().take_while(|&&c| is_word_byte(c)).count();
+        // Only ASCII bytes were taken.
+        std::str::from_utf8(&rest[..n]).unwrap_or("")
+    }
+
+    /// The run of decimal digits at the cursor.
+    pub fn digits(&self) -> &'a [u8] {
+        let rest = self.rest();
+        let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        &rest[..n]
+    }
+
+    /// Consumes `kw` if the next word equals it (case-insensitively).
+    pub fn eat_word(&mut self, kw: &str) -> bool {
+        let word = self.word();
+        if word.eq_ignore_ascii_case(kw) {
+            self.advance(word.len());
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips spaces, tabs and line feeds; returns whether any were skipped. A carriage
+    /// return is an error, as in Mesa.
+    pub fn skip_ws(&mut self) -> Result<bool, ParseError> {
+        let skipped = self.skip_ws_lenient();
+        if self.peek() == b'\r' {
+            return Err(ParseError {
+                span: self.span(),
+                message: "carriage return is not whitespace in TGSI text (convert CRLF line endings to LF)".into(),
+            });
+        }
+        Ok(skipped)
+    }
+
+    /// Skips whitespace without complaining about what follows.
+    pub fn skip_ws_lenient(&mut self) -> bool {
+        let start = self.pos;
+        while let Some(&c) = self.src.get(self.pos) {
+            match c {
+                b' ' | b'\t' => self.pos += 1,
+                b'\n' => {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.line_start = self.pos;
+                }
+                _ => break,
+            }
+        }
+        self.pos > start
+    }
+
+    /// What is at the cursor, for "found …" in messages.
+    pub fn describe_here(&self) -> String {
+        if self.at_end() {
+            return "the end of the input".into();
+        }
+        let word = self.word();
+        if !word.is_empty() {
+            return format!("'{}'", clip(word));
+        }
+        match self.peek() {
+            b'\n' => "the end of the line".into(),
+            b'\r' => "a carriage return".into(),
+            0 => "a NUL byte".into(),
+            c if c.is_ascii_graphic() => format!("'{}'", c as char),
+            _ => {
+                let ch = std::str::from_utf8(self.rest())
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .or_else(|| {
+                        let end = (self.pos + 4).min(self.src.len());
+                        (self.pos + 1..=end)
+                            .find_map(|e| std::str::from_utf8(&self.src[self.pos..e]).ok())
+                            .and_then(|s| s.chars().next())
+                    });
+                match ch {
+                    Some(ch) if !ch.is_control() && ch != ' ' => format!("'{ch}'"),
+                    _ => format!("byte 0x{:02x}", self.peek()),
+                }
+            }
+        }
+    }
+}

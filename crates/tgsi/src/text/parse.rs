@@ -1,0 +1,1156 @@
+//! The text parser. It accepts what Mesa 22.3's `tgsi_text_translate` accepts (keywords
+//! matched case-insensitively as whole words, whitespace rules, attribute order, legacy
+//! opcode spellings) plus what older spec versions define, and rejects everything else with
+//! a positioned error that says what was expected and what was found.
+//!
+//! The parser never recurses on input, never allocates more than the input justifies (see
+//! [`Limits`]) and never panics.
+
+use super::cursor::Cursor;
+use super::number;
+use super::ParseError;
+use crate::enums::*;
+use crate::ir::*;
+use crate::limits::Limits;
+use crate::opcode::{self, Opcode};
+use crate::pipe_format::Format;
+
+/// Parses TGSI text with default [`Limits`].
+pub fn parse(text: &str) -> Result<Shader, ParseError> {
+    parse_with_limits(text, &Limits::DEFAULT)
+}
+
+/// Parses TGSI text, enforcing `limits`.
+pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseError> {
+    if text.len() > limits.max_input_bytes {
+        return Err(ParseError {
+            span: Span::new(1, 1),
+            message: format!(
+                "input is {} bytes, more than the limit of {}",
+                text.len(),
+                limits.max_input_bytes
+            ),
+        });
+    }
+    let mut parser = Parser {
+        cur: Cursor::new(text.as_bytes()),
+        limits,
+        shader: Shader::new(Processor::Vertex),
+        implied_array_size: 0,
+    };
+    parser.program()?;
+    Ok(parser.shader)
+}
+
+/// A parsed `[...]` of an operand.
+#[derive(Clone, Copy, Default)]
+struct Bracket {
+    index: i32,
+    indirect: Option<Indirect>,
+}
+
+struct Parser<'a, 'l> {
+    cur: Cursor<'a>,
+    limits: &'l Limits,
+    shader: Shader,
+    /// Size an empty `[]` stands for (GS input primitive, 32 for tessellation).
+    implied_array_size: u32,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl<'a> Parser<'a, '_> {
+    fn error_at<T>(&self, span: Span, message: impl Into<String>) -> PResult<T> {
+        Err(ParseError {
+            span,
+            message: message.into(),
+        })
+    }
+
+    /// "expected X, found Y" at the current position.
+    fn expected<T>(&self, what: &str) -> PResult<T> {
+        let found = self.cur.describe_here();
+        self.error_at(self.cur.span(), format!("expected {what}, found {found}"))
+    }
+
+    fn program(&mut self) -> PResult<()> {
+        self.cur.skip_ws()?;
+        let header_span = self.cur.span();
+        let word = self.cur.word();
+        let Some(processor) = Processor::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(word))
+        else {
+            return self.expected("a header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
+        };
+        self.cur.advance(word.len());
+        self.shader.processor = processor;
+        let _ = header_span;
+        if matches!(processor, Processor::TessCtrl | Processor::TessEval) {
+            self.implied_array_size = 32;
+        }
+        loop {
+            let had_ws = self.cur.skip_ws()?;
+            if self.cur.at_end() {
+                return Ok(());
+            }
+            if !had_ws {
+                return self.expected("whitespace between statements");
+            }
+            self.statement()?;
+        }
+    }
+
+    fn statement(&mut self) -> PResult<()> {
+        let span = self.cur.span();
+        if self.cur.peek().is_ascii_digit() {
+            // An instruction label: a number and ':', ignored.
+            self.uint("a label number")?;
+            self.cur.skip_ws()?;
+            if self.cur.peek() != b':' {
+                return self.expected("':' after the instruction label");
+            }
+            self.cur.advance(1);
+            self.cur.skip_ws()?;
+            return self.instruction(true);
+        }
+        let word = self.cur.word();
+        if word.eq_ignore_ascii_case("DCL") {
+            self.cur.advance(3);
+            self.declaration(span)
+        } else if word.eq_ignore_ascii_case("IMM") {
+            self.cur.advance(3);
+            self.immediate(span)
+        } else if word.eq_ignore_ascii_case("PROPERTY") {
+            self.cur.advance(8);
+            self.property(span)
+        } else {
+            self.instruction(false)
+        }
+    }
+
+    // ----- numbers --------------------------------------------------------------------
+
+    /// An unsigned decimal number; overflow is an error (Mesa silently wraps).
+    fn uint(&mut self, what: &str) -> PResult<u32> {
+        let span = self.cur.span();
+        let digits = self.cur.digits();
+        if digits.is_empty() {
+            return self.expected(what);
+        }
+        if digits.len() > self.limits.max_token_len {
+            return self.error_at(
+                span,
+                format!("number of {} digits is too long", digits.len()),
+            );
+        }
+        let mut value: u32 = 0;
+        for &d in digits {
+            value = match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((d - b'0') as u32))
+            {
+                Some(v) => v,
+                None => {
+                    return self.error_at(
+                        span,
+                        format!(
+                            "number {} does not fit in 32 bits",
+                            String::from_utf8_lossy(digits)
+                        ),
+                    )
+                }
+            };
+        }
+        self.cur.advance(digits.len());
+        Ok(value)
+    }
+
+    /// `[+-]?digits` as an i32 (two's complement wrap of the magnitude, as Mesa).
+    fn int(&mut self, what: &str) -> PResult<i32> {
+        let negative = match self.cur.peek() {
+            b'-' => {
+                self.cur.advance(1);
+                true
+            }
+            b'+' => {
+                self.cur.advance(1);
+                false
+            }
+            _ => false,
+        };
+        let magnitude = self.uint(what)?;
+        Ok(if negative {
+            (magnitude as i32).wrapping_neg()
+        } else {
+            magnitude as i32
+        })
+    }
+
+    /// A register index that must fit the token format.
+    fn register_index(&mut self, what: &str) -> PResult<u32> {
+        let span = self.cur.span();
+        let value = self.uint(what)?;
+        if value > self.limits.max_register_index {
+            return self.error_at(
+                span,
+                format!(
+                    "index {value} is larger than the limit of {}",
+                    self.limits.max_register_index
+                ),
+            );
+        }
+        Ok(value)
+    }
+
+    // ----- PROPERTY ----------------------------------------------------------------------
+
+    fn property(&mut self, span: Span) -> PResult<()> {
+        if !self.cur.skip_ws()? {
+            return self.expected("whitespace after PROPERTY");
+        }
+        let name_span = self.cur.span();
+        let word = self.cur.word();
+        if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+            return self.expected("a property name");
+        }
+        let Some(name) = PropertyName::from_name(word) else {
+            return self.error_at(name_span, format!("unknown property '{word}'"));
+        };
+        self.cur.advance(word.len());
+        self.cur.skip_ws()?;
+        let value = match name.value_kind() {
+            PropertyValueKind::Primitive => self.named_value(
+                Primitive::ALL,
+                Primitive::name,
+                Primitive::number,
+                "a primitive name",
+            )?,
+            PropertyValueKind::CoordOrigin => self.named_value(
+                CoordOrigin::ALL,
+                CoordOrigin::name,
+                CoordOrigin::number,
+                "UPPER_LEFT or LOWER_LEFT",
+            )?,
+            PropertyValueKind::PixelCenter => self.named_value(
+                PixelCenter::ALL,
+                PixelCenter::name,
+                PixelCenter::number,
+                "HALF_INTEGER or INTEGER",
+            )?,
+            PropertyValueKind::Processor => self.named_value(
+                Processor::ALL,
+                Processor::name,
+                Processor::number,
+                "a processor name (VERT, FRAG, …)",
+            )?,
+            PropertyValueKind::Number => self.uint("an unsigned integer property value")?,
+        };
+        if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
+            self.implied_array_size = Primitive::from_number(value).map_or(3, Primitive::vertices);
+        }
+        if self.shader.properties.len() >= self.limits.max_properties {
+            return self.error_at(
+                span,
+                format!("more than {} properties", self.limits.max_properties),
+            );
+        }
+        self.shader.properties.push(Property { name, value, span });
+        self.shader.order.push(ItemKind::Property);
+        Ok(())
+    }
+
+    fn named_value<T: Copy>(
+        &mut self,
+        all: &[T],
+        name: fn(T) -> &'static str,
+        number: fn(T) -> u32,
+        what: &str,
+    ) -> PResult<u32> {
+        let word = self.cur.word();
+        match all
+            .iter()
+            .copied()
+            .find(|&v| name(v).eq_ignore_ascii_case(word))
+        {
+            Some(v) => {
+                self.cur.advance(word.len());
+                Ok(number(v))
+            }
+            None => self.expected(what),
+        }
+    }
+
+    // ----- IMM -------------------------------------------------------------------------
+
+    fn immediate(&mut self, span: Span) -> PResult<()> {
+        if self.cur.peek() == b'[' {
+            self.cur.advance(1);
+            self.cur.skip_ws()?;
+            let index_span = self.cur.span();
+            let index = self.uint("an immediate index")?;
+            if index as usize != self.shader.immediates.len() {
+                return self.error_at(
+                    index_span,
+                    format!(
+                        "immediates must be numbered in order: expected IMM[{}], found IMM[{index}]",
+                        self.shader.immediates.len()
+                    ),
+                );
+            }
+            self.cur.skip_ws()?;
+            self.expect_char(b']')?;
+        }
+        if !self.cur.skip_ws()? {
+            return self.expected("whitespace before the immediate type");
+        }
+        let word = self.cur.word();
+        let Some(ty) = ImmType::from_name(word) else {
+            return self
+                .expected("an immediate type (FLT32, UINT32, INT32, FLT64, UINT64 or INT64)");
+        };
+        self.cur.advance(word.len());
+        self.cur.skip_ws()?;
+        self.expect_char(b'{')?;
+        let mut words = [0u32; 4];
+        let count = if ty.is_64bit() { 2 } else { 4 };
+        for i in 0..count {
+            self.cur.skip_ws()?;
+            if i > 0 {
+                self.expect_char(b',')?;
+                self.cur.skip_ws()?;
+            }
+            match ty {
+                ImmType::Float32 => words[i] = self.float32()?,
+                ImmType::Uint32 => words[i] = self.uint("an unsigned integer")?,
+                ImmType::Int32 => words[i] = self.int("an integer")? as u32,
+                ImmType::Float64 | ImmType::Uint64 | ImmType::Int64 => {
+                    let rest = self.cur.rest();
+                    let parsed = match ty {
+                        ImmType::Float64 => number::strtod(rest).map(|(v, n)| (v.to_bits(), n)),
+                        ImmType::Uint64 => number::strtoull(rest),
+                        _ => number::strtoll(rest).map(|(v, n)| (v as u64, n)),
+                    };
+                    let Some((bits, len)) = parsed else {
+                        return self.expected(&format!("a {} value", ty.name()));
+                    };
+                    self.cur.advance(len);
+                    words[2 * i] = bits as u32;
+                    words[2 * i + 1] = (bits >> 32) as u32;
+                }
+            }
+        }
+        self.cur.skip_ws()?;
+        if self.cur.peek() == b',' {
+            return self.error_at(
+                self.cur.span(),
+                format!(
+                    "too many values: {} immediates take exactly {count}",
+                    ty.name()
+                ),
+            );
+        }
+        self.expect_char(b'}')?;
+        if self.shader.immediates.len() >= self.limits.max_immediates {
+            return self.error_at(
+                span,
+                format!("more than {} immediates", self.limits.max_immediates),
+            );
+        }
+        self.shader.immediates.push(Immediate { ty, words, span });
+        self.shader.order.push(ItemKind::Immediate);
+        Ok(())
+    }
+
+    /// A FLT32 value: `0x` + 8 hex digits is a raw bit pattern (Mesa 22.3, virglrenderer);
+    /// anything else is a decimal literal read like C `atof` and rounded to float.
+    fn float32(&mut self) -> PResult<u32> {
+        let rest = self.cur.rest();
+        if rest.len() >= 2 && rest[0] == b'0' && rest[1] == b'x' {
+            let hex = &rest[2..];
+            let n = hex.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            if n != 8 {
+                return self.error_at(
+                    self.cur.span(),
+                    format!("expected 8 hex digits of raw float bits after '0x', found {n}"),
+                );
+            }
+            let text = std::str::from_utf8(&hex[..8]).unwrap_or("0");
+            let bits = u32::from_str_radix(text, 16).unwrap_or(0);
+            self.cur.advance(10);
+            return Ok(bits);
+        }
+        let Some(len) = number::scan_decimal_float(rest) else {
+            return self.expected("a float value");
+        };
+        if len > self.limits.max_token_len {
+            return self.error_at(
+                self.cur.span(),
+                format!("float literal of {len} characters is too long"),
+            );
+        }
+        let value = number::decimal_to_f64(&rest[..len]) as f32;
+        self.cur.advance(len);
+        Ok(value.to_bits())
+    }
+
+    fn expect_char(&mut self, c: u8) -> PResult<()> {
+        if self.cur.peek() == c {
+            self.cur.advance(1);
+            Ok(())
+        } else {
+            self.expected(&format!("'{}'", c as char))
+        }
+    }
+
+    // ----- DCL -------------------------------------------------------------------------
+
+    fn file(&mut self) -> PResult<File> {
+        let word = self.cur.word();
+        match File::from_name(word) {
+            Some(f) => {
+                self.cur.advance(word.len());
+                Ok(f)
+            }
+            None => self.expected("a register file"),
+        }
+    }
+
+    /// `n`, `first..last` or an empty `[]` (implied size) inside a declaration bracket,
+    /// after the opening '['; consumes the closing ']'.
+    fn dcl_bracket(&mut self) -> PResult<(u32, u32)> {
+        self.cur.skip_ws()?;
+        if self.cur.peek() == b']' && self.implied_array_size != 0 {
+            self.cur.advance(1);
+            return Ok((0, self.implied_array_size - 1));
+        }
+        let first_span = self.cur.span();
+        let first = self.register_index("a register index")?;
+        self.cur.skip_ws()?;
+        let mut last = first;
+        if self.cur.rest().starts_with(b"..") {
+            self.cur.advance(2);
+            self.cur.skip_ws()?;
+            last = self.register_index("the last register of the range")?;
+            self.cur.skip_ws()?;
+            if last < first {
+                return self.error_at(
+                    first_span,
+                    format!(
+                        "range {first}..{last} is empty: the last register comes before the first"
+                    ),
+                );
+            }
+        }
+        if self.cur.peek() != b']' {
+            return self.expected("']' or '..'");
+        }
+        self.cur.advance(1);
+        Ok((first, last))
+    }
+
+    fn declaration(&mut self, span: Span) -> PResult<()> {
+        if !self.cur.skip_ws()? {
+            return self.expected("whitespace after DCL");
+        }
+        let processor = self.shader.processor;
+        let file = self.file()?;
+        self.cur.skip_ws()?;
+        self.expect_char(b'[')?;
+        let (mut first, mut last) = self.dcl_bracket()?;
+        let mut dimension = None;
+        let mut probe = self.cur.clone();
+        probe.skip_ws()?;
+        if probe.peek() == b'[' {
+            self.cur = probe;
+            self.cur.advance(1);
+            let second = self.dcl_bracket()?;
+            let per_vertex = (processor == Processor::Geometry && file == File::Input)
+                || (processor == Processor::TessEval && file == File::Input)
+                || (processor == Processor::TessCtrl && matches!(file, File::Input | File::Output));
+            if !per_vertex {
+                dimension = Some(first);
+            }
+            (first, last) = second;
+        }
+        let usage_mask = self.opt_write_mask()?.unwrap_or(WriteMask::XYZW);
+        let mut decl = Declaration::new(file, first, last);
+        decl.dimension = dimension;
+        decl.usage_mask = usage_mask;
+        decl.span = span;
+        // Mesa 22.3 refuses attributes on vertex-shader inputs; older versions accepted a
+        // semantic there (`DCL IN[0], POSITION`), so this parser does too.
+        let is_vs_input = false;
+
+        // , ARRAY(n)
+        if let Some(mut probe) = self.comma_then() {
+            if probe.eat_word("ARRAY") {
+                probe.skip_ws()?;
+                self.cur = probe;
+                self.expect_char(b'(')?;
+                self.cur.skip_ws()?;
+                let id_span = self.cur.span();
+                let id = self.int("an array id")?;
+                if id < 0 {
+                    return self.error_at(id_span, format!("array id {id} is negative"));
+                }
+                self.cur.skip_ws()?;
+                self.expect_char(b')')?;
+                decl.array_id = Some(id as u32);
+            }
+        }
+
+        // File-specific part, or LOCAL and the semantic.
+        if !is_vs_input {
+            if let Some(probe) = self.comma_then() {
+                let attr_cur = probe;
+                match file {
+                    File::Resource => {
+                        self.cur = attr_cur;
+                        let target = self.texture_target()?;
+                        let (mut writable, mut raw, mut return_type) = (false, false, None);
+                        while let Some(mut p) = self.comma_then() {
+                            let word = p.word();
+                            if word.eq_ignore_ascii_case("RAW") {
+                                raw = true;
+                            } else if word.eq_ignore_ascii_case("WR") {
+                                writable = true;
+                            } else if let Some(t) =
+                                ReturnType::from_name(word).filter(|&t| t != ReturnType::Unknown)
+                            {
+                                return_type = Some(t);
+                            } else {
+                                break;
+                            }
+                            p.advance(word.len());
+                            self.cur = p;
+                        }
+                        decl.resource = Some(match return_type {
+                            Some(t) => ResourceDecl::SamplerView {
+                                target,
+                                return_types: [t; 4],
+                            },
+                            None => ResourceDecl::Image {
+                                target,
+                                format: Format::NONE,
+                                writable,
+                                raw,
+                            },
+                        });
+                    }
+                    File::Image => {
+                        self.cur = attr_cur;
+                        let target = self.texture_target()?;
+                        let (mut format, mut writable, mut raw) = (Format::NONE, false, false);
+                        while let Some(mut p) = self.comma_then() {
+                            if p.eat_word("RAW") {
+                                raw = true;
+                            } else if p.eat_word("WR") {
+                                writable = true;
+                            } else if let Some(f) = Self::format_word(&mut p) {
+                                format = f;
+                            } else {
+                                break;
+                            }
+                            self.cur = p;
+                        }
+                        decl.resource = Some(ResourceDecl::Image {
+                            target,
+                            format,
+                            writable,
+                            raw,
+                        });
+                    }
+                    File::SamplerView => {
+                        self.cur = attr_cur;
+                        let target = self.texture_target()?;
+                        self.cur.skip_ws()?;
+                        self.expect_char(b',')?;
+                        self.cur.skip_ws()?;
+                        let first_type = self.return_type()?;
+                        // Mesa parses up to four types but keeps only the first for all
+                        // channels; later ones are accepted and dropped the same way.
+                        for _ in 1..4 {
+                            let Some(mut p) = self.comma_then() else {
+                                break;
+                            };
+                            let word = p.word();
+                            match ReturnType::from_name(word) {
+                                Some(t) if t != ReturnType::Unknown => {
+                                    p.advance(word.len());
+                                    self.cur = p;
+                                }
+                                _ => break,
+                            }
+                        }
+                        decl.resource = Some(ResourceDecl::SamplerView {
+                            target,
+                            return_types: [first_type; 4],
+                        });
+                    }
+                    File::Buffer => {
+                        let mut p = attr_cur;
+                        if p.eat_word("ATOMIC") {
+                            decl.atomic = true;
+                            self.cur = p;
+                        }
+                    }
+                    File::Memory => {
+                        let mut p = attr_cur;
+                        let word = p.word();
+                        if let Some(t) = MemoryType::from_name(word) {
+                            p.advance(word.len());
+                            decl.memory_type = t;
+                            self.cur = p;
+                        }
+                    }
+                    _ => {
+                        let mut p = attr_cur;
+                        if p.eat_word("LOCAL") {
+                            decl.local = true;
+                            self.cur = p;
+                        }
+                        if let Some(mut p) = self.comma_then() {
+                            let word = p.word();
+                            if let Some(name) =
+                                Semantic::from_name(word).filter(|s| s.has_text_name())
+                            {
+                                p.advance(word.len());
+                                let mut index = 0;
+                                let mut q = p.clone();
+                                q.skip_ws()?;
+                                if q.peek() == b'[' {
+                                    self.cur = q;
+                                    self.cur.advance(1);
+                                    self.cur.skip_ws()?;
+                                    index = self.uint("a semantic index")?;
+                                    self.cur.skip_ws()?;
+                                    self.expect_char(b']')?;
+                                } else {
+                                    self.cur = p;
+                                }
+                                decl.semantic = Some(SemanticDecl {
+                                    name,
+                                    index,
+                                    streams: [0; 4],
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // , STREAM(a, b, c, d) on geometry outputs.
+        if file == File::Output && processor == Processor::Geometry {
+            if let Some(mut p) = self.comma_then() {
+                if p.eat_word("STREAM") {
+                    self.cur = p;
+                    self.cur.skip_ws()?;
+                    self.expect_char(b'(')?;
+                    let mut streams = [0u8; 4];
+                    for (i, stream) in streams.iter_mut().enumerate() {
+                        self.cur.skip_ws()?;
+                        let s_span = self.cur.span();
+                        let s = self.uint("a stream number")?;
+                        if s > 3 {
+                            return self
+                                .error_at(s_span, format!("stream {s} is out of range (0..3)"));
+                        }
+                        *stream = s as u8;
+                        self.cur.skip_ws()?;
+                        if i < 3 {
+                            self.expect_char(b',')?;
+                        }
+                    }
+                    self.expect_char(b')')?;
+                    let sem = decl.semantic.get_or_insert(SemanticDecl {
+                        name: Semantic::Position,
+                        index: 0,
+                        streams: [0; 4],
+                    });
+                    sem.streams = streams;
+                }
+            }
+        }
+
+        if !is_vs_input {
+            // , interpolation mode
+            if let Some(mut p) = self.comma_then() {
+                let word = p.word();
+                if let Some(mode) = Interpolate::from_name(word) {
+                    p.advance(word.len());
+                    decl.interp = Some(InterpDecl {
+                        mode,
+                        location: InterpLocation::Center,
+                    });
+                    self.cur = p;
+                }
+            }
+            // , location (kept only with an interpolation mode, as in Mesa's tokens)
+            if let Some(mut p) = self.comma_then() {
+                let word = p.word();
+                if let Some(location) = InterpLocation::from_name(word) {
+                    p.advance(word.len());
+                    if let Some(interp) = decl.interp.as_mut() {
+                        interp.location = location;
+                    }
+                    self.cur = p;
+                }
+            }
+            // , INVARIANT
+            if let Some(mut p) = self.comma_then() {
+                if p.eat_word("INVARIANT") {
+                    decl.invariant = true;
+                    self.cur = p;
+                } else {
+                    self.cur = p;
+                    return self.expected("a semantic, interpolation attribute or INVARIANT");
+                }
+            }
+        }
+
+        if self.shader.declarations.len() >= self.limits.max_declarations {
+            return self.error_at(
+                span,
+                format!("more than {} declarations", self.limits.max_declarations),
+            );
+        }
+        self.shader.declarations.push(decl);
+        self.shader.order.push(ItemKind::Declaration);
+        Ok(())
+    }
+
+    /// If optional whitespace and a comma follow, a cursor just past the comma and the
+    /// whitespace after it.
+    fn comma_then(&self) -> Option<Cursor<'a>> {
+        let mut p = self.cur.clone();
+        p.skip_ws_lenient();
+        if p.peek() != b',' {
+            return None;
+        }
+        p.advance(1);
+        p.skip_ws_lenient();
+        Some(p)
+    }
+
+    fn texture_target(&mut self) -> PResult<TextureTarget> {
+        let word = self.cur.word();
+        match TextureTarget::from_name(word) {
+            Some(t) => {
+                self.cur.advance(word.len());
+                Ok(t)
+            }
+            None => self.expected("a texture target (2D, CUBE, SHADOW2D, …)"),
+        }
+    }
+
+    fn return_type(&mut self) -> PResult<ReturnType> {
+        let word = self.cur.word();
+        match ReturnType::from_name(word).filter(|&t| t != ReturnType::Unknown) {
+            Some(t) => {
+                self.cur.advance(word.len());
+                Ok(t)
+            }
+            None => self.expected("a return type (UNORM, SNORM, SINT, UINT or FLOAT)"),
+        }
+    }
+
+    fn format_word(p: &mut Cursor<'_>) -> Option<Format> {
+        let word = p.word();
+        let format = Format::from_name(word)?;
+        p.advance(word.len());
+        Some(format)
+    }
+
+    fn opt_write_mask(&mut self) -> PResult<Option<WriteMask>> {
+        let mut p = self.cur.clone();
+        p.skip_ws()?;
+        if p.peek() != b'.' {
+            return Ok(None);
+        }
+        p.advance(1);
+        p.skip_ws()?;
+        let mut mask = 0u8;
+        for (bit, letter) in [b'x', b'y', b'z', b'w'].iter().enumerate() {
+            if p.peek().to_ascii_lowercase() == *letter {
+                mask |= 1 << bit;
+                p.advance(1);
+            }
+        }
+        self.cur = p;
+        if mask == 0 {
+            return self.expected("a write mask (letters x, y, z, w in that order)");
+        }
+        if self.cur.peek().is_ascii_alphanumeric() || self.cur.peek() == b'_' {
+            return self
+                .expected("the end of the write mask (letters must be x, y, z, w in that order)");
+        }
+        Ok(Some(WriteMask(mask)))
+    }
+
+    // ----- instructions --------------------------------------------------------------
+
+    fn instruction(&mut self, has_label: bool) -> PResult<()> {
+        let span = self.cur.span();
+        let word = self.cur.word();
+        let (opcode, saturate, precise) = match Self::split_opcode(word) {
+            Some(found) => found,
+            None => {
+                return if word.is_empty() {
+                    self.expected(if has_label {
+                        "an opcode"
+                    } else {
+                        "DCL, IMM, PROPERTY, an opcode or a label"
+                    })
+                } else {
+                    self.error_at(span, format!("unknown opcode '{word}'"))
+                };
+            }
+        };
+        let info = opcode.info();
+        self.cur.advance(word.len());
+        let takes_operands = info.num_dst + info.num_src > 0 || info.has(opcode::TEX);
+        let mut inst = Instruction::new(opcode);
+        inst.saturate = saturate;
+        inst.precise = precise;
+        inst.span = span;
+        if info.has(opcode::SVIEW_OFFSETS) {
+            inst.texture = Some(TextureInfo {
+                target: TextureTarget::Unknown,
+                return_type: ReturnType::Unknown,
+                offsets: Vec::new(),
+            });
+        }
+        if info.has(opcode::MEM) {
+            inst.memory = Some(MemoryInfo {
+                qualifiers: 0,
+                target: TextureTarget::Buffer,
+                format: Format::NONE,
+            });
+        }
+
+        // Pre-2017 geometry shaders wrote EMIT / ENDPRIM with no stream operand.
+        let operands_omitted = matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) && {
+            let mut p = self.cur.clone();
+            p.skip_ws_lenient();
+            let w = p.word();
+            !(p.peek() == b'-' || p.peek() == b'|' || File::from_name(w).is_some())
+        };
+
+        if takes_operands && !operands_omitted {
+            if !self.cur.at_end() && !self.cur.skip_ws()? {
+                return self.expected(&format!("whitespace after {}", info.name));
+            }
+            let total =
+                info.num_dst as usize + info.num_src as usize + info.has(opcode::TEX) as usize;
+            for i in 0..total {
+                if i > 0 {
+                    self.cur.skip_ws()?;
+                    if self.cur.peek() != b',' {
+                        return self.expected(&format!(
+                            "',' and {} operand{} more for {}",
+                            total - i,
+                            if total - i == 1 { "" } else { "s" },
+                            info.name
+                        ));
+                    }
+                    self.cur.advance(1);
+                    self.cur.skip_ws()?;
+                }
+                if i < info.num_dst as usize {
+                    let dst = self.dst_operand()?;
+                    inst.dst.push(dst);
+                } else if i < (info.num_dst + info.num_src) as usize {
+                    let src = self.src_operand()?;
+                    inst.src.push(src);
+                } else {
+                    let target = self.texture_target()?;
+                    inst.texture = Some(TextureInfo {
+                        target,
+                        return_type: ReturnType::Unknown,
+                        offsets: Vec::new(),
+                    });
+                }
+            }
+        }
+
+        // Texel offsets.
+        if inst.texture.is_some() {
+            while let Some(p) = self.comma_then() {
+                let n = inst.texture.as_ref().map_or(0, |t| t.offsets.len());
+                let mut q = p.clone();
+                let word = q.word();
+                if File::from_name(word).is_none() || n >= 4 {
+                    break;
+                }
+                q.advance(word.len());
+                self.cur = p;
+                let offset = self.tex_offset()?;
+                if let Some(t) = inst.texture.as_mut() {
+                    t.offsets.push(offset);
+                }
+            }
+        }
+
+        // Memory qualifiers, image target and format.
+        if inst.memory.is_some() {
+            while let Some(mut p) = self.comma_then() {
+                let word = p.word();
+                let mem = inst.memory.as_mut().expect("memory info was set above");
+                if let Some(q) = MemoryQualifier::from_name(word) {
+                    mem.qualifiers |= 1 << q.number();
+                } else if let Some(t) = TextureTarget::from_name(word) {
+                    mem.target = t;
+                } else if let Some(f) = Format::from_name(word) {
+                    mem.format = f;
+                } else {
+                    self.cur = p;
+                    return self.expected("a memory qualifier, texture target or format");
+                }
+                p.advance(word.len());
+                self.cur = p;
+            }
+        }
+
+        // Branch label.
+        if info.has(opcode::BRANCH) {
+            let mut p = self.cur.clone();
+            p.skip_ws_lenient();
+            if p.peek() == b':' {
+                p.advance(1);
+                p.skip_ws()?;
+                self.cur = p;
+                let label_span = self.cur.span();
+                let label = self.uint("a label (instruction number)")?;
+                if label >= 1 << 24 {
+                    return self
+                        .error_at(label_span, format!("label {label} does not fit in 24 bits"));
+                }
+                inst.label = Some(label);
+            }
+        }
+
+        if self.shader.instructions.len() >= self.limits.max_instructions {
+            return self.error_at(
+                span,
+                format!("more than {} instructions", self.limits.max_instructions),
+            );
+        }
+        self.shader.instructions.push(inst);
+        self.shader.order.push(ItemKind::Instruction);
+        Ok(())
+    }
+
+    /// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
+    fn split_opcode(word: &str) -> Option<(Opcode, bool, bool)> {
+        if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+            return None;
+        }
+        if let Some(op) = Opcode::from_name(word) {
+            return Some((op, false, false));
+        }
+        let upper = word.to_ascii_uppercase();
+        let (rest, precise) = match upper.strip_suffix("_PRECISE") {
+            Some(r) => (r, true),
+            None => (upper.as_str(), false),
+        };
+        let (rest, saturate) = match rest.strip_suffix("_SAT") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        if !saturate && !precise {
+            return None;
+        }
+        Opcode::from_name(rest).map(|op| (op, saturate, precise))
+    }
+
+    /// `[...]` after a file name: a literal index or `FILE[n].c±offset`, then `(arrayid)`.
+    fn operand_bracket(&mut self) -> PResult<Bracket> {
+        self.cur.skip_ws()?;
+        let mut bracket = Bracket::default();
+        let word = self.cur.word();
+        if let Some(ind_file) = File::from_name(word) {
+            self.cur.advance(word.len());
+            self.cur.skip_ws()?;
+            self.expect_char(b'[')?;
+            self.cur.skip_ws()?;
+            let ind_index = self.register_index("the address register index")?;
+            self.cur.skip_ws()?;
+            self.expect_char(b']')?;
+            self.cur.skip_ws()?;
+            let mut component = 0;
+            if self.cur.peek() == b'.' {
+                self.cur.advance(1);
+                self.cur.skip_ws()?;
+                component = match self.cur.peek().to_ascii_lowercase() {
+                    b'x' => 0,
+                    b'y' => 1,
+                    b'z' => 2,
+                    b'w' => 3,
+                    _ => return self.expected("an address component (x, y, z or w)"),
+                };
+                self.cur.advance(1);
+                self.cur.skip_ws()?;
+            }
+            if matches!(self.cur.peek(), b'+' | b'-') {
+                let off_span = self.cur.span();
+                let negative = self.cur.peek() == b'-';
+                self.cur.advance(1);
+                // Older Mesa allowed whitespace between the sign and the digits.
+                self.cur.skip_ws()?;
+                let magnitude = self.uint("an offset")?;
+                if magnitude > self.limits.max_register_index + 1 {
+                    return self.error_at(off_span, format!("offset {magnitude} is out of range"));
+                }
+                bracket.index = if negative {
+                    -(magnitude as i32)
+                } else {
+                    magnitude as i32
+                };
+            }
+            bracket.indirect = Some(Indirect {
+                file: ind_file,
+                index: ind_index as i32,
+                component,
+                array_id: 0,
+            });
+        } else {
+            bracket.index = self.register_index("a register index or an address register")? as i32;
+        }
+        self.cur.skip_ws()?;
+        self.expect_char(b']')?;
+        if self.cur.peek() == b'(' {
+            self.cur.advance(1);
+            self.cur.skip_ws()?;
+            let id_span = self.cur.span();
+            let id = self.uint("an array id")?;
+            if id >= 1 << 10 {
+                return self.error_at(id_span, format!("array id {id} does not fit in 10 bits"));
+            }
+            self.cur.skip_ws()?;
+            self.expect_char(b')')?;
+            if let Some(ind) = bracket.indirect.as_mut() {
+                ind.array_id = id;
+            }
+        }
+        Ok(bracket)
+    }
+
+    /// `FILE[...]` optionally followed by a second `[...]`.
+    fn register(&mut self) -> PResult<Register> {
+        let file = self.file()?;
+        self.cur.skip_ws()?;
+        self.expect_char(b'[')?;
+        let first = self.operand_bracket()?;
+        let mut p = self.cur.clone();
+        p.skip_ws_lenient();
+        if p.peek() == b'[' {
+            self.cur = p;
+            self.cur.advance(1);
+            let second = self.operand_bracket()?;
+            return Ok(Register {
+                file,
+                index: second.index,
+                indirect: second.indirect,
+                dimension: Some(Dimension {
+                    index: first.index,
+                    indirect: first.indirect,
+                }),
+            });
+        }
+        Ok(Register {
+            file,
+            index: first.index,
+            indirect: first.indirect,
+            dimension: None,
+        })
+    }
+
+    fn dst_operand(&mut self) -> PResult<Dst> {
+        let reg = self.register()?;
+        let write_mask = self.opt_write_mask()?.unwrap_or(WriteMask::XYZW);
+        Ok(Dst { reg, write_mask })
+    }
+
+    fn src_operand(&mut self) -> PResult<Src> {
+        let mut negate = false;
+        let mut absolute = false;
+        if self.cur.peek() == b'-' {
+            self.cur.advance(1);
+            self.cur.skip_ws()?;
+            negate = true;
+        }
+        if self.cur.peek() == b'|' {
+            self.cur.advance(1);
+            self.cur.skip_ws()?;
+            absolute = true;
+        }
+        let reg = self.register()?;
+        let swizzle = match self.opt_swizzle::<4>()? {
+            Some(s) => Swizzle(s),
+            None => Swizzle::IDENTITY,
+        };
+        if absolute {
+            self.cur.skip_ws()?;
+            if self.cur.peek() != b'|' {
+                return self.expected("'|' closing the absolute value");
+            }
+            self.cur.advance(1);
+        }
+        Ok(Src {
+            reg,
+            swizzle,
+            absolute,
+            negate,
+        })
+    }
+
+    /// `.` and exactly N swizzle letters.
+    fn opt_swizzle<const N: usize>(&mut self) -> PResult<Option<[u8; N]>> {
+        let mut p = self.cur.clone();
+        p.skip_ws()?;
+        if p.peek() != b'.' {
+            return Ok(None);
+        }
+        p.advance(1);
+        p.skip_ws()?;
+        self.cur = p;
+        let mut out = [0u8; N];
+        for slot in out.iter_mut() {
+            *slot = match self.cur.peek().to_ascii_lowercase() {
+                b'x' => 0,
+                b'y' => 1,
+                b'z' => 2,
+                b'w' => 3,
+                _ => {
+                    return self
+                        .expected(&format!("a swizzle of exactly {N} letters from x, y, z, w"));
+                }
+            };
+            self.cur.advance(1);
+        }
+        if self.cur.peek().is_ascii_alphanumeric() || self.cur.peek() == b'_' {
+            return self.expected(&format!("the end of the swizzle (exactly {N} letters)"));
+        }
+        Ok(Some(out))
+    }
+
+    fn tex_offset(&mut self) -> PResult<TexOffset> {
+        let span = self.cur.span();
+        let reg = self.register()?;
+        if reg.indirect.is_some() || reg.dimension.is_some() {
+            return self.error_at(
+                span,
+                "a texel offset must be a plain register (no indirect or 2-D index)",
+            );
+        }
+        let swizzle = self.opt_swizzle::<3>()?.unwrap_or([0, 1, 2]);
+        Ok(TexOffset {
+            file: reg.file,
+            index: reg.index,
+            swizzle,
+        })
+    }
+}

@@ -1,0 +1,385 @@
+//! The printer: writes a [`Shader`] exactly as Mesa's `tgsi_dump` does (instruction
+//! numbers, indentation, omitted identity swizzles and full masks, `%10.4f` floats), or,
+//! with [`PrintOptions::hex_floats`], with FLT32 immediates as raw bits so that the text
+//! round-trips losslessly.
+
+use std::fmt::Write;
+
+use super::number::{format_f32_fixed4, format_f64_fixed8};
+use crate::enums::*;
+use crate::ir::*;
+use crate::opcode::{self, Opcode};
+use crate::pipe_format::Format;
+
+/// Printer settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// Print FLT32 immediates as `0x3f800000` bit patterns (lossless, and read back as bits
+    /// by the parser) instead of Mesa's lossy `%10.4f`.
+    pub hex_floats: bool,
+}
+
+/// Prints a shader in Mesa's canonical form.
+pub fn print(shader: &Shader) -> String {
+    print_with(shader, PrintOptions::default())
+}
+
+/// Prints a shader with options.
+pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
+    let mut p = Printer {
+        out: String::with_capacity(64 + shader.instructions.len() * 40),
+        options,
+        indent: 0,
+    };
+    p.out.push_str(shader.processor.name());
+    p.out.push('\n');
+    for item in shader.items() {
+        match item {
+            Item::Property(prop) => p.property(prop),
+            Item::Declaration(decl) => p.declaration(shader.processor, decl),
+            Item::Immediate(i, imm) => p.immediate(i, imm),
+            Item::Instruction(i, inst) => p.instruction(i, inst),
+        }
+    }
+    p.out
+}
+
+struct Printer {
+    out: String,
+    options: PrintOptions,
+    indent: usize,
+}
+
+/// Writes the name of an enum value, or its number when it has no name.
+fn enum_text<T: Copy>(
+    value: u32,
+    from: fn(u32) -> Option<T>,
+    name: fn(T) -> &'static str,
+) -> String {
+    match from(value) {
+        Some(v) => name(v).to_string(),
+        None => value.to_string(),
+    }
+}
+
+fn format_text(format: Format) -> String {
+    format
+        .name()
+        .unwrap_or_else(|| format!("PIPE_FORMAT_{}", format.0))
+}
+
+impl Printer {
+    fn property(&mut self, prop: &Property) {
+        let value = match prop.name.value_kind() {
+            PropertyValueKind::Primitive => {
+                enum_text(prop.value, Primitive::from_number, Primitive::name)
+            }
+            PropertyValueKind::CoordOrigin => {
+                enum_text(prop.value, CoordOrigin::from_number, CoordOrigin::name)
+            }
+            PropertyValueKind::PixelCenter => {
+                enum_text(prop.value, PixelCenter::from_number, PixelCenter::name)
+            }
+            PropertyValueKind::Processor => {
+                enum_text(prop.value, Processor::from_number, Processor::name)
+            }
+            PropertyValueKind::Number => (prop.value as i32).to_string(),
+        };
+        let _ = writeln!(self.out, "PROPERTY {} {}", prop.name.name(), value);
+    }
+
+    fn write_mask(&mut self, mask: WriteMask) {
+        if mask != WriteMask::XYZW {
+            self.out.push('.');
+            for c in 0..4 {
+                if mask.has(c) {
+                    self.out.push(channel_letter(c as u8));
+                }
+            }
+        }
+    }
+
+    fn declaration(&mut self, processor: Processor, decl: &Declaration) {
+        self.out.push_str("DCL ");
+        self.out.push_str(decl.file.name());
+        let per_patch = decl.semantic.is_some_and(|s| s.name.is_per_patch());
+        let vertex_dim = match (processor, decl.file) {
+            (Processor::Geometry, File::Input) => true,
+            (Processor::TessCtrl | Processor::TessEval, File::Input) => !per_patch,
+            (Processor::TessCtrl, File::Output) => !per_patch,
+            _ => false,
+        };
+        if vertex_dim {
+            self.out.push_str("[]");
+        }
+        if let Some(dim) = decl.dimension {
+            let _ = write!(self.out, "[{}]", dim as i32);
+        }
+        if decl.first == decl.last {
+            let _ = write!(self.out, "[{}]", decl.first as i32);
+        } else {
+            let _ = write!(self.out, "[{}..{}]", decl.first as i32, decl.last as i32);
+        }
+        self.write_mask(decl.usage_mask);
+        if let Some(id) = decl.array_id {
+            let _ = write!(self.out, ", ARRAY({})", id as i32);
+        }
+        if decl.local {
+            self.out.push_str(", LOCAL");
+        }
+        if let Some(sem) = decl.semantic {
+            self.out.push_str(", ");
+            self.out.push_str(if sem.name.has_text_name() {
+                sem.name.name()
+            } else {
+                ""
+            });
+            if !sem.name.has_text_name() {
+                let _ = write!(self.out, "{}", sem.name.number());
+            }
+            if sem.index != 0 || matches!(sem.name, Semantic::Generic | Semantic::TexCoord) {
+                let _ = write!(self.out, "[{}]", sem.index);
+            }
+            if sem.streams != [0; 4] {
+                let s = sem.streams;
+                let _ = write!(self.out, ", STREAM({}, {}, {}, {})", s[0], s[1], s[2], s[3]);
+            }
+        }
+        match (decl.file, decl.resource) {
+            (
+                File::Image,
+                Some(ResourceDecl::Image {
+                    target,
+                    format,
+                    writable,
+                    raw,
+                }),
+            ) => {
+                let _ = write!(self.out, ", {}, {}", target.name(), format_text(format));
+                if writable {
+                    self.out.push_str(", WR");
+                }
+                if raw {
+                    self.out.push_str(", RAW");
+                }
+            }
+            (File::Image, _) => self.out.push_str(", BUFFER, PIPE_FORMAT_NONE"),
+            (
+                File::Resource,
+                Some(ResourceDecl::Image {
+                    target,
+                    writable,
+                    raw,
+                    ..
+                }),
+            ) => {
+                self.out.push_str(", ");
+                self.out.push_str(target.name());
+                if writable {
+                    self.out.push_str(", WR");
+                }
+                if raw {
+                    self.out.push_str(", RAW");
+                }
+            }
+            _ => {}
+        }
+        if decl.file == File::Buffer && decl.atomic {
+            self.out.push_str(", ATOMIC");
+        }
+        if decl.file == File::Memory {
+            self.out.push_str(", ");
+            self.out.push_str(decl.memory_type.name());
+        }
+        let sview_like = matches!(
+            (decl.file, decl.resource),
+            (File::SamplerView, _) | (File::Resource, Some(ResourceDecl::SamplerView { .. }))
+        );
+        if sview_like {
+            let (target, types) = match decl.resource {
+                Some(ResourceDecl::SamplerView {
+                    target,
+                    return_types,
+                }) => (target, return_types),
+                _ => (TextureTarget::Buffer, [ReturnType::Unorm; 4]),
+            };
+            let _ = write!(self.out, ", {}, ", target.name());
+            if types.iter().all(|&t| t == types[0]) {
+                self.out.push_str(types[0].name());
+            } else {
+                let names: Vec<_> = types.iter().map(|t| t.name()).collect();
+                self.out.push_str(&names.join(", "));
+            }
+        }
+        if let Some(interp) = decl.interp {
+            if processor == Processor::Fragment && decl.file == File::Input {
+                self.out.push_str(", ");
+                self.out.push_str(interp.mode.name());
+            }
+            if interp.location != InterpLocation::Center {
+                self.out.push_str(", ");
+                self.out.push_str(interp.location.name());
+            }
+        }
+        if decl.invariant {
+            self.out.push_str(", INVARIANT");
+        }
+        self.out.push('\n');
+    }
+
+    fn immediate(&mut self, index: usize, imm: &Immediate) {
+        let _ = write!(self.out, "IMM[{}] {} {{", index, imm.ty.name());
+        let w = imm.words;
+        let values: Vec<String> = match imm.ty {
+            ImmType::Float32 => w
+                .iter()
+                .map(|&bits| {
+                    if self.options.hex_floats {
+                        format!("0x{bits:08x}")
+                    } else {
+                        format_f32_fixed4(f32::from_bits(bits))
+                    }
+                })
+                .collect(),
+            ImmType::Uint32 => w.iter().map(|v| v.to_string()).collect(),
+            ImmType::Int32 => w.iter().map(|&v| (v as i32).to_string()).collect(),
+            ImmType::Float64 | ImmType::Uint64 | ImmType::Int64 => (0..2)
+                .map(|i| {
+                    let bits = w[2 * i] as u64 | (w[2 * i + 1] as u64) << 32;
+                    match imm.ty {
+                        ImmType::Float64 => format_f64_fixed8(f64::from_bits(bits)),
+                        ImmType::Uint64 => bits.to_string(),
+                        _ => (bits as i64).to_string(),
+                    }
+                })
+                .collect(),
+        };
+        self.out.push_str(&values.join(", "));
+        self.out.push_str("}\n");
+    }
+
+    fn indirect(&mut self, ind: &Indirect, offset: i32) {
+        let _ = write!(
+            self.out,
+            "[{}[{}].{}",
+            ind.file.name(),
+            ind.index,
+            channel_letter(ind.component)
+        );
+        if offset != 0 {
+            if offset > 0 {
+                self.out.push('+');
+            }
+            let _ = write!(self.out, "{offset}");
+        }
+        self.out.push(']');
+        if ind.array_id != 0 {
+            let _ = write!(self.out, "({})", ind.array_id);
+        }
+    }
+
+    fn register(&mut self, reg: &Register) {
+        self.out.push_str(reg.file.name());
+        if let Some(dim) = &reg.dimension {
+            match &dim.indirect {
+                Some(ind) => self.indirect(ind, dim.index),
+                None => {
+                    let _ = write!(self.out, "[{}]", dim.index);
+                }
+            }
+        }
+        match &reg.indirect {
+            Some(ind) => self.indirect(ind, reg.index),
+            None => {
+                let _ = write!(self.out, "[{}]", reg.index);
+            }
+        }
+    }
+
+    fn instruction(&mut self, index: usize, inst: &Instruction) {
+        let info = inst.opcode.info();
+        let _ = write!(self.out, "{index:3}: ");
+        if info.has(opcode::DEDENT) {
+            self.indent = self.indent.saturating_sub(1);
+        }
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        if info.has(opcode::INDENT) {
+            self.indent += 1;
+        }
+        self.out.push_str(info.name);
+        if inst.saturate {
+            self.out.push_str("_SAT");
+        }
+        if inst.precise {
+            self.out.push_str("_PRECISE");
+        }
+        let mut first = true;
+        let mut sep = |out: &mut String| {
+            if !first {
+                out.push(',');
+            }
+            out.push(' ');
+            first = false;
+        };
+        for dst in &inst.dst {
+            sep(&mut self.out);
+            self.register(&dst.reg);
+            self.write_mask(dst.write_mask);
+        }
+        for src in &inst.src {
+            sep(&mut self.out);
+            if src.negate {
+                self.out.push('-');
+            }
+            if src.absolute {
+                self.out.push('|');
+            }
+            self.register(&src.reg);
+            if src.swizzle != Swizzle::IDENTITY {
+                self.out.push('.');
+                for c in src.swizzle.0 {
+                    self.out.push(channel_letter(c));
+                }
+            }
+            if src.absolute {
+                self.out.push('|');
+            }
+        }
+        if let Some(tex) = &inst.texture {
+            if !info.has(opcode::SVIEW_OFFSETS) {
+                self.out.push_str(", ");
+                self.out.push_str(tex.target.name());
+            }
+            for off in &tex.offsets {
+                let _ = write!(self.out, ", {}[{}].", off.file.name(), off.index);
+                for c in off.swizzle {
+                    self.out.push(channel_letter(c));
+                }
+            }
+        }
+        if let Some(mem) = &inst.memory {
+            for q in MemoryQualifier::ALL {
+                if mem.qualifiers & (1 << q.number()) != 0 {
+                    self.out.push_str(", ");
+                    self.out.push_str(q.name());
+                }
+            }
+            if mem.target != TextureTarget::Buffer {
+                self.out.push_str(", ");
+                self.out.push_str(mem.target.name());
+            }
+            if mem.format != Format::NONE {
+                self.out.push_str(", ");
+                self.out.push_str(&format_text(mem.format));
+            }
+        }
+        if let Some(label) = inst.label {
+            if info.has(opcode::BRANCH) || inst.opcode == Opcode::BGNSUB {
+                let _ = write!(self.out, " :{label}");
+            }
+        }
+        self.out.push('\n');
+    }
+}
