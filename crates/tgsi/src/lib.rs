@@ -20,6 +20,7 @@ pub mod opcode;
 pub mod pipe_format;
 mod pipe_format_table;
 pub mod text;
+pub mod tokens;
 
 pub use enums::*;
 pub use ir::*;
