@@ -1,0 +1,23 @@
+//! `tgsi asm` and `tgsi disasm`: convert between text and Mesa token words
+//! (little-endian u32).
+
+use crate::input::{self, Failure};
+
+/// `tgsi asm IN -o OUT`: text (or tokens) → token words.
+pub fn asm(file: &str, output: &str, force_tokens: bool) -> Result<(), Failure> {
+    let input = input::read(file)?;
+    let shader = input.shader(force_tokens)?;
+    let words = tgsi::tokens::encode(&shader).map_err(|e| {
+        eprintln!("{}: error: {e}", input.name);
+        Failure::Invalid
+    })?;
+    input::write(output, &tgsi::tokens::words_to_le_bytes(&words))
+}
+
+/// `tgsi disasm IN [-o OUT]`: token words (or text) → canonical text.
+pub fn disasm(file: &str, output: &str, hex_floats: bool) -> Result<(), Failure> {
+    let input = input::read(file)?;
+    let shader = input.shader(true)?;
+    let text = tgsi::print_with(&shader, tgsi::PrintOptions { hex_floats });
+    input::write(output, text.as_bytes())
+}
