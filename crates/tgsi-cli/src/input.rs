@@ -30,10 +30,16 @@ pub fn read(path: &str) -> Result<Input, Failure> {
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| Failure::Io(format!("<stdin>: {e}")))?;
-        return Ok(Input { name: "<stdin>".into(), bytes });
+        return Ok(Input {
+            name: "<stdin>".into(),
+            bytes,
+        });
     }
     let bytes = std::fs::read(path).map_err(|e| Failure::Io(format!("{path}: {e}")))?;
-    Ok(Input { name: path.to_string(), bytes })
+    Ok(Input {
+        name: path.to_string(),
+        bytes,
+    })
 }
 
 /// Which form an input is in.
@@ -65,19 +71,34 @@ impl Input {
                     Err(e) => {
                         let before = &self.bytes[..e.valid_up_to()];
                         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-                        let col = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
-                        eprintln!("{}:{line}:{col}: error: invalid UTF-8 in TGSI text", self.name);
+                        let col = before.len()
+                            - before
+                                .iter()
+                                .rposition(|&b| b == b'\n')
+                                .map_or(0, |p| p + 1)
+                            + 1;
+                        eprintln!(
+                            "{}:{line}:{col}: error: invalid UTF-8 in TGSI text",
+                            self.name
+                        );
                         return Err(Failure::Invalid);
                     }
                 };
                 tgsi::parse(text).map_err(|e| {
-                    eprintln!("{}:{}:{}: error: {}", self.name, e.span.line, e.span.col, e.message);
+                    eprintln!(
+                        "{}:{}:{}: error: {}",
+                        self.name, e.span.line, e.span.col, e.message
+                    );
                     Failure::Invalid
                 })
             }
             Form::Tokens => {
                 let Some(words) = tokens::words_from_le_bytes(&self.bytes) else {
-                    eprintln!("{}: error: {} bytes is not a whole number of 32-bit token words", self.name, self.bytes.len());
+                    eprintln!(
+                        "{}: error: {} bytes is not a whole number of 32-bit token words",
+                        self.name,
+                        self.bytes.len()
+                    );
                     return Err(Failure::Invalid);
                 };
                 tokens::decode(&words).map_err(|e| {
@@ -94,7 +115,10 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), Failure> {
     use std::io::Write;
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| Failure::Io(format!("<stdout>: {e}")));
+        return out
+            .write_all(bytes)
+            .and_then(|_| out.flush())
+            .map_err(|e| Failure::Io(format!("<stdout>: {e}")));
     }
     std::fs::write(path, bytes).map_err(|e| Failure::Io(format!("{path}: {e}")))
 }

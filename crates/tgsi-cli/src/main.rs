@@ -75,11 +75,29 @@ enum Command {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Fmt { files, check, write, hex_floats, tokens } => {
-            commands::fmt::run(&commands::fmt::FmtArgs { files, check, write, hex_floats, tokens })
-        }
-        Command::Asm { file, output, tokens } => commands::asm::asm(&file, &output, tokens),
-        Command::Disasm { file, output, hex_floats } => commands::asm::disasm(&file, &output, hex_floats),
+        Command::Fmt {
+            files,
+            check,
+            write,
+            hex_floats,
+            tokens,
+        } => commands::fmt::run(&commands::fmt::FmtArgs {
+            files,
+            check,
+            write,
+            hex_floats,
+            tokens,
+        }),
+        Command::Asm {
+            file,
+            output,
+            tokens,
+        } => commands::asm::asm(&file, &output, tokens),
+        Command::Disasm {
+            file,
+            output,
+            hex_floats,
+        } => commands::asm::disasm(&file, &output, hex_floats),
     }
 }
 
@@ -88,7 +106,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {

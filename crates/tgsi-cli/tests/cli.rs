@@ -12,7 +12,12 @@ fn tgsi(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .spawn()
         .expect("tgsi runs");
     if let Some(data) = stdin {
-        child.stdin.take().expect("stdin").write_all(data).expect("write stdin");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(data)
+            .expect("write stdin");
     }
     drop(child.stdin.take());
     child.wait_with_output().expect("tgsi finishes")
@@ -58,11 +63,19 @@ fn fmt_write_rewrites_in_place() {
 
 #[test]
 fn syntax_errors_name_file_line_and_column() {
-    let path = temp_file("broken.tgsi", b"FRAG\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMPX[0]\n");
+    let path = temp_file(
+        "broken.tgsi",
+        b"FRAG\nDCL TEMP[0]\n  0: MOV TEMP[0], TEMPX[0]\n",
+    );
     let out = tgsi(&["fmt", &path], None);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with(&format!("{path}:3:19: error: expected a register file, found 'TEMPX'")), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "{path}:3:19: error: expected a register file, found 'TEMPX'"
+        )),
+        "{err}"
+    );
 }
 
 #[test]
@@ -70,7 +83,12 @@ fn asm_and_disasm_round_trip() {
     let src = temp_file("rt.tgsi", CANONICAL.as_bytes());
     let bin = temp_file("rt.bin", b"");
     let out = tgsi(&["asm", &src, "-o", &bin], None);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bytes = std::fs::read(&bin).expect("bin");
     assert_eq!(bytes.len() % 4, 0);
     assert_eq!(&bytes[..4], &[0x02, (bytes.len() / 4 - 2) as u8, 0, 0]);
@@ -86,13 +104,19 @@ fn asm_and_disasm_round_trip() {
 fn truncated_tokens_are_reported_with_the_word_offset() {
     let src = temp_file("trunc.tgsi", CANONICAL.as_bytes());
     let bin = temp_file("trunc.bin", b"");
-    assert_eq!(tgsi(&["asm", &src, "-o", &bin], None).status.code(), Some(0));
+    assert_eq!(
+        tgsi(&["asm", &src, "-o", &bin], None).status.code(),
+        Some(0)
+    );
     let bytes = std::fs::read(&bin).expect("bin");
     let cut = temp_file("cut.bin", &bytes[..bytes.len() - 8]);
     let out = tgsi(&["disasm", &cut], None);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("error: word") && err.contains("BodySize"), "{err}");
+    assert!(
+        err.contains("error: word") && err.contains("BodySize"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -104,7 +128,10 @@ fn hex_floats_are_lossless() {
 
 #[test]
 fn usage_and_io_errors_exit_2() {
-    assert_eq!(tgsi(&["fmt", "/nonexistent/file.tgsi"], None).status.code(), Some(2));
+    assert_eq!(
+        tgsi(&["fmt", "/nonexistent/file.tgsi"], None).status.code(),
+        Some(2)
+    );
     assert_eq!(tgsi(&["frobnicate"], None).status.code(), Some(2));
     assert_eq!(tgsi(&["fmt"], None).status.code(), Some(2));
     assert_eq!(tgsi(&["--help"], None).status.code(), Some(0));

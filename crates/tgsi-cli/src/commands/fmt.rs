@@ -19,7 +19,9 @@ pub struct FmtArgs {
 
 /// Runs `tgsi fmt`.
 pub fn run(args: &FmtArgs) -> Result<(), Failure> {
-    let options = tgsi::PrintOptions { hex_floats: args.hex_floats };
+    let options = tgsi::PrintOptions {
+        hex_floats: args.hex_floats,
+    };
     let mut invalid = false;
     let mut not_canonical = false;
     for path in &args.files {

@@ -466,9 +466,11 @@ impl<'a> Parser<'a, '_> {
             self.cur = probe;
             self.cur.advance(1);
             let second = self.dcl_bracket()?;
-            let per_vertex = (processor == Processor::Geometry && file == File::Input)
-                || (processor == Processor::TessEval && file == File::Input)
-                || (processor == Processor::TessCtrl && matches!(file, File::Input | File::Output));
+            let per_vertex = match processor {
+                Processor::Geometry | Processor::TessEval => file == File::Input,
+                Processor::TessCtrl => matches!(file, File::Input | File::Output),
+                _ => false,
+            };
             if !per_vertex {
                 dimension = Some(first);
             }
@@ -895,10 +897,9 @@ impl<'a> Parser<'a, '_> {
         }
 
         // Memory qualifiers, image target and format.
-        if inst.memory.is_some() {
+        if let Some(mem) = inst.memory.as_mut() {
             while let Some(mut p) = self.comma_then() {
                 let word = p.word();
-                let mem = inst.memory.as_mut().expect("memory info was set above");
                 if let Some(q) = MemoryQualifier::from_name(word) {
                     mem.qualifiers |= 1 << q.number();
                 } else if let Some(t) = TextureTarget::from_name(word) {

@@ -76,7 +76,11 @@ pub struct DecodeError {
 
 impl DecodeError {
     fn new(offset: usize, kind: DecodeErrorKind, message: impl Into<String>) -> DecodeError {
-        DecodeError { offset, kind, message: message.into() }
+        DecodeError {
+            offset,
+            kind,
+            message: message.into(),
+        }
     }
 }
 
@@ -90,10 +94,15 @@ impl std::error::Error for DecodeError {}
 
 /// Reads little-endian 32-bit words; `None` if the length is not a multiple of 4.
 pub fn words_from_le_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
-    Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 /// Writes words as little-endian bytes.
@@ -104,5 +113,5 @@ pub fn words_to_le_bytes(words: &[u32]) -> Vec<u8> {
 /// Whether bytes look like a token stream rather than text: a whole number of words whose
 /// first byte is the header size 2 (a control character that never starts TGSI text).
 pub fn looks_like_tokens(bytes: &[u8]) -> bool {
-    bytes.len() >= 8 && bytes.len() % 4 == 0 && bytes[0] == 2
+    bytes.len() >= 8 && bytes.len().is_multiple_of(4) && bytes[0] == 2
 }
