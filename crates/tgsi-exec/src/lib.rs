@@ -16,6 +16,22 @@
 //! let image = tgsi_exec::render_fragment(&program, &opts).unwrap();
 //! assert_eq!(image.pixels[3], [0.25, 0.5, 0.75, 1.0]);
 //! ```
+//!
+//! ## Defined where softpipe is not
+//!
+//! * `IDIV INT_MIN, -1` = `INT_MIN` and `MOD INT_MIN, -1` = 0 (softpipe traps); likewise for
+//!   the 64-bit forms.
+//! * FMA, DFMA, DTRUNC, DCEIL, DROUND, DSSG, PK2US, PK4B, PK4UB, UP2US, UP4B, UP4UB and DEMOTE
+//!   follow the spec (softpipe skips them); see [`scalar::pack`] for the normalised packs.
+//! * Out-of-range register reads give 0 and out-of-range writes are dropped; ADDR registers
+//!   and input channels outside a declaration's usage mask are 0 at every run (softpipe keeps
+//!   stale values).
+//! * A switch `BRK` clears the switch mask of every lane of each quad whose condition mask
+//!   is non-empty — exactly softpipe's behaviour for its 4-lane runs, and independent of
+//!   the wave size `N`. Indirect destinations use the first lane of each quad for the same
+//!   reason.
+//! * 64-bit operations compute a channel pair when the write mask touches it and write only
+//!   the enabled words; DFRACEXP writes the exponent of pair p to `dst1` channel p.
 #![warn(missing_docs)]
 
 mod alu;

@@ -18,6 +18,9 @@ const WAVE: usize = 16;
 /// Largest accepted width or height.
 pub const MAX_SIZE: u32 = 16384;
 
+/// Largest accepted pixel count (1 GiB of RGBA32F).
+pub const MAX_PIXELS: u64 = 1 << 26;
+
 /// How to render.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderOptions {
@@ -91,9 +94,10 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
         )));
     }
     let (w, h) = (opts.width, opts.height);
-    if w == 0 || h == 0 || w > MAX_SIZE || h > MAX_SIZE {
+    if w == 0 || h == 0 || w > MAX_SIZE || h > MAX_SIZE || u64::from(w) * u64::from(h) > MAX_PIXELS
+    {
         return Err(ExecError::Setup(format!(
-            "image size {w}x{h} outside 1..={MAX_SIZE}"
+            "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
         )));
     }
     let output = color_output(program, opts.color);
