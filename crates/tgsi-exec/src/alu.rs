@@ -1,0 +1,228 @@
+//! Executing the non-control-flow [`Kind`]s over a wave: component-wise functions,
+//! whole-vector (replicated and channel-formula) functions, 64-bit channel pairs, quad
+//! derivatives, kill and demote. Every result channel is computed before any is written.
+
+use crate::compile::Inst;
+use crate::machine::{lanes_where, Machine, Reg, Res};
+use crate::ops::{Deriv, Kind};
+use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
+
+impl<const N: usize> Machine<N> {
+    /// Execute one ALU (or kill/derivative) instruction.
+    pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
+        let exec = self.exec();
+        let f = f32::from_bits;
+        match inst.kind {
+            Kind::F1(op) => self.component(inst, res, exec, |s| op(f(s[0])).to_bits()),
+            Kind::F2(op) => self.component(inst, res, exec, |s| op(f(s[0]), f(s[1])).to_bits()),
+            Kind::F3(op) => {
+                self.component(inst, res, exec, |s| op(f(s[0]), f(s[1]), f(s[2])).to_bits())
+            }
+            Kind::U1(op) => self.component(inst, res, exec, |s| op(s[0])),
+            Kind::Interp => self.component(inst, res, exec, |s| s[0]),
+            Kind::U2(op) => self.component(inst, res, exec, |s| op(s[0], s[1])),
+            Kind::U3(op) => self.component(inst, res, exec, |s| op(s[0], s[1], s[2])),
+            Kind::U4(op) => self.component(inst, res, exec, |s| op(s[0], s[1], s[2], s[3])),
+            Kind::Vector(op) => self.vector(inst, res, exec, op),
+            Kind::Wide(op) => self.wide(inst, res, exec, op),
+            Kind::FracExp => self.fracexp(inst, res, exec),
+            Kind::Deriv(d) => self.deriv(inst, res, exec, d),
+            Kind::Kill => self.kill |= exec,
+            Kind::Demote => {
+                self.kill |= exec;
+                self.helpers |= exec;
+            }
+            Kind::KillIf => {
+                for c in 0..4 {
+                    let v = self.fetch(&inst.src[0], c, exec, res);
+                    self.kill |= exec & lanes_where(&v, |x| f32::from_bits(x) < 0.0);
+                }
+            }
+            Kind::ReadHelper => {
+                let v: [u32; N] =
+                    std::array::from_fn(|l| if self.helpers & (1 << l) != 0 { !0 } else { 0 });
+                self.write(inst, 0, &[v; 4], 0xf, exec);
+            }
+            Kind::Nop | Kind::Flow(_) => {}
+        }
+    }
+
+    /// Write the channels of `mask` (within the destination's write mask) of `out`.
+    fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
+        let Some(dst) = inst.dst.get(d).copied() else {
+            return;
+        };
+        for (c, vals) in out.iter().enumerate() {
+            if dst.mask & mask & (1 << c) == 0 {
+                continue;
+            }
+            if inst.saturate && !dst.ty.is_64bit() {
+                let v = vals.map(|x| saturate(f32::from_bits(x)).to_bits());
+                self.store(&dst, c, &v, exec);
+            } else {
+                self.store(&dst, c, vals, exec);
+            }
+        }
+    }
+
+    /// Component-wise: channel c of the result from channel c of each source.
+    fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: impl Fn([u32; 4]) -> u32) {
+        let mask = inst.dst.first().map_or(0, |d| d.mask);
+        let mut out = [[0u32; N]; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut s = [[0u32; N]; 4];
+            for (k, src) in inst.src.iter().take(4).enumerate() {
+                s[k] = self.fetch(src, c, exec, res);
+            }
+            for (l, o) in o.iter_mut().enumerate() {
+                *o = op([s[0][l], s[1][l], s[2][l], s[3][l]]);
+            }
+        }
+        self.write(inst, 0, &out, 0xf, exec);
+    }
+
+    /// Whole vectors in, vector out, per lane.
+    fn vector(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn(&[[u32; 4]; 3]) -> [u32; 4]) {
+        let mut s = [[[0u32; N]; 4]; 3];
+        for (k, src) in inst.src.iter().take(3).enumerate() {
+            for (c, ch) in s[k].iter_mut().enumerate() {
+                *ch = self.fetch(src, c, exec, res);
+            }
+        }
+        let mut out = [[0u32; N]; 4];
+        for l in 0..N {
+            let lane: [[u32; 4]; 3] = std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
+            let r = op(&lane);
+            for c in 0..4 {
+                out[c][l] = r[c];
+            }
+        }
+        self.write(inst, 0, &out, 0xf, exec);
+    }
+
+    /// 64-bit operations on channel pairs. Shapes, from the opcode's operand types:
+    /// pair → pair (both 64-bit); pair → word (`D2F`-like: channel p; comparisons: first
+    /// enabled channel of pair p); word → pair (`F2D`-like: source channel p); a 32-bit
+    /// source beside 64-bit ones (`DLDEXP`) reads channel 2p.
+    fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
+        let info = inst.opcode.info();
+        let Some(dst) = inst.dst.first().copied() else {
+            return;
+        };
+        let dst64 = info.dst_type(0).is_64bit();
+        let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
+        let mut out = [[0u32; N]; 4];
+        let mut mask = 0u8;
+        for p in 0..2 {
+            let pair = 3u8 << (2 * p);
+            let (write, word_chan) = if dst64 {
+                (dst.mask & pair, None)
+            } else if inst.src.len() == 1 {
+                (dst.mask & (1 << p), Some(p))
+            } else {
+                let c = if dst.mask & (1 << (2 * p)) != 0 {
+                    2 * p
+                } else {
+                    2 * p + 1
+                };
+                (dst.mask & (1 << c), Some(c))
+            };
+            if write == 0 {
+                continue;
+            }
+            mask |= write;
+            let mut s = [[0u64; N]; 3];
+            for (k, src) in inst.src.iter().take(3).enumerate() {
+                s[k] = if src.ty.is_64bit() {
+                    self.fetch_wide(src, p, exec, res)
+                } else {
+                    let chan = if any64 { 2 * p } else { p };
+                    self.fetch(src, chan, exec, res).map(u64::from)
+                };
+            }
+            for l in 0..N {
+                let mut r = op([s[0][l], s[1][l], s[2][l]]);
+                if dst64 && inst.saturate && info.dst_type(0) == tgsi::opcode::OperandType::F64 {
+                    r = dsaturate(f64::from_bits(r)).to_bits();
+                }
+                match word_chan {
+                    None => {
+                        out[2 * p][l] = r as u32;
+                        out[2 * p + 1][l] = (r >> 32) as u32;
+                    }
+                    Some(c) => out[c][l] = r as u32,
+                }
+            }
+        }
+        let sat = inst.saturate && dst64;
+        if sat {
+            // Already saturated as doubles; do not apply the 32-bit rule on top.
+            for (c, vals) in out.iter().enumerate() {
+                if mask & dst.mask & (1 << c) != 0 {
+                    self.store(&dst, c, vals, exec);
+                }
+            }
+        } else {
+            self.write(inst, 0, &out, mask, exec);
+        }
+    }
+
+    /// DFRACEXP: significand of pair p to dst0 pair p, exponent to dst1 channel p.
+    fn fracexp(&mut self, inst: &Inst, res: &Res, exec: u32) {
+        let (Some(d0), Some(d1), Some(src)) = (inst.dst.first(), inst.dst.get(1), inst.src.first())
+        else {
+            return;
+        };
+        let (m0, m1) = (d0.mask, d1.mask);
+        let mut sig = [[0u32; N]; 4];
+        let mut exp = [[0u32; N]; 4];
+        for p in 0..2 {
+            let v = self.fetch_wide(src, p, exec, res);
+            for l in 0..N {
+                let (m, e) = dfracexp(f64::from_bits(v[l]));
+                let bits = m.to_bits();
+                sig[2 * p][l] = bits as u32;
+                sig[2 * p + 1][l] = (bits >> 32) as u32;
+                exp[p][l] = e as u32;
+            }
+        }
+        let (d0, d1) = (*d0, *d1);
+        for c in 0..4 {
+            if m0 & (1 << c) != 0 {
+                self.store(&d0, c, &sig[c], exec);
+            }
+            if m1 & (1 << c) != 0 && c < 2 {
+                self.store(&d1, c, &exp[c], exec);
+            }
+        }
+    }
+
+    /// Quad derivatives (lanes of a quad: TL, TR, BL, BR).
+    fn deriv(&mut self, inst: &Inst, res: &Res, exec: u32, d: Deriv) {
+        let mask = inst.dst.first().map_or(0, |d| d.mask);
+        let mut out = [[0u32; N]; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let v = self.fetch(&inst.src[0], c, exec, res).map(f32::from_bits);
+            for q in 0..N / 4 {
+                let b = 4 * q;
+                let (v0, v1, v2, v3) = (v[b], v[b + 1], v[b + 2], v[b + 3]);
+                let r = match d {
+                    Deriv::CoarseX => [v3 - v2; 4],
+                    Deriv::CoarseY => [v2 - v0; 4],
+                    Deriv::FineX => [v1 - v0, v1 - v0, v3 - v2, v3 - v2],
+                    Deriv::FineY => [v2 - v0, v3 - v1, v2 - v0, v3 - v1],
+                };
+                for k in 0..4 {
+                    o[b + k] = r[k].to_bits();
+                }
+            }
+        }
+        self.write(inst, 0, &out, 0xf, exec);
+    }
+}

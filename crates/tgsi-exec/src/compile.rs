@@ -1,0 +1,578 @@
+//! Lowering a [`tgsi::Shader`] into an executable [`Program`]: operands resolved to register
+//! files and offsets, swizzles and modifiers pre-decoded with their operand types, execution
+//! kinds chosen by [`crate::ops::kind`], and jump targets computed from the block structure
+//! (labels in the text are only hints). Anything the machine cannot run is rejected here.
+
+use crate::ops::{self, Flow, Kind};
+use std::fmt;
+use tgsi::opcode::OperandType;
+use tgsi::{CoordOrigin, File, PixelCenter, Processor, PropertyName, Semantic, Shader, Span};
+
+/// Deepest block nesting accepted inside one subroutine.
+pub const MAX_NESTING: usize = 64;
+
+/// Register files the machine reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegFile {
+    /// TEMP.
+    Temp,
+    /// IN.
+    Input,
+    /// OUT.
+    Output,
+    /// ADDR.
+    Addr,
+    /// SV.
+    SystemValue,
+    /// CONST (shared by all lanes).
+    Const,
+    /// IMM (shared by all lanes).
+    Imm,
+    /// NULL: writes are discarded.
+    Null,
+}
+
+impl RegFile {
+    /// Index into per-lane register-file arrays (`None` for shared or null files).
+    pub(crate) fn lane_file(self) -> Option<usize> {
+        match self {
+            RegFile::Temp => Some(0),
+            RegFile::Input => Some(1),
+            RegFile::Output => Some(2),
+            RegFile::Addr => Some(3),
+            RegFile::SystemValue => Some(4),
+            _ => None,
+        }
+    }
+}
+
+/// Number of per-lane register files.
+pub(crate) const LANE_FILES: usize = 5;
+
+/// An indirect index: `FILE[index].comp` added to the literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indirect {
+    /// File of the address register (sources always read ADDR, like softpipe).
+    pub file: RegFile,
+    /// Register index.
+    pub index: u32,
+    /// Channel.
+    pub comp: u8,
+}
+
+/// A resolved source operand.
+#[derive(Clone, Copy, Debug)]
+pub struct SrcOp {
+    /// File.
+    pub file: RegFile,
+    /// Register index (offset when indirect).
+    pub index: i32,
+    /// Indirect index.
+    pub indirect: Option<Indirect>,
+    /// Constant-buffer number (offset when indirect).
+    pub dim: i32,
+    /// Indirect constant-buffer number.
+    pub dim_indirect: Option<Indirect>,
+    /// Channel read for each result channel.
+    pub swizzle: [u8; 4],
+    /// `|x|`.
+    pub abs: bool,
+    /// `-x`.
+    pub neg: bool,
+    /// Operand type from the opcode table (decides integer vs float negation).
+    pub ty: OperandType,
+}
+
+/// A resolved destination operand.
+#[derive(Clone, Copy, Debug)]
+pub struct DstOp {
+    /// File (TEMP, OUT, ADDR or NULL).
+    pub file: RegFile,
+    /// Register index (offset when indirect).
+    pub index: i32,
+    /// Indirect index (value taken from the first lane of each quad).
+    pub indirect: Option<Indirect>,
+    /// Write mask, bit c = channel c.
+    pub mask: u8,
+    /// Operand type from the opcode table.
+    pub ty: OperandType,
+}
+
+/// One executable instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// The opcode (for messages and operand types).
+    pub opcode: tgsi::Opcode,
+    /// How to execute it.
+    pub kind: Kind,
+    /// `_SAT`.
+    pub saturate: bool,
+    /// Destinations.
+    pub dst: Vec<DstOp>,
+    /// Sources.
+    pub src: Vec<SrcOp>,
+    /// Jump target: IF/UIF → its ELSE or ENDIF, ELSE → ENDIF, BGNLOOP → ENDLOOP,
+    /// ENDLOOP → BGNLOOP, CAL → BGNSUB.
+    pub target: usize,
+    /// BRK/BREAKC: whether the innermost breakable block is a SWITCH.
+    pub in_switch: bool,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A fragment-shader input or output declaration the renderer needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoDecl {
+    /// Register index.
+    pub index: u32,
+    /// Semantic name.
+    pub semantic: Semantic,
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// Declared channels.
+    pub usage_mask: u8,
+}
+
+/// A compiled shader, ready to run on a [`crate::Machine`].
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Stage.
+    pub processor: Processor,
+    /// Instructions; index = the instruction number of the source shader.
+    pub insts: Vec<Inst>,
+    /// Immediates as words.
+    pub imms: Vec<[u32; 4]>,
+    /// Registers per lane file (TEMP, IN, OUT, ADDR, SV).
+    pub(crate) sizes: [usize; LANE_FILES],
+    /// Input declarations.
+    pub inputs: Vec<IoDecl>,
+    /// Output declarations.
+    pub outputs: Vec<IoDecl>,
+    /// System-value declarations.
+    pub system_values: Vec<IoDecl>,
+    /// `FS_COORD_ORIGIN`.
+    pub origin: CoordOrigin,
+    /// `FS_COORD_PIXEL_CENTER`.
+    pub pixel_center: PixelCenter,
+    /// `FS_COLOR0_WRITES_ALL_CBUFS`.
+    pub color0_writes_all: bool,
+}
+
+/// Why a shader cannot be compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// Instruction number, when the problem is in one.
+    pub instruction: Option<usize>,
+    /// Source position.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.span.is_text() {
+            write!(f, "{}: ", self.span)?;
+        }
+        if let Some(i) = self.instruction {
+            write!(f, "instruction {i}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// An open block during structural matching.
+#[derive(Clone, Copy, Debug)]
+enum Open {
+    If { at: usize, else_at: Option<usize> },
+    Loop { at: usize },
+    Switch,
+    Sub,
+}
+
+impl Program {
+    /// Lower `shader`, or explain what cannot be run.
+    pub fn compile(shader: &Shader) -> Result<Program, CompileError> {
+        Lowering::new(shader).run()
+    }
+
+    /// The instruction budget error message helper: `"MOV (instruction 3)"`.
+    pub(crate) fn describe(&self, pc: usize) -> String {
+        match self.insts.get(pc) {
+            Some(i) => format!("{} (instruction {pc})", i.opcode),
+            None => format!("instruction {pc}"),
+        }
+    }
+}
+
+/// Lowering state.
+struct Lowering<'a> {
+    shader: &'a Shader,
+    sizes: [usize; LANE_FILES],
+}
+
+impl<'a> Lowering<'a> {
+    fn new(shader: &'a Shader) -> Self {
+        Lowering {
+            shader,
+            sizes: [0; LANE_FILES],
+        }
+    }
+
+    fn err(&self, at: usize, message: impl Into<String>) -> CompileError {
+        CompileError {
+            instruction: Some(at),
+            span: self.shader.instructions[at].span,
+            message: message.into(),
+        }
+    }
+
+    fn run(mut self) -> Result<Program, CompileError> {
+        let sh = self.shader;
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        let mut system_values = Vec::new();
+        for d in &sh.declarations {
+            let file = match d.file {
+                File::Temporary => Some(RegFile::Temp),
+                File::Input => Some(RegFile::Input),
+                File::Output => Some(RegFile::Output),
+                File::Address => Some(RegFile::Addr),
+                File::SystemValue => Some(RegFile::SystemValue),
+                _ => None,
+            };
+            let Some(lf) = file.and_then(RegFile::lane_file) else {
+                continue;
+            };
+            if d.dimension.is_some() && file != Some(RegFile::Temp) {
+                return Err(CompileError {
+                    instruction: None,
+                    span: d.span,
+                    message: format!("2-D {} declarations are not supported", d.file),
+                });
+            }
+            self.sizes[lf] = self.sizes[lf].max(d.last as usize + 1);
+            let list = match file {
+                Some(RegFile::Input) => &mut inputs,
+                Some(RegFile::Output) => &mut outputs,
+                Some(RegFile::SystemValue) => &mut system_values,
+                _ => continue,
+            };
+            if let Some(sem) = d.semantic {
+                for index in d.first..=d.last {
+                    list.push(IoDecl {
+                        index,
+                        semantic: sem.name,
+                        semantic_index: sem.index + (index - d.first),
+                        usage_mask: d.usage_mask.0,
+                    });
+                }
+            }
+        }
+        let links = self.structure()?;
+        let mut insts = Vec::with_capacity(sh.instructions.len());
+        for (at, ins) in sh.instructions.iter().enumerate() {
+            insts.push(self.lower(at, ins, links[at])?);
+        }
+        let prop = |name| sh.property(name).unwrap_or(0);
+        Ok(Program {
+            processor: sh.processor,
+            insts,
+            imms: sh.immediates.iter().map(|i| i.words).collect(),
+            sizes: self.sizes,
+            inputs,
+            outputs,
+            system_values,
+            origin: CoordOrigin::from_number(prop(PropertyName::FsCoordOrigin))
+                .unwrap_or(CoordOrigin::UpperLeft),
+            pixel_center: PixelCenter::from_number(prop(PropertyName::FsCoordPixelCenter))
+                .unwrap_or(PixelCenter::HalfInteger),
+            color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
+        })
+    }
+
+    /// Match blocks; returns per instruction `(target, in_switch)`.
+    fn structure(&self) -> Result<Vec<(usize, bool)>, CompileError> {
+        let ins = &self.shader.instructions;
+        let mut links = vec![(0usize, false); ins.len()];
+        let mut stack: Vec<Open> = Vec::new();
+        for (at, i) in ins.iter().enumerate() {
+            let Some(Kind::Flow(flow)) = ops::kind(i.opcode) else {
+                continue;
+            };
+            match flow {
+                Flow::If { .. } => stack.push(Open::If { at, else_at: None }),
+                Flow::Else => match stack.last_mut() {
+                    Some(Open::If { else_at, .. }) if else_at.is_none() => *else_at = Some(at),
+                    _ => return Err(self.err(at, "ELSE without a matching IF")),
+                },
+                Flow::EndIf => match stack.pop() {
+                    Some(Open::If { at: if_at, else_at }) => {
+                        links[if_at].0 = else_at.unwrap_or(at);
+                        if let Some(e) = else_at {
+                            links[e].0 = at;
+                        }
+                    }
+                    _ => return Err(self.err(at, "ENDIF without a matching IF")),
+                },
+                Flow::BgnLoop => stack.push(Open::Loop { at }),
+                Flow::EndLoop => match stack.pop() {
+                    Some(Open::Loop { at: begin }) => {
+                        links[begin].0 = at;
+                        links[at].0 = begin;
+                    }
+                    _ => return Err(self.err(at, "ENDLOOP without a matching BGNLOOP")),
+                },
+                Flow::Brk | Flow::BreakC => {
+                    let inner = stack
+                        .iter()
+                        .rev()
+                        .take_while(|o| !matches!(o, Open::Sub))
+                        .find(|o| matches!(o, Open::Loop { .. } | Open::Switch));
+                    match inner {
+                        Some(o) => links[at].1 = matches!(o, Open::Switch),
+                        None => return Err(self.err(at, "BRK outside a loop or switch")),
+                    }
+                }
+                Flow::Cont => {
+                    let inside = stack
+                        .iter()
+                        .rev()
+                        .take_while(|o| !matches!(o, Open::Sub))
+                        .any(|o| matches!(o, Open::Loop { .. }));
+                    if !inside {
+                        return Err(self.err(at, "CONT outside a loop"));
+                    }
+                }
+                Flow::Switch => stack.push(Open::Switch),
+                Flow::Case | Flow::Default => {
+                    if !matches!(stack.last(), Some(Open::Switch)) {
+                        return Err(self.err(at, "CASE or DEFAULT outside a SWITCH"));
+                    }
+                }
+                Flow::EndSwitch => {
+                    if !matches!(stack.pop(), Some(Open::Switch)) {
+                        return Err(self.err(at, "ENDSWITCH without a matching SWITCH"));
+                    }
+                }
+                Flow::BgnSub => {
+                    if !stack.is_empty() {
+                        return Err(self.err(at, "BGNSUB inside another block"));
+                    }
+                    stack.push(Open::Sub);
+                }
+                Flow::EndSub => {
+                    if !matches!(stack.pop(), Some(Open::Sub)) {
+                        return Err(self.err(at, "ENDSUB without a matching BGNSUB"));
+                    }
+                }
+                Flow::Cal => links[at].0 = self.call_target(at, i.label)?,
+                Flow::Ret | Flow::End => {}
+            }
+            if stack.len() > MAX_NESTING {
+                return Err(self.err(at, format!("blocks nested deeper than {MAX_NESTING}")));
+            }
+        }
+        if let Some(open) = stack.last() {
+            let at = match *open {
+                Open::If { at, .. } | Open::Loop { at } => at,
+                _ => ins.len().saturating_sub(1),
+            };
+            return Err(self.err(at, format!("unterminated block ({open:?})")));
+        }
+        Ok(links)
+    }
+
+    /// The BGNSUB a CAL label designates (the BGNSUB itself or the instruction after it).
+    fn call_target(&self, at: usize, label: Option<u32>) -> Result<usize, CompileError> {
+        let ins = &self.shader.instructions;
+        let is_sub = |i: usize| ins.get(i).is_some_and(|x| x.opcode == tgsi::Opcode::BGNSUB);
+        match label.map(|l| l as usize) {
+            Some(l) if is_sub(l) => Ok(l),
+            Some(l) if l > 0 && is_sub(l - 1) => Ok(l - 1),
+            Some(l) => Err(self.err(at, format!("CAL target {l} is not a BGNSUB"))),
+            None => Err(self.err(at, "CAL without a label")),
+        }
+    }
+
+    fn lower(
+        &mut self,
+        at: usize,
+        ins: &tgsi::Instruction,
+        (target, in_switch): (usize, bool),
+    ) -> Result<Inst, CompileError> {
+        let info = ins.opcode.info();
+        let kind = ops::kind(ins.opcode).ok_or_else(|| {
+            self.err(
+                at,
+                format!("{} is not supported by the interpreter", ins.opcode),
+            )
+        })?;
+        if ins.dst.len() != info.num_dst as usize || ins.src.len() != info.num_src as usize {
+            return Err(self.err(
+                at,
+                format!(
+                    "{} takes {} destination(s) and {} source(s)",
+                    ins.opcode, info.num_dst, info.num_src
+                ),
+            ));
+        }
+        let mut src = Vec::with_capacity(ins.src.len());
+        for (k, s) in ins.src.iter().enumerate() {
+            src.push(self.lower_src(at, s, info.src_type(k))?);
+        }
+        let mut dst = Vec::with_capacity(ins.dst.len());
+        for (k, d) in ins.dst.iter().enumerate() {
+            dst.push(self.lower_dst(at, d, info.dst_type(k))?);
+        }
+        Ok(Inst {
+            opcode: ins.opcode,
+            kind,
+            saturate: ins.saturate,
+            dst,
+            src,
+            target,
+            in_switch,
+            span: ins.span,
+        })
+    }
+
+    fn indirect(
+        &self,
+        at: usize,
+        ind: &Option<tgsi::Indirect>,
+        src: bool,
+    ) -> Result<Option<Indirect>, CompileError> {
+        let Some(i) = ind else { return Ok(None) };
+        let file = if src {
+            RegFile::Addr
+        } else {
+            self.file(at, i.file)?
+        };
+        if i.index < 0 || i.component > 3 {
+            return Err(self.err(at, "bad address register"));
+        }
+        Ok(Some(Indirect {
+            file,
+            index: i.index as u32,
+            comp: i.component,
+        }))
+    }
+
+    fn file(&self, at: usize, file: File) -> Result<RegFile, CompileError> {
+        Ok(match file {
+            File::Temporary => RegFile::Temp,
+            File::Input => RegFile::Input,
+            File::Output => RegFile::Output,
+            File::Address => RegFile::Addr,
+            File::SystemValue => RegFile::SystemValue,
+            File::Constant => RegFile::Const,
+            File::Immediate => RegFile::Imm,
+            File::Null => RegFile::Null,
+            other => return Err(self.err(at, format!("register file {other} is not supported"))),
+        })
+    }
+
+    /// Record a directly addressed register so the file is sized to hold it.
+    fn touch(
+        &mut self,
+        at: usize,
+        file: RegFile,
+        index: i32,
+        direct: bool,
+    ) -> Result<(), CompileError> {
+        if direct && index < 0 {
+            return Err(self.err(at, format!("negative register index {index}")));
+        }
+        if let (Some(lf), true) = (file.lane_file(), direct) {
+            let need = index as usize + 1;
+            if need > tgsi::Limits::DEFAULT.max_register_index as usize + 1 {
+                return Err(self.err(at, format!("register index {index} too large")));
+            }
+            self.sizes[lf] = self.sizes[lf].max(need);
+        }
+        if file == RegFile::Imm && direct && index as usize >= self.shader.immediates.len() {
+            return Err(self.err(at, format!("IMM[{index}] is not defined")));
+        }
+        Ok(())
+    }
+
+    fn lower_src(
+        &mut self,
+        at: usize,
+        s: &tgsi::Src,
+        ty: OperandType,
+    ) -> Result<SrcOp, CompileError> {
+        let file = self.file(at, s.reg.file)?;
+        if file == RegFile::Null {
+            return Err(self.err(at, "NULL is not a source"));
+        }
+        let indirect = self.indirect(at, &s.reg.indirect, true)?;
+        if let Some(a) = indirect {
+            self.touch(at, RegFile::Addr, a.index as i32, true)?;
+        }
+        self.touch(at, file, s.reg.index, indirect.is_none())?;
+        let (dim, dim_indirect) = match &s.reg.dimension {
+            None => (0, None),
+            Some(_) if file != RegFile::Const => {
+                return Err(self.err(at, "2-D operands are only supported for CONST"))
+            }
+            Some(d) => {
+                let di = self.indirect(at, &d.indirect, true)?;
+                if let Some(a) = di {
+                    self.touch(at, RegFile::Addr, a.index as i32, true)?;
+                }
+                (d.index, di)
+            }
+        };
+        if s.swizzle.0.iter().any(|&c| c > 3) {
+            return Err(self.err(at, "bad swizzle"));
+        }
+        Ok(SrcOp {
+            file,
+            index: s.reg.index,
+            indirect,
+            dim,
+            dim_indirect,
+            swizzle: s.swizzle.0,
+            abs: s.absolute,
+            neg: s.negate,
+            ty,
+        })
+    }
+
+    fn lower_dst(
+        &mut self,
+        at: usize,
+        d: &tgsi::Dst,
+        ty: OperandType,
+    ) -> Result<DstOp, CompileError> {
+        let file = self.file(at, d.reg.file)?;
+        if !matches!(
+            file,
+            RegFile::Temp | RegFile::Output | RegFile::Addr | RegFile::Null
+        ) {
+            return Err(self.err(at, format!("{} is not writable", d.reg.file)));
+        }
+        let indirect = self.indirect(at, &d.reg.indirect, false)?;
+        if let Some(a) = indirect {
+            self.touch(at, a.file, a.index as i32, true)?;
+            if a.file.lane_file().is_none() {
+                return Err(self.err(
+                    at,
+                    "indirect destination addresses must be per-lane registers",
+                ));
+            }
+        }
+        self.touch(at, file, d.reg.index, indirect.is_none())?;
+        Ok(DstOp {
+            file,
+            index: d.reg.index,
+            indirect,
+            mask: d.write_mask.0 & 0xf,
+            ty,
+        })
+    }
+}

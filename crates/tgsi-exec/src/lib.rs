@@ -1,0 +1,49 @@
+//! # tgsi-exec
+//!
+//! The reference interpreter for TGSI shaders, bit-compatible with Mesa softpipe's
+//! `tgsi_exec` on x86-64 (see `tgsi-formats.md` part C).
+//!
+//! * [`scalar`]: the semantics of every ALU opcode as plain functions, shared with the JIT.
+//! * [`Program::compile`]: lowering a [`tgsi::Shader`] into an executable form.
+//! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
+//! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
+//! * [`parse_consts`]: the `consts.txt` constant-buffer format.
+//!
+//! ```
+//! let shader = tgsi::parse("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n").unwrap();
+//! let program = tgsi_exec::Program::compile(&shader).unwrap();
+//! let opts = tgsi_exec::RenderOptions { width: 2, height: 2, ..Default::default() };
+//! let image = tgsi_exec::render_fragment(&program, &opts).unwrap();
+//! assert_eq!(image.pixels[3], [0.25, 0.5, 0.75, 1.0]);
+//! ```
+//!
+//! ## Defined where softpipe is not
+//!
+//! * `IDIV INT_MIN, -1` = `INT_MIN` and `MOD INT_MIN, -1` = 0 (softpipe traps); likewise for
+//!   the 64-bit forms.
+//! * FMA, DFMA, DTRUNC, DCEIL, DROUND, DSSG, PK2US, PK4B, PK4UB, UP2US, UP4B, UP4UB and DEMOTE
+//!   follow the spec (softpipe skips them); see [`scalar::pack`] for the normalised packs.
+//! * Out-of-range register reads give 0 and out-of-range writes are dropped; ADDR registers
+//!   and input channels outside a declaration's usage mask are 0 at every run (softpipe keeps
+//!   stale values).
+//! * A switch `BRK` clears the switch mask of every lane of each quad whose condition mask
+//!   is non-empty — exactly softpipe's behaviour for its 4-lane runs, and independent of
+//!   the wave size `N`. Indirect destinations use the first lane of each quad for the same
+//!   reason.
+//! * 64-bit operations compute a channel pair when the write mask touches it and write only
+//!   the enabled words; DFRACEXP writes the exponent of pair p to `dst1` channel p.
+#![warn(missing_docs)]
+
+mod alu;
+pub mod compile;
+pub mod consts;
+pub mod machine;
+mod operand;
+pub mod ops;
+pub mod render;
+pub mod scalar;
+
+pub use compile::{CompileError, Program};
+pub use consts::{parse_consts, ConstsError};
+pub use machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+pub use render::{render_fragment, Image, RenderOptions};

@@ -1,0 +1,410 @@
+//! The wave machine: `N` lanes (a multiple of 4, made of 2×2 quads) executing a [`Program`]
+//! together, registers stored structure-of-arrays (`[channel][lane]`), per-lane execution
+//! masks with softpipe's structured stacks (cond, loop, cont, switch, call, func), kill
+//! masks, an instruction budget and a bounded call depth.
+
+use crate::compile::{Inst, Program, LANE_FILES};
+use crate::ops::{Flow, Kind};
+use std::fmt;
+
+/// One vec4 register across the lanes of a wave: `[channel][lane]`.
+pub type Reg<const N: usize> = [[u32; N]; 4];
+
+/// Deepest CAL nesting before the run fails.
+pub const MAX_CALL_DEPTH: usize = 64;
+
+/// Default instruction budget of one wave run.
+pub const DEFAULT_BUDGET: u64 = 1 << 28;
+
+/// Why a run failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecError {
+    /// The instruction budget ran out (an endless or very long loop).
+    Budget {
+        /// Instruction executing when the budget ran out, e.g. `ENDLOOP (instruction 27)`.
+        at: String,
+        /// The budget.
+        budget: u64,
+    },
+    /// CAL nested deeper than [`MAX_CALL_DEPTH`].
+    CallDepth {
+        /// The CAL, e.g. `CAL (instruction 3)`.
+        at: String,
+    },
+    /// The request cannot be served (wrong stage, missing output, bad size…).
+    Setup(String),
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Budget { at, budget } => {
+                write!(f, "instruction budget of {budget} exhausted at {at}")
+            }
+            ExecError::CallDepth { at } => {
+                write!(f, "calls nested deeper than {MAX_CALL_DEPTH} at {at}")
+            }
+            ExecError::Setup(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// What a run reads besides registers.
+#[derive(Clone, Copy, Debug)]
+pub struct Env<'a> {
+    /// Constant buffers: `consts[b][i]` is `CONST[b][i]`.
+    pub consts: &'a [Vec<[u32; 4]>],
+    /// Instruction budget for the run.
+    pub budget: u64,
+    /// Helper lanes (bit per lane): they run fully but are not real invocations.
+    pub helpers: u32,
+}
+
+/// Shared read-only data of a run.
+pub(crate) struct Res<'a> {
+    /// Constant buffers.
+    pub consts: &'a [Vec<[u32; 4]>],
+    /// Immediates.
+    pub imms: &'a [[u32; 4]],
+}
+
+/// Switch state (softpipe's `Switch`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SwitchState<const N: usize> {
+    /// Lanes currently executing case bodies.
+    pub mask: u32,
+    /// Lanes matched by some CASE so far.
+    pub matched: u32,
+    /// Selector per lane.
+    pub selector: [u32; N],
+}
+
+/// A CAL frame: stack depths and masks to restore on return.
+#[derive(Clone, Copy, Debug)]
+struct Frame<const N: usize> {
+    cond_depth: usize,
+    loop_depth: usize,
+    switch_depth: usize,
+    ret: usize,
+    cond: u32,
+    loop_: u32,
+    cont: u32,
+    switch: SwitchState<N>,
+    func: u32,
+}
+
+/// A wave of `N` lanes. `N` must be a multiple of 4 and at most 32.
+pub struct Machine<const N: usize> {
+    /// Per-lane register files: TEMP, IN, OUT, ADDR, SV.
+    pub(crate) regs: [Vec<Reg<N>>; LANE_FILES],
+    pub(crate) cond: u32,
+    loop_: u32,
+    cont: u32,
+    pub(crate) switch: SwitchState<N>,
+    func: u32,
+    /// Discarded lanes.
+    pub(crate) kill: u32,
+    /// Helper (or demoted) lanes.
+    pub(crate) helpers: u32,
+    cond_stack: Vec<u32>,
+    loop_stack: Vec<(u32, u32)>,
+    pub(crate) switch_stack: Vec<SwitchState<N>>,
+    calls: Vec<Frame<N>>,
+}
+
+impl<const N: usize> Machine<N> {
+    /// All lanes.
+    pub const ALL: u32 = if N >= 32 { u32::MAX } else { (1u32 << N) - 1 };
+
+    /// A machine sized for `program`.
+    pub fn new(program: &Program) -> Machine<N> {
+        const {
+            assert!(
+                N.is_multiple_of(4) && N > 0 && N <= 32,
+                "wave size must be 4, 8, … 32"
+            )
+        };
+        Machine {
+            regs: std::array::from_fn(|f| vec![[[0; N]; 4]; program.sizes[f]]),
+            cond: Self::ALL,
+            loop_: Self::ALL,
+            cont: Self::ALL,
+            switch: SwitchState {
+                mask: Self::ALL,
+                matched: 0,
+                selector: [0; N],
+            },
+            func: Self::ALL,
+            kill: 0,
+            helpers: 0,
+            cond_stack: Vec::new(),
+            loop_stack: Vec::new(),
+            switch_stack: Vec::new(),
+            calls: Vec::new(),
+        }
+    }
+
+    /// Input registers (set them before [`Machine::run`]).
+    pub fn inputs_mut(&mut self) -> &mut [Reg<N>] {
+        &mut self.regs[1]
+    }
+
+    /// System-value registers (set them before [`Machine::run`]).
+    pub fn system_values_mut(&mut self) -> &mut [Reg<N>] {
+        &mut self.regs[4]
+    }
+
+    /// Output registers after a run.
+    pub fn outputs(&self) -> &[Reg<N>] {
+        &self.regs[2]
+    }
+
+    /// The current execution mask.
+    pub(crate) fn exec(&self) -> u32 {
+        self.cond & self.loop_ & self.cont & self.switch.mask & self.func
+    }
+
+    /// Run `program` once over the wave. Temporaries, outputs and address registers are
+    /// zeroed first; inputs and system values are left as set. Returns the lanes that were
+    /// not discarded.
+    pub fn run(&mut self, program: &Program, env: &Env) -> Result<u32, ExecError> {
+        for f in [0, 2, 3] {
+            self.regs[f].iter_mut().for_each(|r| *r = [[0; N]; 4]);
+        }
+        self.cond = Self::ALL;
+        self.loop_ = Self::ALL;
+        self.cont = Self::ALL;
+        self.func = Self::ALL;
+        self.switch = SwitchState {
+            mask: Self::ALL,
+            matched: 0,
+            selector: [0; N],
+        };
+        self.kill = 0;
+        self.helpers = env.helpers & Self::ALL;
+        self.cond_stack.clear();
+        self.loop_stack.clear();
+        self.switch_stack.clear();
+        self.calls.clear();
+        let res = Res {
+            consts: env.consts,
+            imms: &program.imms,
+        };
+        let mut pc = 0usize;
+        let mut executed = 0u64;
+        while let Some(inst) = program.insts.get(pc) {
+            executed += 1;
+            if executed > env.budget {
+                return Err(ExecError::Budget {
+                    at: program.describe(pc),
+                    budget: env.budget,
+                });
+            }
+            pc = match inst.kind {
+                Kind::Flow(flow) => match self.flow(program, inst, flow, pc, &res)? {
+                    Some(next) => next,
+                    None => break,
+                },
+                _ => {
+                    self.alu(inst, &res);
+                    pc + 1
+                }
+            };
+        }
+        Ok(!self.kill & Self::ALL)
+    }
+
+    /// Execute a control-flow instruction; returns the next pc, or `None` to stop.
+    fn flow(
+        &mut self,
+        program: &Program,
+        inst: &Inst,
+        flow: Flow,
+        pc: usize,
+        res: &Res,
+    ) -> Result<Option<usize>, ExecError> {
+        let exec = self.exec();
+        let next = pc + 1;
+        Ok(Some(match flow {
+            Flow::If { int } => {
+                self.cond_stack.push(self.cond);
+                let v = self.fetch(&inst.src[0], 0, exec, res);
+                for (l, &x) in v.iter().enumerate() {
+                    let taken = if int {
+                        x != 0
+                    } else {
+                        f32::from_bits(x) != 0.0
+                    };
+                    if !taken {
+                        self.cond &= !(1 << l);
+                    }
+                }
+                if self.cond == 0 {
+                    inst.target
+                } else {
+                    next
+                }
+            }
+            Flow::Else => {
+                let prev = self.cond_stack.last().copied().unwrap_or(Self::ALL);
+                self.cond = !self.cond & prev;
+                if self.cond == 0 {
+                    inst.target
+                } else {
+                    next
+                }
+            }
+            Flow::EndIf => {
+                self.cond = self.cond_stack.pop().unwrap_or(Self::ALL);
+                next
+            }
+            Flow::BgnLoop => {
+                self.loop_stack.push((self.loop_, self.cont));
+                next
+            }
+            Flow::EndLoop => {
+                let (saved_loop, saved_cont) = self
+                    .loop_stack
+                    .last()
+                    .copied()
+                    .unwrap_or((Self::ALL, Self::ALL));
+                self.cont = saved_cont;
+                if self.exec() != 0 {
+                    inst.target + 1
+                } else {
+                    self.loop_stack.pop();
+                    self.loop_ = saved_loop;
+                    self.cont = saved_cont;
+                    next
+                }
+            }
+            Flow::Brk => {
+                self.brk(inst, exec);
+                next
+            }
+            Flow::BreakC => {
+                let v = self.fetch(&inst.src[0], 0, exec, res);
+                let lanes = exec & lanes_where(&v, |x| x != 0);
+                if inst.in_switch {
+                    self.switch.mask &= !lanes;
+                } else {
+                    self.loop_ &= !lanes;
+                }
+                next
+            }
+            Flow::Cont => {
+                self.cont &= !exec;
+                next
+            }
+            Flow::Switch => {
+                let selector = self.fetch(&inst.src[0], 0, exec, res);
+                self.switch_stack.push(self.switch);
+                self.switch = SwitchState {
+                    mask: 0,
+                    matched: 0,
+                    selector,
+                };
+                next
+            }
+            Flow::Case => {
+                let prev = self.switch_stack.last().map_or(Self::ALL, |s| s.mask);
+                let v = self.fetch(&inst.src[0], 0, exec, res);
+                let sel = self.switch.selector;
+                let m = (0..N).fold(0, |m, l| if sel[l] == v[l] { m | 1 << l } else { m });
+                self.switch.matched |= m;
+                self.switch.mask |= m & prev;
+                next
+            }
+            Flow::Default => {
+                let prev = self.switch_stack.last().map_or(Self::ALL, |s| s.mask);
+                self.switch.mask |= !self.switch.matched & prev;
+                next
+            }
+            Flow::EndSwitch => {
+                if let Some(s) = self.switch_stack.pop() {
+                    self.switch = s;
+                }
+                next
+            }
+            Flow::Cal => {
+                if exec == 0 {
+                    next
+                } else {
+                    if self.calls.len() >= MAX_CALL_DEPTH {
+                        return Err(ExecError::CallDepth {
+                            at: program.describe(pc),
+                        });
+                    }
+                    self.calls.push(Frame {
+                        cond_depth: self.cond_stack.len(),
+                        loop_depth: self.loop_stack.len(),
+                        switch_depth: self.switch_stack.len(),
+                        ret: next,
+                        cond: self.cond,
+                        loop_: self.loop_,
+                        cont: self.cont,
+                        switch: self.switch,
+                        func: self.func,
+                    });
+                    inst.target + 1
+                }
+            }
+            Flow::Ret => {
+                self.func &= !exec;
+                if self.func != 0 {
+                    next
+                } else {
+                    match self.ret() {
+                        Some(r) => r,
+                        None => return Ok(None),
+                    }
+                }
+            }
+            Flow::EndSub => match self.ret() {
+                Some(r) => r,
+                None => return Ok(None),
+            },
+            Flow::BgnSub => next,
+            Flow::End => return Ok(None),
+        }))
+    }
+
+    /// BRK: leave the loop for the active lanes, or end the switch case. Like softpipe, a
+    /// switch break clears the switch mask of every lane of each quad that reaches it
+    /// (a quad reaches it when its condition mask is not empty).
+    fn brk(&mut self, inst: &Inst, exec: u32) {
+        if inst.in_switch {
+            for q in 0..N / 4 {
+                let quad = 0xf << (4 * q);
+                if self.cond & quad != 0 {
+                    self.switch.mask &= !quad;
+                }
+            }
+        } else {
+            self.loop_ &= !exec;
+        }
+    }
+
+    /// Pop a call frame; `None` at top level (the program ends).
+    fn ret(&mut self) -> Option<usize> {
+        let f = self.calls.pop()?;
+        self.cond_stack.truncate(f.cond_depth);
+        self.loop_stack.truncate(f.loop_depth);
+        self.switch_stack.truncate(f.switch_depth);
+        self.cond = f.cond;
+        self.loop_ = f.loop_;
+        self.cont = f.cont;
+        self.switch = f.switch;
+        self.func = f.func;
+        Some(f.ret)
+    }
+}
+
+/// Lanes whose word satisfies `p`.
+pub(crate) fn lanes_where<const N: usize>(v: &[u32; N], p: impl Fn(u32) -> bool) -> u32 {
+    v.iter()
+        .enumerate()
+        .fold(0, |m, (l, &x)| if p(x) { m | 1 << l } else { m })
+}

@@ -1,0 +1,160 @@
+//! Operand access: source fetch (swizzle, indirect and 2-D indices, abs then type-dependent
+//! negate, 64-bit channel pairs) and destination writes (execution mask, write mask,
+//! saturate, indirect destinations addressed by each quad's first lane).
+//!
+//! Out-of-range register reads return 0 and out-of-range writes are dropped (softpipe does
+//! not check them at all), so no shader can make the machine panic.
+
+use crate::compile::{DstOp, Indirect, RegFile, SrcOp};
+use crate::machine::{Machine, Res};
+use tgsi::opcode::OperandType;
+
+impl<const N: usize> Machine<N> {
+    /// Per-lane indices `base + ADDR[k].c`; lanes outside `exec` use index 0.
+    fn lane_indices(&self, base: i32, ind: &Indirect, exec: u32) -> [i64; N] {
+        let mut out = [0i64; N];
+        let addr = ind
+            .file
+            .lane_file()
+            .and_then(|f| self.regs[f].get(ind.index as usize));
+        for (l, o) in out.iter_mut().enumerate() {
+            if exec & (1 << l) != 0 {
+                let a = addr.map_or(0, |r| r[ind.comp as usize & 3][l] as i32);
+                *o = i64::from(base) + i64::from(a);
+            }
+        }
+        out
+    }
+
+    /// Raw words of channel `c` of a source register, before modifiers.
+    fn fetch_raw(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
+        let mut out = [0u32; N];
+        let idx = match &s.indirect {
+            Some(ind) => self.lane_indices(s.index, ind, exec),
+            None => [i64::from(s.index); N],
+        };
+        match s.file {
+            RegFile::Const => {
+                let dims = match &s.dim_indirect {
+                    Some(ind) => self.lane_indices(s.dim, ind, exec),
+                    None => [i64::from(s.dim); N],
+                };
+                for l in 0..N {
+                    out[l] = usize::try_from(dims[l])
+                        .ok()
+                        .and_then(|b| res.consts.get(b))
+                        .zip(usize::try_from(idx[l]).ok())
+                        .and_then(|(buf, i)| buf.get(i))
+                        .map_or(0, |v| v[c]);
+                }
+            }
+            RegFile::Imm => {
+                let imms = res.imms;
+                for l in 0..N {
+                    out[l] = usize::try_from(idx[l])
+                        .ok()
+                        .and_then(|i| imms.get(i))
+                        .map_or(0, |v| v[c]);
+                }
+            }
+            RegFile::Null => {}
+            file => {
+                if let Some(f) = file.lane_file() {
+                    let regs = &self.regs[f];
+                    if s.indirect.is_none() {
+                        if let Some(r) = regs.get(s.index as usize) {
+                            out = r[c];
+                        }
+                    } else {
+                        for l in 0..N {
+                            out[l] = usize::try_from(idx[l])
+                                .ok()
+                                .and_then(|i| regs.get(i))
+                                .map_or(0, |r| r[c][l]);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers: `|x|` clears the
+    /// sign bit, then negate flips it (float-like types) or negates the integer.
+    pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
+        let mut v = self.fetch_raw(s, s.swizzle[chan & 3] as usize, exec, res);
+        if s.abs {
+            v.iter_mut().for_each(|x| *x &= 0x7fff_ffff);
+        }
+        if s.neg {
+            if s.ty.is_float_like() {
+                v.iter_mut().for_each(|x| *x ^= 0x8000_0000);
+            } else {
+                v.iter_mut().for_each(|x| *x = x.wrapping_neg());
+            }
+        }
+        v
+    }
+
+    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers.
+    pub(crate) fn fetch_wide(&self, s: &SrcOp, p: usize, exec: u32, res: &Res) -> [u64; N] {
+        let lo = self.fetch_raw(s, s.swizzle[2 * p] as usize, exec, res);
+        let hi = self.fetch_raw(s, s.swizzle[2 * p + 1] as usize, exec, res);
+        std::array::from_fn(|l| {
+            let mut x = u64::from(lo[l]) | u64::from(hi[l]) << 32;
+            let float = s.ty == OperandType::F64;
+            if s.abs {
+                x = if float {
+                    x & !(1 << 63)
+                } else {
+                    (x as i64).wrapping_abs() as u64
+                };
+            }
+            if s.neg {
+                x = if float {
+                    x ^ (1 << 63)
+                } else {
+                    x.wrapping_neg()
+                };
+            }
+            x
+        })
+    }
+
+    /// Write channel `chan` of `d` for the lanes in `exec` (write mask checked by callers).
+    pub(crate) fn store(&mut self, d: &DstOp, chan: usize, vals: &[u32; N], exec: u32) {
+        let Some(f) = d.file.lane_file() else { return };
+        match &d.indirect {
+            None => {
+                if let Some(r) = self.regs[f].get_mut(d.index as usize) {
+                    for l in 0..N {
+                        if exec & (1 << l) != 0 {
+                            r[chan][l] = vals[l];
+                        }
+                    }
+                }
+            }
+            Some(ind) => {
+                for q in 0..N / 4 {
+                    let addr = ind
+                        .file
+                        .lane_file()
+                        .and_then(|af| self.regs[af].get(ind.index as usize))
+                        .map_or(0, |r| r[ind.comp as usize & 3][4 * q] as i32);
+                    let idx = i64::from(d.index) + i64::from(addr);
+                    let Some(r) = usize::try_from(idx)
+                        .ok()
+                        .and_then(|i| self.regs[f].get_mut(i))
+                    else {
+                        continue;
+                    };
+                    for l in 4 * q..4 * q + 4 {
+                        if exec & (1 << l) != 0 {
+                            r[chan][l] = vals[l];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! 32-bit float semantics, matching softpipe on x86-64 with glibc: transcendental functions
+//! go through the platform C library (`powf`, `logf`, `sinf`, `cosf`), `fminf`/`fmaxf` follow
+//! glibc's x86-64 code, and nothing is contracted into fused multiply-adds.
+
+/// Float `true` of the SLT family.
+const ONE: f32 = 1.0;
+
+/// softpipe's `1.442695f` factor of LG2 (deliberately not `LOG2_E`).
+#[allow(clippy::approx_constant)]
+pub const LG2_FACTOR: f32 = 1.442695;
+
+/// C `fminf` as glibc implements it on x86-64: a NaN operand is ignored; for equal operands
+/// (±0) the second is returned.
+pub fn fmin(a: f32, b: f32) -> f32 {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => a + b,
+        (true, false) => b,
+        (false, true) => a,
+        _ if a < b => a,
+        _ => b,
+    }
+}
+
+/// C `fmaxf` as glibc implements it on x86-64 (see [`fmin`]).
+pub fn fmax(a: f32, b: f32) -> f32 {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => a + b,
+        (true, false) => b,
+        (false, true) => a,
+        _ if a > b => a,
+        _ => b,
+    }
+}
+
+/// Destination saturation: `fminf(fmaxf(x, 0), 1)`; NaN → +0, −0 → +0.
+pub fn saturate(x: f32) -> f32 {
+    fmin(fmax(x, 0.0), 1.0)
+}
+
+/// ADD.
+pub fn add(a: f32, b: f32) -> f32 {
+    a + b
+}
+
+/// SUB (legacy).
+pub fn sub(a: f32, b: f32) -> f32 {
+    a - b
+}
+
+/// MUL.
+pub fn mul(a: f32, b: f32) -> f32 {
+    a * b
+}
+
+/// DIV.
+pub fn div(a: f32, b: f32) -> f32 {
+    a / b
+}
+
+/// MAD: `a*b + c` with two roundings.
+pub fn mad(a: f32, b: f32, c: f32) -> f32 {
+    a * b + c
+}
+
+/// FMA: `a*b + c` with a single rounding.
+pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    a.mul_add(b, c)
+}
+
+/// LRP: `a*(b − c) + c`.
+pub fn lrp(a: f32, b: f32, c: f32) -> f32 {
+    a * (b - c) + c
+}
+
+/// CMP: `a < 0 ? b : c` (NaN and −0 select `c`).
+pub fn cmp(a: f32, b: f32, c: f32) -> f32 {
+    if a < 0.0 {
+        b
+    } else {
+        c
+    }
+}
+
+/// CND (legacy): `c > 0.5 ? a : b`.
+pub fn cnd(a: f32, b: f32, c: f32) -> f32 {
+    if c > 0.5 {
+        a
+    } else {
+        b
+    }
+}
+
+/// CLAMP (legacy): `fminf(fmaxf(x, lo), hi)`.
+pub fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+    fmin(fmax(x, lo), hi)
+}
+
+/// ABS (legacy) and the `|x|` source modifier.
+pub fn abs(x: f32) -> f32 {
+    x.abs()
+}
+
+/// SLT: 1.0 / 0.0.
+pub fn slt(a: f32, b: f32) -> f32 {
+    if a < b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// SGE.
+pub fn sge(a: f32, b: f32) -> f32 {
+    if a >= b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// SGT.
+pub fn sgt(a: f32, b: f32) -> f32 {
+    if a > b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// SLE.
+pub fn sle(a: f32, b: f32) -> f32 {
+    if a <= b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// SEQ.
+pub fn seq(a: f32, b: f32) -> f32 {
+    if a == b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// SNE (true for NaN).
+pub fn sne(a: f32, b: f32) -> f32 {
+    if a != b {
+        ONE
+    } else {
+        0.0
+    }
+}
+
+/// A comparison mask: `~0` when true.
+fn mask(b: bool) -> u32 {
+    if b {
+        u32::MAX
+    } else {
+        0
+    }
+}
+
+/// FSLT: `~0` / 0.
+pub fn fslt(a: f32, b: f32) -> u32 {
+    mask(a < b)
+}
+
+/// FSGE.
+pub fn fsge(a: f32, b: f32) -> u32 {
+    mask(a >= b)
+}
+
+/// FSEQ.
+pub fn fseq(a: f32, b: f32) -> u32 {
+    mask(a == b)
+}
+
+/// FSNE (true for NaN).
+pub fn fsne(a: f32, b: f32) -> u32 {
+    mask(a != b)
+}
+
+/// FLR: `floorf`.
+pub fn flr(x: f32) -> f32 {
+    x.floor()
+}
+
+/// CEIL: `ceilf`.
+pub fn ceil(x: f32) -> f32 {
+    x.ceil()
+}
+
+/// TRUNC: `truncf`.
+pub fn trunc(x: f32) -> f32 {
+    x.trunc()
+}
+
+/// ROUND: half to even.
+pub fn round(x: f32) -> f32 {
+    x.round_ties_even()
+}
+
+/// FRC: `x − floorf(x)` (1.0 for tiny negative x).
+pub fn frc(x: f32) -> f32 {
+    x - x.floor()
+}
+
+/// SSG: −1 / 0 / +1; NaN and −0 → 0.
+pub fn ssg(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// RCP: `1/x`.
+pub fn rcp(x: f32) -> f32 {
+    1.0 / x
+}
+
+/// RSQ: `1/sqrtf(x)`; 0 → +∞, −0 → −∞, negative → NaN.
+pub fn rsq(x: f32) -> f32 {
+    1.0 / x.sqrt()
+}
+
+/// SQRT: `sqrtf`.
+pub fn sqrt(x: f32) -> f32 {
+    x.sqrt()
+}
+
+/// EX2: `powf(2, x)` (release-build softpipe: no clamping).
+pub fn ex2(x: f32) -> f32 {
+    2.0f32.powf(x)
+}
+
+/// LG2: `logf(x) * 1.442695f` (not `log2f`).
+pub fn lg2(x: f32) -> f32 {
+    x.ln() * LG2_FACTOR
+}
+
+/// POW: `powf`.
+pub fn pow(a: f32, b: f32) -> f32 {
+    a.powf(b)
+}
+
+/// SIN: `sinf`.
+pub fn sin(x: f32) -> f32 {
+    x.sin()
+}
+
+/// COS: `cosf`.
+pub fn cos(x: f32) -> f32 {
+    x.cos()
+}
+
+/// LDEXP: `ldexpf(a, n)`, correctly rounded like glibc's.
+pub fn ldexp(mut x: f32, mut n: i32) -> f32 {
+    let p127 = f32::from_bits(0x7f00_0000);
+    let pm102 = f32::from_bits(0x0c80_0000); // 2^-126 · 2^24
+    if n > 127 {
+        x *= p127;
+        n -= 127;
+        if n > 127 {
+            x *= p127;
+            n = (n - 127).min(127);
+        }
+    } else if n < -126 {
+        x *= pm102;
+        n += 102;
+        if n < -126 {
+            x *= pm102;
+            n = (n + 102).max(-126);
+        }
+    }
+    x * f32::from_bits(((0x7f + n) as u32) << 23)
+}
+
+/// `(int32_t)x` on x86-64 (`cvttss2si`): truncation; NaN and out-of-range → `0x80000000`.
+pub fn f2i(x: f32) -> i32 {
+    if (-2147483648.0..2147483648.0).contains(&x) {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// `(uint32_t)x` as GCC compiles it on x86-64: the low word of a 64-bit truncation;
+/// NaN, ±∞ and |x| ≥ 2^63 → 0.
+pub fn f2u(x: f32) -> u32 {
+    f2i64(x) as u32
+}
+
+/// `(int64_t)x` on x86-64: truncation; NaN and out-of-range → `i64::MIN`.
+pub fn f2i64(x: f32) -> i64 {
+    crate::scalar::double::d2i64(f64::from(x))
+}
+
+/// `(uint64_t)x` as GCC compiles it on x86-64 (see [`crate::scalar::double::d2u64`]).
+pub fn f2u64(x: f32) -> u64 {
+    crate::scalar::double::d2u64(f64::from(x))
+}
+
+/// ARL: `(int)floorf(x)` with [`f2i`]'s rules.
+pub fn arl(x: f32) -> i32 {
+    f2i(x.floor())
+}
+
+/// ARR: `(int)floorf(x + 0.5)`.
+pub fn arr(x: f32) -> i32 {
+    f2i((x + 0.5).floor())
+}
+
+/// I2F (round to nearest even).
+pub fn i2f(x: i32) -> f32 {
+    x as f32
+}
+
+/// U2F.
+pub fn u2f(x: u32) -> f32 {
+    x as f32
+}
+
+/// DP2: `x0*x1 + y0*y1`, accumulated left to right with separate roundings.
+pub fn dp(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = a[0] * b[0];
+    for i in 1..a.len().min(b.len()) {
+        acc += a[i] * b[i];
+    }
+    acc
+}
+
+/// EXP: `(2^floor(s), s − floor(s), 2^s, 1)` through [`ex2`].
+pub fn exp(s: f32) -> [f32; 4] {
+    let f = s.floor();
+    [ex2(f), s - f, ex2(s), 1.0]
+}
+
+/// LOG with a = |s|: `(floor(lg2 a), a / 2^floor(lg2 a), lg2 a, 1)`.
+pub fn log(s: f32) -> [f32; 4] {
+    let a = s.abs();
+    let l = lg2(a);
+    let f = l.floor();
+    [f, a / ex2(f), l, 1.0]
+}
+
+/// LIT from `src.x`, `src.y`, `src.w`.
+pub fn lit(x: f32, y: f32, w: f32) -> [f32; 4] {
+    let e = fmax(fmin(w, 128.0), -128.0);
+    let p = pow(fmax(y, 0.0), e);
+    [1.0, fmax(x, 0.0), if 0.0 < x { p } else { 0.0 }, 1.0]
+}
+
+/// DST: `(1, a.y·b.y, a.z, b.w)`.
+pub fn dst(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
+    [1.0, a[1] * b[1], a[2], b[3]]
+}
+
+/// XPD (legacy): cross product, w = 1.
+pub fn xpd(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
+    [
+        a[1] * b[2] - b[1] * a[2],
+        a[2] * b[0] - b[2] * a[0],
+        a[0] * b[1] - b[0] * a[1],
+        1.0,
+    ]
+}
+
+/// SCS (legacy): `(cos x, sin x, 0, 1)`.
+pub fn scs(x: f32) -> [f32; 4] {
+    [cos(x), sin(x), 0.0, 1.0]
+}
+
+/// NRM (legacy): `xyz · rsq(dot3(xyz))`, w = 1 (the real normalisation; the spec text's
+/// division by the squared length is a documentation error).
+pub fn nrm(a: [f32; 4]) -> [f32; 4] {
+    let r = rsq(dp(&a[..3], &a[..3]));
+    [a[0] * r, a[1] * r, a[2] * r, 1.0]
+}
+
+/// NRM4 (legacy, replicated): `x · rsq(dot4)`.
+pub fn nrm4(a: [f32; 4]) -> f32 {
+    a[0] * rsq(dp(&a, &a))
+}
+
+/// RCC (legacy): `1/x` clamped away from 0 into ±[5.42101e-20, 1.884467e+19].
+pub fn rcc(x: f32) -> f32 {
+    let r = 1.0 / x;
+    if r > 0.0 {
+        clamp(r, 5.42101e-20, 1.884467e+19)
+    } else {
+        clamp(r, -1.884467e+19, -5.42101e-20)
+    }
+}
+
+/// RFL (legacy): reflection `2·dot3(a,b)/dot3(a,a)·a − b`, w = 1.
+pub fn rfl(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
+    let k = 2.0 * dp(&a[..3], &b[..3]) / dp(&a[..3], &a[..3]);
+    [k * a[0] - b[0], k * a[1] - b[1], k * a[2] - b[2], 1.0]
+}
+
+/// X2D (legacy): 2-D coordinate transform.
+pub fn x2d(a: [f32; 4], b: [f32; 4], c: [f32; 4]) -> [f32; 4] {
+    let x = a[0] + b[0] * c[0] + b[1] * c[1];
+    let y = a[1] + b[0] * c[2] + b[1] * c[3];
+    [x, y, x, y]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_max_follow_glibc() {
+        assert_eq!(fmin(f32::NAN, 1.0), 1.0);
+        assert_eq!(fmax(2.0, f32::NAN), 2.0);
+        assert_eq!(fmin(-0.0, 0.0).to_bits(), 0);
+        assert_eq!(fmin(0.0, -0.0).to_bits(), 0x8000_0000);
+        assert_eq!(saturate(f32::NAN).to_bits(), 0);
+        assert_eq!(saturate(-0.0).to_bits(), 0);
+        assert_eq!(saturate(f32::INFINITY), 1.0);
+    }
+
+    #[test]
+    fn conversions_follow_x86() {
+        assert_eq!(f2i(f32::NAN), i32::MIN);
+        assert_eq!(f2i(3e9), i32::MIN);
+        assert_eq!(f2i(-2147483648.0), i32::MIN);
+        assert_eq!(f2i(-1.9), -1);
+        assert_eq!(f2u(-1.0), 0xFFFF_FFFF);
+        assert_eq!(f2u(-3e9), 0x4D2F_A200);
+        assert_eq!(f2u(5e9), 0x2A05_F200);
+        assert_eq!(f2u(4294967296.0), 0);
+        assert_eq!(f2u(f32::INFINITY), 0);
+        assert_eq!(f2u(1e19), 0);
+        assert_eq!(arl(-0.5), -1);
+    }
+
+    #[test]
+    fn ldexp_is_exact() {
+        assert_eq!(ldexp(1.0, -149), f32::from_bits(1));
+        assert_eq!(ldexp(1.5, -149), f32::from_bits(2));
+        assert_eq!(ldexp(1.0, 128), f32::INFINITY);
+        assert_eq!(ldexp(f32::from_bits(1), 149), 1.0);
+        assert_eq!(ldexp(3.0, 2), 12.0);
+        assert_eq!(ldexp(1.0, i32::MIN), 0.0);
+        assert_eq!(ldexp(1.0, i32::MAX), f32::INFINITY);
+    }
+
+    #[test]
+    fn transcendentals_use_the_c_library() {
+        assert_eq!(ex2(3.0), 8.0);
+        assert_eq!(lg2(8.0).to_bits(), (8f32.ln() * LG2_FACTOR).to_bits());
+        assert_eq!(lg2(0.0), f32::NEG_INFINITY);
+        assert!(lg2(-1.0).is_nan());
+        assert_eq!(rsq(0.0), f32::INFINITY);
+        assert_eq!(rsq(-0.0), f32::NEG_INFINITY);
+        assert!(rsq(-4.0).is_nan());
+        assert_eq!(pow(0.0, 0.0), 1.0);
+        assert!(pow(-2.0, 0.5).is_nan());
+        // glibc's correctly rounded sinf.
+        assert_eq!(sin(1.0).to_bits(), 0x3f576aa4);
+        assert_eq!(frc(-1e-10), 1.0);
+        assert_eq!(round(2.5), 2.0);
+        assert_eq!(round(-3.5), -4.0);
+    }
+}

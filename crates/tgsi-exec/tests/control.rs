@@ -1,0 +1,309 @@
+//! Control flow with divergent lanes (IF/ELSE, loops with per-lane BRK/CONT, SWITCH
+//! fall-through, CAL/RET, KILL in divergent code), the instruction budget, compile-time
+//! structure errors, and derivatives of known functions of the pixel position.
+
+mod common;
+use common::{compile, lanes, run_wave};
+use tgsi_exec::machine::Reg;
+use tgsi_exec::{render_fragment, ExecError, Program, RenderOptions};
+
+/// IN[0] = (lane as float, lane as int, 0, 0) in lane l.
+fn lane_ids() -> Reg<4> {
+    [
+        [0.0f32, 1.0, 2.0, 3.0].map(f32::to_bits),
+        [0, 1, 2, 3],
+        [0; 4],
+        [0; 4],
+    ]
+}
+
+/// Run on one quad with [`lane_ids`]; OUT[0].x per lane as floats.
+fn run_x(body: &str) -> [f32; 4] {
+    let text =
+        format!("FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n{body}");
+    let (out, _) = run_wave::<4>(&text, &[lane_ids()], &[]).unwrap();
+    out[0][0].map(f32::from_bits)
+}
+
+#[test]
+fn if_else_with_divergent_lanes() {
+    let got = run_x(
+        "IMM[0] FLT32 {1.0, 2.0, 10.0, 100.0}\n\
+         IMM[1] UINT32 {1, 0, 0, 0}\n\
+           0: AND TEMP[0].x, IN[0].yyyy, IMM[1].xxxx\n\
+           1: UIF TEMP[0].xxxx :4\n\
+           2:   MOV OUT[0].x, IMM[0].xxxx\n\
+           3: ELSE :8\n\
+           4:   MOV OUT[0].x, IMM[0].yyyy\n\
+           5:   IF IN[0].xxxx :7\n\
+           6:     ADD OUT[0].x, OUT[0].xxxx, IMM[0].zzzz\n\
+           7:   ENDIF\n\
+           8: ENDIF\n\
+           9: END\n",
+    );
+    assert_eq!(got, [2.0, 1.0, 12.0, 1.0]);
+}
+
+#[test]
+fn labels_are_only_hints() {
+    // Wrong labels everywhere: targets come from the structure.
+    let got = run_x(
+        "IMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
+           0: IF IN[0].xxxx :0\n\
+           1:   MOV OUT[0].x, IMM[0].xxxx\n\
+           2: ELSE :0\n\
+           3:   MOV OUT[0].x, IMM[0].yyyy\n\
+           4: ENDIF\n\
+           5: END\n",
+    );
+    assert_eq!(got, [2.0, 1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn loops_with_per_lane_break_and_continue() {
+    // for (i = 0; ; i++) { if (i > lane) break; if (i == 1) continue; sum += 1 + i*10; }
+    let got = run_x(
+        "IMM[0] FLT32 {1.0, 10.0, 0.0, 0.0}\n\
+           0: MOV TEMP[0].x, IMM[0].zzzz\n\
+           1: MOV OUT[0].x, IMM[0].zzzz\n\
+           2: BGNLOOP :13\n\
+           3:   SLT TEMP[1].x, IN[0].xxxx, TEMP[0].xxxx\n\
+           4:   IF TEMP[1].xxxx :6\n\
+           5:     BRK\n\
+           6:   ENDIF\n\
+           7:   ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+           8:   SEQ TEMP[1].x, TEMP[0].xxxx, IMM[0].xxxx\n\
+           9:   IF TEMP[1].xxxx :11\n\
+          10:     CONT\n\
+          11:   ENDIF\n\
+          12:   MAD OUT[0].x, TEMP[0].xxxx, IMM[0].yyyy, OUT[0].xxxx\n\
+          13: ENDLOOP :2\n\
+          14: END\n",
+    );
+    // lane n runs i = 0..=n; after the increment i = 1..=n+1, skipping 1.
+    assert_eq!(got, [0.0, 20.0, 50.0, 90.0]);
+}
+
+#[test]
+fn switch_falls_through_until_break() {
+    let got = run_x(
+        "IMM[0] UINT32 {0, 1, 2, 0}\n\
+         IMM[1] FLT32 {1.0, 10.0, 100.0, 1000.0}\n\
+           0: MOV OUT[0].x, IMM[1].wwww\n\
+           1: ADD OUT[0].x, OUT[0].xxxx, -OUT[0].xxxx\n\
+           2: SWITCH IN[0].yyyy\n\
+           3: CASE IMM[0].xxxx\n\
+           4:   ADD OUT[0].x, OUT[0].xxxx, IMM[1].xxxx\n\
+           5: CASE IMM[0].yyyy\n\
+           6:   ADD OUT[0].x, OUT[0].xxxx, IMM[1].yyyy\n\
+           7:   BRK\n\
+           8: CASE IMM[0].zzzz\n\
+           9:   ADD OUT[0].x, OUT[0].xxxx, IMM[1].zzzz\n\
+          10:   BRK\n\
+          11: DEFAULT\n\
+          12:   ADD OUT[0].x, OUT[0].xxxx, IMM[1].wwww\n\
+          13:   BRK\n\
+          14: ENDSWITCH\n\
+          15: END\n",
+    );
+    assert_eq!(got, [11.0, 10.0, 100.0, 1000.0]);
+}
+
+#[test]
+fn call_and_return_with_divergent_early_return() {
+    // sub: out = 1; if (lane odd) return; out = 5
+    let got = run_x(
+        "IMM[0] FLT32 {1.0, 5.0, 7.0, 0.0}\n\
+         IMM[1] UINT32 {1, 0, 0, 0}\n\
+           0: AND TEMP[0].x, IN[0].yyyy, IMM[1].xxxx\n\
+           1: CAL :5\n\
+           2: ADD OUT[0].x, OUT[0].xxxx, IMM[0].zzzz\n\
+           3: END\n\
+           4: NOP\n\
+           5: BGNSUB\n\
+           6:   MOV OUT[0].x, IMM[0].xxxx\n\
+           7:   UIF TEMP[0].xxxx :9\n\
+           8:     RET\n\
+           9:   ENDIF\n\
+          10:   MOV OUT[0].x, IMM[0].yyyy\n\
+          11: ENDSUB\n",
+    );
+    assert_eq!(got, [12.0, 8.0, 12.0, 8.0]);
+}
+
+#[test]
+fn return_from_main_stops_only_returned_lanes() {
+    let got = run_x(
+        "IMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
+           0: MOV OUT[0].x, IMM[0].xxxx\n\
+           1: IF IN[0].xxxx :3\n\
+           2:   RET\n\
+           3: ENDIF\n\
+           4: MOV OUT[0].x, IMM[0].yyyy\n\
+           5: END\n",
+    );
+    assert_eq!(got, [2.0, 1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn kill_in_divergent_code() {
+    let text = "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n\
+                IMM[0] FLT32 {-1.0, 0.0, 0.0, 0.0}\n\
+                  0: IF IN[0].xxxx :3\n\
+                  1:   KILL_IF -IN[0].zzzx\n\
+                  2: ENDIF\n\
+                  3: KILL_IF IMM[0].yyyy\n\
+                  4: END\n";
+    let mut input = lane_ids();
+    input[2] = [0.0f32, 0.0, -0.0, f32::NAN].map(f32::to_bits);
+    let (_, alive) = run_wave::<4>(text, &[input], &[]).unwrap();
+    // Lane 0 skips the IF. In lanes 1..3, -z is −0, +0 and −NaN (none kills) but -x < 0 kills.
+    assert_eq!(alive, 0b0001);
+    let text = "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n\
+                  0: IF IN[0].xxxx :2\n\
+                  1:   KILL\n\
+                  2: ENDIF\n\
+                  3: END\n";
+    let (_, alive) = run_wave::<4>(text, &[lane_ids()], &[]).unwrap();
+    assert_eq!(alive, 0b0001);
+}
+
+#[test]
+fn endless_loop_exhausts_the_budget() {
+    let text = "FRAG\nDCL OUT[0], COLOR\n  0: BGNLOOP :1\n  1: ENDLOOP :0\n  2: END\n";
+    let err = run_wave::<4>(text, &[], &[]).unwrap_err();
+    match &err {
+        ExecError::Budget { at, .. } => assert!(at.contains("instruction"), "{at}"),
+        other => panic!("unexpected {other}"),
+    }
+    assert!(err.to_string().contains("budget"));
+}
+
+#[test]
+fn recursion_is_bounded() {
+    let text =
+        "FRAG\nDCL OUT[0], COLOR\n  0: CAL :2\n  1: END\n  2: BGNSUB\n  3:   CAL :2\n  4: ENDSUB\n";
+    let err = run_wave::<4>(text, &[], &[]).unwrap_err();
+    assert!(matches!(err, ExecError::CallDepth { .. }), "{err}");
+}
+
+#[test]
+fn malformed_structure_is_rejected() {
+    for (body, what) in [
+        ("  0: ENDIF\n  1: END\n", "ENDIF"),
+        ("  0: BRK\n  1: END\n", "BRK"),
+        ("  0: BGNLOOP :2\n  1: END\n", "unterminated"),
+        ("  0: CAL :1\n  1: END\n", "BGNSUB"),
+        (
+            "DCL SAMP[0]\n  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n",
+            "not supported",
+        ),
+    ] {
+        let text = format!("FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n{body}");
+        let shader = tgsi::parse(&text).unwrap();
+        let err = Program::compile(&shader).unwrap_err();
+        assert!(err.to_string().contains(what), "{body}: {err}");
+    }
+}
+
+#[test]
+fn switch_break_behaves_the_same_in_wide_waves() {
+    let text = "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\n\
+                IMM[0] UINT32 {0, 1, 0, 0}\n\
+                IMM[1] FLT32 {1.0, 2.0, 0.0, 0.0}\n\
+                  0: SWITCH IN[0].yyyy\n\
+                  1: CASE IMM[0].xxxx\n\
+                  2:   MOV OUT[0].x, IMM[1].xxxx\n\
+                  3:   BRK\n\
+                  4: DEFAULT\n\
+                  5:   MOV OUT[0].x, IMM[1].yyyy\n\
+                  6: ENDSWITCH\n\
+                  7: END\n";
+    let quad: Reg<4> = lanes([0, 1, 0, 5]);
+    let (q, _) = run_wave::<4>(text, &[quad], &[]).unwrap();
+    let mut wide: Reg<16> = [[0; 16]; 4];
+    for ch in wide.iter_mut() {
+        for l in 0..16 {
+            ch[l] = [0, 1, 0, 5][l % 4];
+        }
+    }
+    let (w, _) = run_wave::<16>(text, &[wide], &[]).unwrap();
+    for l in 0..16 {
+        assert_eq!(w[0][0][l], q[0][0][l % 4]);
+    }
+}
+
+/// Render `f` with derivatives: OUT[0] = (f, DDX f, DDY f, DDX_FINE f) and
+/// OUT[1] = DDY_FINE f, where f = x·x + 3·y·x at the pixel centre.
+#[test]
+fn derivatives_of_known_functions() {
+    let text = "FRAG\nPROPERTY FS_COORD_ORIGIN UPPER_LEFT\nDCL IN[0], POSITION, LINEAR\n\
+                DCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\nDCL TEMP[0..1]\n\
+                IMM[0] FLT32 {3.0, 0.0, 0.0, 0.0}\n\
+                  0: MUL TEMP[0].x, IN[0].xxxx, IN[0].xxxx\n\
+                  1: MUL TEMP[1].x, IN[0].yyyy, IMM[0].xxxx\n\
+                  2: MAD TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx, TEMP[0].xxxx\n\
+                  3: MOV OUT[0].x, TEMP[0].xxxx\n\
+                  4: DDX OUT[0].y, TEMP[0].xxxx\n\
+                  5: DDY OUT[0].z, TEMP[0].xxxx\n\
+                  6: DDX_FINE OUT[0].w, TEMP[0].xxxx\n\
+                  7: DDY_FINE OUT[1], TEMP[0].xxxx\n\
+                  8: END\n";
+    let program = compile(text);
+    let (w, h) = (10u32, 6u32);
+    let f = |x: usize, y: usize| {
+        let (x, y) = (x as f32 + 0.5, y as f32 + 0.5);
+        (y * 3.0) * x + x * x
+    };
+    let opts = RenderOptions {
+        width: w,
+        height: h,
+        ..Default::default()
+    };
+    let img0 = render_fragment(&program, &opts).unwrap();
+    let img1 = render_fragment(
+        &program,
+        &RenderOptions {
+            color: 1,
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    for y in 0..h as usize {
+        for x in 0..w as usize {
+            let (qx, qy) = (x & !1, y & !1);
+            let p = img0.pixels[y * w as usize + x];
+            assert_eq!(p[0], f(x, y));
+            assert_eq!(p[1], f(qx + 1, qy + 1) - f(qx, qy + 1), "DDX at {x},{y}");
+            assert_eq!(p[2], f(qx, qy + 1) - f(qx, qy), "DDY at {x},{y}");
+            assert_eq!(p[3], f(qx + 1, y) - f(qx, y), "DDX_FINE at {x},{y}");
+            let q = img1.pixels[y * w as usize + x];
+            assert_eq!(q[0], f(x, qy + 1) - f(x, qy), "DDY_FINE at {x},{y}");
+        }
+    }
+}
+
+#[test]
+fn lower_left_origin_and_integer_centres() {
+    let text = "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER INTEGER\n\
+                DCL IN[0], POSITION, LINEAR\nDCL IN[1], FACE, CONSTANT\nDCL IN[2], GENERIC[0], PERSPECTIVE\n\
+                DCL OUT[0], COLOR\n\
+                  0: MOV OUT[0].xy, IN[0].xyyy\n\
+                  1: MOV OUT[0].z, IN[1].xxxx\n\
+                  2: MOV OUT[0].w, IN[2].wwww\n\
+                  3: KILL_IF -IN[0].xxxx\n\
+                  4: END\n";
+    let program = compile(text);
+    let opts = RenderOptions {
+        width: 3,
+        height: 3,
+        inputs: vec![[0; 4], [0; 4], [0, 0, 0, 7.0f32.to_bits()]],
+        clear: [9.0; 4],
+        ..Default::default()
+    };
+    let img = render_fragment(&program, &opts).unwrap();
+    // Column 0 survives (−0 is not < 0); columns 1 and 2 are discarded.
+    assert_eq!(img.pixels[0], [0.0, 2.0, 1.0, 7.0]);
+    assert_eq!(img.pixels[2 * 3 + 2], [9.0; 4]);
+    assert_eq!(img.pixels[3], [0.0, 1.0, 1.0, 7.0]);
+}
