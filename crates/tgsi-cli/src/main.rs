@@ -17,13 +17,14 @@ Examples:
   tgsi info --json shader.tgsi          what a driver wants to know, as JSON
   tgsi asm shader.tgsi -o shader.bin    text -> Mesa token words (little-endian u32)
   tgsi disasm shader.bin                token words -> text
+  tgsi render shader.tgsi -o out.png    run a fragment shader per pixel, write a PNG
   cat shader.tgsi | tgsi check -        read from stdin
 
 Exit status: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.";
 
 /// TGSI (Gallium shader IR) tools: parse, print, validate, assemble.
 #[derive(Parser)]
-#[command(name = "tgsi", version, about, after_help = EXAMPLES)]
+#[command(name = "tgsi", version, about = "TGSI (Gallium shader IR) tools: format, validate, inspect, assemble, render", after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,6 +57,50 @@ enum Command {
         /// Output file (`-` for stdout).
         #[arg(short, long)]
         output: String,
+        /// Treat the input as a token stream.
+        #[arg(long)]
+        tokens: bool,
+    },
+    /// Render a fragment shader to a PNG (and/or exact RGBA32F) on the reference interpreter.
+    ///
+    /// The shader runs once per pixel of a WxH grid in 2x2 quads (top-left pixel at an even
+    /// column and even memory row; memory row 0 is the top). POSITION = (x+0.5, y+0.5, 0.5, 1)
+    /// (no +0.5 with FS_COORD_PIXEL_CENTER INTEGER); y counts from the top for UPPER_LEFT and
+    /// from the bottom for LOWER_LEFT. Other inputs are constants from --input (default 0);
+    /// FACE is front-facing. Discarded pixels keep the --clear colour.
+    #[command(
+        after_help = "Examples:\n  tgsi render examples/plasma.tgsi -o plasma.png\n  tgsi render shader.tgsi --size 64x64 --consts consts.txt --clear=-1,-2,-3,-4 --raw out.f32\n\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
+    )]
+    Render {
+        /// Fragment shader (text or tokens).
+        file: String,
+        /// PNG output (8-bit RGBA, values clamped to [0, 1]).
+        #[arg(short, long)]
+        output: Option<String>,
+        /// Raw output: RGBA32F little-endian, memory order, top row first.
+        #[arg(long)]
+        raw: Option<String>,
+        /// Image size.
+        #[arg(long, default_value = "512x512")]
+        size: String,
+        /// Constants file.
+        #[arg(long)]
+        consts: Option<String>,
+        /// A constant input value, e.g. `--input IN[1]=0.5,0,0,1` (repeatable).
+        #[arg(long = "input", value_name = "IN[i]=x,y,z,w")]
+        inputs: Vec<String>,
+        /// Colour of discarded pixels.
+        #[arg(long, default_value = "0,0,0,0", allow_hyphen_values = true)]
+        clear: String,
+        /// Which colour output to write (COLOR[N]).
+        #[arg(long = "output-index", visible_alias = "color", default_value_t = 0)]
+        output_index: u32,
+        /// Worker threads (default: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Instruction budget per wave of pixels (default: generous).
+        #[arg(long)]
+        budget: Option<u64>,
         /// Treat the input as a token stream.
         #[arg(long)]
         tokens: bool,
@@ -98,6 +143,31 @@ fn run(cli: Cli) -> Result<(), Failure> {
             output,
             hex_floats,
         } => commands::asm::disasm(&file, &output, hex_floats),
+        Command::Render {
+            file,
+            output,
+            raw,
+            size,
+            consts,
+            inputs,
+            clear,
+            output_index,
+            threads,
+            budget,
+            tokens,
+        } => commands::render::run(&commands::render::RenderArgs {
+            file,
+            output,
+            raw,
+            size,
+            consts,
+            inputs,
+            clear,
+            color_output: output_index,
+            threads,
+            budget,
+            tokens,
+        }),
     }
 }
 

@@ -22,7 +22,7 @@ pub const MAX_SIZE: u32 = 16384;
 pub const MAX_PIXELS: u64 = 1 << 26;
 
 /// How to render.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct RenderOptions {
     /// Width in pixels.
     pub width: u32,
@@ -41,6 +41,8 @@ pub struct RenderOptions {
     pub threads: usize,
     /// Instruction budget of each wave run.
     pub budget: u64,
+    /// Incremented after each finished row of quads (two pixel rows), for progress display.
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 impl Default for RenderOptions {
@@ -54,6 +56,7 @@ impl Default for RenderOptions {
             color: 0,
             threads: 1,
             budget: DEFAULT_BUDGET,
+            progress: None,
         }
     }
 }
@@ -121,6 +124,9 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
                     for (r, rows) in chunk.chunks_mut(2 * w).enumerate() {
                         let qrow = t * rows_per + r;
                         render_quad_row(program, opts, output, &mut m, qrow, rows)?;
+                        if let Some(p) = &opts.progress {
+                            p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
                     }
                     Ok(())
                 })

@@ -2,3 +2,4 @@
 
 pub mod asm;
 pub mod fmt;
+pub mod render;
