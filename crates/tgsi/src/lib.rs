@@ -20,6 +20,7 @@ pub mod opcode;
 pub mod pipe_format;
 mod pipe_format_table;
 pub mod text;
+pub mod validate;
 
 pub use enums::*;
 pub use ir::*;
@@ -27,3 +28,4 @@ pub use limits::Limits;
 pub use opcode::{Opcode, OpcodeInfo};
 pub use pipe_format::Format;
 pub use text::{parse, parse_with_limits, print, print_with, ParseError, PrintOptions};
+pub use validate::{validate, Diagnostic, Severity};
