@@ -197,20 +197,16 @@ impl Walk<'_, '_> {
                 self.close(Kind::Sub, at);
             }
             Opcode::CASE | Opcode::DEFAULT => self.case(inst),
-            Opcode::BRK | Opcode::BREAKC => {
-                if !self.stack.last().is_some_and(|f| f.breakable) {
-                    self.ctx.report(
-                        Code::BreakOutsideLoop,
-                        span,
-                        format!("{} outside any loop or switch", inst.opcode.name()),
-                    );
-                }
+            Opcode::BRK | Opcode::BREAKC if !self.stack.last().is_some_and(|f| f.breakable) => {
+                self.ctx.report(
+                    Code::BreakOutsideLoop,
+                    span,
+                    format!("{} outside any loop or switch", inst.opcode.name()),
+                );
             }
-            Opcode::CONT => {
-                if !self.stack.last().is_some_and(|f| f.continuable) {
-                    self.ctx
-                        .report(Code::ContinueOutsideLoop, span, "CONT outside any loop");
-                }
+            Opcode::CONT if !self.stack.last().is_some_and(|f| f.continuable) => {
+                self.ctx
+                    .report(Code::ContinueOutsideLoop, span, "CONT outside any loop");
             }
             Opcode::CAL | Opcode::CALLNZ => self.call(inst),
             _ => {}

@@ -14,7 +14,7 @@
 //! let shader = tgsi::parse("FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], TEMP[0]\n  1: END\n").unwrap();
 //! let diags = tgsi::validate::validate(&shader, &tgsi::Limits::DEFAULT);
 //! assert_eq!(diags[0].code, tgsi::validate::Code::UndeclaredRegister);
-//! assert_eq!(diags[0].to_string(), "3:22: error: TEMP[0] is not declared");
+//! assert_eq!(diags[0].to_string(), "3:6: error: TEMP[0] is not declared");
 //! ```
 
 mod context;

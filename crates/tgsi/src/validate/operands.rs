@@ -197,7 +197,7 @@ fn pairs_used(inst: &Instruction) -> [bool; 2] {
 fn is_pair(swizzle: Swizzle, pair: usize) -> bool {
     let lo = swizzle.0[pair * 2];
     let hi = swizzle.0[pair * 2 + 1];
-    lo % 2 == 0 && hi == lo + 1
+    lo & 1 == 0 && hi == lo + 1
 }
 
 /// Whether a source file can hold a plain value.
