@@ -19,6 +19,7 @@ pub mod limits;
 pub mod opcode;
 pub mod pipe_format;
 mod pipe_format_table;
+pub mod scan;
 pub mod text;
 pub mod validate;
 
@@ -27,5 +28,6 @@ pub use ir::*;
 pub use limits::Limits;
 pub use opcode::{Opcode, OpcodeInfo};
 pub use pipe_format::Format;
+pub use scan::{scan, ShaderInfo};
 pub use text::{parse, parse_with_limits, print, print_with, ParseError, PrintOptions};
 pub use validate::{validate, Diagnostic, Severity};
