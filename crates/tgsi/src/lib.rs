@@ -13,6 +13,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod builder;
 pub mod enums;
 pub mod ir;
 pub mod limits;
