@@ -328,25 +328,28 @@ impl Builder {
             return Vec::new();
         }
         let first = self.next_temp;
-        self.next_temp += n;
-        let base = self.declare(Declaration::new(File::Temporary, first, first + n - 1));
-        (0..n).map(|i| base.at((first + i) as i32)).collect()
+        let last = first.saturating_add(n - 1);
+        self.next_temp = last.saturating_add(1);
+        let base = self.declare(Declaration::new(File::Temporary, first, last));
+        (first..=last).map(|i| base.at(i as i32)).collect()
     }
 
     /// `DCL TEMP[i]` for one new temporary.
     pub fn temp(&mut self) -> Reg {
         let first = self.next_temp;
-        self.next_temp += 1;
+        self.next_temp = first.saturating_add(1);
         self.declare(Declaration::new(File::Temporary, first, first))
     }
 
-    /// `DCL TEMP[a..b], ARRAY(id)` for an array of `n` new temporaries; the handle is its
-    /// first register, to be indexed with [`Reg::indirect`] and the returned ArrayID.
+    /// `DCL TEMP[a..b], ARRAY(id)` for an array of `n` (at least 1) new temporaries; the
+    /// handle is its first register, to be indexed with [`Reg::indirect`] and the returned
+    /// ArrayID.
     pub fn decl_temp_array(&mut self, n: u32) -> (Reg, u32) {
         let first = self.next_temp;
-        self.next_temp += n.max(1);
-        self.next_array += 1;
-        let mut decl = Declaration::new(File::Temporary, first, first + n.max(1) - 1);
+        let last = first.saturating_add(n.max(1) - 1);
+        self.next_temp = last.saturating_add(1);
+        self.next_array = self.next_array.saturating_add(1);
+        let mut decl = Declaration::new(File::Temporary, first, last);
         decl.array_id = Some(self.next_array);
         (self.declare(decl), self.next_array)
     }

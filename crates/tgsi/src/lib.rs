@@ -24,6 +24,7 @@ pub mod scan;
 pub mod text;
 pub mod validate;
 
+pub use builder::Builder;
 pub use enums::*;
 pub use ir::*;
 pub use limits::Limits;

@@ -1,6 +1,8 @@
 //! Scan results on small shaders: register files, opcodes, I/O, feature flags, JSON and the
 //! human-readable summary.
 
+mod common;
+
 use tgsi::scan::{scan, DeclRange, ShaderInfo};
 use tgsi::{File, InterpLocation, Interpolate, MemoryType, Opcode, Semantic, TextureTarget};
 
@@ -191,8 +193,6 @@ fn json_balanced(json: &str) -> bool {
     }
     depth == 0 && !in_string
 }
-
-mod common;
 
 #[test]
 fn whole_corpus_scans() {

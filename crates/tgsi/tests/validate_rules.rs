@@ -232,7 +232,7 @@ rules! {
         good: fs(&["NOP"]);
     texture_target_mismatch: TextureTargetMismatch at (7, 6),
         bad: parse(&tex_fs("2D", "TEX OUT[0], IN[0], SAMP[0], 3D")),
-        good: parse(&tex_fs("2D", "TEX OUT[0], IN[0], SAMP[0], SHADOW2D"));
+        good: parse(&tex_fs("2D", "TXB OUT[0], IN[0], SAMP[0], 2D"));
     shadow_mismatch: ShadowMismatch at (7, 6),
         bad: parse(&tex_fs("SHADOW2D", "TEX OUT[0], IN[0], SAMP[0], 2D")),
         good: parse(&tex_fs("SHADOW2D", "TEX OUT[0], IN[0], SAMP[0], SHADOW2D"));

@@ -184,7 +184,7 @@ codes! {
     /// An instruction's texture or image target of another dimensionality than the
     /// declared sampler view or image.
     TextureTargetMismatch = "texture-target-mismatch", Error;
-    /// A declared SHADOW sampler view sampled with a non-shadow target.
+    /// A shadow target on a non-shadow sampler view, or the reverse.
     ShadowMismatch = "shadow-mismatch", Warning;
     /// A texture instruction with no target, or an image access with no memory target.
     MissingTextureTarget = "missing-texture-target", Error;

@@ -88,15 +88,16 @@ pub(super) fn check_instruction(ctx: &mut Ctx, inst: &Instruction) {
                 decl.span
             ),
         );
-    } else if view.is_shadow() && !used.is_shadow() {
+    } else if view.is_shadow() != used.is_shadow() {
         ctx.report(
             Code::ShadowMismatch,
             span,
             format!(
-                "{} with non-shadow target {} on the shadow view SVIEW[{}]",
+                "{} with target {} on SVIEW[{}], declared {}",
                 info.name,
                 used.name(),
-                sampler.index
+                sampler.index,
+                view.name()
             ),
         );
     }
