@@ -3,6 +3,9 @@
 //! way Mesa's producers do (IF → matching ELSE or ENDIF, ELSE → ENDIF, BGNLOOP ↔ ENDLOOP,
 //! CAL → BGNSUB). [`Builder::finish`] runs the validator.
 //!
+//! Built statements carry the position where [`crate::print`] puts them (their line,
+//! column 1), so diagnostics point into the printed text.
+//!
 //! ```
 //! use tgsi::builder::Builder;
 //! use tgsi::{Interpolate, Processor, Semantic};
@@ -28,8 +31,8 @@ use crate::enums::{
 };
 use crate::ir::{
     Declaration, Dimension, Dst, Immediate, Indirect, Instruction, InterpDecl, ItemKind,
-    MemoryInfo, Property, Register, ResourceDecl, SemanticDecl, Shader, Src, Swizzle, TextureInfo,
-    WriteMask,
+    MemoryInfo, Property, Register, ResourceDecl, SemanticDecl, Shader, Span, Src, Swizzle,
+    TextureInfo, WriteMask,
 };
 use crate::limits::Limits;
 use crate::opcode::{self, Opcode};
@@ -253,14 +256,14 @@ impl Builder {
         self.shader.properties.push(Property {
             name,
             value,
-            span: Default::default(),
+            span: self.next_span(),
         });
         self.shader.order.push(ItemKind::Property);
         self
     }
 
     /// Adds a declaration and returns a handle on its first register.
-    pub fn declare(&mut self, decl: Declaration) -> Reg {
+    pub fn declare(&mut self, mut decl: Declaration) -> Reg {
         let mut reg = Reg::new(decl.file, decl.first as i32);
         if let Some(d) = decl.dimension {
             reg.reg.dimension = Some(Dimension {
@@ -268,6 +271,7 @@ impl Builder {
                 indirect: None,
             });
         }
+        decl.span = self.next_span();
         self.shader.declarations.push(decl);
         self.shader.order.push(ItemKind::Declaration);
         reg
@@ -404,7 +408,7 @@ impl Builder {
         self.shader.immediates.push(Immediate {
             ty,
             words,
-            span: Default::default(),
+            span: self.next_span(),
         });
         self.shader.order.push(ItemKind::Immediate);
         Reg::new(File::Immediate, index)
@@ -450,7 +454,8 @@ impl Builder {
     }
 
     /// Appends a prepared instruction; returns its index.
-    pub fn push(&mut self, inst: Instruction) -> usize {
+    pub fn push(&mut self, mut inst: Instruction) -> usize {
+        inst.span = self.next_span();
         self.shader.instructions.push(inst);
         self.shader.order.push(ItemKind::Instruction);
         self.shader.instructions.len() - 1
@@ -605,6 +610,12 @@ impl Builder {
     /// `END`.
     pub fn end(&mut self) -> usize {
         self.emit(Opcode::END, &[], &[])
+    }
+
+    /// Where the next statement will be in `tgsi::print`'s output: its line, column 1.
+    fn next_span(&self) -> Span {
+        let line = self.shader.order.len().saturating_add(2);
+        Span::new(u32::try_from(line).unwrap_or(u32::MAX), 1)
     }
 
     fn set_label(&mut self, at: usize, target: usize) {
