@@ -30,6 +30,8 @@ pub(super) struct Ctx<'a> {
     pub limits: &'a Limits,
     /// Declared registers per (file, dimension): disjoint, sorted inclusive ranges.
     ranges: HashMap<(File, u32), Vec<(u32, u32)>>,
+    /// Whether any register of a file (by number) is declared.
+    declared_files: [bool; 16],
     /// The first declaration covering each register of a resource file.
     resources: HashMap<(File, u32), &'a Declaration>,
     /// Declarations with an ArrayID, per (file, id); the first one wins.
@@ -46,9 +48,13 @@ impl<'a> Ctx<'a> {
         let mut resources = HashMap::new();
         let mut arrays = HashMap::new();
         let mut budget = RESOURCE_TABLE_BUDGET;
+        let mut declared_files = [false; 16];
         for decl in &shader.declarations {
             if decl.first > decl.last {
                 continue;
+            }
+            if let Some(slot) = declared_files.get_mut(decl.file.number() as usize) {
+                *slot = true;
             }
             let dim = Self::decl_dimension(shader.processor, decl);
             raw.entry((decl.file, dim))
@@ -89,6 +95,7 @@ impl<'a> Ctx<'a> {
             shader,
             limits,
             ranges,
+            declared_files,
             resources,
             arrays,
             once: HashSet::new(),
@@ -116,7 +123,10 @@ impl<'a> Ctx<'a> {
 
     /// Whether any register of `file` is declared.
     pub fn file_declared(&self, file: File) -> bool {
-        self.ranges.keys().any(|&(f, _)| f == file)
+        self.declared_files
+            .get(file.number() as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The declaration of a sampler, sampler view, image, buffer or memory register.

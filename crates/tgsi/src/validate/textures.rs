@@ -126,12 +126,14 @@ pub(super) fn check_shader(ctx: &mut Ctx) {
     if first_tex.is_none() || !ctx.file_declared(File::SamplerView) {
         return;
     }
-    const MAX_CHECKED: u32 = 1024;
+    // Lookups over all sampler declarations, bounding the work on hostile ranges.
+    let mut budget: u32 = 1 << 16;
     for decl in &shader.declarations {
-        if decl.file != File::Sampler || decl.first > decl.last {
+        if decl.file != File::Sampler || decl.first > decl.last || budget == 0 {
             continue;
         }
-        let last = decl.last.min(decl.first.saturating_add(MAX_CHECKED));
+        let last = decl.last.min(decl.first.saturating_add(budget - 1));
+        budget -= last - decl.first + 1;
         if let Some(index) =
             (decl.first..=last).find(|&i| !ctx.is_declared(File::SamplerView, 0, i))
         {
