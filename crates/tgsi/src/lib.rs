@@ -13,18 +13,24 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod builder;
 pub mod enums;
 pub mod ir;
 pub mod limits;
 pub mod opcode;
 pub mod pipe_format;
 mod pipe_format_table;
+pub mod scan;
 pub mod text;
 pub mod tokens;
+pub mod validate;
 
+pub use builder::Builder;
 pub use enums::*;
 pub use ir::*;
 pub use limits::Limits;
 pub use opcode::{Opcode, OpcodeInfo};
 pub use pipe_format::Format;
+pub use scan::{scan, ShaderInfo};
 pub use text::{parse, parse_with_limits, print, print_with, ParseError, PrintOptions};
+pub use validate::{validate, Diagnostic, Severity};
