@@ -50,6 +50,30 @@ enum Command {
         #[arg(long)]
         tokens: bool,
     },
+    /// Validate shaders: every rule of the spec, with positions; diagnostics on stderr.
+    Check {
+        /// Shader files (text or tokens); `-` reads stdin.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Print errors only, not warnings.
+        #[arg(short, long)]
+        quiet: bool,
+        /// Treat inputs as token streams.
+        #[arg(long)]
+        tokens: bool,
+    },
+    /// Describe shaders: registers, opcodes, inputs/outputs, features.
+    Info {
+        /// Shader files (text or tokens); `-` reads stdin.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Treat inputs as token streams.
+        #[arg(long)]
+        tokens: bool,
+    },
     /// Assemble text into Mesa token words (little-endian u32).
     Asm {
         /// Input shader.
@@ -143,6 +167,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             output,
             hex_floats,
         } => commands::asm::disasm(&file, &output, hex_floats),
+        Command::Check {
+            files,
+            quiet,
+            tokens,
+        } => commands::check::run(&files, tokens, quiet),
+        Command::Info {
+            files,
+            json,
+            tokens,
+        } => commands::info::run(&files, tokens, json),
         Command::Render {
             file,
             output,

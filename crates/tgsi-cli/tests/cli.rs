@@ -136,3 +136,67 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(tgsi(&["fmt"], None).status.code(), Some(2));
     assert_eq!(tgsi(&["--help"], None).status.code(), Some(0));
 }
+
+#[test]
+fn check_reports_rule_violations_with_positions() {
+    let path = temp_file(
+        "invalid.tgsi",
+        b"FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], TEMP[3]\n  1: END\n",
+    );
+    let out = tgsi(&["check", &path], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{path}:3:"))
+            && err.contains("error:")
+            && err.contains("[undeclared-register]"),
+        "{err}"
+    );
+    let good = temp_file("valid.tgsi", CANONICAL.as_bytes());
+    let out = tgsi(&["check", &good], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn check_accepts_token_files_and_warnings_keep_exit_0() {
+    // A repeated declaration is a warning (Mesa emits them), not an error.
+    let text = "FRAG\nDCL OUT[0], COLOR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\nIMM[0] FLT32 {    1.0000,     0.0000,     0.0000,     1.0000}\n";
+    let out = tgsi(&["check", "-"], Some(text.as_bytes()));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning:"));
+    let src = temp_file("tok.tgsi", CANONICAL.as_bytes());
+    let bin = temp_file("tok.bin", b"");
+    assert_eq!(
+        tgsi(&["asm", &src, "-o", &bin], None).status.code(),
+        Some(0)
+    );
+    assert_eq!(tgsi(&["check", &bin], None).status.code(), Some(0));
+}
+
+#[test]
+fn info_describes_the_shader() {
+    let out = tgsi(&["info", "-"], Some(CANONICAL.as_bytes()));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("FRAG") && text.contains("COLOR") && text.contains("MUL"),
+        "{text}"
+    );
+    let out = tgsi(&["info", "--json", "-"], Some(CANONICAL.as_bytes()));
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        json.trim_start().starts_with('{') && json.trim_end().ends_with('}'),
+        "{json}"
+    );
+    assert!(json.contains("\"MUL\""), "{json}");
+}

@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
 pub mod asm;
+pub mod check;
 pub mod fmt;
+pub mod info;
 pub mod render;
