@@ -122,3 +122,22 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), Failure> {
     }
     std::fs::write(path, bytes).map_err(|e| Failure::Io(format!("{path}: {e}")))
 }
+
+/// Reads and loads every file in turn, handing each shader to `each`. An input that is not
+/// a shader has its error printed and is skipped; the result says whether any was invalid.
+pub fn for_each_shader(
+    files: &[String],
+    force_tokens: bool,
+    mut each: impl FnMut(&Input, Shader) -> Result<(), Failure>,
+) -> Result<bool, Failure> {
+    let mut invalid = false;
+    for path in files {
+        let input = read(path)?;
+        match input.shader(force_tokens) {
+            Ok(shader) => each(&input, shader)?,
+            Err(Failure::Invalid) => invalid = true,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(invalid)
+}

@@ -6,24 +6,12 @@ use tgsi::{Limits, Severity};
 
 /// Runs `tgsi check`; invalid if any file fails to parse or has an error.
 pub fn run(files: &[String], force_tokens: bool, quiet: bool) -> Result<(), Failure> {
-    let mut invalid = false;
-    for path in files {
-        let input = input::read(path)?;
-        let shader = match input.shader(force_tokens) {
-            Ok(s) => s,
-            Err(Failure::Invalid) => {
-                invalid = true;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let diagnostics = tgsi::validate(&shader, &Limits::DEFAULT);
-        let errors = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        for d in &diagnostics {
-            if quiet && d.severity != Severity::Error {
+    let mut errors = 0;
+    let invalid = input::for_each_shader(files, force_tokens, |input, shader| {
+        for d in tgsi::validate(&shader, &Limits::DEFAULT) {
+            if d.severity == Severity::Error {
+                errors += 1;
+            } else if quiet {
                 continue;
             }
             let place = if d.span.is_text() {
@@ -33,11 +21,9 @@ pub fn run(files: &[String], force_tokens: bool, quiet: bool) -> Result<(), Fail
             };
             eprintln!("{place}: {}: {} [{}]", d.severity, d.message, d.code.name());
         }
-        if errors > 0 {
-            invalid = true;
-        }
-    }
-    if invalid {
+        Ok(())
+    })?;
+    if invalid || errors > 0 {
         Err(Failure::Invalid)
     } else {
         Ok(())

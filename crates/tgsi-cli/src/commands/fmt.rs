@@ -22,32 +22,25 @@ pub fn run(args: &FmtArgs) -> Result<(), Failure> {
     let options = tgsi::PrintOptions {
         hex_floats: args.hex_floats,
     };
-    let mut invalid = false;
     let mut not_canonical = false;
-    for path in &args.files {
-        let input = input::read(path)?;
-        let shader = match input.shader(args.tokens) {
-            Ok(s) => s,
-            Err(Failure::Invalid) => {
-                invalid = true;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
+    let invalid = input::for_each_shader(&args.files, args.tokens, |input, shader| {
         let printed = tgsi::print_with(&shader, options);
         if args.check {
             if input.form(args.tokens) == Form::Tokens || input.bytes != printed.as_bytes() {
                 println!("{}", input.name);
                 not_canonical = true;
             }
-        } else if args.write && path != "-" {
-            if input.bytes != printed.as_bytes() {
-                input::write(path, printed.as_bytes())?;
+            Ok(())
+        } else if args.write && input.name != "<stdin>" {
+            if input.bytes == printed.as_bytes() {
+                Ok(())
+            } else {
+                input::write(&input.name, printed.as_bytes())
             }
         } else {
-            input::write("-", printed.as_bytes())?;
+            input::write("-", printed.as_bytes())
         }
-    }
+    })?;
     if invalid || not_canonical {
         Err(Failure::Invalid)
     } else {

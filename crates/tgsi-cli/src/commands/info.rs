@@ -5,43 +5,30 @@ use crate::input::{self, Failure};
 
 /// Runs `tgsi info`. With several files and `--json`, prints a JSON array.
 pub fn run(files: &[String], force_tokens: bool, json: bool) -> Result<(), Failure> {
-    let mut invalid = false;
-    let mut out = String::new();
-    let mut first = true;
-    if json && files.len() > 1 {
-        out.push('[');
-    }
-    for path in files {
-        let input = input::read(path)?;
-        let shader = match input.shader(force_tokens) {
-            Ok(s) => s,
-            Err(Failure::Invalid) => {
-                invalid = true;
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
+    let several = files.len() > 1;
+    let mut reports = Vec::new();
+    let invalid = input::for_each_shader(files, force_tokens, |input, shader| {
         let info = tgsi::scan(&shader);
-        if json {
-            if !first {
-                out.push(',');
-            }
-            out.push_str(&info.to_json());
+        reports.push(if json {
+            info.to_json()
+        } else if several {
+            format!("== {}\n{info}", input.name)
         } else {
-            if files.len() > 1 {
-                out.push_str(&format!("== {}\n", input.name));
-            }
-            out.push_str(&info.to_string());
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-        first = false;
-    }
+            info.to_string()
+        });
+        Ok(())
+    })?;
+    let mut out = if json && several {
+        format!("[{}]", reports.join(","))
+    } else if json {
+        reports.concat()
+    } else {
+        reports
+            .iter()
+            .map(|r| r.trim_end_matches('\n').to_string() + "\n")
+            .collect()
+    };
     if json {
-        if files.len() > 1 {
-            out.push(']');
-        }
         out.push('\n');
     }
     input::write("-", out.as_bytes())?;

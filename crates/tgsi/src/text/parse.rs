@@ -67,6 +67,14 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
+    /// Fails when a list already holds `max` items.
+    fn within_limit(&self, count: usize, max: usize, what: &str, span: Span) -> PResult<()> {
+        if count >= max {
+            return self.error_at(span, format!("more than {max} {what}"));
+        }
+        Ok(())
+    }
+
     /// "expected X, found Y" at the current position.
     fn expected<T>(&self, what: &str) -> PResult<T> {
         let found = self.cur.describe_here();
@@ -250,12 +258,12 @@ impl<'a> Parser<'a, '_> {
         if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
             self.implied_array_size = Primitive::from_number(value).map_or(3, Primitive::vertices);
         }
-        if self.shader.properties.len() >= self.limits.max_properties {
-            return self.error_at(
-                span,
-                format!("more than {} properties", self.limits.max_properties),
-            );
-        }
+        self.within_limit(
+            self.shader.properties.len(),
+            self.limits.max_properties,
+            "properties",
+            span,
+        )?;
         self.shader.properties.push(Property { name, value, span });
         self.shader.order.push(ItemKind::Property);
         Ok(())
@@ -352,12 +360,12 @@ impl<'a> Parser<'a, '_> {
             );
         }
         self.expect_char(b'}')?;
-        if self.shader.immediates.len() >= self.limits.max_immediates {
-            return self.error_at(
-                span,
-                format!("more than {} immediates", self.limits.max_immediates),
-            );
-        }
+        self.within_limit(
+            self.shader.immediates.len(),
+            self.limits.max_immediates,
+            "immediates",
+            span,
+        )?;
         self.shader.immediates.push(Immediate { ty, words, span });
         self.shader.order.push(ItemKind::Immediate);
         Ok(())
@@ -713,12 +721,12 @@ impl<'a> Parser<'a, '_> {
             }
         }
 
-        if self.shader.declarations.len() >= self.limits.max_declarations {
-            return self.error_at(
-                span,
-                format!("more than {} declarations", self.limits.max_declarations),
-            );
-        }
+        self.within_limit(
+            self.shader.declarations.len(),
+            self.limits.max_declarations,
+            "declarations",
+            span,
+        )?;
         self.shader.declarations.push(decl);
         self.shader.order.push(ItemKind::Declaration);
         Ok(())
@@ -933,12 +941,12 @@ impl<'a> Parser<'a, '_> {
             }
         }
 
-        if self.shader.instructions.len() >= self.limits.max_instructions {
-            return self.error_at(
-                span,
-                format!("more than {} instructions", self.limits.max_instructions),
-            );
-        }
+        self.within_limit(
+            self.shader.instructions.len(),
+            self.limits.max_instructions,
+            "instructions",
+            span,
+        )?;
         self.shader.instructions.push(inst);
         self.shader.order.push(ItemKind::Instruction);
         Ok(())
