@@ -18,13 +18,14 @@ Examples:
   tgsi asm shader.tgsi -o shader.bin    text -> Mesa token words (little-endian u32)
   tgsi disasm shader.bin                token words -> text
   tgsi render shader.tgsi -o out.png    run a fragment shader per pixel, write a PNG
+  tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
   cat shader.tgsi | tgsi check -        read from stdin
 
 Exit status: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.";
 
 /// TGSI (Gallium shader IR) tools: parse, print, validate, assemble.
 #[derive(Parser)]
-#[command(name = "tgsi", version, about = "TGSI (Gallium shader IR) tools: format, validate, inspect, assemble, render", after_help = EXAMPLES)]
+#[command(name = "tgsi", version, about = "TGSI (Gallium shader IR) tools: format, validate, inspect, assemble, render, run", after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -129,6 +130,50 @@ enum Command {
         #[arg(long)]
         tokens: bool,
     },
+    /// Run a vertex shader over vertices on the reference interpreter and print its outputs.
+    ///
+    /// Lanes are consecutive vertices (4 per quad, as the draw module feeds softpipe). Each
+    /// --input sets one IN register: from a file of little-endian f32 vec4s, one per vertex
+    /// (the vertex count comes from the files, which must agree), or a constant for every
+    /// vertex. Inputs not given read 0. System values: VERTEXID = index + --base-vertex,
+    /// VERTEXID_NOBASE = index, BASEVERTEX, INSTANCEID = --instance (x channel, as integers).
+    /// Prints one line per vertex and output register, or writes them all with -o.
+    #[command(
+        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
+    )]
+    Run {
+        /// Vertex shader (text or tokens).
+        file: String,
+        /// An input: `IN[0]=FILE` (f32 vec4 per vertex) or `IN[1]=x,y,z,w` (floats or 0x
+        /// words, same for all vertices). Repeatable.
+        #[arg(long = "input", value_name = "IN[i]=FILE|x,y,z,w")]
+        inputs: Vec<String>,
+        /// Number of vertices (required when no input file gives it).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Constants file.
+        #[arg(long)]
+        consts: Option<String>,
+        /// INSTANCEID.
+        #[arg(long, default_value_t = 0)]
+        instance: u32,
+        /// BASEVERTEX, added to the vertex index for VERTEXID.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        base_vertex: i32,
+        /// Instruction budget per wave of 16 vertices (default: generous).
+        #[arg(long)]
+        budget: Option<u64>,
+        /// Print raw 32-bit words in hex instead of floats.
+        #[arg(long, conflicts_with = "output")]
+        hex: bool,
+        /// Write all outputs as raw little-endian u32 words instead of printing (`-` for
+        /// stdout).
+        #[arg(short, long)]
+        output: Option<String>,
+        /// Treat the input as a token stream.
+        #[arg(long)]
+        tokens: bool,
+    },
     /// Disassemble Mesa token words into canonical text.
     Disasm {
         /// Input token file (little-endian u32 words).
@@ -201,6 +246,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             budget,
             tokens,
+        }),
+        Command::Run {
+            file,
+            inputs,
+            count,
+            consts,
+            instance,
+            base_vertex,
+            budget,
+            hex,
+            output,
+            tokens,
+        } => commands::run::run(&commands::run::RunArgs {
+            file,
+            inputs,
+            count,
+            consts,
+            instance,
+            base_vertex,
+            budget,
+            tokens,
+            hex,
+            output,
         }),
     }
 }

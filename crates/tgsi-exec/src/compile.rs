@@ -148,6 +148,9 @@ pub struct Program {
     pub inputs: Vec<IoDecl>,
     /// Output declarations.
     pub outputs: Vec<IoDecl>,
+    /// Output registers declared without a semantic (`DCL OUT[1]`), which `outputs` omits;
+    /// [`crate::run_vertices`] reports them too.
+    pub plain_outputs: Vec<u32>,
     /// System-value declarations.
     pub system_values: Vec<IoDecl>,
     /// `FS_COORD_ORIGIN`.
@@ -234,6 +237,7 @@ impl<'a> Lowering<'a> {
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
         let mut system_values = Vec::new();
+        let mut plain_outputs = Vec::new();
         for d in &sh.declarations {
             let file = match d.file {
                 File::Temporary => Some(RegFile::Temp),
@@ -269,6 +273,8 @@ impl<'a> Lowering<'a> {
                         usage_mask: d.usage_mask.0,
                     });
                 }
+            } else if file == Some(RegFile::Output) {
+                plain_outputs.extend(d.first..=d.last);
             }
         }
         let links = self.structure()?;
@@ -284,6 +290,7 @@ impl<'a> Lowering<'a> {
             sizes: self.sizes,
             inputs,
             outputs,
+            plain_outputs,
             system_values,
             origin: CoordOrigin::from_number(prop(PropertyName::FsCoordOrigin))
                 .unwrap_or(CoordOrigin::UpperLeft),

@@ -7,6 +7,7 @@
 //! * [`Program::compile`]: lowering a [`tgsi::Shader`] into an executable form.
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
+//! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
 //! * [`parse_consts`]: the `consts.txt` constant-buffer format.
 //!
 //! ```
@@ -42,8 +43,10 @@ mod operand;
 pub mod ops;
 pub mod render;
 pub mod scalar;
+pub mod vertex;
 
 pub use compile::{CompileError, Program};
 pub use consts::{parse_consts, ConstsError};
 pub use machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
 pub use render::{render_fragment, Image, RenderOptions};
+pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};

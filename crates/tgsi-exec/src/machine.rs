@@ -170,13 +170,26 @@ impl<const N: usize> Machine<N> {
     /// zeroed first; inputs and system values are left as set. Returns the lanes that were
     /// not discarded.
     pub fn run(&mut self, program: &Program, env: &Env) -> Result<u32, ExecError> {
+        self.run_lanes(program, env, Self::ALL)
+    }
+
+    /// Like [`Machine::run`], but only the lanes in `active` execute: the others start with
+    /// their FuncMask bit clear (as if they had already returned), so they are outside the
+    /// execution mask for the whole run, never write a register and never keep a loop going.
+    /// Used for the last, partial wave of a vertex run (see [`crate::run_vertices`]).
+    pub fn run_lanes(
+        &mut self,
+        program: &Program,
+        env: &Env,
+        active: u32,
+    ) -> Result<u32, ExecError> {
         for f in [0, 2, 3] {
             self.regs[f].iter_mut().for_each(|r| *r = [[0; N]; 4]);
         }
         self.cond = Self::ALL;
         self.loop_ = Self::ALL;
         self.cont = Self::ALL;
-        self.func = Self::ALL;
+        self.func = active & Self::ALL;
         self.switch = SwitchState {
             mask: Self::ALL,
             matched: 0,

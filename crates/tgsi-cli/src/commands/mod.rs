@@ -5,3 +5,4 @@ pub mod check;
 pub mod fmt;
 pub mod info;
 pub mod render;
+pub mod run;

@@ -48,7 +48,9 @@ fn value_bits(text: &str) -> Option<u32> {
     t.parse::<f32>().ok().map(f32::to_bits)
 }
 
-fn vec4(text: &str, what: &str) -> Result<[u32; 4], Failure> {
+/// Four comma-separated values (see [`value_bits`]); `what` names the option in errors.
+/// Shared with `tgsi run`.
+pub(crate) fn vec4(text: &str, what: &str) -> Result<[u32; 4], Failure> {
     let parts: Vec<&str> = text.split(',').collect();
     if parts.len() != 4 {
         return Err(usage(format!(
@@ -84,15 +86,47 @@ fn parse_input(text: &str) -> Result<(usize, [u32; 4]), Failure> {
         ))
     };
     let (reg, values) = text.split_once('=').ok_or_else(bad)?;
+    let index = input_index(reg).ok_or_else(bad)?;
+    Ok((index, vec4(values, "--input")?))
+}
+
+/// `IN[3]` (or `in[3]`) → 3, for indices below 4096. Shared with `tgsi run`.
+pub(crate) fn input_index(reg: &str) -> Option<usize> {
     let reg = reg.trim();
-    let index = reg
-        .strip_prefix("IN[")
+    reg.strip_prefix("IN[")
         .or_else(|| reg.strip_prefix("in["))
         .and_then(|r| r.strip_suffix(']'))
         .and_then(|i| i.parse::<usize>().ok())
         .filter(|&i| i < 4096)
-        .ok_or_else(bad)?;
-    Ok((index, vec4(values, "--input")?))
+}
+
+/// The constants file (`consts.txt` format), or no constants. Shared with `tgsi run`.
+pub(crate) fn read_consts(path: Option<&str>) -> Result<Vec<Vec<[u32; 4]>>, Failure> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::Io(format!("{path}: {e}")))?;
+    tgsi_exec::parse_consts(&text).map_err(|e| {
+        eprintln!("{path}:{}: error: {}", e.line, e.message);
+        Failure::Invalid
+    })
+}
+
+/// Parse and compile a shader for the interpreter, printing errors with their position.
+/// Shared with `tgsi run`.
+pub(crate) fn compile(input: &input::Input, tokens: bool) -> Result<Program, Failure> {
+    let shader = input.shader(tokens)?;
+    Program::compile(&shader).map_err(|e| {
+        if e.span.is_text() {
+            eprintln!(
+                "{}:{}:{}: error: {}",
+                input.name, e.span.line, e.span.col, e.message
+            );
+        } else {
+            eprintln!("{}: error: {e}", input.name);
+        }
+        Failure::Invalid
+    })
 }
 
 /// Runs `tgsi render`.
@@ -112,30 +146,9 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
         }
         inputs[i] = v;
     }
-    let constants = match &args.consts {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| Failure::Io(format!("{path}: {e}")))?;
-            tgsi_exec::parse_consts(&text).map_err(|e| {
-                eprintln!("{path}:{}: error: {}", e.line, e.message);
-                Failure::Invalid
-            })?
-        }
-        None => Vec::new(),
-    };
+    let constants = read_consts(args.consts.as_deref())?;
     let input = input::read(&args.file)?;
-    let shader = input.shader(args.tokens)?;
-    let program = Program::compile(&shader).map_err(|e| {
-        if e.span.is_text() {
-            eprintln!(
-                "{}:{}:{}: error: {}",
-                input.name, e.span.line, e.span.col, e.message
-            );
-        } else {
-            eprintln!("{}: error: {e}", input.name);
-        }
-        Failure::Invalid
-    })?;
+    let program = compile(&input, args.tokens)?;
     let progress = Arc::new(AtomicUsize::new(0));
     let mut options = RenderOptions {
         width,

@@ -1,0 +1,195 @@
+//! `tgsi run`: run a vertex shader over vertices on the reference interpreter
+//! ([`tgsi_exec::run_vertices`]) and print every output register per vertex, or write them
+//! all as raw little-endian words.
+//!
+//! Inputs come from files of little-endian f32 vec4s (one per vertex; the vertex count is
+//! taken from them) or from inline constants; the system values VERTEXID, INSTANCEID,
+//! BASEVERTEX and VERTEXID_NOBASE are provided.
+
+use std::fmt::Write as _;
+
+use super::render::{compile, input_index, read_consts, vec4};
+use crate::input::{self, Failure};
+use tgsi::Processor;
+use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
+
+/// Options of `tgsi run`.
+pub struct RunArgs {
+    /// Vertex shader file.
+    pub file: String,
+    /// `IN[i]=FILE` or `IN[i]=x,y,z,w` specs.
+    pub inputs: Vec<String>,
+    /// Vertex count (required when no input is a file).
+    pub count: Option<usize>,
+    /// Constants file.
+    pub consts: Option<String>,
+    /// INSTANCEID.
+    pub instance: u32,
+    /// BASEVERTEX.
+    pub base_vertex: i32,
+    /// Instruction budget per wave.
+    pub budget: Option<u64>,
+    /// Treat the shader as a token stream.
+    pub tokens: bool,
+    /// Print raw bits instead of floats.
+    pub hex: bool,
+    /// Write raw words here instead of printing.
+    pub output: Option<String>,
+}
+
+/// Bytes per vertex in an input file: one f32 vec4.
+const VEC4_BYTES: usize = 16;
+
+/// An input file's vec4s, or an error naming the file.
+fn read_vectors(path: &str) -> Result<Vec<[u32; 4]>, Failure> {
+    let bytes = input::read(path)?.bytes;
+    if bytes.len() % VEC4_BYTES != 0 {
+        return Err(Failure::Io(format!(
+            "{path}: {} bytes is not a whole number of vec4s ({VEC4_BYTES} bytes each: \
+             little-endian f32 x, y, z, w per vertex)",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(VEC4_BYTES)
+        .map(|v| std::array::from_fn(|c| u32::from_le_bytes([0, 1, 2, 3].map(|b| v[4 * c + b]))))
+        .collect())
+}
+
+/// The inputs by register index (gaps read 0) and the vertex count the files give, if any.
+fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
+    let mut inputs: Vec<Option<VertexInput>> = Vec::new();
+    // (file, vertex count) of the first file input, to check the others against.
+    let mut counted: Option<(String, usize)> = None;
+    for spec in specs {
+        let bad = || {
+            Failure::Io(format!(
+                "--input must look like IN[0]=FILE or IN[1]=x,y,z,w, got '{spec}'"
+            ))
+        };
+        let (reg, value) = spec.split_once('=').ok_or_else(bad)?;
+        let index = input_index(reg).ok_or_else(bad)?;
+        let input = if value.contains(',') {
+            VertexInput::Constant(vec4(value, "--input")?)
+        } else {
+            let vectors = read_vectors(value)?;
+            match &counted {
+                Some((first, n)) if *n != vectors.len() => {
+                    return Err(Failure::Io(format!(
+                        "input files disagree on the vertex count: {first} has {n} vertices, \
+                         {value} has {}",
+                        vectors.len()
+                    )))
+                }
+                Some(_) => {}
+                None => counted = Some((value.to_string(), vectors.len())),
+            }
+            VertexInput::PerVertex(vectors)
+        };
+        if inputs.len() <= index {
+            inputs.resize_with(index + 1, || None);
+        }
+        if inputs[index].replace(input).is_some() {
+            return Err(Failure::Io(format!("IN[{index}] is given more than once")));
+        }
+    }
+    let inputs = inputs
+        .into_iter()
+        .map(|i| i.unwrap_or(VertexInput::Constant([0; 4])))
+        .collect();
+    Ok((inputs, counted.map(|(_, n)| n)))
+}
+
+/// One line per vertex and output: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`
+/// (or `0x3f800000 …` with `hex`).
+fn table(outputs: &VertexOutputs, hex: bool) -> String {
+    let mut text = String::new();
+    for (v, values) in outputs.values.iter().enumerate() {
+        for (decl, value) in outputs.decls.iter().zip(values) {
+            let _ = write!(text, "vertex {v} {decl}:");
+            for w in value {
+                let _ = if hex {
+                    write!(text, " 0x{w:08x}")
+                } else {
+                    write!(text, " {:.4}", f32::from_bits(*w))
+                };
+            }
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// Runs `tgsi run`.
+pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    let (inputs, file_count) = parse_inputs(&args.inputs)?;
+    let count = match (file_count, args.count) {
+        (Some(n), Some(c)) if n != c => {
+            return Err(Failure::Io(format!(
+                "--count {c} disagrees with the input files, which hold {n} vertices"
+            )))
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(Failure::Io(
+                "no input file gives the vertex count: pass --count N".into(),
+            ))
+        }
+    };
+    let constants = read_consts(args.consts.as_deref())?;
+    let input = input::read(&args.file)?;
+    let program = compile(&input, args.tokens)?;
+    if program.processor != Processor::Vertex {
+        eprintln!(
+            "{}: error: tgsi run needs a vertex shader (VERT), not {}{}",
+            input.name,
+            program.processor,
+            if program.processor == Processor::Fragment {
+                "; use tgsi render for fragment shaders"
+            } else {
+                ""
+            }
+        );
+        return Err(Failure::Invalid);
+    }
+    let mut options = VertexOptions {
+        count,
+        inputs,
+        constants,
+        instance_id: args.instance,
+        base_vertex: args.base_vertex,
+        ..VertexOptions::default()
+    };
+    if let Some(budget) = args.budget {
+        options.budget = budget;
+    }
+    let outputs = tgsi_exec::run_vertices(&program, &options).map_err(|e| {
+        eprintln!("{}: error: {e}", input.name);
+        Failure::Invalid
+    })?;
+    match &args.output {
+        Some(path) => input::write(path, &outputs.to_le_bytes()),
+        None => input::write("-", table(&outputs, args.hex).as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_inline_inputs() {
+        let specs = ["IN[2]=1,0.5,0,0x7fc00000".to_string()];
+        let (inputs, count) = parse_inputs(&specs).expect("valid specs");
+        assert_eq!(count, None);
+        assert_eq!(inputs.len(), 3);
+        assert_eq!(inputs[0], VertexInput::Constant([0; 4]));
+        assert_eq!(
+            inputs[2],
+            VertexInput::Constant([0x3f80_0000, 0x3f00_0000, 0, 0x7fc0_0000])
+        );
+        let twice = ["IN[0]=1,2,3,4".to_string(), "IN[0]=1,2,3,4".to_string()];
+        assert!(parse_inputs(&twice).is_err());
+        assert!(parse_inputs(&["OUT[0]=1,2,3,4".to_string()]).is_err());
+    }
+}

@@ -1,0 +1,241 @@
+//! Vertex processing: run a vertex shader once per vertex, the way the draw module feeds
+//! softpipe's `tgsi_exec` — lanes are consecutive vertices, so each 2×2 quad of the wave
+//! holds 4 consecutive vertices — and collect every declared output register per vertex.
+//!
+//! Inputs are given per `IN` register, either one vec4 per vertex or one vec4 for all of
+//! them (all four channels as given, whatever the declaration's usage mask, like a vertex
+//! fetch). Lanes past the vertex count are inactive: they are helper lanes (not in the
+//! NonHelperMask) and outside the execution mask for the whole run, so they write nothing
+//! and cannot keep a loop running.
+//!
+//! System values (SV declarations, and inputs declared with the same semantics) get their
+//! value in the x channel, as in the draw module, and 0 in y, z, w:
+//!
+//! | semantic          | value                                   |
+//! |-------------------|-----------------------------------------|
+//! | `VERTEXID`        | vertex index + [`VertexOptions::base_vertex`] |
+//! | `VERTEXID_NOBASE` | vertex index                            |
+//! | `BASEVERTEX`      | [`VertexOptions::base_vertex`]          |
+//! | `INSTANCEID`      | [`VertexOptions::instance_id`]          |
+//!
+//! Every other system value reads 0.
+
+use std::fmt;
+
+use crate::compile::Program;
+use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+use tgsi::{Processor, Semantic};
+
+/// Lanes per wave (four quads of four consecutive vertices).
+const WAVE: usize = 16;
+
+/// Largest accepted vertex count.
+pub const MAX_VERTICES: usize = 1 << 24;
+
+/// The value of one input register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VertexInput {
+    /// One vec4 (raw 32-bit words) per vertex; at least [`VertexOptions::count`] of them.
+    PerVertex(Vec<[u32; 4]>),
+    /// The same vec4 for every vertex.
+    Constant([u32; 4]),
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct VertexOptions {
+    /// Number of vertices.
+    pub count: usize,
+    /// `inputs[i]` = the value of `IN[i]`; missing registers read 0.
+    pub inputs: Vec<VertexInput>,
+    /// Constant buffers: `constants[b][i]` = `CONST[b][i]` (missing slots read 0).
+    pub constants: Vec<Vec<[u32; 4]>>,
+    /// `INSTANCEID`.
+    pub instance_id: u32,
+    /// `BASEVERTEX`, added to the vertex index for `VERTEXID`.
+    pub base_vertex: i32,
+    /// Instruction budget of each wave run.
+    pub budget: u64,
+}
+
+impl Default for VertexOptions {
+    fn default() -> Self {
+        VertexOptions {
+            count: 0,
+            inputs: Vec::new(),
+            constants: Vec::new(),
+            instance_id: 0,
+            base_vertex: 0,
+            budget: DEFAULT_BUDGET,
+        }
+    }
+}
+
+/// A declared output register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputDecl {
+    /// Register index (`OUT[index]`).
+    pub index: u32,
+    /// Semantic name and index, when declared with one.
+    pub semantic: Option<(Semantic, u32)>,
+}
+
+impl fmt::Display for OutputDecl {
+    /// `OUT[0] POSITION`, `OUT[1] GENERIC[0]`, `OUT[2]` (the semantic index is shown as
+    /// `tgsi_dump` does: when non-zero, and always for GENERIC and TEXCOORD).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OUT[{}]", self.index)?;
+        if let Some((name, index)) = self.semantic {
+            write!(f, " {name}")?;
+            if index != 0 || matches!(name, Semantic::Generic | Semantic::TexCoord) {
+                write!(f, "[{index}]")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The result of [`run_vertices`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexOutputs {
+    /// The declared output registers, by register index.
+    pub decls: Vec<OutputDecl>,
+    /// `values[vertex][d]` = the value of output `decls[d]` for that vertex (raw words).
+    pub values: Vec<Vec<[u32; 4]>>,
+}
+
+impl VertexOutputs {
+    /// Little-endian words of all outputs: vertex-major, then declaration order, then x y z w.
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        self.values
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+}
+
+/// Run `program` (a vertex shader) over `opts.count` vertices as described in the module
+/// documentation.
+pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOutputs, ExecError> {
+    if program.processor != Processor::Vertex {
+        return Err(ExecError::Setup(format!(
+            "run_vertices needs a vertex shader, not {}",
+            program.processor
+        )));
+    }
+    if opts.count > MAX_VERTICES {
+        return Err(ExecError::Setup(format!(
+            "{} vertices is more than the limit of {MAX_VERTICES}",
+            opts.count
+        )));
+    }
+    let mut m = Machine::<WAVE>::new(program);
+    let declared = m.inputs_mut().len();
+    if opts.inputs.len() > declared {
+        return Err(ExecError::Setup(format!(
+            "IN[{}] is given but the shader declares {declared} input register(s)",
+            opts.inputs.len() - 1
+        )));
+    }
+    for (i, input) in opts.inputs.iter().enumerate() {
+        if let VertexInput::PerVertex(v) = input {
+            if v.len() < opts.count {
+                return Err(ExecError::Setup(format!(
+                    "IN[{i}] has {} vertices, fewer than the {} to run",
+                    v.len(),
+                    opts.count
+                )));
+            }
+        }
+    }
+    let decls = output_decls(program);
+    let mut values = Vec::with_capacity(opts.count);
+    for first in (0..opts.count).step_by(WAVE) {
+        let lanes = (opts.count - first).min(WAVE);
+        let active = Machine::<WAVE>::ALL >> (WAVE - lanes);
+        setup_wave(program, opts, &mut m, first);
+        let env = Env {
+            consts: &opts.constants,
+            budget: opts.budget,
+            helpers: !active,
+        };
+        m.run_lanes(program, &env, active)?;
+        let outs = m.outputs();
+        values.extend((0..lanes).map(|l| {
+            decls
+                .iter()
+                .map(|d| outs[d.index as usize].map(|ch| ch[l]))
+                .collect()
+        }));
+    }
+    Ok(VertexOutputs { decls, values })
+}
+
+/// Output registers with a semantic and those without, ordered by register index.
+fn output_decls(program: &Program) -> Vec<OutputDecl> {
+    let mut decls: Vec<OutputDecl> = program
+        .outputs
+        .iter()
+        .map(|d| OutputDecl {
+            index: d.index,
+            semantic: Some((d.semantic, d.semantic_index)),
+        })
+        .chain(program.plain_outputs.iter().map(|&index| OutputDecl {
+            index,
+            semantic: None,
+        }))
+        .collect();
+    decls.sort_by_key(|d| d.index);
+    decls
+}
+
+/// Fill the input and system-value registers for vertices `first..first + WAVE` (lanes past
+/// the end read 0).
+fn setup_wave(program: &Program, opts: &VertexOptions, m: &mut Machine<WAVE>, first: usize) {
+    let inputs = m.inputs_mut();
+    for (i, r) in inputs.iter_mut().enumerate() {
+        *r = match opts.inputs.get(i) {
+            Some(VertexInput::PerVertex(v)) => std::array::from_fn(|c| {
+                std::array::from_fn(|l| {
+                    v.get(first + l)
+                        .filter(|_| first + l < opts.count)
+                        .map_or(0, |x| x[c])
+                })
+            }),
+            Some(VertexInput::Constant(k)) => k.map(|x| [x; WAVE]),
+            None => [[0; WAVE]; 4],
+        };
+    }
+    // Inputs keep their given value unless their semantic is a vertex system value.
+    for d in &program.inputs {
+        if let (Some(r), Some(x)) = (
+            inputs.get_mut(d.index as usize),
+            system_value(d.semantic, opts, first),
+        ) {
+            *r = [x, [0; WAVE], [0; WAVE], [0; WAVE]];
+        }
+    }
+    let svs = m.system_values_mut();
+    for d in &program.system_values {
+        if let Some(r) = svs.get_mut(d.index as usize) {
+            let x = system_value(d.semantic, opts, first).unwrap_or([0; WAVE]);
+            *r = [x, [0; WAVE], [0; WAVE], [0; WAVE]];
+        }
+    }
+}
+
+/// The x channel of a vertex system value for the wave starting at vertex `first`, or `None`
+/// when `semantic` is not one. Vertex indices wrap like the draw module's unsigned sums.
+fn system_value(semantic: Semantic, opts: &VertexOptions, first: usize) -> Option<[u32; WAVE]> {
+    let base = opts.base_vertex as u32;
+    let index = |l: usize| (first + l) as u32;
+    Some(match semantic {
+        Semantic::VertexId => std::array::from_fn(|l| index(l).wrapping_add(base)),
+        Semantic::VertexIdNoBase => std::array::from_fn(index),
+        Semantic::BaseVertex => [base; WAVE],
+        Semantic::InstanceId => [opts.instance_id; WAVE],
+        _ => return None,
+    })
+}
