@@ -157,8 +157,22 @@ fn shift_counts_are_masked() {
 fn min_max_ignore_nan_and_saturate_maps_nan_to_zero() {
     let a = f([f32::NAN, 1.0, -0.0, 0.0]);
     let b = f([2.0, f32::NAN, 0.0, -0.0]);
-    check("MIN", &[a, b], f([2.0, 1.0, 0.0, -0.0]));
-    check("MAX", &[a, b], f([2.0, 1.0, 0.0, -0.0]));
+    // Ties keep the first operand (softpipe = fminf(src1, src0); fsref exec-nan-minmax).
+    check("MIN", &[a, b], f([2.0, 1.0, -0.0, 0.0]));
+    check("MAX", &[a, b], f([2.0, 1.0, -0.0, 0.0]));
+    // A signalling NaN is not ignored: it comes out quieted; two NaNs give the second.
+    let s = f32::from_bits(0x7f80_0001);
+    let qn = f32::from_bits(0xffc0_0000);
+    check(
+        "MIN",
+        &[f([s, 1.0, qn, s]), f([0.0, s, f32::NAN, qn])],
+        [0x7fc0_0001, 0x7fc0_0001, 0x7fc0_0000, 0xffc0_0000],
+    );
+    check(
+        "MAX",
+        &[f([s, 1.0, qn, s]), f([0.0, s, f32::NAN, qn])],
+        [0x7fc0_0001, 0x7fc0_0001, 0x7fc0_0000, 0xffc0_0000],
+    );
     check(
         "MOV_SAT",
         &[f([f32::NAN, -0.0, f32::INFINITY, 0.5])],

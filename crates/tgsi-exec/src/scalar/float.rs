@@ -9,11 +9,18 @@ const ONE: f32 = 1.0;
 #[allow(clippy::approx_constant)]
 pub const LG2_FACTOR: f32 = 1.442695;
 
-/// C `fminf` as glibc implements it on x86-64: a NaN operand is ignored; for equal operands
-/// (±0) the second is returned.
+/// An IEEE signalling NaN (quiet bit clear).
+fn is_snan(x: f32) -> bool {
+    x.is_nan() && x.to_bits() & 0x0040_0000 == 0
+}
+
+/// C `fminf` as glibc 2.36 implements it on x86-64 (`s_fminf.S`): a quiet-NaN operand is
+/// ignored; a signalling NaN (or two NaNs) gives `a + b` (SSE: the first NaN, quieted); for
+/// equal operands (±0) the second is returned.
 pub fn fmin(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
         (true, true) => a + b,
+        _ if is_snan(a) || is_snan(b) => a + b,
         (true, false) => b,
         (false, true) => a,
         _ if a < b => a,
@@ -25,11 +32,24 @@ pub fn fmin(a: f32, b: f32) -> f32 {
 pub fn fmax(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
         (true, true) => a + b,
+        _ if is_snan(a) || is_snan(b) => a + b,
         (true, false) => b,
         (false, true) => a,
         _ if a > b => a,
         _ => b,
     }
+}
+
+/// The MIN opcode. softpipe's results (fsref case `exec-nan-minmax`) are those of
+/// `fminf(src1, src0)`, operands swapped: MIN(−0, +0) = −0, MIN(+0, −0) = +0, and with two
+/// NaNs the second operand's NaN comes out (MIN(0xffc00000, 0x7fc00000) = 0x7fc00000).
+pub fn min_op(a: f32, b: f32) -> f32 {
+    fmin(b, a)
+}
+
+/// The MAX opcode: `fmaxf(src1, src0)` (see [`min_op`]).
+pub fn max_op(a: f32, b: f32) -> f32 {
+    fmax(b, a)
 }
 
 /// Destination saturation: `fminf(fmaxf(x, 0), 1)`; NaN → +0, −0 → +0.
@@ -421,6 +441,16 @@ mod tests {
         assert_eq!(fmax(2.0, f32::NAN), 2.0);
         assert_eq!(fmin(-0.0, 0.0).to_bits(), 0);
         assert_eq!(fmin(0.0, -0.0).to_bits(), 0x8000_0000);
+        // glibc: a signalling NaN is not ignored (checked with fminf/fmaxf on Debian 12).
+        let snan = f32::from_bits(0x7f80_0001);
+        assert_eq!(fmin(snan, 1.0).to_bits(), 0x7fc0_0001);
+        assert_eq!(fmax(0.0, snan).to_bits(), 0x7fc0_0001);
+        // The opcodes swap the operands: ties and NaN pairs give the second glibc operand.
+        assert_eq!(min_op(-0.0, 0.0).to_bits(), 0x8000_0000);
+        assert_eq!(
+            max_op(f32::from_bits(0xffc0_0000), f32::NAN).to_bits(),
+            0x7fc0_0000
+        );
         assert_eq!(saturate(f32::NAN).to_bits(), 0);
         assert_eq!(saturate(-0.0).to_bits(), 0);
         assert_eq!(saturate(f32::INFINITY), 1.0);
