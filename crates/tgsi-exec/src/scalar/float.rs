@@ -9,6 +9,14 @@ const ONE: f32 = 1.0;
 #[allow(clippy::approx_constant)]
 pub const LG2_FACTOR: f32 = 1.442695;
 
+/// What an SSE arithmetic instruction returns when an operand is NaN: the first NaN operand,
+/// quieted. Written out because LLVM may commute `a + b` / `a * b`, which would change which
+/// NaN payload survives.
+fn sse_nan(x: f32, y: f32) -> f32 {
+    let n = if x.is_nan() { x } else { y };
+    f32::from_bits(n.to_bits() | 0x0040_0000)
+}
+
 /// An IEEE signalling NaN (quiet bit clear).
 fn is_snan(x: f32) -> bool {
     x.is_nan() && x.to_bits() & 0x0040_0000 == 0
@@ -19,8 +27,8 @@ fn is_snan(x: f32) -> bool {
 /// equal operands (±0) the second is returned.
 pub fn fmin(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
-        _ if is_snan(a) || is_snan(b) => a + b,
+        (true, true) => sse_nan(a, b),
+        _ if is_snan(a) || is_snan(b) => sse_nan(a, b),
         (true, false) => b,
         (false, true) => a,
         _ if a < b => a,
@@ -31,8 +39,8 @@ pub fn fmin(a: f32, b: f32) -> f32 {
 /// C `fmaxf` as glibc implements it on x86-64 (see [`fmin`]).
 pub fn fmax(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
-        _ if is_snan(a) || is_snan(b) => a + b,
+        (true, true) => sse_nan(a, b),
+        _ if is_snan(a) || is_snan(b) => sse_nan(a, b),
         (true, false) => b,
         (false, true) => a,
         _ if a > b => a,
@@ -77,9 +85,19 @@ pub fn div(a: f32, b: f32) -> f32 {
     a / b
 }
 
-/// MAD: `a*b + c` with two roundings.
+/// MAD: `a*b + c` with two roundings. The product is formed as `b*a`: with two NaN factors
+/// SSE returns the first operand, and softpipe's MAD gives src1's NaN (fsref cases
+/// `exec-rounding`, `exec-frexp-ldexp-fma`: MAD(−NaN, NaN, x) = NaN, MAD(sNaN, qNaN, x) = qNaN).
 pub fn mad(a: f32, b: f32, c: f32) -> f32 {
-    a * b + c
+    let p = if a.is_nan() || b.is_nan() {
+        sse_nan(b, a)
+    } else {
+        a * b
+    };
+    if p.is_nan() || c.is_nan() {
+        return sse_nan(p, c);
+    }
+    p + c
 }
 
 /// FMA: `a*b + c` with a single rounding.
@@ -441,6 +459,13 @@ mod tests {
         assert_eq!(fmax(2.0, f32::NAN), 2.0);
         assert_eq!(fmin(-0.0, 0.0).to_bits(), 0);
         assert_eq!(fmin(0.0, -0.0).to_bits(), 0x8000_0000);
+        // MAD keeps src1's NaN when both factors are NaN.
+        let nn = f32::from_bits(0xffc0_0000);
+        assert_eq!(mad(nn, f32::NAN, 1.0).to_bits(), 0x7fc0_0000);
+        assert_eq!(
+            mad(f32::from_bits(0x7f80_0001), f32::NAN, 1.0).to_bits(),
+            0x7fc0_0000
+        );
         // glibc: a signalling NaN is not ignored (checked with fminf/fmaxf on Debian 12).
         let snan = f32::from_bits(0x7f80_0001);
         assert_eq!(fmin(snan, 1.0).to_bits(), 0x7fc0_0001);
