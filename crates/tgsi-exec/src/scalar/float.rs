@@ -328,10 +328,17 @@ pub fn f2i(x: f32) -> i32 {
     }
 }
 
-/// `(uint32_t)x` as GCC compiles it on x86-64: the low word of a 64-bit truncation;
-/// NaN, ±∞ and |x| ≥ 2^63 → 0.
+/// softpipe's F2U on x86-64: GCC vectorises the `(uint32_t)x` loop over the four channels
+/// as `x >= 2^31 ? cvttps2dq(x - 2^31) ^ 0x80000000 : cvttps2dq(x)`, so NaN, −∞ and every
+/// x ≤ −2^31 give `0x80000000`, x ≥ 2^32 and +∞ give 0 (fsref case `exec-f2i-range`: uint(−∞),
+/// uint(NaN), uint(−3.2e9) = 0x80000000, uint(4.8e9) = 0). Not the scalar 64-bit truncation.
 pub fn f2u(x: f32) -> u32 {
-    f2i64(x) as u32
+    const TWO31: f32 = 2147483648.0;
+    if x >= TWO31 {
+        (f2i(x - TWO31) as u32) ^ 0x8000_0000
+    } else {
+        f2i(x) as u32
+    }
 }
 
 /// `(int64_t)x` on x86-64: truncation; NaN and out-of-range → `i64::MIN`.
@@ -488,8 +495,11 @@ mod tests {
         assert_eq!(f2i(-2147483648.0), i32::MIN);
         assert_eq!(f2i(-1.9), -1);
         assert_eq!(f2u(-1.0), 0xFFFF_FFFF);
-        assert_eq!(f2u(-3e9), 0x4D2F_A200);
-        assert_eq!(f2u(5e9), 0x2A05_F200);
+        assert_eq!(f2u(-3e9), 0x8000_0000);
+        assert_eq!(f2u(5e9), 0);
+        assert_eq!(f2u(3221225472.0), 0xC000_0000);
+        assert_eq!(f2u(f32::NAN), 0x8000_0000);
+        assert_eq!(f2u(f32::NEG_INFINITY), 0x8000_0000);
         assert_eq!(f2u(4294967296.0), 0);
         assert_eq!(f2u(f32::INFINITY), 0);
         assert_eq!(f2u(1e19), 0);
