@@ -9,11 +9,26 @@ const ONE: f32 = 1.0;
 #[allow(clippy::approx_constant)]
 pub const LG2_FACTOR: f32 = 1.442695;
 
-/// C `fminf` as glibc implements it on x86-64: a NaN operand is ignored; for equal operands
-/// (±0) the second is returned.
+/// What an SSE arithmetic instruction returns when an operand is NaN: the first NaN operand,
+/// quieted. Written out because LLVM may commute `a + b` / `a * b`, which would change which
+/// NaN payload survives.
+fn sse_nan(x: f32, y: f32) -> f32 {
+    let n = if x.is_nan() { x } else { y };
+    f32::from_bits(n.to_bits() | 0x0040_0000)
+}
+
+/// An IEEE signalling NaN (quiet bit clear).
+fn is_snan(x: f32) -> bool {
+    x.is_nan() && x.to_bits() & 0x0040_0000 == 0
+}
+
+/// C `fminf` as glibc 2.36 implements it on x86-64 (`s_fminf.S`): a quiet-NaN operand is
+/// ignored; a signalling NaN (or two NaNs) gives `a + b` (SSE: the first NaN, quieted); for
+/// equal operands (±0) the second is returned.
 pub fn fmin(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
+        (true, true) => sse_nan(a, b),
+        _ if is_snan(a) || is_snan(b) => sse_nan(a, b),
         (true, false) => b,
         (false, true) => a,
         _ if a < b => a,
@@ -24,12 +39,25 @@ pub fn fmin(a: f32, b: f32) -> f32 {
 /// C `fmaxf` as glibc implements it on x86-64 (see [`fmin`]).
 pub fn fmax(a: f32, b: f32) -> f32 {
     match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
+        (true, true) => sse_nan(a, b),
+        _ if is_snan(a) || is_snan(b) => sse_nan(a, b),
         (true, false) => b,
         (false, true) => a,
         _ if a > b => a,
         _ => b,
     }
+}
+
+/// The MIN opcode. softpipe's results (fsref case `exec-nan-minmax`) are those of
+/// `fminf(src1, src0)`, operands swapped: MIN(−0, +0) = −0, MIN(+0, −0) = +0, and with two
+/// NaNs the second operand's NaN comes out (MIN(0xffc00000, 0x7fc00000) = 0x7fc00000).
+pub fn min_op(a: f32, b: f32) -> f32 {
+    fmin(b, a)
+}
+
+/// The MAX opcode: `fmaxf(src1, src0)` (see [`min_op`]).
+pub fn max_op(a: f32, b: f32) -> f32 {
+    fmax(b, a)
 }
 
 /// Destination saturation: `fminf(fmaxf(x, 0), 1)`; NaN → +0, −0 → +0.
@@ -57,9 +85,19 @@ pub fn div(a: f32, b: f32) -> f32 {
     a / b
 }
 
-/// MAD: `a*b + c` with two roundings.
+/// MAD: `a*b + c` with two roundings. The product is formed as `b*a`: with two NaN factors
+/// SSE returns the first operand, and softpipe's MAD gives src1's NaN (fsref cases
+/// `exec-rounding`, `exec-frexp-ldexp-fma`: MAD(−NaN, NaN, x) = NaN, MAD(sNaN, qNaN, x) = qNaN).
 pub fn mad(a: f32, b: f32, c: f32) -> f32 {
-    a * b + c
+    let p = if a.is_nan() || b.is_nan() {
+        sse_nan(b, a)
+    } else {
+        a * b
+    };
+    if p.is_nan() || c.is_nan() {
+        return sse_nan(p, c);
+    }
+    p + c
 }
 
 /// FMA: `a*b + c` with a single rounding.
@@ -290,10 +328,17 @@ pub fn f2i(x: f32) -> i32 {
     }
 }
 
-/// `(uint32_t)x` as GCC compiles it on x86-64: the low word of a 64-bit truncation;
-/// NaN, ±∞ and |x| ≥ 2^63 → 0.
+/// softpipe's F2U on x86-64: GCC vectorises the `(uint32_t)x` loop over the four channels
+/// as `x >= 2^31 ? cvttps2dq(x - 2^31) ^ 0x80000000 : cvttps2dq(x)`, so NaN, −∞ and every
+/// x ≤ −2^31 give `0x80000000`, x ≥ 2^32 and +∞ give 0 (fsref case `exec-f2i-range`: uint(−∞),
+/// uint(NaN), uint(−3.2e9) = 0x80000000, uint(4.8e9) = 0). Not the scalar 64-bit truncation.
 pub fn f2u(x: f32) -> u32 {
-    f2i64(x) as u32
+    const TWO31: f32 = 2147483648.0;
+    if x >= TWO31 {
+        (f2i(x - TWO31) as u32) ^ 0x8000_0000
+    } else {
+        f2i(x) as u32
+    }
 }
 
 /// `(int64_t)x` on x86-64: truncation; NaN and out-of-range → `i64::MIN`.
@@ -421,6 +466,23 @@ mod tests {
         assert_eq!(fmax(2.0, f32::NAN), 2.0);
         assert_eq!(fmin(-0.0, 0.0).to_bits(), 0);
         assert_eq!(fmin(0.0, -0.0).to_bits(), 0x8000_0000);
+        // MAD keeps src1's NaN when both factors are NaN.
+        let nn = f32::from_bits(0xffc0_0000);
+        assert_eq!(mad(nn, f32::NAN, 1.0).to_bits(), 0x7fc0_0000);
+        assert_eq!(
+            mad(f32::from_bits(0x7f80_0001), f32::NAN, 1.0).to_bits(),
+            0x7fc0_0000
+        );
+        // glibc: a signalling NaN is not ignored (checked with fminf/fmaxf on Debian 12).
+        let snan = f32::from_bits(0x7f80_0001);
+        assert_eq!(fmin(snan, 1.0).to_bits(), 0x7fc0_0001);
+        assert_eq!(fmax(0.0, snan).to_bits(), 0x7fc0_0001);
+        // The opcodes swap the operands: ties and NaN pairs give the second glibc operand.
+        assert_eq!(min_op(-0.0, 0.0).to_bits(), 0x8000_0000);
+        assert_eq!(
+            max_op(f32::from_bits(0xffc0_0000), f32::NAN).to_bits(),
+            0x7fc0_0000
+        );
         assert_eq!(saturate(f32::NAN).to_bits(), 0);
         assert_eq!(saturate(-0.0).to_bits(), 0);
         assert_eq!(saturate(f32::INFINITY), 1.0);
@@ -433,8 +495,11 @@ mod tests {
         assert_eq!(f2i(-2147483648.0), i32::MIN);
         assert_eq!(f2i(-1.9), -1);
         assert_eq!(f2u(-1.0), 0xFFFF_FFFF);
-        assert_eq!(f2u(-3e9), 0x4D2F_A200);
-        assert_eq!(f2u(5e9), 0x2A05_F200);
+        assert_eq!(f2u(-3e9), 0x8000_0000);
+        assert_eq!(f2u(5e9), 0);
+        assert_eq!(f2u(3221225472.0), 0xC000_0000);
+        assert_eq!(f2u(f32::NAN), 0x8000_0000);
+        assert_eq!(f2u(f32::NEG_INFINITY), 0x8000_0000);
         assert_eq!(f2u(4294967296.0), 0);
         assert_eq!(f2u(f32::INFINITY), 0);
         assert_eq!(f2u(1e19), 0);
