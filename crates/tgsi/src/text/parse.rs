@@ -245,6 +245,20 @@ impl<'a> Parser<'a, '_> {
                 Processor::number,
                 "a processor name (VERT, FRAG, …)",
             )?,
+            // Mesa (and this printer) write plain property values with `%d`, so a value
+            // above i32::MAX comes out negative: read `-n` back as its two's complement.
+            PropertyValueKind::Number if self.cur.peek() == b'-' => {
+                let span = self.cur.span();
+                self.cur.advance(1);
+                let magnitude = self.uint("an integer property value")?;
+                if magnitude > 1 << 31 {
+                    return self.error_at(
+                        span,
+                        format!("property value -{magnitude} does not fit in 32 bits"),
+                    );
+                }
+                magnitude.wrapping_neg()
+            }
             PropertyValueKind::Number => self.uint("an unsigned integer property value")?,
         };
         if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
@@ -380,6 +394,23 @@ impl<'a> Parser<'a, '_> {
             let bits = u32::from_str_radix(text, 16).unwrap_or(0);
             self.cur.advance(10);
             return Ok(bits);
+        }
+        // The printer (like Mesa's `%10.4f`) writes infinities and NaNs as `inf`, `-inf`,
+        // `nan`, `-nan`, which Mesa's own parser cannot read back. Accept exactly those
+        // spellings (as the quiet NaN / infinity bit patterns) so printed text re-parses.
+        let (negative, body) = match rest.first() {
+            Some(b'-') => (true, &rest[1..]),
+            Some(b'+') => (false, &rest[1..]),
+            _ => (false, rest),
+        };
+        for (word, bits) in [(b"inf", 0x7f80_0000u32), (b"nan", 0x7fc0_0000)] {
+            let whole_word = !body
+                .get(3)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+            if body.len() >= 3 && body[..3].eq_ignore_ascii_case(word) && whole_word {
+                self.cur.advance(rest.len() - body.len() + 3);
+                return Ok(bits | (negative as u32) << 31);
+            }
         }
         let Some(len) = number::scan_decimal_float(rest) else {
             return self.expected("a float value");
