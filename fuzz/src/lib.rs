@@ -35,8 +35,7 @@ fn plain_attrs(file: File) -> bool {
 /// - attributes that the printer writes but the parser only reads for other files or stages
 ///   (semantic / LOCAL on resource files, `STREAM` outside geometry outputs, an interpolation
 ///   location without the mode that only fragment inputs print);
-/// - a 2-D declaration of a per-vertex file (`IN[][d][i]`), or a geometry-shader input
-///   declared before `GS_INPUT_PRIMITIVE` (the printed `IN[]` has no implied size yet);
+/// - a 2-D declaration of a per-vertex file (`IN[][d][i]`);
 /// - the COLOR interpolation mode on a fragment input without a semantic (reads back as
 ///   the COLOR semantic);
 /// - mixed or UNKNOWN sampler-view return types (Mesa keeps only the first);
@@ -44,7 +43,6 @@ fn plain_attrs(file: File) -> bool {
 ///   opcode without its texture token, a BGNSUB label (printed, never parsed);
 /// - a texture target or texel offset the text cannot carry (negative offset index).
 pub fn text_expressible(shader: &Shader) -> bool {
-    let mut gs_implied = false;
     let processor = shader.processor;
     let per_vertex = |file: File| match processor {
         Processor::Geometry | Processor::TessEval => file == File::Input,
@@ -64,21 +62,12 @@ pub fn text_expressible(shader: &Shader) -> bool {
                 if !ok {
                     return false;
                 }
-                if p.name == PropertyName::GsInputPrimitive {
-                    gs_implied = true;
-                }
             }
             Item::Declaration(d) => {
                 if d.usage_mask.0 == 0 {
                     return false;
                 }
-                let pv = per_vertex(d.file)
-                    && !(d.semantic.is_some_and(|s| s.name.is_per_patch())
-                        && processor != Processor::Geometry);
                 if per_vertex(d.file) && d.dimension.is_some() {
-                    return false;
-                }
-                if pv && processor == Processor::Geometry && !gs_implied {
                     return false;
                 }
                 if !plain_attrs(d.file) && (d.local || d.semantic.is_some()) {

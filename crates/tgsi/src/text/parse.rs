@@ -6,7 +6,7 @@
 //! The parser never recurses on input, never allocates more than the input justifies (see
 //! [`Limits`]) and never panics.
 
-use super::cursor::Cursor;
+use super::cursor::{clip, Cursor};
 use super::number;
 use super::ParseError;
 use crate::enums::*;
@@ -216,7 +216,8 @@ impl<'a> Parser<'a, '_> {
             return self.expected("a property name");
         }
         let Some(name) = PropertyName::from_name(word) else {
-            return self.error_at(name_span, format!("unknown property '{word}'"));
+            // Quote at most a few dozen characters of a hostile megabyte-long word.
+            return self.error_at(name_span, format!("unknown property '{}'", clip(word)));
         };
         self.cur.advance(word.len());
         self.cur.skip_ws()?;
@@ -489,17 +490,38 @@ impl<'a> Parser<'a, '_> {
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
-        let (mut first, mut last) = self.dcl_bracket()?;
+        let per_vertex = (processor == Processor::Geometry && file == File::Input)
+            || (processor == Processor::TessEval && file == File::Input)
+            || (processor == Processor::TessCtrl && matches!(file, File::Input | File::Output));
+        // The printer writes every geometry input as `IN[][i]`, also when no
+        // GS_INPUT_PRIMITIVE gives `[]` a size (Mesa's parser then fails on its own print).
+        // The vertex bracket of a per-vertex file is discarded anyway, so an empty one is
+        // accepted without a size when the register bracket follows.
+        let empty_span = self.cur.span();
+        let mut p = self.cur.clone();
+        p.skip_ws()?;
+        let unsized_vertex_bracket =
+            per_vertex && self.implied_array_size == 0 && p.peek() == b']';
+        let (mut first, mut last) = if unsized_vertex_bracket {
+            self.cur = p;
+            self.cur.advance(1);
+            (0, 0)
+        } else {
+            self.dcl_bracket()?
+        };
         let mut dimension = None;
         let mut probe = self.cur.clone();
         probe.skip_ws()?;
+        if unsized_vertex_bracket && probe.peek() != b'[' {
+            return self.error_at(
+                empty_span,
+                "expected a register index: an empty [] needs PROPERTY GS_INPUT_PRIMITIVE first",
+            );
+        }
         if probe.peek() == b'[' {
             self.cur = probe;
             self.cur.advance(1);
             let second = self.dcl_bracket()?;
-            let per_vertex = (processor == Processor::Geometry && file == File::Input)
-                || (processor == Processor::TessEval && file == File::Input)
-                || (processor == Processor::TessCtrl && matches!(file, File::Input | File::Output));
             if !per_vertex {
                 dimension = Some(first);
             }
@@ -836,7 +858,8 @@ impl<'a> Parser<'a, '_> {
                         "DCL, IMM, PROPERTY, an opcode or a label"
                     })
                 } else {
-                    self.error_at(span, format!("unknown opcode '{word}'"))
+                    // Quote at most a few dozen characters of a hostile megabyte-long word.
+                    self.error_at(span, format!("unknown opcode '{}'", clip(word)))
                 };
             }
         };
