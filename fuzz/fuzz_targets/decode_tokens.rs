@@ -19,7 +19,11 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("decoded shader does not encode: {e}\n{printed}"));
     let back = tgsi::tokens::decode(&encoded)
         .unwrap_or_else(|e| panic!("encoded shader does not decode: {e}\n{printed}"));
-    assert_eq!(tgsi::print(&back), printed, "decode(encode(x)) prints differently");
+    assert_eq!(
+        tgsi::print(&back),
+        printed,
+        "decode(encode(x)) prints differently"
+    );
     assert_eq!(
         tgsi::tokens::encode(&back).ok(),
         Some(encoded),

@@ -20,8 +20,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(tgsi::print(&reparsed), printed, "print is not stable");
 
     let hex = tgsi::print_with(&shader, PrintOptions { hex_floats: true });
-    let rehex = tgsi::parse(&hex)
-        .unwrap_or_else(|e| panic!("hex-float text does not parse: {e}\n{hex}"));
+    let rehex =
+        tgsi::parse(&hex).unwrap_or_else(|e| panic!("hex-float text does not parse: {e}\n{hex}"));
     // FLT64 immediates print as %10.8f even with hex floats, so they are lossy.
     let has_f64 = shader.immediates.iter().any(|i| i.ty == ImmType::Float64);
     let mut original = shader.clone();

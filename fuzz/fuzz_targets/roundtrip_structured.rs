@@ -19,6 +19,9 @@ fuzz_target!(|gen: GenShader| {
         let back = tgsi::tokens::decode(&words)
             .unwrap_or_else(|e| panic!("encoded shader does not decode: {e}\n{printed}"));
         let again = tgsi::tokens::encode(&back).expect("decoded shader does not encode");
-        assert_eq!(again, words, "encode → decode → encode is not the identity\n{printed}");
+        assert_eq!(
+            again, words,
+            "encode → decode → encode is not the identity\n{printed}"
+        );
     }
 });

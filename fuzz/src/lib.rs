@@ -5,8 +5,8 @@
 pub mod generate;
 
 use tgsi::opcode;
-use tgsi::{File, Item, Limits, Processor, PropertyName, PropertyValueKind, ReturnType, Shader};
 use tgsi::{CoordOrigin, InterpLocation, Interpolate, PixelCenter, Primitive, ResourceDecl};
+use tgsi::{File, Item, Limits, Processor, PropertyValueKind, ReturnType, Shader};
 
 /// Limits for re-parsing printed text of a shader that came from tokens: declaration
 /// ranges in tokens are 16-bit unsigned, beyond the parser's default operand index cap.

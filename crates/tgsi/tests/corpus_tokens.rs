@@ -6,11 +6,15 @@ mod common;
 
 #[test]
 fn corpus_tokens_match_mesa() {
-    let Some(corpus) = common::corpus_dir() else { return };
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
     let mut failures = Vec::new();
     let mut checked = 0;
     for rel in common::corpus_shaders(&corpus) {
-        let Some(tokens_path) = common::golden(&corpus, &rel, "tokens") else { continue };
+        let Some(tokens_path) = common::golden(&corpus, &rel, "tokens") else {
+            continue;
+        };
         checked += 1;
         let text = std::fs::read_to_string(corpus.join(&rel)).expect("utf-8 corpus file");
         let golden = common::read_words(&tokens_path);
@@ -29,7 +33,11 @@ fn corpus_tokens_match_mesa() {
         match tgsi::tokens::encode(&shader) {
             Ok(words) if words == golden => {}
             Ok(words) => {
-                let at = words.iter().zip(&golden).position(|(a, b)| a != b).unwrap_or(words.len().min(golden.len()));
+                let at = words
+                    .iter()
+                    .zip(&golden)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(words.len().min(golden.len()));
                 failures.push(format!(
                     "{name}: encoded words differ at word {at}: ours {:08x?} mesa {:08x?} (lengths {} / {})",
                     words.get(at),
@@ -44,11 +52,15 @@ fn corpus_tokens_match_mesa() {
             Ok(decoded) => {
                 let printed = tgsi::print(&decoded);
                 if printed != expected_print {
-                    failures.push(format!("{name}: print(decode(mesa words)) differs from Mesa's print"));
+                    failures.push(format!(
+                        "{name}: print(decode(mesa words)) differs from Mesa's print"
+                    ));
                 }
                 match tgsi::tokens::encode(&decoded) {
                     Ok(again) if again == golden => {}
-                    _ => failures.push(format!("{name}: encode(decode(words)) is not the identity")),
+                    _ => {
+                        failures.push(format!("{name}: encode(decode(words)) is not the identity"))
+                    }
                 }
             }
             Err(e) => failures.push(format!("{name}: decode: {e}")),
@@ -56,5 +68,10 @@ fn corpus_tokens_match_mesa() {
     }
     eprintln!("{checked} files with golden tokens checked");
     assert!(checked > 2000, "only {checked} golden token files found");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -55,17 +55,21 @@ fn property_values_above_i32_max_print_and_parse_back() {
 #[test]
 fn geometry_input_without_primitive_prints_and_parses_back() {
     let printed = assert_print_round_trips("GEOM\nDCL IN[0]\nDCL IN[1..2], GENERIC[0]\n");
-    assert_eq!(
-        printed,
-        "GEOM\nDCL IN[][0]\nDCL IN[][1..2], GENERIC[0]\n"
-    );
+    assert_eq!(printed, "GEOM\nDCL IN[][0]\nDCL IN[][1..2], GENERIC[0]\n");
     // A lone `IN[]` still needs the primitive to give it a size.
     let err = tgsi::parse("GEOM\nDCL IN[], POSITION\n").unwrap_err();
     assert_eq!((err.span.line, err.span.col), (2, 8));
-    assert!(err.message.contains("GS_INPUT_PRIMITIVE"), "{}", err.message);
+    assert!(
+        err.message.contains("GS_INPUT_PRIMITIVE"),
+        "{}",
+        err.message
+    );
     let shader =
         tgsi::parse("GEOM\nPROPERTY GS_INPUT_PRIMITIVE LINES\nDCL IN[], POSITION\n").unwrap();
-    assert_eq!((shader.declarations[0].first, shader.declarations[0].last), (0, 1));
+    assert_eq!(
+        (shader.declarations[0].first, shader.declarations[0].last),
+        (0, 1)
+    );
 }
 
 /// Found while writing the hostile corpus: a 1 MB unknown opcode was quoted whole in the

@@ -163,7 +163,11 @@ fn nesting_100k_deep_parses_prints_and_encodes_quickly() {
     assert_eq!(shader.instructions.len(), 2 * depth + 1);
     // Indentation is capped, so the print stays linear in the shader size.
     let printed = timed("print", || tgsi::print(&shader));
-    assert!(printed.len() < 1000 * (2 * depth + 1), "print is {} bytes", printed.len());
+    assert!(
+        printed.len() < 1000 * (2 * depth + 1),
+        "print is {} bytes",
+        printed.len()
+    );
     let again = timed("re-parse", || tgsi::parse(&printed)).unwrap();
     assert_eq!(tgsi::print(&again), printed);
     let words = timed("encode", || tokens::encode(&shader)).unwrap();
@@ -176,7 +180,11 @@ fn overlong_identifier_is_a_clean_error() {
     let text = format!("FRAG\n{}\n", "A".repeat(1 << 20));
     let err = timed("parse", || tgsi::parse(&text)).unwrap_err();
     assert_eq!((err.span.line, err.span.col), (2, 1));
-    assert!(err.message.starts_with("unknown opcode 'AAAA"), "{}", &err.message[..60]);
+    assert!(
+        err.message.starts_with("unknown opcode 'AAAA"),
+        "{}",
+        &err.message[..60]
+    );
     assert!(err.message.len() < 200, "{}…", &err.message[..200]);
     // The same word as a register file, a semantic and a texture target.
     for tail in [
@@ -194,11 +202,20 @@ fn overlong_identifier_is_a_clean_error() {
 fn ten_thousand_digit_numbers_are_clean_errors() {
     let digits = "7".repeat(10_000);
     let cases = [
-        (format!("FRAG\nMOV TEMP[{digits}], TEMP[0]\n"), "10000 digits"),
+        (
+            format!("FRAG\nMOV TEMP[{digits}], TEMP[0]\n"),
+            "10000 digits",
+        ),
         (format!("FRAG\nDCL TEMP[0..{digits}]\n"), "10000 digits"),
-        (format!("FRAG\nIMM FLT32 {{{digits}.5, 0, 0, 0}}\n"), "too long"),
+        (
+            format!("FRAG\nIMM FLT32 {{{digits}.5, 0, 0, 0}}\n"),
+            "too long",
+        ),
         (format!("FRAG\nIF TEMP[0].xxxx :{digits}\n"), "10000 digits"),
-        (format!("FRAG\nIMM UINT32 {{{digits}, 0, 0, 0}}\n"), "10000 digits"),
+        (
+            format!("FRAG\nIMM UINT32 {{{digits}, 0, 0, 0}}\n"),
+            "10000 digits",
+        ),
     ];
     for (text, needle) in cases {
         let err = timed("parse", || tgsi::parse(&text)).unwrap_err();
@@ -209,9 +226,18 @@ fn ten_thousand_digit_numbers_are_clean_errors() {
     // literals saturate (or overflow to infinity) rather than fail. (A FLT64 that Mesa
     // prints with %10.8f can legitimately be 318 characters long.)
     let cases = [
-        (format!("FRAG\nIMM FLT64 {{{digits}.5, 0}}\n"), [0, 0x7ff0_0000]),
-        (format!("FRAG\nIMM UINT64 {{{digits}, 0}}\n"), [u32::MAX, u32::MAX]),
-        (format!("FRAG\nIMM INT64 {{-{digits}, 0}}\n"), [0, 0x8000_0000]),
+        (
+            format!("FRAG\nIMM FLT64 {{{digits}.5, 0}}\n"),
+            [0, 0x7ff0_0000],
+        ),
+        (
+            format!("FRAG\nIMM UINT64 {{{digits}, 0}}\n"),
+            [u32::MAX, u32::MAX],
+        ),
+        (
+            format!("FRAG\nIMM INT64 {{-{digits}, 0}}\n"),
+            [0, 0x8000_0000],
+        ),
     ];
     for (text, low_words) in cases {
         let shader = timed("parse", || tgsi::parse(&text)).unwrap();
@@ -226,7 +252,11 @@ fn hundred_thousand_immediates_hit_the_default_limit() {
         text.push_str(&format!("IMM[{i}] UINT32 {{{i}, 0, 0, 0}}\n"));
     }
     let err = timed("parse", || tgsi::parse(&text)).unwrap_err();
-    assert!(err.message.contains("more than 65536 immediates"), "{}", err.message);
+    assert!(
+        err.message.contains("more than 65536 immediates"),
+        "{}",
+        err.message
+    );
     assert_eq!(err.span.line, 65_538);
     // With the limit raised they parse, and the token stream round-trips.
     let limits = Limits {
@@ -324,7 +354,11 @@ fn limits_caps_reject_text_and_tokens() {
     assert!(tgsi::parse_with_limits(&ten, &tight).is_ok());
     let err = tgsi::parse_with_limits(&eleven, &tight).unwrap_err();
     assert_eq!((err.span.line, err.span.col), (13, 6));
-    assert!(err.message.contains("more than 10 instructions"), "{}", err.message);
+    assert!(
+        err.message.contains("more than 10 instructions"),
+        "{}",
+        err.message
+    );
     let words = tokens::encode(&tgsi::parse(&eleven).unwrap()).unwrap();
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!(err.kind, DecodeErrorKind::LimitExceeded);
@@ -334,7 +368,11 @@ fn limits_caps_reject_text_and_tokens() {
     let four = "FRAG\nDCL TEMP[0]\nDCL TEMP[1]\nDCL TEMP[2]\nDCL TEMP[3]\n";
     let err = tgsi::parse_with_limits(four, &tight).unwrap_err();
     assert_eq!((err.span.line, err.span.col), (5, 1));
-    assert!(err.message.contains("more than 3 declarations"), "{}", err.message);
+    assert!(
+        err.message.contains("more than 3 declarations"),
+        "{}",
+        err.message
+    );
     let words = tokens::encode(&tgsi::parse(four).unwrap()).unwrap();
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!(err.kind, DecodeErrorKind::LimitExceeded);
@@ -344,7 +382,11 @@ fn limits_caps_reject_text_and_tokens() {
     let three = "FRAG\nIMM[0] UINT32 {0, 0, 0, 0}\nIMM[1] UINT32 {1, 0, 0, 0}\nIMM[2] UINT32 {2, 0, 0, 0}\n";
     let err = tgsi::parse_with_limits(three, &tight).unwrap_err();
     assert_eq!((err.span.line, err.span.col), (4, 1));
-    assert!(err.message.contains("more than 2 immediates"), "{}", err.message);
+    assert!(
+        err.message.contains("more than 2 immediates"),
+        "{}",
+        err.message
+    );
     let words = tokens::encode(&tgsi::parse(three).unwrap()).unwrap();
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!(err.kind, DecodeErrorKind::LimitExceeded);
@@ -353,7 +395,11 @@ fn limits_caps_reject_text_and_tokens() {
     // Properties.
     let two = "GEOM\nPROPERTY GS_INVOCATIONS 2\nPROPERTY GS_MAX_OUTPUT_VERTICES 3\n";
     let err = tgsi::parse_with_limits(two, &tight).unwrap_err();
-    assert!(err.message.contains("more than 1 properties"), "{}", err.message);
+    assert!(
+        err.message.contains("more than 1 properties"),
+        "{}",
+        err.message
+    );
     let words = tokens::encode(&tgsi::parse(two).unwrap()).unwrap();
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!(err.kind, DecodeErrorKind::LimitExceeded);
@@ -362,7 +408,11 @@ fn limits_caps_reject_text_and_tokens() {
     let big = format!("FRAG\n{}", " ".repeat(4096));
     let err = tgsi::parse_with_limits(&big, &tight).unwrap_err();
     assert_eq!((err.span.line, err.span.col), (1, 1));
-    assert!(err.message.contains("more than the limit of 4096"), "{}", err.message);
+    assert!(
+        err.message.contains("more than the limit of 4096"),
+        "{}",
+        err.message
+    );
     let words = vec![0u32; 1025];
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!((err.kind, err.offset), (DecodeErrorKind::LimitExceeded, 0));
@@ -373,7 +423,11 @@ fn limits_caps_reject_text_and_tokens() {
         ..Limits::DEFAULT
     };
     let err = tgsi::parse_with_limits("FRAG\nDCL TEMP[0..101]\n", &index).unwrap_err();
-    assert!(err.message.contains("larger than the limit of 100"), "{}", err.message);
+    assert!(
+        err.message.contains("larger than the limit of 100"),
+        "{}",
+        err.message
+    );
 
     // Token length cap.
     let token = Limits {
@@ -381,5 +435,9 @@ fn limits_caps_reject_text_and_tokens() {
         ..Limits::DEFAULT
     };
     let err = tgsi::parse_with_limits("FRAG\nDCL TEMP[00001]\n", &token).unwrap_err();
-    assert!(err.message.contains("5 digits is too long"), "{}", err.message);
+    assert!(
+        err.message.contains("5 digits is too long"),
+        "{}",
+        err.message
+    );
 }

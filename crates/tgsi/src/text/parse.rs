@@ -490,9 +490,11 @@ impl<'a> Parser<'a, '_> {
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
-        let per_vertex = (processor == Processor::Geometry && file == File::Input)
-            || (processor == Processor::TessEval && file == File::Input)
-            || (processor == Processor::TessCtrl && matches!(file, File::Input | File::Output));
+        let per_vertex = match processor {
+            Processor::Geometry | Processor::TessEval => file == File::Input,
+            Processor::TessCtrl => matches!(file, File::Input | File::Output),
+            _ => false,
+        };
         // The printer writes every geometry input as `IN[][i]`, also when no
         // GS_INPUT_PRIMITIVE gives `[]` a size (Mesa's parser then fails on its own print).
         // The vertex bracket of a per-vertex file is discarded anyway, so an empty one is
@@ -500,8 +502,7 @@ impl<'a> Parser<'a, '_> {
         let empty_span = self.cur.span();
         let mut p = self.cur.clone();
         p.skip_ws()?;
-        let unsized_vertex_bracket =
-            per_vertex && self.implied_array_size == 0 && p.peek() == b']';
+        let unsized_vertex_bracket = per_vertex && self.implied_array_size == 0 && p.peek() == b']';
         let (mut first, mut last) = if unsized_vertex_bracket {
             self.cur = p;
             self.cur.advance(1);
@@ -949,10 +950,9 @@ impl<'a> Parser<'a, '_> {
         }
 
         // Memory qualifiers, image target and format.
-        if inst.memory.is_some() {
+        if let Some(mem) = inst.memory.as_mut() {
             while let Some(mut p) = self.comma_then() {
                 let word = p.word();
-                let mem = inst.memory.as_mut().expect("memory info was set above");
                 if let Some(q) = MemoryQualifier::from_name(word) {
                     mem.qualifiers |= 1 << q.number();
                 } else if let Some(t) = TextureTarget::from_name(word) {

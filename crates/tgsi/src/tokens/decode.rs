@@ -19,28 +19,48 @@ pub fn decode(words: &[u32]) -> Result<Shader, DecodeError> {
 /// Decodes token words, enforcing `limits`.
 pub fn decode_with_limits(words: &[u32], limits: &Limits) -> Result<Shader, DecodeError> {
     if words.len().saturating_mul(4) > limits.max_input_bytes {
-        return Err(DecodeError::new(0, K::LimitExceeded, format!("{} words exceed the input limit", words.len())));
+        return Err(DecodeError::new(
+            0,
+            K::LimitExceeded,
+            format!("{} words exceed the input limit", words.len()),
+        ));
     }
     let mut rd = Reader { words, pos: 0 };
     let head = rd.next("the header word")?;
     let header_size = header::HEADER_SIZE.get(head);
     if header_size != 2 {
-        return Err(DecodeError::new(0, K::BadHeader, format!("HeaderSize is {header_size}, expected 2")));
+        return Err(DecodeError::new(
+            0,
+            K::BadHeader,
+            format!("HeaderSize is {header_size}, expected 2"),
+        ));
     }
     let body = header::BODY_SIZE.get(head) as usize;
     let proc_word = rd.next("the processor word")?;
-    let processor = Processor::from_number(header::PROCESSOR.get(proc_word))
-        .ok_or_else(|| DecodeError::new(1, K::BadEnum, format!("unknown processor {}", header::PROCESSOR.get(proc_word))))?;
+    let processor = Processor::from_number(header::PROCESSOR.get(proc_word)).ok_or_else(|| {
+        DecodeError::new(
+            1,
+            K::BadEnum,
+            format!("unknown processor {}", header::PROCESSOR.get(proc_word)),
+        )
+    })?;
     let end = 2 + body;
     if words.len() < end {
         return Err(DecodeError::new(
             words.len(),
             K::Truncated,
-            format!("BodySize says {body} words but only {} follow the header", words.len() - 2),
+            format!(
+                "BodySize says {body} words but only {} follow the header",
+                words.len() - 2
+            ),
         ));
     }
     if words.len() > end {
-        return Err(DecodeError::new(end, K::Overlong, format!("{} words after the end of the body", words.len() - end)));
+        return Err(DecodeError::new(
+            end,
+            K::Overlong,
+            format!("{} words after the end of the body", words.len() - end),
+        ));
     }
     let mut shader = Shader::new(processor);
     while rd.pos < end {
@@ -49,7 +69,11 @@ pub fn decode_with_limits(words: &[u32], limits: &Limits) -> Result<Shader, Deco
         match group::TYPE.get(head) {
             group::DECLARATION => {
                 if shader.declarations.len() >= limits.max_declarations {
-                    return Err(DecodeError::new(at, K::LimitExceeded, "too many declarations"));
+                    return Err(DecodeError::new(
+                        at,
+                        K::LimitExceeded,
+                        "too many declarations",
+                    ));
                 }
                 let decl = declaration(&mut rd, head, at)?;
                 shader.declarations.push(decl);
@@ -57,25 +81,42 @@ pub fn decode_with_limits(words: &[u32], limits: &Limits) -> Result<Shader, Deco
             }
             group::IMMEDIATE => {
                 if shader.immediates.len() >= limits.max_immediates {
-                    return Err(DecodeError::new(at, K::LimitExceeded, "too many immediates"));
+                    return Err(DecodeError::new(
+                        at,
+                        K::LimitExceeded,
+                        "too many immediates",
+                    ));
                 }
                 let n = group::IMM_NR_TOKENS.get(head);
                 if n != 5 {
-                    return Err(DecodeError::new(at, K::CountMismatch, format!("immediate has NrTokens {n}, expected 5")));
+                    return Err(DecodeError::new(
+                        at,
+                        K::CountMismatch,
+                        format!("immediate has NrTokens {n}, expected 5"),
+                    ));
                 }
                 let ty_num = imm::DATA_TYPE.get(head);
-                let ty = ImmType::from_number(ty_num)
-                    .ok_or_else(|| DecodeError::new(at, K::BadEnum, format!("unknown immediate type {ty_num}")))?;
+                let ty = ImmType::from_number(ty_num).ok_or_else(|| {
+                    DecodeError::new(at, K::BadEnum, format!("unknown immediate type {ty_num}"))
+                })?;
                 let mut data = [0u32; 4];
                 for w in data.iter_mut() {
                     *w = rd.next("immediate data")?;
                 }
-                shader.immediates.push(Immediate { ty, words: data, span: Span::new(0, at as u32) });
+                shader.immediates.push(Immediate {
+                    ty,
+                    words: data,
+                    span: Span::new(0, at as u32),
+                });
                 shader.order.push(ItemKind::Immediate);
             }
             group::INSTRUCTION => {
                 if shader.instructions.len() >= limits.max_instructions {
-                    return Err(DecodeError::new(at, K::LimitExceeded, "too many instructions"));
+                    return Err(DecodeError::new(
+                        at,
+                        K::LimitExceeded,
+                        "too many instructions",
+                    ));
                 }
                 let inst = instruction(&mut rd, head, at)?;
                 shader.instructions.push(inst);
@@ -83,23 +124,46 @@ pub fn decode_with_limits(words: &[u32], limits: &Limits) -> Result<Shader, Deco
             }
             group::PROPERTY => {
                 if shader.properties.len() >= limits.max_properties {
-                    return Err(DecodeError::new(at, K::LimitExceeded, "too many properties"));
+                    return Err(DecodeError::new(
+                        at,
+                        K::LimitExceeded,
+                        "too many properties",
+                    ));
                 }
                 let n = group::NR_TOKENS.get(head);
                 if n != 2 {
-                    return Err(DecodeError::new(at, K::CountMismatch, format!("property has NrTokens {n}, expected 2")));
+                    return Err(DecodeError::new(
+                        at,
+                        K::CountMismatch,
+                        format!("property has NrTokens {n}, expected 2"),
+                    ));
                 }
                 let num = prop::NAME.get(head);
-                let name = PropertyName::from_number(num)
-                    .ok_or_else(|| DecodeError::new(at, K::BadEnum, format!("unknown property {num}")))?;
+                let name = PropertyName::from_number(num).ok_or_else(|| {
+                    DecodeError::new(at, K::BadEnum, format!("unknown property {num}"))
+                })?;
                 let value = rd.next("the property value")?;
-                shader.properties.push(Property { name, value, span: Span::new(0, at as u32) });
+                shader.properties.push(Property {
+                    name,
+                    value,
+                    span: Span::new(0, at as u32),
+                });
                 shader.order.push(ItemKind::Property);
             }
-            t => return Err(DecodeError::new(at, K::UnknownTokenType, format!("unknown token type {t}"))),
+            t => {
+                return Err(DecodeError::new(
+                    at,
+                    K::UnknownTokenType,
+                    format!("unknown token type {t}"),
+                ))
+            }
         }
         if rd.pos > end {
-            return Err(DecodeError::new(at, K::Truncated, "a token group runs past the end of the body"));
+            return Err(DecodeError::new(
+                at,
+                K::Truncated,
+                "a token group runs past the end of the body",
+            ));
         }
     }
     Ok(shader)
@@ -117,19 +181,32 @@ impl Reader<'_> {
                 self.pos += 1;
                 Ok(w)
             }
-            None => Err(DecodeError::new(self.pos, K::Truncated, format!("stream ends where {what} was expected"))),
+            None => Err(DecodeError::new(
+                self.pos,
+                K::Truncated,
+                format!("stream ends where {what} was expected"),
+            )),
         }
     }
 }
 
-fn enum_value<T>(at: usize, value: u32, from: fn(u32) -> Option<T>, what: &str) -> Result<T, DecodeError> {
+fn enum_value<T>(
+    at: usize,
+    value: u32,
+    from: fn(u32) -> Option<T>,
+    what: &str,
+) -> Result<T, DecodeError> {
     from(value).ok_or_else(|| DecodeError::new(at, K::BadEnum, format!("unknown {what} {value}")))
 }
 
 fn file(at: usize, value: u32) -> Result<File, DecodeError> {
     match File::from_number(value) {
         Some(f) if !f.is_legacy() => Ok(f),
-        _ => Err(DecodeError::new(at, K::BadEnum, format!("unknown register file {value}"))),
+        _ => Err(DecodeError::new(
+            at,
+            K::BadEnum,
+            format!("unknown register file {value}"),
+        )),
     }
 }
 
@@ -138,7 +215,11 @@ fn format(at: usize, value: u32) -> Result<Format, DecodeError> {
     if f.is_known() {
         Ok(f)
     } else {
-        Err(DecodeError::new(at, K::BadEnum, format!("unknown pipe_format {value}")))
+        Err(DecodeError::new(
+            at,
+            K::BadEnum,
+            format!("unknown pipe_format {value}"),
+        ))
     }
 }
 
@@ -148,13 +229,22 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
     let mut decl = Declaration::new(f, d::RANGE_FIRST.get(range), d::RANGE_LAST.get(range));
     decl.span = Span::new(0, at as u32);
     if decl.last < decl.first {
-        return Err(DecodeError::new(at + 1, K::Contradictory, format!("range {}..{} is empty", decl.first, decl.last)));
+        return Err(DecodeError::new(
+            at + 1,
+            K::Contradictory,
+            format!("range {}..{} is empty", decl.first, decl.last),
+        ));
     }
     decl.usage_mask = WriteMask(d::USAGE_MASK.get(head) as u8);
     decl.invariant = d::INVARIANT.get(head) != 0;
     decl.local = d::LOCAL.get(head) != 0;
     decl.atomic = d::ATOMIC.get(head) != 0;
-    decl.memory_type = enum_value(at, d::MEM_TYPE.get(head), MemoryType::from_number, "memory type")?;
+    decl.memory_type = enum_value(
+        at,
+        d::MEM_TYPE.get(head),
+        MemoryType::from_number,
+        "memory type",
+    )?;
     if d::DIMENSION.get(head) != 0 {
         let w = rd.next("the declaration dimension")?;
         decl.dimension = Some(d::DIM_INDEX.get(w));
@@ -163,8 +253,18 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
         let w_at = rd.pos;
         let w = rd.next("the interpolation word")?;
         decl.interp = Some(InterpDecl {
-            mode: enum_value(w_at, d::INTERP_MODE.get(w), Interpolate::from_number, "interpolation mode")?,
-            location: enum_value(w_at, d::INTERP_LOCATION.get(w), InterpLocation::from_number, "interpolation location")?,
+            mode: enum_value(
+                w_at,
+                d::INTERP_MODE.get(w),
+                Interpolate::from_number,
+                "interpolation mode",
+            )?,
+            location: enum_value(
+                w_at,
+                d::INTERP_LOCATION.get(w),
+                InterpLocation::from_number,
+                "interpolation location",
+            )?,
         });
     }
     if d::SEMANTIC.get(head) != 0 {
@@ -175,7 +275,12 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
             *s = field.get(w) as u8;
         }
         decl.semantic = Some(SemanticDecl {
-            name: enum_value(w_at, d::SEMANTIC_NAME.get(w), Semantic::from_number, "semantic")?,
+            name: enum_value(
+                w_at,
+                d::SEMANTIC_NAME.get(w),
+                Semantic::from_number,
+                "semantic",
+            )?,
             index: d::SEMANTIC_INDEX.get(w),
             streams,
         });
@@ -185,7 +290,12 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
             let w_at = rd.pos;
             let w = rd.next("the image word")?;
             decl.resource = Some(ResourceDecl::Image {
-                target: enum_value(w_at, d::IMAGE_RESOURCE.get(w), TextureTarget::from_number, "texture target")?,
+                target: enum_value(
+                    w_at,
+                    d::IMAGE_RESOURCE.get(w),
+                    TextureTarget::from_number,
+                    "texture target",
+                )?,
                 format: format(w_at, d::IMAGE_FORMAT.get(w))?,
                 writable: d::IMAGE_WRITABLE.get(w) != 0,
                 raw: d::IMAGE_RAW.get(w) != 0,
@@ -199,7 +309,12 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
                 *t = enum_value(w_at, field.get(w), ReturnType::from_number, "return type")?;
             }
             decl.resource = Some(ResourceDecl::SamplerView {
-                target: enum_value(w_at, d::SVIEW_RESOURCE.get(w), TextureTarget::from_number, "texture target")?,
+                target: enum_value(
+                    w_at,
+                    d::SVIEW_RESOURCE.get(w),
+                    TextureTarget::from_number,
+                    "texture target",
+                )?,
                 return_types,
             });
         }
@@ -211,7 +326,14 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
     }
     let n = group::NR_TOKENS.get(head) as usize;
     if n != rd.pos - at {
-        return Err(DecodeError::new(at, K::CountMismatch, format!("declaration has NrTokens {n} but its flags describe {} words", rd.pos - at)));
+        return Err(DecodeError::new(
+            at,
+            K::CountMismatch,
+            format!(
+                "declaration has NrTokens {n} but its flags describe {} words",
+                rd.pos - at
+            ),
+        ));
     }
     Ok(decl)
 }
@@ -228,7 +350,12 @@ fn indirect(rd: &mut Reader) -> Result<Indirect, DecodeError> {
 }
 
 /// The indirect / dimension / dimension-indirect words after a register word.
-fn register_tail(rd: &mut Reader, reg: &mut Register, has_indirect: bool, has_dim: bool) -> Result<(), DecodeError> {
+fn register_tail(
+    rd: &mut Reader,
+    reg: &mut Register,
+    has_indirect: bool,
+    has_dim: bool,
+) -> Result<(), DecodeError> {
     if has_indirect {
         reg.indirect = Some(indirect(rd)?);
     }
@@ -236,9 +363,16 @@ fn register_tail(rd: &mut Reader, reg: &mut Register, has_indirect: bool, has_di
         let at = rd.pos;
         let w = rd.next("a dimension word")?;
         if r::DIM_DIMENSION.get(w) != 0 {
-            return Err(DecodeError::new(at, K::Unsupported, "a dimension with its own dimension (3-D register) is not supported"));
+            return Err(DecodeError::new(
+                at,
+                K::Unsupported,
+                "a dimension with its own dimension (3-D register) is not supported",
+            ));
         }
-        let mut dim = Dimension { index: r::DIM_INDEX.get_signed(w), indirect: None };
+        let mut dim = Dimension {
+            index: r::DIM_INDEX.get_signed(w),
+            indirect: None,
+        };
         if r::DIM_INDIRECT.get(w) != 0 {
             dim.indirect = Some(indirect(rd)?);
         }
@@ -249,7 +383,8 @@ fn register_tail(rd: &mut Reader, reg: &mut Register, has_indirect: bool, has_di
 
 fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, DecodeError> {
     let number = i::OPCODE.get(head);
-    let opcode = Opcode::from_number(number).ok_or_else(|| DecodeError::new(at, K::BadEnum, format!("unknown opcode {number}")))?;
+    let opcode = Opcode::from_number(number)
+        .ok_or_else(|| DecodeError::new(at, K::BadEnum, format!("unknown opcode {number}")))?;
     let info = opcode.info();
     let num_dst = i::NUM_DST.get(head);
     let num_src = i::NUM_SRC.get(head);
@@ -258,7 +393,10 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
         return Err(DecodeError::new(
             at,
             K::Contradictory,
-            format!("{} takes {} destinations and {} sources, the token says {num_dst} and {num_src}", info.name, info.num_dst, info.num_src),
+            format!(
+                "{} takes {} destinations and {} sources, the token says {num_dst} and {num_src}",
+                info.name, info.num_dst, info.num_src
+            ),
         ));
     }
     let mut inst = Instruction::new(opcode);
@@ -273,11 +411,25 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
         let w = rd.next("the texture word")?;
         let n = i::TEX_NUM_OFFSETS.get(w);
         if n > 4 {
-            return Err(DecodeError::new(w_at, K::Contradictory, format!("{n} texel offsets; at most 4 are allowed")));
+            return Err(DecodeError::new(
+                w_at,
+                K::Contradictory,
+                format!("{n} texel offsets; at most 4 are allowed"),
+            ));
         }
         let mut tex = TextureInfo {
-            target: enum_value(w_at, i::TEX_TARGET.get(w), TextureTarget::from_number, "texture target")?,
-            return_type: enum_value(w_at, i::TEX_RETURN_TYPE.get(w), ReturnType::from_number, "return type")?,
+            target: enum_value(
+                w_at,
+                i::TEX_TARGET.get(w),
+                TextureTarget::from_number,
+                "texture target",
+            )?,
+            return_type: enum_value(
+                w_at,
+                i::TEX_RETURN_TYPE.get(w),
+                ReturnType::from_number,
+                "return type",
+            )?,
             offsets: Vec::with_capacity(n as usize),
         };
         for _ in 0..n {
@@ -287,7 +439,11 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
             for (s, field) in swizzle.iter_mut().zip(i::OFFSET_SWIZZLE) {
                 *s = field.get(o) as u8;
             }
-            tex.offsets.push(TexOffset { file: file(o_at, i::OFFSET_FILE.get(o))?, index: i::OFFSET_INDEX.get_signed(o), swizzle });
+            tex.offsets.push(TexOffset {
+                file: file(o_at, i::OFFSET_FILE.get(o))?,
+                index: i::OFFSET_INDEX.get_signed(o),
+                swizzle,
+            });
         }
         inst.texture = Some(tex);
     }
@@ -296,7 +452,12 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
         let w = rd.next("the memory word")?;
         inst.memory = Some(MemoryInfo {
             qualifiers: i::MEM_QUALIFIER.get(w) as u8,
-            target: enum_value(w_at, i::MEM_TEXTURE.get(w), TextureTarget::from_number, "texture target")?,
+            target: enum_value(
+                w_at,
+                i::MEM_TEXTURE.get(w),
+                TextureTarget::from_number,
+                "texture target",
+            )?,
             format: format(w_at, i::MEM_FORMAT.get(w))?,
         });
     }
@@ -304,14 +465,27 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
         let w_at = rd.pos;
         let w = rd.next("a destination register")?;
         let mut reg = Register::new(file(w_at, r::FILE.get(w))?, r::DST_INDEX.get_signed(w));
-        register_tail(rd, &mut reg, r::DST_INDIRECT.get(w) != 0, r::DST_DIMENSION.get(w) != 0)?;
-        inst.dst.push(Dst { reg, write_mask: WriteMask(r::DST_WRITE_MASK.get(w) as u8) });
+        register_tail(
+            rd,
+            &mut reg,
+            r::DST_INDIRECT.get(w) != 0,
+            r::DST_DIMENSION.get(w) != 0,
+        )?;
+        inst.dst.push(Dst {
+            reg,
+            write_mask: WriteMask(r::DST_WRITE_MASK.get(w) as u8),
+        });
     }
     for _ in 0..num_src {
         let w_at = rd.pos;
         let w = rd.next("a source register")?;
         let mut reg = Register::new(file(w_at, r::FILE.get(w))?, r::SRC_INDEX.get_signed(w));
-        register_tail(rd, &mut reg, r::SRC_INDIRECT.get(w) != 0, r::SRC_DIMENSION.get(w) != 0)?;
+        register_tail(
+            rd,
+            &mut reg,
+            r::SRC_INDIRECT.get(w) != 0,
+            r::SRC_DIMENSION.get(w) != 0,
+        )?;
         let mut swizzle = [0u8; 4];
         for (s, field) in swizzle.iter_mut().zip(r::SRC_SWIZZLE) {
             *s = field.get(w) as u8;
@@ -325,7 +499,14 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
     }
     let n = group::NR_TOKENS.get(head) as usize;
     if n != rd.pos - at - 1 {
-        return Err(DecodeError::new(at, K::CountMismatch, format!("instruction has NrTokens {n} but its flags describe {} words", rd.pos - at - 1)));
+        return Err(DecodeError::new(
+            at,
+            K::CountMismatch,
+            format!(
+                "instruction has NrTokens {n} but its flags describe {} words",
+                rd.pos - at - 1
+            ),
+        ));
     }
     Ok(inst)
 }

@@ -8,18 +8,27 @@ use crate::ir::*;
 
 /// Encodes a shader as Mesa token words.
 pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
-    let mut out = Vec::with_capacity(2 + shader.instructions.len() * 6 + shader.declarations.len() * 3);
+    let mut out =
+        Vec::with_capacity(2 + shader.instructions.len() * 6 + shader.declarations.len() * 3);
     out.push(header::HEADER_SIZE.put(2));
     out.push(header::PROCESSOR.put(shader.processor.number()));
     for item in shader.items() {
         match item {
             Item::Property(p) => {
-                out.push(group::TYPE.put(group::PROPERTY) | group::NR_TOKENS.put(2) | prop::NAME.put(p.name.number()));
+                out.push(
+                    group::TYPE.put(group::PROPERTY)
+                        | group::NR_TOKENS.put(2)
+                        | prop::NAME.put(p.name.number()),
+                );
                 out.push(p.value);
             }
             Item::Declaration(decl) => declaration(decl, &mut out)?,
             Item::Immediate(_, m) => {
-                out.push(group::TYPE.put(group::IMMEDIATE) | group::IMM_NR_TOKENS.put(5) | imm::DATA_TYPE.put(m.ty.number()));
+                out.push(
+                    group::TYPE.put(group::IMMEDIATE)
+                        | group::IMM_NR_TOKENS.put(5)
+                        | imm::DATA_TYPE.put(m.ty.number()),
+                );
                 out.extend_from_slice(&m.words);
             }
             Item::Instruction(index, inst) => instruction(index, inst, &mut out)?,
@@ -27,7 +36,10 @@ pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
     }
     let body = out.len() - 2;
     if !header::BODY_SIZE.fits(body as u32) || body > u32::MAX as usize {
-        return Err(EncodeError { span: Span::default(), message: format!("{body} body words do not fit in the 24-bit BodySize field") });
+        return Err(EncodeError {
+            span: Span::default(),
+            message: format!("{body} body words do not fit in the 24-bit BodySize field"),
+        });
     }
     out[0] |= header::BODY_SIZE.put(body as u32);
     Ok(out)
@@ -37,7 +49,10 @@ fn check(span: Span, field: Field, value: u32, what: &str) -> Result<u32, Encode
     if field.fits(value) {
         Ok(field.put(value))
     } else {
-        Err(EncodeError { span, message: format!("{what} {value} does not fit in {} bits", field.width) })
+        Err(EncodeError {
+            span,
+            message: format!("{what} {value} does not fit in {} bits", field.width),
+        })
     }
 }
 
@@ -45,7 +60,13 @@ fn check_signed(span: Span, field: Field, value: i32, what: &str) -> Result<u32,
     if field.fits_signed(value) {
         Ok(field.put(value as u32))
     } else {
-        Err(EncodeError { span, message: format!("{what} {value} does not fit in a signed {}-bit field", field.width) })
+        Err(EncodeError {
+            span,
+            message: format!(
+                "{what} {value} does not fit in a signed {}-bit field",
+                field.width
+            ),
+        })
     }
 }
 
@@ -53,7 +74,10 @@ fn file_number(span: Span, file: File) -> Result<u32, EncodeError> {
     if file.is_legacy() {
         return Err(EncodeError {
             span,
-            message: format!("register file {} of older spec versions has no Mesa 22.3 token number", file.name()),
+            message: format!(
+                "register file {} of older spec versions has no Mesa 22.3 token number",
+                file.name()
+            ),
         });
     }
     Ok(file.number())
@@ -63,15 +87,22 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
     let span = decl.span;
     let head_at = out.len();
     out.push(0);
-    out.push(check(span, d::RANGE_FIRST, decl.first, "range start")? | check(span, d::RANGE_LAST, decl.last, "range end")?);
+    out.push(
+        check(span, d::RANGE_FIRST, decl.first, "range start")?
+            | check(span, d::RANGE_LAST, decl.last, "range end")?,
+    );
     if let Some(dim) = decl.dimension {
         out.push(check(span, d::DIM_INDEX, dim, "dimension")?);
     }
     if let Some(interp) = decl.interp {
-        out.push(d::INTERP_MODE.put(interp.mode.number()) | d::INTERP_LOCATION.put(interp.location.number()));
+        out.push(
+            d::INTERP_MODE.put(interp.mode.number())
+                | d::INTERP_LOCATION.put(interp.location.number()),
+        );
     }
     if let Some(sem) = decl.semantic {
-        let mut word = d::SEMANTIC_NAME.put(sem.name.number()) | check(span, d::SEMANTIC_INDEX, sem.index, "semantic index")?;
+        let mut word = d::SEMANTIC_NAME.put(sem.name.number())
+            | check(span, d::SEMANTIC_INDEX, sem.index, "semantic index")?;
         for (field, &stream) in d::STREAM.iter().zip(&sem.streams) {
             word |= check(span, *field, stream as u32, "stream")?;
         }
@@ -80,7 +111,12 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
     match (decl.file, decl.resource) {
         (File::Image, res) => {
             let (target, format, writable, raw) = match res {
-                Some(ResourceDecl::Image { target, format, writable, raw }) => (target, format, writable, raw),
+                Some(ResourceDecl::Image {
+                    target,
+                    format,
+                    writable,
+                    raw,
+                }) => (target, format, writable, raw),
                 _ => (TextureTarget::Buffer, crate::Format::NONE, false, false),
             };
             out.push(
@@ -92,7 +128,10 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
         }
         (File::SamplerView, res) => {
             let (target, types) = match res {
-                Some(ResourceDecl::SamplerView { target, return_types }) => (target, return_types),
+                Some(ResourceDecl::SamplerView {
+                    target,
+                    return_types,
+                }) => (target, return_types),
                 _ => (TextureTarget::Buffer, [ReturnType::Unorm; 4]),
             };
             let mut word = d::SVIEW_RESOURCE.put(target.number());
@@ -135,7 +174,10 @@ fn register_tail(span: Span, reg: &Register, out: &mut Vec<u32>) -> Result<(), E
         out.push(indirect_word(span, ind)?);
     }
     if let Some(dim) = &reg.dimension {
-        out.push(r::DIM_INDIRECT.put(dim.indirect.is_some() as u32) | check_signed(span, r::DIM_INDEX, dim.index, "dimension index")?);
+        out.push(
+            r::DIM_INDIRECT.put(dim.indirect.is_some() as u32)
+                | check_signed(span, r::DIM_INDEX, dim.index, "dimension index")?,
+        );
         if let Some(ind) = &dim.indirect {
             out.push(indirect_word(span, ind)?);
         }
@@ -149,7 +191,10 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
     let Some(number) = info.number else {
         return Err(EncodeError {
             span,
-            message: format!("instruction {index}: {} is a legacy opcode with no Mesa 22.3 token number", info.name),
+            message: format!(
+                "instruction {index}: {} is a legacy opcode with no Mesa 22.3 token number",
+                info.name
+            ),
         });
     };
     let head_at = out.len();
@@ -160,11 +205,19 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
     if let Some(tex) = &inst.texture {
         let n = tex.offsets.len() as u32;
         if n > 4 {
-            return Err(EncodeError { span, message: format!("{n} texel offsets; at most 4 are allowed") });
+            return Err(EncodeError {
+                span,
+                message: format!("{n} texel offsets; at most 4 are allowed"),
+            });
         }
-        out.push(i::TEX_TARGET.put(tex.target.number()) | i::TEX_NUM_OFFSETS.put(n) | i::TEX_RETURN_TYPE.put(tex.return_type.number()));
+        out.push(
+            i::TEX_TARGET.put(tex.target.number())
+                | i::TEX_NUM_OFFSETS.put(n)
+                | i::TEX_RETURN_TYPE.put(tex.return_type.number()),
+        );
         for off in &tex.offsets {
-            let mut word = check_signed(span, i::OFFSET_INDEX, off.index, "texel offset index")? | i::OFFSET_FILE.put(file_number(span, off.file)?);
+            let mut word = check_signed(span, i::OFFSET_INDEX, off.index, "texel offset index")?
+                | i::OFFSET_FILE.put(file_number(span, off.file)?);
             for (field, &c) in i::OFFSET_SWIZZLE.iter().zip(&off.swizzle) {
                 word |= field.put(c as u32);
             }
@@ -173,8 +226,12 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
     }
     if let Some(mem) = &inst.memory {
         out.push(
-            check(span, i::MEM_QUALIFIER, mem.qualifiers as u32, "memory qualifier")?
-                | i::MEM_TEXTURE.put(mem.target.number())
+            check(
+                span,
+                i::MEM_QUALIFIER,
+                mem.qualifiers as u32,
+                "memory qualifier",
+            )? | i::MEM_TEXTURE.put(mem.target.number())
                 | check(span, i::MEM_FORMAT, mem.format.0 as u32, "format")?,
         );
     }

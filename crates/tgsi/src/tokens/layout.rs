@@ -103,13 +103,23 @@ pub mod decl {
     pub const INTERP_LOCATION: Field = Field::new(4, 2);
     pub const SEMANTIC_NAME: Field = Field::new(0, 8);
     pub const SEMANTIC_INDEX: Field = Field::new(8, 16);
-    pub const STREAM: [Field; 4] = [Field::new(24, 2), Field::new(26, 2), Field::new(28, 2), Field::new(30, 2)];
+    pub const STREAM: [Field; 4] = [
+        Field::new(24, 2),
+        Field::new(26, 2),
+        Field::new(28, 2),
+        Field::new(30, 2),
+    ];
     pub const IMAGE_RESOURCE: Field = Field::new(0, 8);
     pub const IMAGE_RAW: Field = Field::new(8, 1);
     pub const IMAGE_WRITABLE: Field = Field::new(9, 1);
     pub const IMAGE_FORMAT: Field = Field::new(10, 10);
     pub const SVIEW_RESOURCE: Field = Field::new(0, 8);
-    pub const SVIEW_RETURN: [Field; 4] = [Field::new(8, 6), Field::new(14, 6), Field::new(20, 6), Field::new(26, 6)];
+    pub const SVIEW_RETURN: [Field; 4] = [
+        Field::new(8, 6),
+        Field::new(14, 6),
+        Field::new(20, 6),
+        Field::new(26, 6),
+    ];
     pub const ARRAY_ID: Field = Field::new(0, 10);
 }
 
@@ -142,7 +152,8 @@ pub mod inst {
     pub const TEX_RETURN_TYPE: Field = Field::new(12, 3);
     pub const OFFSET_INDEX: Field = Field::new(0, 16);
     pub const OFFSET_FILE: Field = Field::new(16, 4);
-    pub const OFFSET_SWIZZLE: [Field; 3] = [Field::new(20, 2), Field::new(22, 2), Field::new(24, 2)];
+    pub const OFFSET_SWIZZLE: [Field; 3] =
+        [Field::new(20, 2), Field::new(22, 2), Field::new(24, 2)];
     pub const MEM_QUALIFIER: Field = Field::new(0, 4);
     pub const MEM_TEXTURE: Field = Field::new(4, 8);
     pub const MEM_FORMAT: Field = Field::new(12, 10);
@@ -159,7 +170,12 @@ pub mod reg {
     pub const SRC_INDIRECT: Field = Field::new(4, 1);
     pub const SRC_DIMENSION: Field = Field::new(5, 1);
     pub const SRC_INDEX: Field = Field::new(6, 16);
-    pub const SRC_SWIZZLE: [Field; 4] = [Field::new(22, 2), Field::new(24, 2), Field::new(26, 2), Field::new(28, 2)];
+    pub const SRC_SWIZZLE: [Field; 4] = [
+        Field::new(22, 2),
+        Field::new(24, 2),
+        Field::new(26, 2),
+        Field::new(28, 2),
+    ];
     pub const SRC_ABSOLUTE: Field = Field::new(30, 1);
     pub const SRC_NEGATE: Field = Field::new(31, 1);
     pub const IND_FILE: Field = Field::new(0, 4);

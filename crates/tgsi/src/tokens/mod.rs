@@ -76,7 +76,11 @@ pub struct DecodeError {
 
 impl DecodeError {
     fn new(offset: usize, kind: DecodeErrorKind, message: impl Into<String>) -> DecodeError {
-        DecodeError { offset, kind, message: message.into() }
+        DecodeError {
+            offset,
+            kind,
+            message: message.into(),
+        }
     }
 }
 
@@ -93,7 +97,12 @@ pub fn words_from_le_bytes(bytes: &[u8]) -> Option<Vec<u32>> {
     if bytes.len() % 4 != 0 {
         return None;
     }
-    Some(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 /// Writes words as little-endian bytes.
