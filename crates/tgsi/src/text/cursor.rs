@@ -145,7 +145,11 @@ impl<'a> Cursor<'a> {
                             .and_then(|s| s.chars().next())
                     });
                 match ch {
-                    Some(ch) if !ch.is_control() && ch != ' ' => format!("'{ch}'"),
+                    // Name the code point too: U+00A0 or U+200B would otherwise look
+                    // like a space or nothing at all.
+                    Some(ch) if !ch.is_control() && ch != ' ' => {
+                        format!("'{ch}' (U+{:04X})", ch as u32)
+                    }
                     _ => format!("byte 0x{:02x}", self.peek()),
                 }
             }

@@ -6,7 +6,7 @@
 //! The parser never recurses on input, never allocates more than the input justifies (see
 //! [`Limits`]) and never panics.
 
-use super::cursor::Cursor;
+use super::cursor::{clip, Cursor};
 use super::number;
 use super::ParseError;
 use crate::enums::*;
@@ -224,7 +224,8 @@ impl<'a> Parser<'a, '_> {
             return self.expected("a property name");
         }
         let Some(name) = PropertyName::from_name(word) else {
-            return self.error_at(name_span, format!("unknown property '{word}'"));
+            // Quote at most a few dozen characters of a hostile megabyte-long word.
+            return self.error_at(name_span, format!("unknown property '{}'", clip(word)));
         };
         self.cur.advance(word.len());
         self.cur.skip_ws()?;
@@ -253,6 +254,20 @@ impl<'a> Parser<'a, '_> {
                 Processor::number,
                 "a processor name (VERT, FRAG, …)",
             )?,
+            // Mesa (and this printer) write plain property values with `%d`, so a value
+            // above i32::MAX comes out negative: read `-n` back as its two's complement.
+            PropertyValueKind::Number if self.cur.peek() == b'-' => {
+                let span = self.cur.span();
+                self.cur.advance(1);
+                let magnitude = self.uint("an integer property value")?;
+                if magnitude > 1 << 31 {
+                    return self.error_at(
+                        span,
+                        format!("property value -{magnitude} does not fit in 32 bits"),
+                    );
+                }
+                magnitude.wrapping_neg()
+            }
             PropertyValueKind::Number => self.uint("an unsigned integer property value")?,
         };
         if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
@@ -389,6 +404,23 @@ impl<'a> Parser<'a, '_> {
             self.cur.advance(10);
             return Ok(bits);
         }
+        // The printer (like Mesa's `%10.4f`) writes infinities and NaNs as `inf`, `-inf`,
+        // `nan`, `-nan`, which Mesa's own parser cannot read back. Accept exactly those
+        // spellings (as the quiet NaN / infinity bit patterns) so printed text re-parses.
+        let (negative, body) = match rest.first() {
+            Some(b'-') => (true, &rest[1..]),
+            Some(b'+') => (false, &rest[1..]),
+            _ => (false, rest),
+        };
+        for (word, bits) in [(b"inf", 0x7f80_0000u32), (b"nan", 0x7fc0_0000)] {
+            let whole_word = !body
+                .get(3)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+            if body.len() >= 3 && body[..3].eq_ignore_ascii_case(word) && whole_word {
+                self.cur.advance(rest.len() - body.len() + 3);
+                return Ok(bits | (negative as u32) << 31);
+            }
+        }
         let Some(len) = number::scan_decimal_float(rest) else {
             return self.expected("a float value");
         };
@@ -466,19 +498,39 @@ impl<'a> Parser<'a, '_> {
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
-        let (mut first, mut last) = self.dcl_bracket()?;
+        let per_vertex = match processor {
+            Processor::Geometry | Processor::TessEval => file == File::Input,
+            Processor::TessCtrl => matches!(file, File::Input | File::Output),
+            _ => false,
+        };
+        // The printer writes every geometry input as `IN[][i]`, also when no
+        // GS_INPUT_PRIMITIVE gives `[]` a size (Mesa's parser then fails on its own print).
+        // The vertex bracket of a per-vertex file is discarded anyway, so an empty one is
+        // accepted without a size when the register bracket follows.
+        let empty_span = self.cur.span();
+        let mut p = self.cur.clone();
+        p.skip_ws()?;
+        let unsized_vertex_bracket = per_vertex && self.implied_array_size == 0 && p.peek() == b']';
+        let (mut first, mut last) = if unsized_vertex_bracket {
+            self.cur = p;
+            self.cur.advance(1);
+            (0, 0)
+        } else {
+            self.dcl_bracket()?
+        };
         let mut dimension = None;
         let mut probe = self.cur.clone();
         probe.skip_ws()?;
+        if unsized_vertex_bracket && probe.peek() != b'[' {
+            return self.error_at(
+                empty_span,
+                "expected a register index: an empty [] needs PROPERTY GS_INPUT_PRIMITIVE first",
+            );
+        }
         if probe.peek() == b'[' {
             self.cur = probe;
             self.cur.advance(1);
             let second = self.dcl_bracket()?;
-            let per_vertex = match processor {
-                Processor::Geometry | Processor::TessEval => file == File::Input,
-                Processor::TessCtrl => matches!(file, File::Input | File::Output),
-                _ => false,
-            };
             if !per_vertex {
                 dimension = Some(first);
             }
@@ -815,7 +867,8 @@ impl<'a> Parser<'a, '_> {
                         "DCL, IMM, PROPERTY, an opcode or a label"
                     })
                 } else {
-                    self.error_at(span, format!("unknown opcode '{word}'"))
+                    // Quote at most a few dozen characters of a hostile megabyte-long word.
+                    self.error_at(span, format!("unknown opcode '{}'", clip(word)))
                 };
             }
         };

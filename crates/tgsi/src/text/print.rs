@@ -44,6 +44,9 @@ pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
     p.out
 }
 
+/// Nesting depth beyond which the printer stops indenting further.
+const MAX_PRINTED_INDENT: usize = 64;
+
 struct Printer {
     out: String,
     options: PrintOptions,
@@ -302,7 +305,10 @@ impl Printer {
         if info.has(opcode::DEDENT) {
             self.indent = self.indent.saturating_sub(1);
         }
-        for _ in 0..self.indent {
+        // Mesa indents without bound, which makes the print of a hostile, deeply nested
+        // shader quadratic in its size (100k nested IFs would be ~10 GB of spaces). No real
+        // shader nests this deep, so stopping the indentation there changes no real output.
+        for _ in 0..self.indent.min(MAX_PRINTED_INDENT) {
             self.out.push_str("  ");
         }
         if info.has(opcode::INDENT) {
