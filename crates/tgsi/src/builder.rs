@@ -36,7 +36,6 @@ use crate::ir::{
 };
 use crate::limits::Limits;
 use crate::opcode::{self, Opcode};
-use crate::pipe_format::Format;
 use crate::validate::{self, Diagnostic};
 
 /// A register handle: usable as a source (swizzle and modifiers apply) or as a destination
@@ -437,18 +436,10 @@ impl Builder {
         inst.dst = dst.iter().map(|r| r.dst()).collect();
         inst.src = src.iter().map(|r| r.src()).collect();
         if info.has(opcode::TEX) || info.has(opcode::SVIEW_OFFSETS) {
-            inst.texture = Some(TextureInfo {
-                target: TextureTarget::Unknown,
-                return_type: ReturnType::Unknown,
-                offsets: Vec::new(),
-            });
+            inst.texture = Some(TextureInfo::unknown());
         }
         if info.has(opcode::MEM) {
-            inst.memory = Some(MemoryInfo {
-                qualifiers: 0,
-                target: TextureTarget::Buffer,
-                format: Format::NONE,
-            });
+            inst.memory = Some(MemoryInfo::NONE);
         }
         self.push(inst)
     }

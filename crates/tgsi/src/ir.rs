@@ -303,6 +303,17 @@ pub struct TextureInfo {
     pub offsets: Vec<TexOffset>,
 }
 
+impl TextureInfo {
+    /// A texture token with no target and no offsets (what Mesa's parser starts from).
+    pub fn unknown() -> TextureInfo {
+        TextureInfo {
+            target: TextureTarget::Unknown,
+            return_type: ReturnType::Unknown,
+            offsets: Vec::new(),
+        }
+    }
+}
+
 /// The memory part of an instruction (memory token).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemoryInfo {
@@ -312,6 +323,15 @@ pub struct MemoryInfo {
     pub target: TextureTarget,
     /// Image format (`NONE` = 0 is "none").
     pub format: Format,
+}
+
+impl MemoryInfo {
+    /// A memory token with no qualifier, target or format.
+    pub const NONE: MemoryInfo = MemoryInfo {
+        qualifiers: 0,
+        target: TextureTarget::Buffer,
+        format: Format::NONE,
+    };
 }
 
 /// One instruction.

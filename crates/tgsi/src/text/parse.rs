@@ -880,18 +880,10 @@ impl<'a> Parser<'a, '_> {
         inst.precise = precise;
         inst.span = span;
         if info.has(opcode::SVIEW_OFFSETS) {
-            inst.texture = Some(TextureInfo {
-                target: TextureTarget::Unknown,
-                return_type: ReturnType::Unknown,
-                offsets: Vec::new(),
-            });
+            inst.texture = Some(TextureInfo::unknown());
         }
         if info.has(opcode::MEM) {
-            inst.memory = Some(MemoryInfo {
-                qualifiers: 0,
-                target: TextureTarget::Buffer,
-                format: Format::NONE,
-            });
+            inst.memory = Some(MemoryInfo::NONE);
         }
 
         // Pre-2017 geometry shaders wrote EMIT / ENDPRIM with no stream operand.
