@@ -34,23 +34,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print shaders in Mesa's canonical text form (byte-identical to tgsi_dump).
-    Fmt {
-        /// Shader files (text or tokens); `-` reads stdin.
-        #[arg(required = true)]
-        files: Vec<String>,
-        /// Print the names of files that are not canonical; exit 1 if any.
-        #[arg(long)]
-        check: bool,
-        /// Rewrite the files in place instead of printing them.
-        #[arg(short, long, conflicts_with = "check")]
-        write: bool,
-        /// Print FLT32 immediates as 0x raw bits (lossless).
-        #[arg(long)]
-        hex_floats: bool,
-        /// Treat inputs as token streams even if they do not look like one.
-        #[arg(long)]
-        tokens: bool,
-    },
+    Fmt(commands::fmt::FmtArgs),
     /// Validate shaders: every rule of the spec, with positions; diagnostics on stderr.
     Check {
         /// Shader files (text or tokens); `-` reads stdin.
@@ -96,40 +80,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  tgsi render examples/plasma.tgsi -o plasma.png\n  tgsi render shader.tgsi --size 64x64 --consts consts.txt --clear=-1,-2,-3,-4 --raw out.f32\n\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
-    Render {
-        /// Fragment shader (text or tokens).
-        file: String,
-        /// PNG output (8-bit RGBA, values clamped to [0, 1]).
-        #[arg(short, long)]
-        output: Option<String>,
-        /// Raw output: RGBA32F little-endian, memory order, top row first.
-        #[arg(long)]
-        raw: Option<String>,
-        /// Image size.
-        #[arg(long, default_value = "512x512")]
-        size: String,
-        /// Constants file.
-        #[arg(long)]
-        consts: Option<String>,
-        /// A constant input value, e.g. `--input IN[1]=0.5,0,0,1` (repeatable).
-        #[arg(long = "input", value_name = "IN[i]=x,y,z,w")]
-        inputs: Vec<String>,
-        /// Colour of discarded pixels.
-        #[arg(long, default_value = "0,0,0,0", allow_hyphen_values = true)]
-        clear: String,
-        /// Which colour output to write (COLOR[N]).
-        #[arg(long = "output-index", visible_alias = "color", default_value_t = 0)]
-        output_index: u32,
-        /// Worker threads (default: all cores).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// Instruction budget per wave of pixels (default: generous).
-        #[arg(long)]
-        budget: Option<u64>,
-        /// Treat the input as a token stream.
-        #[arg(long)]
-        tokens: bool,
-    },
+    Render(commands::render::RenderArgs),
     /// Run a vertex shader over vertices on the reference interpreter and print its outputs.
     ///
     /// Lanes are consecutive vertices (4 per quad, as the draw module feeds softpipe). Each
@@ -141,39 +92,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
-    Run {
-        /// Vertex shader (text or tokens).
-        file: String,
-        /// An input: `IN[0]=FILE` (f32 vec4 per vertex) or `IN[1]=x,y,z,w` (floats or 0x
-        /// words, same for all vertices). Repeatable.
-        #[arg(long = "input", value_name = "IN[i]=FILE|x,y,z,w")]
-        inputs: Vec<String>,
-        /// Number of vertices (required when no input file gives it).
-        #[arg(long)]
-        count: Option<usize>,
-        /// Constants file.
-        #[arg(long)]
-        consts: Option<String>,
-        /// INSTANCEID.
-        #[arg(long, default_value_t = 0)]
-        instance: u32,
-        /// BASEVERTEX, added to the vertex index for VERTEXID.
-        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-        base_vertex: i32,
-        /// Instruction budget per wave of 16 vertices (default: generous).
-        #[arg(long)]
-        budget: Option<u64>,
-        /// Print raw 32-bit words in hex instead of floats.
-        #[arg(long, conflicts_with = "output")]
-        hex: bool,
-        /// Write all outputs as raw little-endian u32 words instead of printing (`-` for
-        /// stdout).
-        #[arg(short, long)]
-        output: Option<String>,
-        /// Treat the input as a token stream.
-        #[arg(long)]
-        tokens: bool,
-    },
+    Run(commands::run::RunArgs),
     /// Disassemble Mesa token words into canonical text.
     Disasm {
         /// Input token file (little-endian u32 words).
@@ -189,19 +108,7 @@ enum Command {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
-        Command::Fmt {
-            files,
-            check,
-            write,
-            hex_floats,
-            tokens,
-        } => commands::fmt::run(&commands::fmt::FmtArgs {
-            files,
-            check,
-            write,
-            hex_floats,
-            tokens,
-        }),
+        Command::Fmt(args) => commands::fmt::run(&args),
         Command::Asm {
             file,
             output,
@@ -222,54 +129,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             tokens,
         } => commands::info::run(&files, tokens, json),
-        Command::Render {
-            file,
-            output,
-            raw,
-            size,
-            consts,
-            inputs,
-            clear,
-            output_index,
-            threads,
-            budget,
-            tokens,
-        } => commands::render::run(&commands::render::RenderArgs {
-            file,
-            output,
-            raw,
-            size,
-            consts,
-            inputs,
-            clear,
-            color_output: output_index,
-            threads,
-            budget,
-            tokens,
-        }),
-        Command::Run {
-            file,
-            inputs,
-            count,
-            consts,
-            instance,
-            base_vertex,
-            budget,
-            hex,
-            output,
-            tokens,
-        } => commands::run::run(&commands::run::RunArgs {
-            file,
-            inputs,
-            count,
-            consts,
-            instance,
-            base_vertex,
-            budget,
-            tokens,
-            hex,
-            output,
-        }),
+        Command::Render(args) => commands::render::run(&args),
+        Command::Run(args) => commands::run::run(&args),
     }
 }
 

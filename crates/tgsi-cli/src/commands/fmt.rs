@@ -4,16 +4,22 @@
 use crate::input::{self, Failure, Form};
 
 /// Options of `tgsi fmt`.
+#[derive(clap::Args)]
 pub struct FmtArgs {
-    /// Input files (`-` = stdin).
+    /// Shader files (text or tokens); `-` reads stdin.
+    #[arg(required = true)]
     pub files: Vec<String>,
-    /// Only report non-canonical files.
+    /// Print the names of files that are not canonical; exit 1 if any.
+    #[arg(long)]
     pub check: bool,
-    /// Rewrite files in place.
+    /// Rewrite the files in place instead of printing them.
+    #[arg(short, long, conflicts_with = "check")]
     pub write: bool,
-    /// Lossless FLT32 immediates.
+    /// Print FLT32 immediates as 0x raw bits (lossless).
+    #[arg(long)]
     pub hex_floats: bool,
-    /// Inputs are token streams.
+    /// Treat inputs as token streams even if they do not look like one.
+    #[arg(long)]
     pub tokens: bool,
 }
 

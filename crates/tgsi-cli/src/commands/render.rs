@@ -10,28 +10,39 @@ use crate::input::{self, Failure};
 use tgsi_exec::{Program, RenderOptions};
 
 /// Options of `tgsi render`.
+#[derive(clap::Args)]
 pub struct RenderArgs {
-    /// Fragment shader file.
+    /// Fragment shader (text or tokens).
     pub file: String,
-    /// PNG output.
+    /// PNG output (8-bit RGBA, values clamped to [0, 1]).
+    #[arg(short, long)]
     pub output: Option<String>,
-    /// Raw RGBA32F output.
+    /// Raw output: RGBA32F little-endian, memory order, top row first.
+    #[arg(long)]
     pub raw: Option<String>,
-    /// `WxH`.
+    /// Image size.
+    #[arg(long, default_value = "512x512")]
     pub size: String,
     /// Constants file.
+    #[arg(long)]
     pub consts: Option<String>,
-    /// `IN[i]=x,y,z,w` values.
+    /// A constant input value, e.g. `--input IN[1]=0.5,0,0,1` (repeatable).
+    #[arg(long = "input", value_name = "IN[i]=x,y,z,w")]
     pub inputs: Vec<String>,
-    /// `r,g,b,a` for discarded pixels.
+    /// Colour of discarded pixels.
+    #[arg(long, default_value = "0,0,0,0", allow_hyphen_values = true)]
     pub clear: String,
-    /// Which COLOR output.
+    /// Which colour output to write (COLOR[N]).
+    #[arg(long = "output-index", visible_alias = "color", default_value_t = 0)]
     pub color_output: u32,
-    /// Worker threads (0 = all cores).
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Instruction budget per wave.
+    /// Instruction budget per wave of pixels (default: generous).
+    #[arg(long)]
     pub budget: Option<u64>,
-    /// Inputs are token streams.
+    /// Treat the input as a token stream.
+    #[arg(long)]
     pub tokens: bool,
 }
 

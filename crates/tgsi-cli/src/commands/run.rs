@@ -14,27 +14,39 @@ use tgsi::Processor;
 use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 
 /// Options of `tgsi run`.
+#[derive(clap::Args)]
 pub struct RunArgs {
-    /// Vertex shader file.
+    /// Vertex shader (text or tokens).
     pub file: String,
-    /// `IN[i]=FILE` or `IN[i]=x,y,z,w` specs.
+    /// An input: `IN[0]=FILE` (f32 vec4 per vertex) or `IN[1]=x,y,z,w` (floats or 0x
+    /// words, same for all vertices). Repeatable.
+    #[arg(long = "input", value_name = "IN[i]=FILE|x,y,z,w")]
     pub inputs: Vec<String>,
-    /// Vertex count (required when no input is a file).
+    /// Number of vertices (required when no input file gives it).
+    #[arg(long)]
     pub count: Option<usize>,
     /// Constants file.
+    #[arg(long)]
     pub consts: Option<String>,
     /// INSTANCEID.
+    #[arg(long, default_value_t = 0)]
     pub instance: u32,
-    /// BASEVERTEX.
+    /// BASEVERTEX, added to the vertex index for VERTEXID.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub base_vertex: i32,
-    /// Instruction budget per wave.
+    /// Instruction budget per wave of 16 vertices (default: generous).
+    #[arg(long)]
     pub budget: Option<u64>,
-    /// Treat the shader as a token stream.
-    pub tokens: bool,
-    /// Print raw bits instead of floats.
+    /// Print raw 32-bit words in hex instead of floats.
+    #[arg(long, conflicts_with = "output")]
     pub hex: bool,
-    /// Write raw words here instead of printing.
+    /// Write all outputs as raw little-endian u32 words instead of printing (`-` for
+    /// stdout).
+    #[arg(short, long)]
     pub output: Option<String>,
+    /// Treat the input as a token stream.
+    #[arg(long)]
+    pub tokens: bool,
 }
 
 /// Bytes per vertex in an input file: one f32 vec4.
