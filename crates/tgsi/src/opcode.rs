@@ -121,6 +121,12 @@ pub const SVIEW_OFFSETS: u32 = 1 << 6;
 pub const GAP: u32 = 1 << 7;
 /// Defined only by older spec versions; no token number in Mesa 22.3.
 pub const LEGACY: u32 = 1 << 8;
+/// Sampling that computes derivatives implicitly (meaningful in fragment shaders).
+pub const IMPLICIT_DERIVATIVES: u32 = 1 << 9;
+/// An explicit screen-space derivative (DDX, DDY and their fine variants).
+pub const DERIVATIVE: u32 = 1 << 10;
+/// Removes the invocation (KILL, KILL_IF, DEMOTE).
+pub const KILLS: u32 = 1 << 11;
 
 /// Everything known about one opcode.
 #[derive(Clone, Copy, Debug)]
@@ -254,15 +260,15 @@ opcode_table! {
      28 EX2 = Some(28), 1, 1, REPL, "FF", 0, Core, Any, [];
      29 LG2 = Some(29), 1, 1, REPL, "FF", 0, Core, Any, [];
      30 POW = Some(30), 1, 2, REPL, "FFF", 0, Core, Any, [];
-     31 DEMOTE = Some(31), 0, 0, NONE, "N", 0, Core, Fragment, [];
+     31 DEMOTE = Some(31), 0, 0, NONE, "N", KILLS, Core, Fragment, [];
      32 U2I64 = Some(32), 1, 1, COMP, "LW", 0, Int64, Any, [];
      33 CLOCK = Some(33), 1, 0, OTHR, "F", 0, Compute, Any, [];
      34 I2I64 = Some(34), 1, 1, COMP, "LI", 0, Int64, Any, [];
      35 READ_HELPER = Some(35), 1, 0, COMP, "F", 0, Core, Fragment, [];
      36 COS = Some(36), 1, 1, REPL, "FF", 0, Core, Any, [];
-     37 DDX = Some(37), 1, 1, COMP, "FF", 0, Core, Fragment, [];
-     38 DDY = Some(38), 1, 1, COMP, "FF", 0, Core, Fragment, [];
-     39 KILL = Some(39), 0, 0, NONE, "N", 0, Core, Fragment, ["KILP"];
+     37 DDX = Some(37), 1, 1, COMP, "FF", DERIVATIVE, Core, Fragment, [];
+     38 DDY = Some(38), 1, 1, COMP, "FF", DERIVATIVE, Core, Fragment, [];
+     39 KILL = Some(39), 0, 0, NONE, "N", KILLS, Core, Fragment, ["KILP"];
      40 PK2H = Some(40), 1, 1, REPL, "FF", 0, Core, Any, [];
      41 PK2US = Some(41), 1, 1, REPL, "FF", 0, Core, Any, [];
      42 PK4B = Some(42), 1, 1, REPL, "FF", 0, Core, Any, [];
@@ -275,9 +281,9 @@ opcode_table! {
      49 SLE = Some(49), 1, 2, COMP, "FFF", 0, Core, Any, [];
      50 SNE = Some(50), 1, 2, COMP, "FFF", 0, Core, Any, [];
      51 U642D = Some(51), 1, 1, COMP, "DQ", 0, Int64, Any, [];
-     52 TEX = Some(52), 1, 2, OTHR, "FFF", TEX, Core, Any, [];
+     52 TEX = Some(52), 1, 2, OTHR, "FFF", TEX | IMPLICIT_DERIVATIVES, Core, Any, [];
      53 TXD = Some(53), 1, 4, OTHR, "FFFFF", TEX, Core, Any, [];
-     54 TXP = Some(54), 1, 2, OTHR, "FFF", TEX, Core, Any, [];
+     54 TXP = Some(54), 1, 2, OTHR, "FFF", TEX | IMPLICIT_DERIVATIVES, Core, Any, [];
      55 UP2H = Some(55), 1, 1, CHAN, "FW", 0, Core, Any, [];
      56 UP2US = Some(56), 1, 1, CHAN, "FF", 0, Core, Any, [];
      57 UP4B = Some(57), 1, 1, CHAN, "FF", 0, Core, Any, [];
@@ -291,7 +297,7 @@ opcode_table! {
      65 SSG = Some(65), 1, 1, COMP, "FF", 0, Core, Any, [];
      66 CMP = Some(66), 1, 3, COMP, "FFFF", 0, Core, Any, [];
      67 UNK67 = Some(67), 0, 0, NONE, "N", GAP, Gap, Any, [];
-     68 TXB = Some(68), 1, 2, OTHR, "FFF", TEX, Core, Any, [];
+     68 TXB = Some(68), 1, 2, OTHR, "FFF", TEX | IMPLICIT_DERIVATIVES, Core, Any, [];
      69 FBFETCH = Some(69), 1, 1, OTHR, "FF", 0, ResourceAccess, Fragment, [];
      70 DIV = Some(70), 1, 2, COMP, "FFF", 0, Core, Any, [];
      71 DP2 = Some(71), 1, 2, REPL, "FFF", 0, Core, Any, [];
@@ -302,8 +308,8 @@ opcode_table! {
      76 READ_INVOC = Some(76), 1, 2, COMP, "FFF", 0, InterLane, Any, [];
      77 ELSE = Some(77), 0, 0, NONE, "N", BRANCH | DEDENT | INDENT, Glsl, Any, [];
      78 ENDIF = Some(78), 0, 0, NONE, "N", DEDENT, Glsl, Any, [];
-     79 DDX_FINE = Some(79), 1, 1, COMP, "FF", 0, Core, Fragment, [];
-     80 DDY_FINE = Some(80), 1, 1, COMP, "FF", 0, Core, Fragment, [];
+     79 DDX_FINE = Some(79), 1, 1, COMP, "FF", DERIVATIVE, Core, Fragment, [];
+     80 DDY_FINE = Some(80), 1, 1, COMP, "FF", DERIVATIVE, Core, Fragment, [];
      81 UNK81 = Some(81), 0, 0, NONE, "N", GAP, Gap, Any, [];
      82 UNK82 = Some(82), 0, 0, NONE, "N", GAP, Gap, Any, [];
      83 CEIL = Some(83), 1, 1, COMP, "FF", 0, Compute, Any, [];
@@ -339,7 +345,7 @@ opcode_table! {
     113 UNK113 = Some(113), 0, 0, NONE, "N", GAP, Gap, Any, [];
     114 UNK114 = Some(114), 0, 0, NONE, "N", GAP, Gap, Any, [];
     115 UNK115 = Some(115), 0, 0, NONE, "N", GAP, Gap, Any, [];
-    116 KILL_IF = Some(116), 0, 1, NONE, "NF", 0, Core, Fragment, ["KIL"];
+    116 KILL_IF = Some(116), 0, 1, NONE, "NF", KILLS, Core, Fragment, ["KIL"];
     117 END = Some(117), 0, 0, NONE, "N", 0, Core, Any, [];
     118 DFMA = Some(118), 1, 3, COMP, "DDDD", 0, Double, Any, [];
     119 F2I = Some(119), 1, 1, COMP, "IF", 0, Integer, Any, [];
@@ -368,11 +374,11 @@ opcode_table! {
     142 CASE = Some(142), 0, 1, NONE, "NW", 0, Glsl, Any, [];
     143 DEFAULT = Some(143), 0, 0, NONE, "N", 0, Glsl, Any, [];
     144 ENDSWITCH = Some(144), 0, 0, NONE, "N", 0, Glsl, Any, [];
-    145 SAMPLE = Some(145), 1, 3, OTHR, "FFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
+    145 SAMPLE = Some(145), 1, 3, OTHR, "FFFF", SVIEW_OFFSETS | IMPLICIT_DERIVATIVES, ResourceSampling, Any, [];
     146 SAMPLE_I = Some(146), 1, 2, OTHR, "FWW", SVIEW_OFFSETS, ResourceSampling, Any, [];
     147 SAMPLE_I_MS = Some(147), 1, 3, OTHR, "FWWW", SVIEW_OFFSETS, ResourceSampling, Any, [];
-    148 SAMPLE_B = Some(148), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
-    149 SAMPLE_C = Some(149), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
+    148 SAMPLE_B = Some(148), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS | IMPLICIT_DERIVATIVES, ResourceSampling, Any, [];
+    149 SAMPLE_C = Some(149), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS | IMPLICIT_DERIVATIVES, ResourceSampling, Any, [];
     150 SAMPLE_C_LZ = Some(150), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
     151 SAMPLE_D = Some(151), 1, 5, OTHR, "FFFFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
     152 SAMPLE_L = Some(152), 1, 4, OTHR, "FFFFF", SVIEW_OFFSETS, ResourceSampling, Any, [];
@@ -400,13 +406,13 @@ opcode_table! {
     174 ATOMUMAX = Some(174), 1, 3, OTHR, "FFWF", STORE | MEM, Atomic, Any, [];
     175 ATOMIMIN = Some(175), 1, 3, OTHR, "FFWF", STORE | MEM, Atomic, Any, [];
     176 ATOMIMAX = Some(176), 1, 3, OTHR, "FFWF", STORE | MEM, Atomic, Any, [];
-    177 TEX2 = Some(177), 1, 3, OTHR, "FFFF", TEX, Core, Any, [];
-    178 TXB2 = Some(178), 1, 3, OTHR, "FFFF", TEX, Core, Any, [];
+    177 TEX2 = Some(177), 1, 3, OTHR, "FFFF", TEX | IMPLICIT_DERIVATIVES, Core, Any, [];
+    178 TXB2 = Some(178), 1, 3, OTHR, "FFFF", TEX | IMPLICIT_DERIVATIVES, Core, Any, [];
     179 TXL2 = Some(179), 1, 3, OTHR, "FFFF", TEX, Core, Any, [];
     180 IMUL_HI = Some(180), 1, 2, COMP, "III", 0, Integer, Any, [];
     181 UMUL_HI = Some(181), 1, 2, COMP, "WWW", 0, Integer, Any, [];
     182 TG4 = Some(182), 1, 3, OTHR, "FFFF", TEX, Compute, Any, [];
-    183 LODQ = Some(183), 1, 2, OTHR, "FFF", TEX, Compute, Any, [];
+    183 LODQ = Some(183), 1, 2, OTHR, "FFF", TEX | IMPLICIT_DERIVATIVES, Compute, Any, [];
     184 IBFE = Some(184), 1, 3, COMP, "IIII", 0, Bitwise, Any, [];
     185 UBFE = Some(185), 1, 3, COMP, "WWWW", 0, Bitwise, Any, [];
     186 BFI = Some(186), 1, 4, COMP, "WWWWW", 0, Bitwise, Any, [];
@@ -472,7 +478,7 @@ opcode_table! {
     246 I64MOD = Some(246), 1, 2, COMP, "LLL", 0, Int64, Any, [];
     247 U64MOD = Some(247), 1, 2, COMP, "QQQ", 0, Int64, Any, [];
     248 DDIV = Some(248), 1, 2, COMP, "DDD", 0, Double, Any, [];
-    249 LOD = Some(249), 1, 3, OTHR, "FFFF", 0, ResourceSampling, Any, [];
+    249 LOD = Some(249), 1, 3, OTHR, "FFFF", IMPLICIT_DERIVATIVES, ResourceSampling, Any, [];
     250 ATOMINC_WRAP = Some(250), 1, 3, OTHR, "FFWF", STORE, Atomic, Any, [];
     251 ATOMDEC_WRAP = Some(251), 1, 3, OTHR, "FFWF", STORE, Atomic, Any, [];
     252 ABS = None, 1, 1, COMP, "FF", LEGACY, Legacy, Any, [];

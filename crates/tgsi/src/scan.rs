@@ -159,20 +159,6 @@ impl ShaderInfo {
     }
 }
 
-/// Opcodes whose sampling computes derivatives implicitly in fragment shaders.
-const IMPLICIT_DERIVATIVES: [Opcode; 10] = [
-    Opcode::TEX,
-    Opcode::TXB,
-    Opcode::TXP,
-    Opcode::TEX2,
-    Opcode::TXB2,
-    Opcode::SAMPLE,
-    Opcode::SAMPLE_B,
-    Opcode::SAMPLE_C,
-    Opcode::LODQ,
-    Opcode::LOD,
-];
-
 /// Scans a shader.
 pub fn scan(shader: &Shader) -> ShaderInfo {
     let mut info = ShaderInfo {
@@ -216,17 +202,15 @@ pub fn scan(shader: &Shader) -> ShaderInfo {
         let op = inst.opcode;
         let op_info = op.info();
         *info.opcodes.entry(op).or_default() += 1;
+        info.uses_kill |= op_info.has(opcode::KILLS);
+        info.uses_derivatives |= op_info.has(opcode::DERIVATIVE);
         match op {
-            Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE => info.uses_kill = true,
-            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
-                info.uses_derivatives = true
-            }
             Opcode::BARRIER | Opcode::MEMBAR => info.uses_barrier = true,
             Opcode::BGNLOOP | Opcode::BGNFOR | Opcode::REP => info.uses_loops = true,
             Opcode::BGNSUB | Opcode::CAL | Opcode::CALLNZ => info.uses_subroutines = true,
             _ => {}
         }
-        if shader.processor == Processor::Fragment && IMPLICIT_DERIVATIVES.contains(&op) {
+        if shader.processor == Processor::Fragment && op_info.has(opcode::IMPLICIT_DERIVATIVES) {
             info.uses_implicit_derivatives = true;
         }
         if op_info.section == Section::Atomic {
