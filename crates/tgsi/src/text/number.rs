@@ -2,6 +2,15 @@
 //! float scanner with `0x` raw-bit words, C `strtod` / `strtoll` / `strtoull` (base 0) for
 //! 64-bit immediates, and printf's `%10.4f` / `%10.8f` for printing.
 
+/// An optional `+` or `-` at `at`: whether it was `-`, and the position after it.
+fn sign_at(s: &[u8], at: usize) -> (bool, usize) {
+    match s.get(at) {
+        Some(b'-') => (true, at + 1),
+        Some(b'+') => (false, at + 1),
+        _ => (false, at),
+    }
+}
+
 /// Length of the float literal Mesa 22.3's scanner accepts at the start of `s`
 /// (`[+-]? digits? ('.' digits?)? ([eE][+-]?digits)?` with at least one digit before the
 /// exponent), or `None`.
@@ -13,10 +22,7 @@ pub fn scan_decimal_float(s: &[u8]) -> Option<usize> {
         }
         (i, i > start)
     };
-    let mut i = 0;
-    if matches!(s.first(), Some(b'+' | b'-')) {
-        i += 1;
-    }
+    let (_, mut i) = sign_at(s, 0);
     let (after_int, has_int) = digits(i);
     i = after_int;
     let mut has_frac = false;
@@ -29,10 +35,7 @@ pub fn scan_decimal_float(s: &[u8]) -> Option<usize> {
         return None;
     }
     if matches!(s.get(i), Some(b'e' | b'E')) {
-        let mut j = i + 1;
-        if matches!(s.get(j), Some(b'+' | b'-')) {
-            j += 1;
-        }
+        let (_, j) = sign_at(s, i + 1);
         let (after_exp, any) = digits(j);
         if !any {
             return None;
@@ -55,18 +58,7 @@ pub fn decimal_to_f64(literal: &[u8]) -> f64 {
 /// Parses a C `strtod` number at the start of `s` (decimal, hex float, `inf`, `infinity`,
 /// `nan`); returns the value and the length consumed.
 pub fn strtod(s: &[u8]) -> Option<(f64, usize)> {
-    let mut i = 0;
-    let negative = match s.first() {
-        Some(b'-') => {
-            i = 1;
-            true
-        }
-        Some(b'+') => {
-            i = 1;
-            false
-        }
-        _ => false,
-    };
+    let (negative, i) = sign_at(s, 0);
     let rest = &s[i..];
     let sign = if negative { -1.0 } else { 1.0 };
     let starts =
@@ -135,18 +127,7 @@ fn hex_float(s: &[u8]) -> Option<(f64, usize)> {
         return None;
     }
     if matches!(s.get(i), Some(b'p' | b'P')) {
-        let mut j = i + 1;
-        let neg = match s.get(j) {
-            Some(b'-') => {
-                j += 1;
-                true
-            }
-            Some(b'+') => {
-                j += 1;
-                false
-            }
-            _ => false,
-        };
+        let (neg, mut j) = sign_at(s, i + 1);
         let start = j;
         let mut e: i64 = 0;
         while j < s.len() && s[j].is_ascii_digit() {
@@ -194,18 +175,7 @@ pub fn strtoll(s: &[u8]) -> Option<(i64, usize)> {
 
 /// Sign, magnitude (`None` on overflow) and length of a base-0 C integer.
 fn strto_magnitude(s: &[u8]) -> Option<(bool, Option<u64>, usize)> {
-    let mut i = 0;
-    let negative = match s.first() {
-        Some(b'-') => {
-            i = 1;
-            true
-        }
-        Some(b'+') => {
-            i = 1;
-            false
-        }
-        _ => false,
-    };
+    let (negative, i) = sign_at(s, 0);
     let (radix, start) = if s.get(i) == Some(&b'0')
         && matches!(s.get(i + 1), Some(b'x' | b'X'))
         && s.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit())
