@@ -1,6 +1,10 @@
 //! Renders every softpipe reference case (`shared/corpus/fsref/` and `tests/data/fsref/`)
 //! and requires the image to equal `ref.f32` bit for bit. Skips cleanly when the shared
 //! corpus is absent.
+//!
+//! `tests/data/fsref-divergent/` holds cases where we follow the spec and softpipe does not
+//! (it silently skips some opcodes): each `SOURCE.txt` names them on a `softpipe skips:`
+//! line, and the case must differ as written but match once those instructions are NOPs.
 
 use std::path::{Path, PathBuf};
 use tgsi_exec::{parse_consts, render_fragment, Program, RenderOptions};
@@ -39,10 +43,17 @@ fn meta_number(meta: &str, key: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// Render one case; `Ok(None)` when it matches, `Ok(Some(report))` when it differs.
-fn run_case(dir: &Path) -> Result<Option<String>, String> {
+/// Render one case with the instructions whose opcode is in `skipped` turned into NOPs
+/// (softpipe's behaviour for opcodes it does not implement); `Ok(None)` when it matches,
+/// `Ok(Some(report))` when it differs.
+fn run_case(dir: &Path, skipped: &[tgsi::Opcode]) -> Result<Option<String>, String> {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
-    let shader = tgsi::parse(&read("shader.tgsi")?).map_err(|e| e.to_string())?;
+    let mut shader = tgsi::parse(&read("shader.tgsi")?).map_err(|e| e.to_string())?;
+    for ins in &mut shader.instructions {
+        if skipped.contains(&ins.opcode) {
+            *ins = tgsi::Instruction::new(tgsi::Opcode::NOP);
+        }
+    }
     let program = Program::compile(&shader).map_err(|e| e.to_string())?;
     let constants = match read("consts.txt") {
         Ok(t) => parse_consts(&t).map_err(|e| e.to_string())?,
@@ -103,7 +114,7 @@ fn fsref_cases_match_softpipe_bit_for_bit() {
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        match run_case(dir) {
+        match run_case(dir, &[]) {
             Ok(None) => eprintln!("ok    {name}"),
             Ok(Some(r)) => failures.push(format!("DIFF  {name}: {r}")),
             Err(e) => failures.push(format!("ERROR {name}: {e}")),
@@ -118,4 +129,45 @@ fn fsref_cases_match_softpipe_bit_for_bit() {
         failures.len(),
         cases.len()
     );
+}
+
+/// The opcodes on the `softpipe skips:` line of a divergent case's `SOURCE.txt`.
+fn skipped_opcodes(dir: &Path) -> Vec<tgsi::Opcode> {
+    let source = std::fs::read_to_string(dir.join("SOURCE.txt")).unwrap();
+    let line = source
+        .lines()
+        .find_map(|l| l.strip_prefix("softpipe skips:"))
+        .unwrap_or_else(|| panic!("{}: no `softpipe skips:` line", dir.display()));
+    line.split([',', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| tgsi::Opcode::from_name(w).unwrap_or_else(|| panic!("unknown opcode {w}")))
+        .collect()
+}
+
+#[test]
+fn divergent_cases_differ_only_by_the_opcodes_softpipe_skips() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fsref-divergent");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty());
+    for dir in &dirs {
+        let skipped = skipped_opcodes(dir);
+        assert!(!skipped.is_empty(), "{}", dir.display());
+        let as_written = run_case(dir, &[]).unwrap();
+        assert!(
+            as_written.is_some(),
+            "{}: matches softpipe although it uses {skipped:?}; move it to tests/data/fsref",
+            dir.display()
+        );
+        assert_eq!(
+            run_case(dir, &skipped).unwrap(),
+            None,
+            "{}: with {skipped:?} skipped",
+            dir.display()
+        );
+    }
 }
