@@ -1,9 +1,10 @@
 //! Executing the non-control-flow [`Kind`]s over a wave: component-wise functions,
 //! whole-vector (replicated and channel-formula) functions, 64-bit channel pairs, quad
-//! derivatives, kill and demote. Every result channel is computed before any is written.
+//! derivatives, kill and demote, INTERP_OFFSET, the legacy address stack (PUSHA/POPA) and
+//! CLOCK. Every result channel is computed before any is written.
 
 use crate::compile::Inst;
-use crate::machine::{lanes_where, Machine, Reg, Res};
+use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
 use crate::ops::{Deriv, Kind};
 use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
 
@@ -43,8 +44,71 @@ impl<const N: usize> Machine<N> {
                     std::array::from_fn(|l| if self.helpers & (1 << l) != 0 { !0 } else { 0 });
                 self.write(inst, 0, &[v; 4], 0xf, exec);
             }
-            Kind::Nop | Kind::Flow(_) => {}
+            Kind::InterpOffset => self.interp_offset(inst, res, exec),
+            // Run by the machine loop, which reports their errors and counts instructions.
+            Kind::PushA | Kind::PopA | Kind::Clock | Kind::Nop | Kind::Flow(_) => {}
         }
+    }
+
+    /// PUSHA / POPA on the stacks of the active lanes; `Err(true)` on overflow,
+    /// `Err(false)` when a lane pops an empty stack.
+    pub(crate) fn address_stack(&mut self, inst: &Inst, res: &Res) -> Result<(), bool> {
+        let exec = self.exec();
+        let active = (0..N).filter(move |l| exec & (1 << l) != 0);
+        if let Some(src) = inst.src.first() {
+            let v: [[u32; N]; 4] = std::array::from_fn(|c| self.fetch(src, c, exec, res));
+            for l in active {
+                let stack = &mut self.address_stacks[l];
+                if stack.len() >= MAX_ADDRESS_STACK {
+                    return Err(true);
+                }
+                stack.push(std::array::from_fn(|c| v[c][l]));
+            }
+        } else {
+            let mut out = [[0u32; N]; 4];
+            for l in active {
+                let top = self.address_stacks[l].pop().ok_or(false)?;
+                for c in 0..4 {
+                    out[c][l] = top[c];
+                }
+            }
+            self.write(inst, 0, &out, 0xf, exec);
+        }
+        Ok(())
+    }
+
+    /// CLOCK: `executed` (the instructions run so far, this one included) as a 64-bit value,
+    /// low word in x, high word in y.
+    pub(crate) fn clock(&mut self, inst: &Inst, executed: u64) {
+        let words = [executed as u32, (executed >> 32) as u32, 0, 0];
+        self.write(inst, 0, &words.map(|w| [w; N]), 0b0011, self.exec());
+    }
+
+    /// INTERP_OFFSET: `IN[i] + (ofs.x · d/dx + ofs.y · d/dy)` per channel, then the source
+    /// modifiers. Like softpipe, the offset for result channel c is the one of lane c of each
+    /// quad, and the input register is the one lane 0 of the quad addresses.
+    fn interp_offset(&mut self, inst: &Inst, res: &Res, exec: u32) {
+        let (Some(input), Some(ofs)) = (inst.src.first(), inst.src.get(1)) else {
+            return;
+        };
+        let [ox, oy] = [0, 1].map(|c| self.fetch(ofs, c, exec, res).map(f32::from_bits));
+        let index = self.quad_indices(input, exec);
+        let mut out = [[0u32; N]; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            let chan = input.swizzle[c] as usize;
+            for (q, &i) in index.iter().enumerate().take(N / 4) {
+                let reg = i.and_then(|i| self.regs[1].get(i));
+                let [dx, dy] = i
+                    .and_then(|i| self.gradients.get(i))
+                    .map_or([0.0; 2], |g| [g[0][chan], g[1][chan]]);
+                let delta = dx * ox[4 * q + c] + dy * oy[4 * q + c];
+                for l in 4 * q..4 * q + 4 {
+                    let v = reg.map_or(0.0, |r| f32::from_bits(r[chan][l])) + delta;
+                    o[l] = input.modify(v.to_bits());
+                }
+            }
+        }
+        self.write(inst, 0, &out, 0xf, exec);
     }
 
     /// Write the channels of `mask` (within the destination's write mask) of `out`.

@@ -111,8 +111,9 @@ pub struct Inst {
     pub dst: Vec<DstOp>,
     /// Sources.
     pub src: Vec<SrcOp>,
-    /// Jump target: IF/UIF → its ELSE or ENDIF, ELSE → ENDIF, BGNLOOP → ENDLOOP,
-    /// ENDLOOP → BGNLOOP, CAL → BGNSUB.
+    /// Jump target: IF/UIF → its ELSE or ENDIF, ELSE → ENDIF, a loop start
+    /// (BGNLOOP, BGNFOR, REP) → its end, a loop end → its start, CAL/CALLNZ → BGNSUB,
+    /// BRA → the labelled instruction.
     pub target: usize,
     /// BRK/BREAKC: whether the innermost breakable block is a SWITCH.
     pub in_switch: bool,
@@ -189,8 +190,15 @@ impl std::error::Error for CompileError {}
 /// An open block during structural matching.
 #[derive(Clone, Copy, Debug)]
 enum Open {
-    If { at: usize, else_at: Option<usize> },
-    Loop { at: usize },
+    If {
+        at: usize,
+        else_at: Option<usize>,
+    },
+    /// A loop started at `at` (BGNLOOP, BGNFOR or REP), closed by `end`.
+    Loop {
+        at: usize,
+        end: Flow,
+    },
     Switch,
     Sub,
 }
@@ -277,10 +285,21 @@ impl<'a> Lowering<'a> {
                 plain_outputs.extend(d.first..=d.last);
             }
         }
-        let links = self.structure()?;
+        let kinds = sh
+            .instructions
+            .iter()
+            .enumerate()
+            .map(|(at, ins)| {
+                ops::kind(ins.opcode).ok_or_else(|| {
+                    let why = ops::unsupported_reason(ins.opcode);
+                    self.err(at, format!("{} {why}", ins.opcode))
+                })
+            })
+            .collect::<Result<Vec<Kind>, _>>()?;
+        let links = self.structure(&kinds)?;
         let mut insts = Vec::with_capacity(sh.instructions.len());
         for (at, ins) in sh.instructions.iter().enumerate() {
-            insts.push(self.lower(at, ins, links[at])?);
+            insts.push(self.lower(at, ins, kinds[at], links[at])?);
         }
         let prop = |name| sh.property(name).unwrap_or(0);
         Ok(Program {
@@ -301,14 +320,52 @@ impl<'a> Lowering<'a> {
     }
 
     /// Match blocks; returns per instruction `(target, in_switch)`.
-    fn structure(&self) -> Result<Vec<(usize, bool)>, CompileError> {
+    ///
+    /// Every instruction also gets a region: the arm of the innermost block it runs in (the
+    /// opening instruction of a block belongs to the enclosing arm, ELSE and the closing
+    /// instruction to the inner one). A BRA may only jump within its own region, so the
+    /// mask stacks are the same at both ends of the jump.
+    fn structure(&self, kinds: &[Kind]) -> Result<Vec<(usize, bool)>, CompileError> {
         let ins = &self.shader.instructions;
         let mut links = vec![(0usize, false); ins.len()];
         let mut stack: Vec<Open> = Vec::new();
+        let mut regions = vec![0u32; ins.len()];
+        let mut region_stack = vec![0u32];
+        let mut next_region = 0u32;
+        let mut new_region = || {
+            next_region += 1;
+            next_region
+        };
+        let mut branches = Vec::new();
         for (at, i) in ins.iter().enumerate() {
-            let Some(Kind::Flow(flow)) = ops::kind(i.opcode) else {
+            regions[at] = region_stack.last().copied().unwrap_or(0);
+            let Kind::Flow(flow) = kinds[at] else {
                 continue;
             };
+            match flow {
+                Flow::If { .. }
+                | Flow::BgnLoop
+                | Flow::BgnFor
+                | Flow::Rep
+                | Flow::Switch
+                | Flow::BgnSub => {
+                    region_stack.push(new_region());
+                }
+                Flow::Else => {
+                    region_stack.pop();
+                    region_stack.push(new_region());
+                }
+                // An unmatched end is reported just below.
+                Flow::EndIf
+                | Flow::EndLoop
+                | Flow::EndFor
+                | Flow::EndRep
+                | Flow::EndSwitch
+                | Flow::EndSub => {
+                    region_stack.pop();
+                }
+                _ => {}
+            }
             match flow {
                 Flow::If { .. } => stack.push(Open::If { at, else_at: None }),
                 Flow::Else => match stack.last_mut() {
@@ -324,13 +381,33 @@ impl<'a> Lowering<'a> {
                     }
                     _ => return Err(self.err(at, "ENDIF without a matching IF")),
                 },
-                Flow::BgnLoop => stack.push(Open::Loop { at }),
-                Flow::EndLoop => match stack.pop() {
-                    Some(Open::Loop { at: begin }) => {
+                Flow::BgnLoop => stack.push(Open::Loop {
+                    at,
+                    end: Flow::EndLoop,
+                }),
+                Flow::BgnFor => stack.push(Open::Loop {
+                    at,
+                    end: Flow::EndFor,
+                }),
+                Flow::Rep => stack.push(Open::Loop {
+                    at,
+                    end: Flow::EndRep,
+                }),
+                Flow::EndLoop | Flow::EndFor | Flow::EndRep => match stack.pop() {
+                    Some(Open::Loop { at: begin, end }) if end == flow => {
                         links[begin].0 = at;
                         links[at].0 = begin;
                     }
-                    _ => return Err(self.err(at, "ENDLOOP without a matching BGNLOOP")),
+                    _ => {
+                        let begin = match flow {
+                            Flow::EndFor => "BGNFOR",
+                            Flow::EndRep => "REP",
+                            _ => "BGNLOOP",
+                        };
+                        return Err(
+                            self.err(at, format!("{} without a matching {begin}", i.opcode))
+                        );
+                    }
                 },
                 Flow::Brk | Flow::BreakC => {
                     let inner = stack
@@ -375,7 +452,8 @@ impl<'a> Lowering<'a> {
                         return Err(self.err(at, "ENDSUB without a matching BGNSUB"));
                     }
                 }
-                Flow::Cal => links[at].0 = self.call_target(at, i.label)?,
+                Flow::Cal | Flow::CallNz => links[at].0 = self.call_target(at, i.label)?,
+                Flow::Bra => branches.push(at),
                 Flow::Ret | Flow::End => {}
             }
             if stack.len() > MAX_NESTING {
@@ -384,10 +462,24 @@ impl<'a> Lowering<'a> {
         }
         if let Some(open) = stack.last() {
             let at = match *open {
-                Open::If { at, .. } | Open::Loop { at } => at,
+                Open::If { at, .. } | Open::Loop { at, .. } => at,
                 _ => ins.len().saturating_sub(1),
             };
             return Err(self.err(at, format!("unterminated block ({open:?})")));
+        }
+        for at in branches {
+            let target = ins[at].label.map(|l| l as usize);
+            match target {
+                Some(t) if t < ins.len() && regions[t] == regions[at] => links[at].0 = t,
+                Some(t) if t < ins.len() => {
+                    return Err(self.err(
+                        at,
+                        format!("BRA target {t} is not in the same block as the BRA"),
+                    ))
+                }
+                Some(t) => return Err(self.err(at, format!("BRA target {t} is past the end"))),
+                None => return Err(self.err(at, "BRA without a label")),
+            }
         }
         Ok(links)
     }
@@ -408,15 +500,10 @@ impl<'a> Lowering<'a> {
         &mut self,
         at: usize,
         ins: &tgsi::Instruction,
+        kind: Kind,
         (target, in_switch): (usize, bool),
     ) -> Result<Inst, CompileError> {
         let info = ins.opcode.info();
-        let kind = ops::kind(ins.opcode).ok_or_else(|| {
-            self.err(
-                at,
-                format!("{} is not supported by the interpreter", ins.opcode),
-            )
-        })?;
         if ins.dst.len() != info.num_dst as usize || ins.src.len() != info.num_src as usize {
             return Err(self.err(
                 at,
@@ -433,6 +520,26 @@ impl<'a> Lowering<'a> {
         let mut dst = Vec::with_capacity(ins.dst.len());
         for (k, d) in ins.dst.iter().enumerate() {
             dst.push(self.lower_dst(at, d, info.dst_type(k))?);
+        }
+        if matches!(kind, Kind::Flow(Flow::BgnFor | Flow::EndFor)) {
+            // The loop register is read back as well as written.
+            let d = dst[0];
+            if d.indirect.is_some() || d.file == RegFile::Null {
+                return Err(self.err(at, "the loop register must be addressed directly"));
+            }
+            if matches!(kind, Kind::Flow(Flow::EndFor)) {
+                src.push(SrcOp {
+                    file: d.file,
+                    index: d.index,
+                    indirect: None,
+                    dim: 0,
+                    dim_indirect: None,
+                    swizzle: [0, 1, 2, 3],
+                    abs: false,
+                    neg: false,
+                    ty: OperandType::F32,
+                });
+            }
         }
         Ok(Inst {
             opcode: ins.opcode,

@@ -33,6 +33,21 @@
 //!   reason.
 //! * 64-bit operations compute a channel pair when the write mask touches it and write only
 //!   the enabled words; DFRACEXP writes the exponent of pair p to `dst1` channel p.
+//! * CLOCK returns the number of instructions the wave has executed (softpipe skips it).
+//! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
+//!   (see [`Machine::input_gradients_mut`]).
+//!
+//! ## Legacy opcodes
+//!
+//! BGNFOR/ENDFOR follow the early spec's formulas per lane (the loop register is any
+//! directly addressed writable register). The others have "TBD" as their spec text, so they
+//! take the meaning of the D3D and NV instructions they were made for: REP/ENDREP repeat
+//! their body `src0.x` times (truncated; NaN or negative: never), CALLNZ calls for the lanes
+//! whose `src0.x` is not 0.0, ARA adds the halves of an address vector (NV_vertex_program2),
+//! PUSHA/POPA use a stack per lane of at most [`machine::MAX_ADDRESS_STACK`] entries (an
+//! error beyond it or when popping an empty one). BRA jumps the whole wave when any lane is
+//! active, and only within its own block arm (checked when compiling). IFC is rejected: no
+//! version says what it compares, and its token has no room for a comparison.
 #![warn(missing_docs)]
 
 mod alu;

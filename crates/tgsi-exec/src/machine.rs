@@ -1,10 +1,12 @@
 //! The wave machine: `N` lanes (a multiple of 4, made of 2×2 quads) executing a [`Program`]
 //! together, registers stored structure-of-arrays (`[channel][lane]`), per-lane execution
 //! masks with softpipe's structured stacks (cond, loop, cont, switch, call, func), kill
-//! masks, an instruction budget and a bounded call depth.
+//! masks, an instruction budget and a bounded call depth. The legacy counted loops (BGNFOR,
+//! REP) share the loop stack; their per-lane iteration counts live in its frames.
 
 use crate::compile::{Inst, Program, LANE_FILES};
 use crate::ops::{Flow, Kind};
+use crate::scalar::float::{add, flr, sub};
 use std::fmt;
 
 /// One vec4 register across the lanes of a wave: `[channel][lane]`.
@@ -12,6 +14,9 @@ pub type Reg<const N: usize> = [[u32; N]; 4];
 
 /// Deepest CAL nesting before the run fails.
 pub const MAX_CALL_DEPTH: usize = 64;
+
+/// Deepest per-lane PUSHA stack before the run fails.
+pub const MAX_ADDRESS_STACK: usize = 64;
 
 /// Default instruction budget of one wave run.
 pub const DEFAULT_BUDGET: u64 = 1 << 28;
@@ -31,6 +36,13 @@ pub enum ExecError {
         /// The CAL, e.g. `CAL (instruction 3)`.
         at: String,
     },
+    /// PUSHA beyond [`MAX_ADDRESS_STACK`] entries, or POPA on an empty stack.
+    AddressStack {
+        /// The instruction, e.g. `POPA (instruction 5)`.
+        at: String,
+        /// Overflow (true) or underflow (false).
+        overflow: bool,
+    },
     /// The request cannot be served (wrong stage, missing output, bad size…).
     Setup(String),
 }
@@ -43,6 +55,16 @@ impl fmt::Display for ExecError {
             }
             ExecError::CallDepth { at } => {
                 write!(f, "calls nested deeper than {MAX_CALL_DEPTH} at {at}")
+            }
+            ExecError::AddressStack { at, overflow: true } => write!(
+                f,
+                "address stack deeper than {MAX_ADDRESS_STACK} entries at {at}"
+            ),
+            ExecError::AddressStack {
+                at,
+                overflow: false,
+            } => {
+                write!(f, "address stack empty at {at}")
             }
             ExecError::Setup(m) => f.write_str(m),
         }
@@ -81,6 +103,15 @@ pub(crate) struct SwitchState<const N: usize> {
     pub selector: [u32; N],
 }
 
+/// A loop frame: the masks to restore when the loop ends, and the remaining iterations of
+/// each lane for REP.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LoopFrame<const N: usize> {
+    loop_: u32,
+    cont: u32,
+    count: [u32; N],
+}
+
 /// A CAL frame: stack depths and masks to restore on return.
 #[derive(Clone, Copy, Debug)]
 struct Frame<const N: usize> {
@@ -109,9 +140,13 @@ pub struct Machine<const N: usize> {
     /// Helper (or demoted) lanes.
     pub(crate) helpers: u32,
     cond_stack: Vec<u32>,
-    loop_stack: Vec<(u32, u32)>,
+    loop_stack: Vec<LoopFrame<N>>,
     pub(crate) switch_stack: Vec<SwitchState<N>>,
     calls: Vec<Frame<N>>,
+    /// PUSHA/POPA stacks, one per lane.
+    pub(crate) address_stacks: [Vec<[u32; 4]>; N],
+    /// Screen-space gradients of each input, `[d/dx, d/dy][channel]` (INTERP_OFFSET).
+    pub(crate) gradients: Vec<[[f32; 4]; 2]>,
 }
 
 impl<const N: usize> Machine<N> {
@@ -143,12 +178,20 @@ impl<const N: usize> Machine<N> {
             loop_stack: Vec::new(),
             switch_stack: Vec::new(),
             calls: Vec::new(),
+            address_stacks: std::array::from_fn(|_| Vec::new()),
+            gradients: vec![[[0.0; 4]; 2]; program.sizes[1]],
         }
     }
 
     /// Input registers (set them before [`Machine::run`]).
     pub fn inputs_mut(&mut self) -> &mut [Reg<N>] {
         &mut self.regs[1]
+    }
+
+    /// How much each input changes per pixel, `[d/dx, d/dy][channel]` per input register
+    /// (x to the right, y down the memory rows); INTERP_OFFSET reads them. Zero unless set.
+    pub fn input_gradients_mut(&mut self) -> &mut [[[f32; 4]; 2]] {
+        &mut self.gradients
     }
 
     /// System-value registers (set them before [`Machine::run`]).
@@ -201,6 +244,7 @@ impl<const N: usize> Machine<N> {
         self.loop_stack.clear();
         self.switch_stack.clear();
         self.calls.clear();
+        self.address_stacks.iter_mut().for_each(Vec::clear);
         let res = Res {
             consts: env.consts,
             imms: &program.imms,
@@ -220,6 +264,18 @@ impl<const N: usize> Machine<N> {
                     Some(next) => next,
                     None => break,
                 },
+                Kind::PushA | Kind::PopA => {
+                    self.address_stack(inst, &res)
+                        .map_err(|overflow| ExecError::AddressStack {
+                            at: program.describe(pc),
+                            overflow,
+                        })?;
+                    pc + 1
+                }
+                Kind::Clock => {
+                    self.clock(inst, executed);
+                    pc + 1
+                }
                 _ => {
                     self.alu(inst, &res);
                     pc + 1
@@ -274,22 +330,81 @@ impl<const N: usize> Machine<N> {
                 next
             }
             Flow::BgnLoop => {
-                self.loop_stack.push((self.loop_, self.cont));
+                self.push_loop([0; N]);
                 next
             }
+            Flow::BgnFor => {
+                self.push_loop([0; N]);
+                let dst = inst.dst[0];
+                let mut y = [0; N];
+                for c in 0..3 {
+                    let v = self
+                        .fetch(&inst.src[0], c, exec, res)
+                        .map(|x| flr(f32::from_bits(x)).to_bits());
+                    if dst.mask & (1 << c) != 0 {
+                        self.store(&dst, c, &v, exec);
+                    }
+                    if c == 1 {
+                        y = v;
+                    }
+                }
+                self.loop_ &= !(exec & lanes_where(&y, |y| f32::from_bits(y) <= 0.0));
+                self.enter_loop(inst, next)
+            }
+            Flow::Rep => {
+                // A saturating conversion: NaN and negative counts run no iteration.
+                let count = self
+                    .fetch(&inst.src[0], 0, exec, res)
+                    .map(|x| f32::from_bits(x) as u32);
+                self.push_loop(count);
+                self.loop_ &= !(exec & lanes_where(&count, |n| n == 0));
+                self.enter_loop(inst, next)
+            }
             Flow::EndLoop => {
-                let (saved_loop, saved_cont) = self
-                    .loop_stack
-                    .last()
-                    .copied()
-                    .unwrap_or((Self::ALL, Self::ALL));
-                self.cont = saved_cont;
-                if self.exec() != 0 {
-                    inst.target + 1
+                self.restore_cont();
+                self.loop_again(inst, next)
+            }
+            Flow::EndFor => {
+                self.restore_cont();
+                let exec = self.exec();
+                let dst = inst.dst[0];
+                let [x, y, z] = [0, 1, 2].map(|c| self.fetch(&inst.src[0], c, exec, res));
+                let x: [u32; N] = std::array::from_fn(|l| {
+                    add(f32::from_bits(x[l]), f32::from_bits(z[l])).to_bits()
+                });
+                let y = y.map(|y| sub(f32::from_bits(y), 1.0).to_bits());
+                for (c, v) in [(0, &x), (1, &y)] {
+                    if dst.mask & (1 << c) != 0 {
+                        self.store(&dst, c, v, exec);
+                    }
+                }
+                self.loop_ &= !(exec
+                    & lanes_where(&y, |y| {
+                        f32::from_bits(y) <= 0.0 || f32::from_bits(y).is_nan()
+                    }));
+                self.loop_again(inst, next)
+            }
+            Flow::EndRep => {
+                self.restore_cont();
+                let exec = self.exec();
+                let mut done = 0;
+                if let Some(frame) = self.loop_stack.last_mut() {
+                    for (l, n) in frame.count.iter_mut().enumerate() {
+                        if exec & (1 << l) != 0 {
+                            *n = n.saturating_sub(1);
+                            if *n == 0 {
+                                done |= 1 << l;
+                            }
+                        }
+                    }
+                }
+                self.loop_ &= !done;
+                self.loop_again(inst, next)
+            }
+            Flow::Bra => {
+                if exec != 0 {
+                    inst.target
                 } else {
-                    self.loop_stack.pop();
-                    self.loop_ = saved_loop;
-                    self.cont = saved_cont;
                     next
                 }
             }
@@ -341,28 +456,11 @@ impl<const N: usize> Machine<N> {
                 }
                 next
             }
-            Flow::Cal => {
-                if exec == 0 {
-                    next
-                } else {
-                    if self.calls.len() >= MAX_CALL_DEPTH {
-                        return Err(ExecError::CallDepth {
-                            at: program.describe(pc),
-                        });
-                    }
-                    self.calls.push(Frame {
-                        cond_depth: self.cond_stack.len(),
-                        loop_depth: self.loop_stack.len(),
-                        switch_depth: self.switch_stack.len(),
-                        ret: next,
-                        cond: self.cond,
-                        loop_: self.loop_,
-                        cont: self.cont,
-                        switch: self.switch,
-                        func: self.func,
-                    });
-                    inst.target + 1
-                }
+            Flow::Cal => self.call(program, inst, pc, exec)?,
+            Flow::CallNz => {
+                let v = self.fetch(&inst.src[0], 0, exec, res);
+                let lanes = exec & lanes_where(&v, |x| f32::from_bits(x) != 0.0);
+                self.call(program, inst, pc, lanes)?
             }
             Flow::Ret => {
                 self.func &= !exec;
@@ -398,6 +496,80 @@ impl<const N: usize> Machine<N> {
         } else {
             self.loop_ &= !exec;
         }
+    }
+
+    /// Enter a loop: save the masks, with the iteration count of each lane (REP).
+    fn push_loop(&mut self, count: [u32; N]) {
+        self.loop_stack.push(LoopFrame {
+            loop_: self.loop_,
+            cont: self.cont,
+            count,
+        });
+    }
+
+    /// Leave the innermost loop: restore the masks saved by [`Machine::push_loop`].
+    fn pop_loop(&mut self) {
+        if let Some(f) = self.loop_stack.pop() {
+            self.loop_ = f.loop_;
+            self.cont = f.cont;
+        }
+    }
+
+    /// At a loop end: lanes that did CONT take part again.
+    fn restore_cont(&mut self) {
+        self.cont = self.loop_stack.last().map_or(Self::ALL, |f| f.cont);
+    }
+
+    /// After a loop start: run the body, or skip past the loop end if no lane enters.
+    fn enter_loop(&mut self, inst: &Inst, next: usize) -> usize {
+        if self.exec() != 0 {
+            next
+        } else {
+            self.pop_loop();
+            inst.target + 1
+        }
+    }
+
+    /// At a loop end: back to the first body instruction while a lane is still looping.
+    fn loop_again(&mut self, inst: &Inst, next: usize) -> usize {
+        if self.exec() != 0 {
+            inst.target + 1
+        } else {
+            self.pop_loop();
+            next
+        }
+    }
+
+    /// CAL (and CALLNZ) for `lanes` ⊆ the execution mask: skipped when empty; otherwise the
+    /// other active lanes sit the call out (their FuncMask bit is clear until the return).
+    fn call(
+        &mut self,
+        program: &Program,
+        inst: &Inst,
+        pc: usize,
+        lanes: u32,
+    ) -> Result<usize, ExecError> {
+        if lanes == 0 {
+            return Ok(pc + 1);
+        }
+        if self.calls.len() >= MAX_CALL_DEPTH {
+            return Err(ExecError::CallDepth {
+                at: program.describe(pc),
+            });
+        }
+        self.calls.push(Frame {
+            cond_depth: self.cond_stack.len(),
+            loop_depth: self.loop_stack.len(),
+            switch_depth: self.switch_stack.len(),
+            ret: pc + 1,
+            cond: self.cond,
+            loop_: self.loop_,
+            cont: self.cont,
+            switch: self.switch,
+            func: self.func,
+        });
+        self.func &= lanes | !self.exec();
+        Ok(inst.target + 1)
     }
 
     /// Pop a call frame; `None` at top level (the program ends).

@@ -9,6 +9,24 @@ use crate::compile::{DstOp, Indirect, RegFile, SrcOp};
 use crate::machine::{Machine, Res};
 use tgsi::opcode::OperandType;
 
+impl SrcOp {
+    /// Apply the modifiers to one word: `|x|` clears the sign bit, then negate flips it
+    /// (float-like types) or negates the integer.
+    pub(crate) fn modify(&self, mut x: u32) -> u32 {
+        if self.abs {
+            x &= 0x7fff_ffff;
+        }
+        if self.neg {
+            x = if self.ty.is_float_like() {
+                x ^ 0x8000_0000
+            } else {
+                x.wrapping_neg()
+            };
+        }
+        x
+    }
+}
+
 impl<const N: usize> Machine<N> {
     /// Per-lane indices `base + ADDR[k].c`; lanes outside `exec` use index 0.
     fn lane_indices(&self, base: i32, ind: &Indirect, exec: u32) -> [i64; N] {
@@ -79,21 +97,23 @@ impl<const N: usize> Machine<N> {
         out
     }
 
-    /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers: `|x|` clears the
-    /// sign bit, then negate flips it (float-like types) or negates the integer.
+    /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
     pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
         let mut v = self.fetch_raw(s, s.swizzle[chan & 3] as usize, exec, res);
-        if s.abs {
-            v.iter_mut().for_each(|x| *x &= 0x7fff_ffff);
-        }
-        if s.neg {
-            if s.ty.is_float_like() {
-                v.iter_mut().for_each(|x| *x ^= 0x8000_0000);
-            } else {
-                v.iter_mut().for_each(|x| *x = x.wrapping_neg());
-            }
+        if s.abs || s.neg {
+            v.iter_mut().for_each(|x| *x = s.modify(*x));
         }
         v
+    }
+
+    /// The register of a per-lane file that lane 0 of each quad addresses with `s` (`None`
+    /// when it is out of range); at most 8 quads.
+    pub(crate) fn quad_indices(&self, s: &SrcOp, exec: u32) -> [Option<usize>; 8] {
+        let idx = match &s.indirect {
+            Some(ind) => self.lane_indices(s.index, ind, exec),
+            None => [i64::from(s.index); N],
+        };
+        std::array::from_fn(|q| idx.get(4 * q).and_then(|&i| usize::try_from(i).ok()))
     }
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers.

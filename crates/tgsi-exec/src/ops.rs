@@ -65,6 +65,18 @@ pub enum Flow {
     BgnLoop,
     /// ENDLOOP.
     EndLoop,
+    /// BGNFOR (legacy): `dst.xyz = floor(src.xyz)`, then a loop that the lanes with
+    /// `dst.y <= 0` skip.
+    BgnFor,
+    /// ENDFOR (legacy): `dst.x += dst.z; dst.y -= 1`; lanes with `dst.y > 0` loop again.
+    EndFor,
+    /// REP (legacy): a loop whose body runs `src0.x` times (truncated; NaN or ≤ 0: never).
+    Rep,
+    /// ENDREP (legacy).
+    EndRep,
+    /// BRA (legacy): the wave jumps to the label (only within the same block, checked when
+    /// compiling).
+    Bra,
     /// BRK.
     Brk,
     /// BREAKC (legacy): break the lanes whose `src0.x` is non-zero.
@@ -81,6 +93,8 @@ pub enum Flow {
     EndSwitch,
     /// CAL.
     Cal,
+    /// CALLNZ (legacy): CAL for the lanes whose `src0.x` is not 0.0 (the test of IF).
+    CallNz,
     /// RET.
     Ret,
     /// BGNSUB (no-op when reached).
@@ -128,10 +142,32 @@ pub enum Kind {
     /// INTERP_CENTROID / INTERP_SAMPLE: the input itself (inputs are uniform over a
     /// single-sample pixel).
     Interp,
+    /// INTERP_OFFSET: the input moved by `src1.xy` pixels along its screen gradients.
+    InterpOffset,
+    /// PUSHA (legacy): push `src0` on the lane's address stack.
+    PushA,
+    /// POPA (legacy): pop the lane's address stack into `dst`.
+    PopA,
+    /// CLOCK: `dst.xy` = the 64-bit count of instructions the wave has executed.
+    Clock,
     /// Does nothing (NOP, MEMBAR, fences).
     Nop,
     /// Control flow.
     Flow(Flow),
+}
+
+/// Why [`kind`] has no answer for `op`.
+pub fn unsupported_reason(op: Opcode) -> &'static str {
+    let info = op.info();
+    match op {
+        Opcode::IFC => {
+            "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
+        }
+        _ if info.has(tgsi::opcode::TEX) || info.has(tgsi::opcode::MEM) => {
+            "needs textures, images or buffers, which the interpreter does not provide yet"
+        }
+        _ => "is not supported by the interpreter",
+    }
 }
 
 /// The execution kind of an opcode, or `None` when the interpreter cannot run it.
@@ -184,6 +220,12 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::POW => Vector(|s| rep(fl::pow(f(s[0][0]), f(s[1][0])))),
         Opcode::SIN => Vector(|s| rep(fl::sin(f(s[0][0])))),
         Opcode::COS => Vector(|s| rep(fl::cos(f(s[0][0])))),
+        // ARA's TGSI text was never written; NV_vertex_program2, where it comes from, adds
+        // the two halves of an address vector: (x + z, y + w, z + x, w + y).
+        Opcode::ARA => Vector(|s| {
+            let a = s[0];
+            [0, 1, 2, 3].map(|c| a[c].wrapping_add(a[(c + 2) & 3]))
+        }),
         Opcode::RCC => Vector(|s| rep(fl::rcc(f(s[0][0])))),
         Opcode::DP2 => Vector(|s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
         Opcode::DP3 => Vector(|s| rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]))),
@@ -321,6 +363,10 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::DEMOTE => Demote,
         Opcode::READ_HELPER => ReadHelper,
         Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => Interp,
+        Opcode::INTERP_OFFSET => InterpOffset,
+        Opcode::PUSHA => PushA,
+        Opcode::POPA => PopA,
+        Opcode::CLOCK => Clock,
         Opcode::NOP | Opcode::MEMBAR | Opcode::LFENCE | Opcode::MFENCE | Opcode::SFENCE => Nop,
         Opcode::IF => Flow(self::Flow::If { int: false }),
         Opcode::UIF => Flow(self::Flow::If { int: true }),
@@ -328,6 +374,12 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::ENDIF => Flow(self::Flow::EndIf),
         Opcode::BGNLOOP => Flow(self::Flow::BgnLoop),
         Opcode::ENDLOOP => Flow(self::Flow::EndLoop),
+        Opcode::BGNFOR => Flow(self::Flow::BgnFor),
+        Opcode::ENDFOR => Flow(self::Flow::EndFor),
+        Opcode::REP => Flow(self::Flow::Rep),
+        Opcode::ENDREP => Flow(self::Flow::EndRep),
+        Opcode::BRA => Flow(self::Flow::Bra),
+        Opcode::CALLNZ => Flow(self::Flow::CallNz),
         Opcode::BRK => Flow(self::Flow::Brk),
         Opcode::BREAKC => Flow(self::Flow::BreakC),
         Opcode::CONT => Flow(self::Flow::Cont),

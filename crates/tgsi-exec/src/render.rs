@@ -6,7 +6,8 @@
 //! counted from the top for `UPPER_LEFT` and from the bottom for `LOWER_LEFT` (memory row m
 //! then has y = H − 1 − m + ½). `FACE` is front-facing (x = +1). Other inputs are the
 //! constants given in [`RenderOptions::inputs`]; channels outside a declaration's usage mask
-//! read 0.
+//! read 0. For `INTERP_OFFSET`, POSITION changes by (1, 0, 0, 0) per pixel to the right and
+//! by (0, ±1, 0, 0) per memory row down (− for `LOWER_LEFT`); the constants do not change.
 
 use crate::compile::Program;
 use crate::machine::{Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
@@ -256,6 +257,20 @@ fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, 
             if d.usage_mask & (1 << c) == 0 {
                 *ch = [0; WAVE];
             }
+        }
+    }
+    // Screen gradients for INTERP_OFFSET: only POSITION varies over the grid.
+    let dy = match program.origin {
+        CoordOrigin::UpperLeft => 1.0,
+        CoordOrigin::LowerLeft => -1.0,
+    };
+    let gradients = m.input_gradients_mut();
+    for d in &program.inputs {
+        if let Some(g) = gradients.get_mut(d.index as usize) {
+            *g = match d.semantic {
+                Semantic::Position => [[1.0, 0.0, 0.0, 0.0], [0.0, dy, 0.0, 0.0]],
+                _ => [[0.0; 4]; 2],
+            };
         }
     }
     let svs = m.system_values_mut();

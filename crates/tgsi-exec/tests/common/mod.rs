@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests: run TGSI text on one quad with per-lane inputs.
+// Each test crate uses a different subset of these helpers.
+#![allow(dead_code)]
 
 use tgsi_exec::machine::Reg;
 use tgsi_exec::{Env, ExecError, Machine, Program};
