@@ -307,3 +307,99 @@ fn lower_left_origin_and_integer_centres() {
     assert_eq!(img.pixels[2 * 3 + 2], [9.0; 4]);
     assert_eq!(img.pixels[3], [0.0, 1.0, 1.0, 7.0]);
 }
+
+/// `depth` nested blocks cycling through BGNLOOP, UIF and SWITCH; lane l fails the first UIF
+/// met at a depth ≥ 16·(l + 1). OUT[0].x counts the levels a lane entered, OUT[0].y is set
+/// after everything closed.
+fn nested_blocks(depth: usize) -> String {
+    let mut open = String::new();
+    let mut close = Vec::new();
+    for k in 0..depth {
+        match k % 3 {
+            0 => {
+                open += "BGNLOOP\n";
+                close.push("BRK\nENDLOOP\n");
+            }
+            1 => {
+                open += "ISLT TEMP[1].x, OUT[0].xxxx, TEMP[0].xxxx\nUIF TEMP[1].xxxx\n";
+                close.push("ENDIF\n");
+            }
+            _ => {
+                open += "SWITCH IMM[0].yyyy\nCASE IMM[0].yyyy\n";
+                close.push("BRK\nENDSWITCH\n");
+            }
+        }
+        open += "UADD OUT[0].x, OUT[0].xxxx, IMM[0].xxxx\n";
+    }
+    close.reverse();
+    format!(
+        "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+         IMM[0] INT32 {{1, 0, 16, 0}}\n\
+         UADD TEMP[0].x, IN[0].yyyy, IMM[0].xxxx\n\
+         UMUL TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz\n\
+         {open}{}MOV OUT[0].y, IMM[0].xxxx\nEND\n",
+        close.concat()
+    )
+}
+
+#[test]
+fn blocks_nested_to_the_limit_with_divergent_lanes() {
+    let text = nested_blocks(tgsi_exec::compile::MAX_NESTING);
+    let (out, alive) = run_wave::<4>(&text, &[lane_ids()], &[]).unwrap();
+    assert_eq!(alive, 0b1111);
+    // Lane 0 fails the UIF at depth 16, lane 1 at 34, lane 2 at 49; lane 3 enters all 64.
+    assert_eq!(out[0][0], [16, 34, 49, 64]);
+    assert_eq!(
+        out[0][1], [1; 4],
+        "every mask restored after the blocks close"
+    );
+    let deeper = tgsi::parse(&nested_blocks(tgsi_exec::compile::MAX_NESTING + 1)).unwrap();
+    let err = Program::compile(&deeper).unwrap_err();
+    assert!(err.message.contains("nested deeper than 64"), "{err}");
+}
+
+#[test]
+fn calls_nest_to_the_limit() {
+    let text = |calls: u32| {
+        format!(
+            "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] INT32 {{1, {calls}, 0, 0}}\n\
+               0: CAL :2\n\
+               1: END\n\
+               2: BGNSUB\n\
+               3:   UADD OUT[0].x, OUT[0].xxxx, IMM[0].xxxx\n\
+               4:   ISLT TEMP[1].x, OUT[0].xxxx, IMM[0].yyyy\n\
+               5:   UIF TEMP[1].xxxx\n\
+               6:     CAL :2\n\
+               7:   ENDIF\n\
+               8: ENDSUB\n"
+        )
+    };
+    let limit = tgsi_exec::machine::MAX_CALL_DEPTH as u32;
+    let (out, _) = run_wave::<4>(&text(limit), &[], &[]).unwrap();
+    assert_eq!(out[0][0], [limit; 4]);
+    let err = run_wave::<4>(&text(limit + 1), &[], &[]).unwrap_err();
+    assert!(matches!(err, ExecError::CallDepth { .. }), "{err}");
+}
+
+#[test]
+fn demoted_lanes_are_helpers_that_keep_feeding_derivatives() {
+    let text = "FRAG\nDCL IN[0], GENERIC[0], CONSTANT\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+                IMM[0] INT32 {2, 0, 0, 0}\n\
+                  0: ISLT TEMP[0].x, IN[0].yyyy, IMM[0].xxxx\n\
+                  1: READ_HELPER TEMP[1].y\n\
+                  2: UIF TEMP[0].xxxx\n\
+                  3:   DEMOTE\n\
+                  4: ENDIF\n\
+                  5: READ_HELPER TEMP[1].x\n\
+                  6: MOV OUT[0].xy, TEMP[1].xyyy\n\
+                  7: DDX_FINE OUT[0].z, IN[0].xxxx\n\
+                  8: DDY_FINE OUT[0].w, IN[0].xxxx\n\
+                  9: END\n";
+    let (out, alive) = run_wave::<4>(text, &[lane_ids()], &[]).unwrap();
+    // Lanes 0 and 1 (the top row) are demoted: discarded, but still running.
+    assert_eq!(alive, 0b1100);
+    assert_eq!(out[0][0], [!0, !0, 0, 0]);
+    assert_eq!(out[0][1], [0; 4], "no helper before the DEMOTE");
+    assert_eq!(out[0][2], [1.0f32.to_bits(); 4]);
+    assert_eq!(out[0][3], [2.0f32.to_bits(); 4]);
+}
