@@ -5,25 +5,15 @@
 
 use crate::compile::Inst;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
-use crate::ops::{Deriv, Kind};
+use crate::ops::{Deriv, Kind, LaneKernel};
 use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
 
 impl<const N: usize> Machine<N> {
     /// Execute one ALU (or kill/derivative) instruction.
     pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
-        let f = f32::from_bits;
         match inst.kind {
-            Kind::F1(op) => self.component(inst, res, exec, |s| op(f(s[0])).to_bits()),
-            Kind::F2(op) => self.component(inst, res, exec, |s| op(f(s[0]), f(s[1])).to_bits()),
-            Kind::F3(op) => {
-                self.component(inst, res, exec, |s| op(f(s[0]), f(s[1]), f(s[2])).to_bits())
-            }
-            Kind::U1(op) => self.component(inst, res, exec, |s| op(s[0])),
-            Kind::Interp => self.component(inst, res, exec, |s| s[0]),
-            Kind::U2(op) => self.component(inst, res, exec, |s| op(s[0], s[1])),
-            Kind::U3(op) => self.component(inst, res, exec, |s| op(s[0], s[1], s[2])),
-            Kind::U4(op) => self.component(inst, res, exec, |s| op(s[0], s[1], s[2], s[3])),
+            Kind::Component(op) => self.component(inst, res, exec, op),
             Kind::Vector(op) => self.vector(inst, res, exec, op),
             Kind::Wide(op) => self.wide(inst, res, exec, op),
             Kind::FracExp => self.fracexp(inst, res, exec),
@@ -130,20 +120,18 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Component-wise: channel c of the result from channel c of each source.
-    fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: impl Fn([u32; 4]) -> u32) {
+    fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: LaneKernel) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
         let mut out = [[0u32; N]; 4];
+        let mut s = [[0u32; N]; 4];
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
             }
-            let mut s = [[0u32; N]; 4];
             for (k, src) in inst.src.iter().take(4).enumerate() {
                 s[k] = self.fetch(src, c, exec, res);
             }
-            for (l, o) in o.iter_mut().enumerate() {
-                *o = op([s[0][l], s[1][l], s[2][l], s[3][l]]);
-            }
+            op(o, [&s[0], &s[1], &s[2], &s[3]]);
         }
         self.write(inst, 0, &out, 0xf, exec);
     }

@@ -46,6 +46,9 @@ impl<const N: usize> Machine<N> {
 
     /// Raw words of channel `c` of a source register, before modifiers.
     fn fetch_raw(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
+        if s.indirect.is_none() && s.dim_indirect.is_none() {
+            return self.fetch_direct(s, c, res);
+        }
         let mut out = [0u32; N];
         let idx = match &s.indirect {
             Some(ind) => self.lane_indices(s.index, ind, exec),
@@ -95,6 +98,28 @@ impl<const N: usize> Machine<N> {
             }
         }
         out
+    }
+
+    /// [`Machine::fetch_raw`] for a source without indirect indices: one register for all
+    /// lanes.
+    fn fetch_direct(&self, s: &SrcOp, c: usize, res: &Res) -> [u32; N] {
+        let index = usize::try_from(s.index).ok();
+        let shared = |v: Option<&[u32; 4]>| [v.map_or(0, |v| v[c]); N];
+        match s.file {
+            RegFile::Const => shared(
+                usize::try_from(s.dim)
+                    .ok()
+                    .and_then(|b| res.consts.get(b))
+                    .zip(index)
+                    .and_then(|(buf, i)| buf.get(i)),
+            ),
+            RegFile::Imm => shared(index.and_then(|i| res.imms.get(i))),
+            file => file
+                .lane_file()
+                .zip(index)
+                .and_then(|(f, i)| self.regs[f].get(i))
+                .map_or([0; N], |r| r[c]),
+        }
     }
 
     /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
@@ -147,9 +172,13 @@ impl<const N: usize> Machine<N> {
         match &d.indirect {
             None => {
                 if let Some(r) = self.regs[f].get_mut(d.index as usize) {
-                    for l in 0..N {
-                        if exec & (1 << l) != 0 {
-                            r[chan][l] = vals[l];
+                    if exec == Self::ALL {
+                        r[chan] = *vals;
+                    } else {
+                        for l in 0..N {
+                            if exec & (1 << l) != 0 {
+                                r[chan][l] = vals[l];
+                            }
                         }
                     }
                 }

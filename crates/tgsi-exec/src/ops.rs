@@ -105,23 +105,50 @@ pub enum Flow {
     End,
 }
 
+/// A component-wise operation over one channel of a wave: `out[l] = op(src0[l], src1[l], …)`.
+/// Sources the opcode does not have are passed as zeros; all slices have the wave's length.
+pub type LaneKernel = fn(out: &mut [u32], src: [&[u32]; 4]);
+
+/// A [`Kind::Component`] from a per-lane expression over the source words `a`, `b`, `c`, `d`:
+/// the scalar function is inlined into a loop over the lanes, so one indirect call runs a
+/// whole channel.
+macro_rules! lanes {
+    (|$a:ident| $e:expr) => {
+        Kind::Component(|out, s| {
+            for (o, &$a) in out.iter_mut().zip(s[0]) {
+                *o = $e;
+            }
+        })
+    };
+    (|$a:ident, $b:ident| $e:expr) => {
+        Kind::Component(|out, s| {
+            for ((o, &$a), &$b) in out.iter_mut().zip(s[0]).zip(s[1]) {
+                *o = $e;
+            }
+        })
+    };
+    (|$a:ident, $b:ident, $c:ident| $e:expr) => {
+        Kind::Component(|out, s| {
+            for (((o, &$a), &$b), &$c) in out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]) {
+                *o = $e;
+            }
+        })
+    };
+    (|$a:ident, $b:ident, $c:ident, $d:ident| $e:expr) => {
+        Kind::Component(|out, s| {
+            let lanes = out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]).zip(s[3]);
+            for ((((o, &$a), &$b), &$c), &$d) in lanes {
+                *o = $e;
+            }
+        })
+    };
+}
+
 /// How to execute an instruction.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    /// Component-wise float functions.
-    F1(fn(f32) -> f32),
-    /// Component-wise float binary function.
-    F2(fn(f32, f32) -> f32),
-    /// Component-wise float ternary function.
-    F3(fn(f32, f32, f32) -> f32),
-    /// Component-wise function on raw words.
-    U1(fn(u32) -> u32),
-    /// Component-wise binary function on raw words.
-    U2(fn(u32, u32) -> u32),
-    /// Component-wise ternary function on raw words.
-    U3(fn(u32, u32, u32) -> u32),
-    /// Component-wise 4-source function on raw words.
-    U4(fn(u32, u32, u32, u32) -> u32),
+    /// Component-wise: channel c of the result from channel c of each source.
+    Component(LaneKernel),
     /// Per-lane function of whole source vectors (replicated and channel-formula opcodes).
     Vector(fn(&[[u32; 4]; 3]) -> [u32; 4]),
     /// 64-bit operation on channel pairs; the shape (pair → pair, pair → word, word → pair)
@@ -139,9 +166,6 @@ pub enum Kind {
     Demote,
     /// READ_HELPER: `~0` for helper or demoted lanes.
     ReadHelper,
-    /// INTERP_CENTROID / INTERP_SAMPLE: the input itself (inputs are uniform over a
-    /// single-sample pixel).
-    Interp,
     /// INTERP_OFFSET: the input moved by `src1.xy` pixels along its screen gradients.
     InterpOffset,
     /// PUSHA (legacy): push `src0` on the lane's address stack.
@@ -174,44 +198,44 @@ pub fn unsupported_reason(op: Opcode) -> &'static str {
 pub fn kind(op: Opcode) -> Option<Kind> {
     use Kind::*;
     Some(match op {
-        Opcode::MOV => U1(|a| a),
-        Opcode::ADD => F2(fl::add),
-        Opcode::SUB => F2(fl::sub),
-        Opcode::MUL => F2(fl::mul),
-        Opcode::DIV => F2(fl::div),
-        Opcode::MAD => F3(fl::mad),
-        Opcode::FMA => F3(fl::fma),
-        Opcode::LRP => F3(fl::lrp),
-        Opcode::CMP => F3(fl::cmp),
-        Opcode::CND => F3(fl::cnd),
-        Opcode::CLAMP => F3(fl::clamp),
-        Opcode::ABS => F1(fl::abs),
-        Opcode::MIN => F2(fl::min_op),
-        Opcode::MAX => F2(fl::max_op),
-        Opcode::SLT => F2(fl::slt),
-        Opcode::SGE => F2(fl::sge),
-        Opcode::SGT => F2(fl::sgt),
-        Opcode::SLE => F2(fl::sle),
-        Opcode::SEQ => F2(fl::seq),
-        Opcode::SNE => F2(fl::sne),
-        Opcode::FSLT => U2(|a, b| fl::fslt(f(a), f(b))),
-        Opcode::FSGE => U2(|a, b| fl::fsge(f(a), f(b))),
-        Opcode::FSEQ => U2(|a, b| fl::fseq(f(a), f(b))),
-        Opcode::FSNE => U2(|a, b| fl::fsne(f(a), f(b))),
-        Opcode::FLR => F1(fl::flr),
-        Opcode::CEIL => F1(fl::ceil),
-        Opcode::TRUNC => F1(fl::trunc),
-        Opcode::ROUND => F1(fl::round),
-        Opcode::FRC => F1(fl::frc),
-        Opcode::SSG => F1(fl::ssg),
-        Opcode::LDEXP => U2(|a, b| u(fl::ldexp(f(a), b as i32))),
-        Opcode::ARL => U1(|a| fl::arl(f(a)) as u32),
-        Opcode::ARR => U1(|a| fl::arr(f(a)) as u32),
-        Opcode::UARL => U1(|a| a),
-        Opcode::F2I => U1(|a| fl::f2i(f(a)) as u32),
-        Opcode::F2U => U1(|a| fl::f2u(f(a))),
-        Opcode::I2F => U1(|a| u(fl::i2f(a as i32))),
-        Opcode::U2F => U1(|a| u(fl::u2f(a))),
+        Opcode::MOV => lanes!(|a| a),
+        Opcode::ADD => lanes!(|a, b| u(fl::add(f(a), f(b)))),
+        Opcode::SUB => lanes!(|a, b| u(fl::sub(f(a), f(b)))),
+        Opcode::MUL => lanes!(|a, b| u(fl::mul(f(a), f(b)))),
+        Opcode::DIV => lanes!(|a, b| u(fl::div(f(a), f(b)))),
+        Opcode::MAD => lanes!(|a, b, c| u(fl::mad(f(a), f(b), f(c)))),
+        Opcode::FMA => lanes!(|a, b, c| u(fl::fma(f(a), f(b), f(c)))),
+        Opcode::LRP => lanes!(|a, b, c| u(fl::lrp(f(a), f(b), f(c)))),
+        Opcode::CMP => lanes!(|a, b, c| u(fl::cmp(f(a), f(b), f(c)))),
+        Opcode::CND => lanes!(|a, b, c| u(fl::cnd(f(a), f(b), f(c)))),
+        Opcode::CLAMP => lanes!(|a, b, c| u(fl::clamp(f(a), f(b), f(c)))),
+        Opcode::ABS => lanes!(|a| u(fl::abs(f(a)))),
+        Opcode::MIN => lanes!(|a, b| u(fl::min_op(f(a), f(b)))),
+        Opcode::MAX => lanes!(|a, b| u(fl::max_op(f(a), f(b)))),
+        Opcode::SLT => lanes!(|a, b| u(fl::slt(f(a), f(b)))),
+        Opcode::SGE => lanes!(|a, b| u(fl::sge(f(a), f(b)))),
+        Opcode::SGT => lanes!(|a, b| u(fl::sgt(f(a), f(b)))),
+        Opcode::SLE => lanes!(|a, b| u(fl::sle(f(a), f(b)))),
+        Opcode::SEQ => lanes!(|a, b| u(fl::seq(f(a), f(b)))),
+        Opcode::SNE => lanes!(|a, b| u(fl::sne(f(a), f(b)))),
+        Opcode::FSLT => lanes!(|a, b| fl::fslt(f(a), f(b))),
+        Opcode::FSGE => lanes!(|a, b| fl::fsge(f(a), f(b))),
+        Opcode::FSEQ => lanes!(|a, b| fl::fseq(f(a), f(b))),
+        Opcode::FSNE => lanes!(|a, b| fl::fsne(f(a), f(b))),
+        Opcode::FLR => lanes!(|a| u(fl::flr(f(a)))),
+        Opcode::CEIL => lanes!(|a| u(fl::ceil(f(a)))),
+        Opcode::TRUNC => lanes!(|a| u(fl::trunc(f(a)))),
+        Opcode::ROUND => lanes!(|a| u(fl::round(f(a)))),
+        Opcode::FRC => lanes!(|a| u(fl::frc(f(a)))),
+        Opcode::SSG => lanes!(|a| u(fl::ssg(f(a)))),
+        Opcode::LDEXP => lanes!(|a, b| u(fl::ldexp(f(a), b as i32))),
+        Opcode::ARL => lanes!(|a| fl::arl(f(a)) as u32),
+        Opcode::ARR => lanes!(|a| fl::arr(f(a)) as u32),
+        Opcode::UARL => lanes!(|a| a),
+        Opcode::F2I => lanes!(|a| fl::f2i(f(a)) as u32),
+        Opcode::F2U => lanes!(|a| fl::f2u(f(a))),
+        Opcode::I2F => lanes!(|a| u(fl::i2f(a as i32))),
+        Opcode::U2F => lanes!(|a| u(fl::u2f(a))),
         Opcode::RCP => Vector(|s| rep(fl::rcp(f(s[0][0])))),
         Opcode::RSQ => Vector(|s| rep(fl::rsq(f(s[0][0])))),
         Opcode::SQRT => Vector(|s| rep(fl::sqrt(f(s[0][0])))),
@@ -252,46 +276,46 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::UP2US => Vector(|s| uv(pack::up2us(s[0][0]))),
         Opcode::UP4B => Vector(|s| uv(pack::up4b(s[0][0]))),
         Opcode::UP4UB => Vector(|s| uv(pack::up4ub(s[0][0]))),
-        Opcode::UADD => U2(int::uadd),
-        Opcode::UMUL => U2(int::umul),
-        Opcode::UMAD => U3(int::umad),
-        Opcode::IMUL_HI => U2(|a, b| int::imul_hi(a as i32, b as i32) as u32),
-        Opcode::UMUL_HI => U2(int::umul_hi),
-        Opcode::IDIV => U2(|a, b| int::idiv(a as i32, b as i32) as u32),
-        Opcode::UDIV => U2(int::udiv),
-        Opcode::MOD => U2(|a, b| int::imod(a as i32, b as i32) as u32),
-        Opcode::UMOD => U2(int::umod),
-        Opcode::SHL => U2(int::shl),
-        Opcode::USHR => U2(int::ushr),
-        Opcode::ISHR => U2(|a, b| int::ishr(a as i32, b as i32) as u32),
-        Opcode::SHR => U2(|a, b| int::shr_legacy(a as i32, b) as u32),
-        Opcode::IMAX => U2(|a, b| int::imax(a as i32, b as i32) as u32),
-        Opcode::IMIN => U2(|a, b| int::imin(a as i32, b as i32) as u32),
-        Opcode::UMAX => U2(int::umax),
-        Opcode::UMIN => U2(int::umin),
-        Opcode::ISGE => U2(|a, b| int::isge(a as i32, b as i32)),
-        Opcode::ISLT => U2(|a, b| int::islt(a as i32, b as i32)),
-        Opcode::USGE => U2(int::usge),
-        Opcode::USLT => U2(int::uslt),
-        Opcode::USEQ => U2(int::useq),
-        Opcode::USNE => U2(int::usne),
-        Opcode::INEG => U1(|a| int::ineg(a as i32) as u32),
-        Opcode::IABS => U1(|a| int::iabs(a as i32) as u32),
-        Opcode::ISSG => U1(|a| int::issg(a as i32) as u32),
-        Opcode::NOT => U1(int::not),
-        Opcode::AND => U2(int::and),
-        Opcode::OR => U2(int::or),
-        Opcode::XOR => U2(int::xor),
-        Opcode::UCMP => U3(int::ucmp),
-        Opcode::SAD => U3(int::sad),
-        Opcode::IBFE => U3(|a, b, c| int::ibfe(a as i32, b, c) as u32),
-        Opcode::UBFE => U3(int::ubfe),
-        Opcode::BFI => U4(int::bfi),
-        Opcode::BREV => U1(int::brev),
-        Opcode::POPC => U1(int::popc),
-        Opcode::LSB => U1(|a| int::lsb(a) as u32),
-        Opcode::IMSB => U1(|a| int::imsb(a as i32) as u32),
-        Opcode::UMSB => U1(|a| int::umsb(a) as u32),
+        Opcode::UADD => lanes!(|a, b| int::uadd(a, b)),
+        Opcode::UMUL => lanes!(|a, b| int::umul(a, b)),
+        Opcode::UMAD => lanes!(|a, b, c| int::umad(a, b, c)),
+        Opcode::IMUL_HI => lanes!(|a, b| int::imul_hi(a as i32, b as i32) as u32),
+        Opcode::UMUL_HI => lanes!(|a, b| int::umul_hi(a, b)),
+        Opcode::IDIV => lanes!(|a, b| int::idiv(a as i32, b as i32) as u32),
+        Opcode::UDIV => lanes!(|a, b| int::udiv(a, b)),
+        Opcode::MOD => lanes!(|a, b| int::imod(a as i32, b as i32) as u32),
+        Opcode::UMOD => lanes!(|a, b| int::umod(a, b)),
+        Opcode::SHL => lanes!(|a, b| int::shl(a, b)),
+        Opcode::USHR => lanes!(|a, b| int::ushr(a, b)),
+        Opcode::ISHR => lanes!(|a, b| int::ishr(a as i32, b as i32) as u32),
+        Opcode::SHR => lanes!(|a, b| int::shr_legacy(a as i32, b) as u32),
+        Opcode::IMAX => lanes!(|a, b| int::imax(a as i32, b as i32) as u32),
+        Opcode::IMIN => lanes!(|a, b| int::imin(a as i32, b as i32) as u32),
+        Opcode::UMAX => lanes!(|a, b| int::umax(a, b)),
+        Opcode::UMIN => lanes!(|a, b| int::umin(a, b)),
+        Opcode::ISGE => lanes!(|a, b| int::isge(a as i32, b as i32)),
+        Opcode::ISLT => lanes!(|a, b| int::islt(a as i32, b as i32)),
+        Opcode::USGE => lanes!(|a, b| int::usge(a, b)),
+        Opcode::USLT => lanes!(|a, b| int::uslt(a, b)),
+        Opcode::USEQ => lanes!(|a, b| int::useq(a, b)),
+        Opcode::USNE => lanes!(|a, b| int::usne(a, b)),
+        Opcode::INEG => lanes!(|a| int::ineg(a as i32) as u32),
+        Opcode::IABS => lanes!(|a| int::iabs(a as i32) as u32),
+        Opcode::ISSG => lanes!(|a| int::issg(a as i32) as u32),
+        Opcode::NOT => lanes!(|a| int::not(a)),
+        Opcode::AND => lanes!(|a, b| int::and(a, b)),
+        Opcode::OR => lanes!(|a, b| int::or(a, b)),
+        Opcode::XOR => lanes!(|a, b| int::xor(a, b)),
+        Opcode::UCMP => lanes!(|a, b, c| int::ucmp(a, b, c)),
+        Opcode::SAD => lanes!(|a, b, c| int::sad(a, b, c)),
+        Opcode::IBFE => lanes!(|a, b, c| int::ibfe(a as i32, b, c) as u32),
+        Opcode::UBFE => lanes!(|a, b, c| int::ubfe(a, b, c)),
+        Opcode::BFI => lanes!(|a, b, c, d| int::bfi(a, b, c, d)),
+        Opcode::BREV => lanes!(|a| int::brev(a)),
+        Opcode::POPC => lanes!(|a| int::popc(a)),
+        Opcode::LSB => lanes!(|a| int::lsb(a) as u32),
+        Opcode::IMSB => lanes!(|a| int::imsb(a as i32) as u32),
+        Opcode::UMSB => lanes!(|a| int::umsb(a) as u32),
         Opcode::DADD => Wide(|s| d::dadd(fd(s[0]), fd(s[1])).to_bits()),
         Opcode::DMUL => Wide(|s| d::dmul(fd(s[0]), fd(s[1])).to_bits()),
         Opcode::DDIV => Wide(|s| d::ddiv(fd(s[0]), fd(s[1])).to_bits()),
@@ -362,7 +386,8 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::KILL_IF => KillIf,
         Opcode::DEMOTE => Demote,
         Opcode::READ_HELPER => ReadHelper,
-        Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => Interp,
+        // Inputs are uniform over a single-sample pixel: the input itself.
+        Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => lanes!(|a| a),
         Opcode::INTERP_OFFSET => InterpOffset,
         Opcode::PUSHA => PushA,
         Opcode::POPA => PopA,
