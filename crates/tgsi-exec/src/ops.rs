@@ -182,15 +182,23 @@ pub enum Kind {
 
 /// Why [`kind`] has no answer for `op`.
 pub fn unsupported_reason(op: Opcode) -> &'static str {
+    use tgsi::opcode::{Section, MEM, TEX};
     let info = op.info();
-    match op {
-        Opcode::IFC => {
-            "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
-        }
-        _ if info.has(tgsi::opcode::TEX) || info.has(tgsi::opcode::MEM) => {
-            "needs textures, images or buffers, which the interpreter does not provide yet"
-        }
-        _ => "is not supported by the interpreter",
+    let resource = matches!(
+        info.section,
+        Section::ResourceAccess | Section::ResourceSampling | Section::Atomic | Section::Bindless
+    ) || info.has(TEX)
+        || info.has(MEM);
+    if op == Opcode::IFC {
+        "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
+    } else if resource {
+        "needs textures, images or buffers, which the interpreter does not provide yet"
+    } else if info.section == Section::Geometry {
+        "is a geometry-shader opcode; the interpreter does not run those yet"
+    } else if info.section == Section::InterLane {
+        "is an inter-lane opcode the interpreter does not run yet"
+    } else {
+        "is not supported by the interpreter"
     }
 }
 
