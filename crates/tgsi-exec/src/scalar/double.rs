@@ -35,25 +35,38 @@ pub fn dfma(a: f64, b: f64, c: f64) -> f64 {
     a.mul_add(b, c)
 }
 
-/// DMAX: C `fmax` (glibc x86-64: NaN ignored, second operand on ties).
-pub fn dmax(a: f64, b: f64) -> f64 {
+/// What glibc's `fmin`/`fmax` return when a NaN is involved: with a signalling NaN, or two
+/// NaNs, the first NaN operand quieted (SSE `a + b`, written out so LLVM cannot commute it);
+/// a single quiet NaN is ignored. `None` when neither is NaN.
+fn c_minmax_nan(a: f64, b: f64) -> Option<f64> {
+    let quiet = |x: f64| f64::from_bits(x.to_bits() | 1 << 51);
+    let snan = |x: f64| x.is_nan() && x.to_bits() & 1 << 51 == 0;
     match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
-        (true, false) => b,
-        (false, true) => a,
-        _ if a > b => a,
-        _ => b,
+        (true, true) => Some(quiet(a)),
+        _ if snan(a) => Some(quiet(a)),
+        _ if snan(b) => Some(quiet(b)),
+        (true, false) => Some(b),
+        (false, true) => Some(a),
+        (false, false) => None,
     }
 }
 
-/// DMIN: C `fmin`.
+/// DMAX: C `fmax` (glibc x86-64: quiet NaN ignored, signalling NaN quieted, second operand
+/// on ties).
+pub fn dmax(a: f64, b: f64) -> f64 {
+    match c_minmax_nan(a, b) {
+        Some(r) => r,
+        None if a > b => a,
+        None => b,
+    }
+}
+
+/// DMIN: C `fmin` (see [`dmax`]).
 pub fn dmin(a: f64, b: f64) -> f64 {
-    match (a.is_nan(), b.is_nan()) {
-        (true, true) => a + b,
-        (true, false) => b,
-        (false, true) => a,
-        _ if a < b => a,
-        _ => b,
+    match c_minmax_nan(a, b) {
+        Some(r) => r,
+        None if a < b => a,
+        None => b,
     }
 }
 
@@ -171,10 +184,13 @@ pub fn dldexp(mut x: f64, mut n: i32) -> f64 {
     x * f64::from_bits(((0x3ff + n) as u64) << 52)
 }
 
-/// DFRACEXP: C `frexp` — significand in [0.5, 1) and exponent; 0, ±∞ and NaN give
-/// `(x, 0)`.
+/// DFRACEXP: C `frexp` — significand in [0.5, 1) and exponent; 0 and ±∞ give `(x, 0)`, a
+/// NaN `(x, 0)` quieted (glibc's `x + x`).
 pub fn dfracexp(x: f64) -> (f64, i32) {
-    if x == 0.0 || !x.is_finite() {
+    if x.is_nan() {
+        return (f64::from_bits(x.to_bits() | 1 << 51), 0);
+    }
+    if x == 0.0 || x.is_infinite() {
         return (x, 0);
     }
     let (x, bias) = if x.abs() < f64::MIN_POSITIVE {

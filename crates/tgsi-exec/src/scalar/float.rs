@@ -128,9 +128,16 @@ pub fn cnd(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
-/// CLAMP (legacy): `fminf(fmaxf(x, lo), hi)`.
+/// CLAMP (legacy): the spec's `clamp(x, lo, hi) = (x < lo) ? lo : (x > hi) ? hi : x`, a bit
+/// copy (a NaN `x` passes through; inverted bounds give `lo` below `lo`).
 pub fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
-    fmin(fmax(x, lo), hi)
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
 }
 
 /// ABS (legacy) and the `|x|` source modifier.
