@@ -33,6 +33,7 @@
 //!   reason.
 //! * 64-bit operations compute a channel pair when the write mask touches it and write only
 //!   the enabled words; DFRACEXP writes the exponent of pair p to `dst1` channel p.
+//! * Legacy SHR shifts every channel by `src1.x`, as every spec version says.
 //! * CLOCK returns the number of instructions the wave has executed (softpipe skips it).
 //! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
 //!   (see [`Machine::input_gradients_mut`]).

@@ -296,7 +296,8 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::SHL => lanes!(|a, b| int::shl(a, b)),
         Opcode::USHR => lanes!(|a, b| int::ushr(a, b)),
         Opcode::ISHR => lanes!(|a, b| int::ishr(a as i32, b as i32) as u32),
-        Opcode::SHR => lanes!(|a, b| int::shr_legacy(a as i32, b) as u32),
+        // Every channel shifts by src1.x (legacy SHR; ISHR/USHR use src1.c).
+        Opcode::SHR => Vector(|s| s[0].map(|a| int::shr_legacy(a as i32, s[1][0]) as u32)),
         Opcode::IMAX => lanes!(|a, b| int::imax(a as i32, b as i32) as u32),
         Opcode::IMIN => lanes!(|a, b| int::imin(a as i32, b as i32) as u32),
         Opcode::UMAX => lanes!(|a, b| int::umax(a, b)),

@@ -4,7 +4,7 @@
 //! * [`every_opcode_is_covered`] walks [`tgsi::opcode::OPCODES`]: each opcode of the Core,
 //!   Compute, Integer, Bitwise, GLSL, Double, 64-bit Integer, Interpolation and Legacy
 //!   sections (less gaps and texturing) has a row in [`CASES`], or is a non-ALU opcode that
-//!   a named test file runs as an instruction ([`COVERED_ELSEWHERE`]), or is [`PENDING`].
+//!   a named test file runs as an instruction ([`COVERED_ELSEWHERE`]), or is [`REJECTED`] with its reason.
 //!   The lists are checked against the table too, so they cannot rot.
 //! * Each row of [`CASES`] gives the values each source takes and a reference written here
 //!   from the spec formula (`shared/spec/tgsi.rst`, `opcodes.tsv`), with softpipe's bit-exact
@@ -18,8 +18,6 @@
 //!   opcodes: the same scalar in every channel), unwritten ones against the sentinel the
 //!   destination held before. Besides the full write mask, every partial mask runs on a few
 //!   input batches.
-//! * Where the interpreter has to differ from the spec and cannot be fixed in `scalar/`,
-//!   the row says so ([`Case::known_bug`]) and the check must keep failing until it is fixed.
 
 mod common;
 
@@ -86,23 +84,23 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("LFENCE", "opcode_table.rs"),
     ("MFENCE", "opcode_table.rs"),
     ("SFENCE", "opcode_table.rs"),
+    // Legacy control flow and address stack, CLOCK, INTERP_OFFSET.
+    ("ARA", "legacy.rs"),
+    ("BGNFOR", "legacy.rs"),
+    ("ENDFOR", "legacy.rs"),
+    ("REP", "legacy.rs"),
+    ("ENDREP", "legacy.rs"),
+    ("BRA", "legacy.rs"),
+    ("CALLNZ", "legacy.rs"),
+    ("PUSHA", "legacy.rs"),
+    ("POPA", "legacy.rs"),
+    ("CLOCK", "legacy.rs"),
+    ("INTERP_OFFSET", "legacy.rs"),
 ];
 
-/// Implemented in parallel on main; entries move to COVERED_ELSEWHERE on merge.
-const PENDING: &[&str] = &[
-    "ARA",
-    "BGNFOR",
-    "ENDFOR",
-    "REP",
-    "ENDREP",
-    "BRA",
-    "CALLNZ",
-    "IFC",
-    "PUSHA",
-    "POPA",
-    "CLOCK",
-    "INTERP_OFFSET",
-];
+/// Opcodes `Program::compile` rejects on purpose, and the test file that checks the
+/// rejection: IFC has no semantics in any spec version.
+const REJECTED: &[(&str, &str)] = &[("IFC", "legacy.rs")];
 
 /// The text of a test file named in [`COVERED_ELSEWHERE`].
 fn test_source(file: &str) -> &'static str {
@@ -111,6 +109,7 @@ fn test_source(file: &str) -> &'static str {
         "opcodes.rs" => include_str!("opcodes.rs"),
         "vertex.rs" => include_str!("vertex.rs"),
         "opcode_table.rs" => include_str!("opcode_table.rs"),
+        "legacy.rs" => include_str!("legacy.rs"),
         other => panic!("COVERED_ELSEWHERE names {other}; add it to test_source"),
     }
 }
@@ -151,8 +150,13 @@ fn every_opcode_is_covered() {
             problems.push(format!("{op}: {file} does not run it as an instruction"));
         }
     }
-    for &op in PENDING {
-        claims.push((op, "PENDING"));
+    for &(op, file) in REJECTED {
+        claims.push((op, "REJECTED"));
+        if !runs_instruction(test_source(file), op) {
+            problems.push(format!(
+                "{op}: {file} does not compile it as an instruction"
+            ));
+        }
     }
     for &(op, list) in &claims {
         match OPCODES.iter().find(|i| i.name == op) {
@@ -236,9 +240,6 @@ struct Case {
     reference: Ref,
     /// NaN comparison.
     nan: Nan,
-    /// Why the interpreter disagrees with this (correct) reference and cannot be fixed in
-    /// `scalar/`; the check must keep failing until it is.
-    known_bug: Option<&'static str>,
 }
 
 impl Case {
@@ -248,19 +249,11 @@ impl Case {
             srcs,
             reference,
             nan: Nan::Exact,
-            known_bug: None,
         }
     }
 
     const fn nan(self, nan: Nan) -> Case {
         Case { nan, ..self }
-    }
-
-    const fn known_bug(self, why: &'static str) -> Case {
-        Case {
-            known_bug: Some(why),
-            ..self
-        }
     }
 }
 
@@ -410,15 +403,16 @@ static CASES: &[Case] = &[
     scalar("DFMA", &[F64, F64, F64_FEW], |s| dw(d(s[0]).mul_add(d(s[1]), d(s[2])))).nan(PROPAGATED),
     scalar("F2D", &[F32], |s| dw(widen(f(s[0])))),
     scalar("D2F", &[F64], |s| fw(narrow(d(s[0])))),
-    // DABS/DNEG: the spec's |x| and −x, on the sign bit. (softpipe's DABS is x >= 0 ? x : −x,
-    // which keeps −0 and flips a NaN's sign; the interpreter follows the spec.)
-    scalar("DABS", &[F64], |s| s[0] & !(1 << 63)),
+    // DABS: |x|, with softpipe's x >= 0 ? x : −x where the spec leaves the sign open: −0
+    // stays negative and a NaN's sign flips (fsref case exec-fp64-abs-neg). DNEG: −x.
+    scalar("DABS", &[F64], |s| if d(s[0]) >= 0.0 { s[0] } else { s[0] ^ 1 << 63 }),
     scalar("DNEG", &[F64], |s| s[0] ^ 1 << 63),
     scalar("DADD", &[F64, F64], |s| dw(dadd(d(s[0]), d(s[1])))).nan(EITHER),
     scalar("DMUL", &[F64, F64], |s| dw(dmul(d(s[0]), d(s[1])))).nan(EITHER),
-    // DMAX/DMIN: C fmax(src0, src1) and fmin(src0, src1) (C.7) with glibc's rules.
-    scalar("DMAX", &[F64, F64], |s| dw(c_fmax64(d(s[0]), d(s[1])))),
-    scalar("DMIN", &[F64, F64], |s| dw(c_fmin64(d(s[0]), d(s[1])))),
+    // DMAX/DMIN: glibc's fmax(src1, src0) and fmin(src1, src0), operands swapped like the
+    // 32-bit MIN/MAX (fsref case exec-fp64-minmax-nan).
+    scalar("DMAX", &[F64, F64], |s| dw(c_fmax64(d(s[1]), d(s[0])))),
+    scalar("DMIN", &[F64, F64], |s| dw(c_fmin64(d(s[1]), d(s[0])))),
     scalar("DSLT", &[F64, F64], |s| mask(d(s[0]) < d(s[1]))),
     scalar("DSGE", &[F64, F64], |s| mask(d(s[0]) >= d(s[1]))),
     scalar("DSEQ", &[F64, F64], |s| mask(d(s[0]) == d(s[1]))),
@@ -496,10 +490,7 @@ static CASES: &[Case] = &[
     scalar("SAD", &[I32, I32, I32], |s| uw(u(s[0]).abs_diff(u(s[1])).wrapping_add(u(s[2])))),
     vector("SCS", &[F32], |v| vw([fx(v[0]).cos(), fx(v[0]).sin(), 0.0, 1.0])),
     replicated("SFL", &[F32, F32], |_| w32(0.0)),
-    vector("SHR", &[I32, I32], shr).known_bug(
-        "the interpreter shifts channel c by src1.c (ops.rs dispatches SHR component-wise); \
-         every spec version shifts by src1.x",
-    ),
+    vector("SHR", &[I32, I32], shr),
     replicated("STR", &[F32, F32], |_| w32(1.0)),
     scalar("SUB", &[F32, F32], |s| fw(sub(f(s[0]), f(s[1])))).nan(EITHER),
     vector("X2D", &[F32, F32, F32], x2d).nan(PROPAGATED),
@@ -1797,17 +1788,8 @@ fn run_sections(sections: &[Section]) {
         }
         cases += 1;
         let failures = run_case(case);
-        match (case.known_bug, failures.is_empty()) {
-            (None, true) => {}
-            (None, false) => report.push(failures.join("\n")),
-            (Some(why), true) => report.push(format!(
-                "{}: marked as a known bug ({why}) but now matches the reference: remove the mark",
-                case.op
-            )),
-            (Some(why), false) => eprintln!(
-                "{}: known interpreter bug: {why}\n  e.g. {}",
-                case.op, failures[0]
-            ),
+        if !failures.is_empty() {
+            report.push(failures.join("\n"));
         }
     }
     assert!(cases > 0, "no rows for {sections:?}");

@@ -51,28 +51,36 @@ fn c_minmax_nan(a: f64, b: f64) -> Option<f64> {
     }
 }
 
-/// DMAX: C `fmax` (glibc x86-64: quiet NaN ignored, signalling NaN quieted, second operand
-/// on ties).
+/// DMAX: softpipe's results (fsref case `exec-fp64-minmax-nan`) are those of glibc's
+/// `fmax(src1, src0)`, operands swapped as for the 32-bit MAX: on a ±0 tie src0 is returned,
+/// a quiet NaN is ignored, a signalling NaN comes back quieted, and of two NaNs src1's.
 pub fn dmax(a: f64, b: f64) -> f64 {
-    match c_minmax_nan(a, b) {
+    let (x, y) = (b, a);
+    match c_minmax_nan(x, y) {
         Some(r) => r,
-        None if a > b => a,
-        None => b,
+        None if x > y => x,
+        None => y,
     }
 }
 
-/// DMIN: C `fmin` (see [`dmax`]).
+/// DMIN: glibc's `fmin(src1, src0)` (see [`dmax`]).
 pub fn dmin(a: f64, b: f64) -> f64 {
-    match c_minmax_nan(a, b) {
+    let (x, y) = (b, a);
+    match c_minmax_nan(x, y) {
         Some(r) => r,
-        None if a < b => a,
-        None => b,
+        None if x < y => x,
+        None => y,
     }
 }
 
-/// DABS.
+/// DABS: `a >= 0 ? a : -a`, softpipe's rule for what the spec leaves open: −0.0 stays
+/// negative and a NaN's sign flips (fsref case `exec-fp64-abs-neg`).
 pub fn dabs(a: f64) -> f64 {
-    a.abs()
+    if a >= 0.0 {
+        a
+    } else {
+        -a
+    }
 }
 
 /// DNEG.
