@@ -180,18 +180,25 @@ pub enum Kind {
     Flow(Flow),
 }
 
-/// Why [`kind`] has no answer for `op`.
-pub fn unsupported_reason(op: Opcode) -> &'static str {
+/// Whether `op` reads or writes textures, images or buffers (its section, or a texture or
+/// memory token), which the interpreter does not provide yet.
+pub fn needs_resources(op: Opcode) -> bool {
     use tgsi::opcode::{Section, MEM, TEX};
     let info = op.info();
-    let resource = matches!(
+    matches!(
         info.section,
         Section::ResourceAccess | Section::ResourceSampling | Section::Atomic | Section::Bindless
     ) || info.has(TEX)
-        || info.has(MEM);
+        || info.has(MEM)
+}
+
+/// Why [`kind`] has no answer for `op`.
+pub fn unsupported_reason(op: Opcode) -> &'static str {
+    use tgsi::opcode::Section;
+    let info = op.info();
     if op == Opcode::IFC {
         "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
-    } else if resource {
+    } else if needs_resources(op) {
         "needs textures, images or buffers, which the interpreter does not provide yet"
     } else if info.section == Section::Geometry {
         "is a geometry-shader opcode; the interpreter does not run those yet"

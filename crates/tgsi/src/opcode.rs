@@ -512,7 +512,7 @@ opcode_table! {
     280 SUB = None, 1, 2, COMP, "FFF", LEGACY, Legacy, Any, [];
     281 X2D = None, 1, 3, CHAN, "FFFF", LEGACY, Legacy, Any, [];
     282 XPD = None, 1, 2, CHAN, "FFF", LEGACY, Legacy, Any, [];
-    283 TXQ_LZ = None, 1, 1, OTHR, "II", LEGACY, Legacy, Any, [];
+    283 TXQ_LZ = None, 1, 1, OTHR, "II", LEGACY | TEX, Legacy, Any, [];
 }
 
 /// Number of slots in Mesa 22.3's numbering (`TGSI_OPCODE_LAST`).
