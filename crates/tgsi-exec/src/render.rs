@@ -122,6 +122,7 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
             .map(|(t, chunk)| {
                 scope.spawn(move || {
                     let mut m = Machine::<WAVE>::new(program);
+                    set_gradients(program, &mut m);
                     for (r, rows) in chunk.chunks_mut(2 * w).enumerate() {
                         let qrow = t * rows_per + r;
                         render_quad_row(program, opts, output, &mut m, qrow, rows)?;
@@ -237,6 +238,21 @@ fn splat(v: [u32; 4]) -> Reg<WAVE> {
     v.map(|x| [x; WAVE])
 }
 
+/// Screen gradients for INTERP_OFFSET (the same for every wave): only POSITION varies over
+/// the grid.
+fn set_gradients(program: &Program, m: &mut Machine<WAVE>) {
+    let dy = match program.origin {
+        CoordOrigin::UpperLeft => 1.0,
+        CoordOrigin::LowerLeft => -1.0,
+    };
+    let gradients = m.input_gradients_mut();
+    for d in &program.inputs {
+        if let (Some(g), Semantic::Position) = (gradients.get_mut(d.index as usize), d.semantic) {
+            *g = [[1.0, 0.0, 0.0, 0.0], [0.0, dy, 0.0, 0.0]];
+        }
+    }
+}
+
 /// Fill the input and system-value registers of a wave.
 fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, lanes: &Lanes) {
     let one = 1.0f32.to_bits();
@@ -257,20 +273,6 @@ fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, 
             if d.usage_mask & (1 << c) == 0 {
                 *ch = [0; WAVE];
             }
-        }
-    }
-    // Screen gradients for INTERP_OFFSET: only POSITION varies over the grid.
-    let dy = match program.origin {
-        CoordOrigin::UpperLeft => 1.0,
-        CoordOrigin::LowerLeft => -1.0,
-    };
-    let gradients = m.input_gradients_mut();
-    for d in &program.inputs {
-        if let Some(g) = gradients.get_mut(d.index as usize) {
-            *g = match d.semantic {
-                Semantic::Position => [[1.0, 0.0, 0.0, 0.0], [0.0, dy, 0.0, 0.0]],
-                _ => [[0.0; 4]; 2],
-            };
         }
     }
     let svs = m.system_values_mut();

@@ -846,78 +846,56 @@ fn quiet64(x: f64) -> f64 {
     f64::from_bits(x.to_bits() | QUIET64)
 }
 
-/// One SSE arithmetic instruction: a NaN operand comes out quieted (the first one if both
-/// are NaN); an invalid operation (∞ − ∞, 0·∞, 0/0, √−x) gives the default NaN.
-fn sse(a: f32, b: f32, op: impl Fn(f32, f32) -> f32) -> f32 {
-    if a.is_nan() {
-        quiet(a)
-    } else if b.is_nan() {
-        quiet(b)
-    } else {
-        let r = op(a, b);
-        if r.is_nan() {
-            f32::from_bits(DEFAULT_NAN)
-        } else {
-            r
+/// One SSE arithmetic instruction on `$t` (`$sse`): a NaN operand comes out quieted (the
+/// first one if both are NaN); an invalid operation (∞ − ∞, 0·∞, 0/0, √−x) gives the default
+/// NaN. Then the four operations and the square root through it.
+macro_rules! sse_ops {
+    ($t:ty, $sse:ident, $quiet:ident, $default:expr, [$add:ident, $sub:ident, $mul:ident, $div:ident, $sqrt:ident]) => {
+        fn $sse(a: $t, b: $t, op: impl Fn($t, $t) -> $t) -> $t {
+            if a.is_nan() {
+                $quiet(a)
+            } else if b.is_nan() {
+                $quiet(b)
+            } else {
+                let r = op(a, b);
+                if r.is_nan() {
+                    <$t>::from_bits($default)
+                } else {
+                    r
+                }
+            }
         }
-    }
-}
 
-fn add(a: f32, b: f32) -> f32 {
-    sse(a, b, |a, b| a + b)
-}
-
-fn sub(a: f32, b: f32) -> f32 {
-    sse(a, b, |a, b| a - b)
-}
-
-fn mul(a: f32, b: f32) -> f32 {
-    sse(a, b, |a, b| a * b)
-}
-
-fn div(a: f32, b: f32) -> f32 {
-    sse(a, b, |a, b| a / b)
-}
-
-fn sqrt(x: f32) -> f32 {
-    sse(x, 0.0, |x, _| x.sqrt())
-}
-
-/// The double-precision [`sse`].
-fn sse64(a: f64, b: f64, op: impl Fn(f64, f64) -> f64) -> f64 {
-    if a.is_nan() {
-        quiet64(a)
-    } else if b.is_nan() {
-        quiet64(b)
-    } else {
-        let r = op(a, b);
-        if r.is_nan() {
-            f64::from_bits(DEFAULT_NAN64)
-        } else {
-            r
+        fn $add(a: $t, b: $t) -> $t {
+            $sse(a, b, |a, b| a + b)
         }
-    }
+
+        fn $sub(a: $t, b: $t) -> $t {
+            $sse(a, b, |a, b| a - b)
+        }
+
+        fn $mul(a: $t, b: $t) -> $t {
+            $sse(a, b, |a, b| a * b)
+        }
+
+        fn $div(a: $t, b: $t) -> $t {
+            $sse(a, b, |a, b| a / b)
+        }
+
+        fn $sqrt(x: $t) -> $t {
+            $sse(x, 0.0, |x, _| x.sqrt())
+        }
+    };
 }
 
-fn dadd(a: f64, b: f64) -> f64 {
-    sse64(a, b, |a, b| a + b)
-}
-
-fn dsub(a: f64, b: f64) -> f64 {
-    sse64(a, b, |a, b| a - b)
-}
-
-fn dmul(a: f64, b: f64) -> f64 {
-    sse64(a, b, |a, b| a * b)
-}
-
-fn ddiv(a: f64, b: f64) -> f64 {
-    sse64(a, b, |a, b| a / b)
-}
-
-fn dsqrt(x: f64) -> f64 {
-    sse64(x, 0.0, |x, _| x.sqrt())
-}
+sse_ops!(f32, sse, quiet, DEFAULT_NAN, [add, sub, mul, div, sqrt]);
+sse_ops!(
+    f64,
+    sse64,
+    quiet64,
+    DEFAULT_NAN64,
+    [dadd, dsub, dmul, ddiv, dsqrt]
+);
 
 /// The dot product of the first `n` channels of sources 0 and 1 (DP2/DP3/DP4, C.5):
 /// x0·x1, then + y0·y1, + z0·z1, + w0·w1, each product rounded.
