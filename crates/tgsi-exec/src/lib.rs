@@ -54,10 +54,12 @@
 mod alu;
 pub mod compile;
 pub mod consts;
+pub mod format;
 pub mod machine;
 mod operand;
 pub mod ops;
 pub mod render;
+pub mod resource;
 pub mod scalar;
 pub mod vertex;
 

@@ -6,6 +6,7 @@
 
 use crate::compile::{Inst, Program, LANE_FILES};
 use crate::ops::{Flow, Kind};
+use crate::resource::Resources;
 use crate::scalar::float::{add, flr, sub};
 use std::fmt;
 
@@ -82,6 +83,8 @@ pub struct Env<'a> {
     pub budget: u64,
     /// Helper lanes (bit per lane): they run fully but are not real invocations.
     pub helpers: u32,
+    /// Textures, samplers, images and buffers ([`crate::resource::NO_RESOURCES`]: none).
+    pub resources: &'a Resources,
 }
 
 /// Shared read-only data of a run.

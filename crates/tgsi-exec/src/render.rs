@@ -179,6 +179,7 @@ fn render_quad_row(
         let lanes = lanes(program, w, h, x0, qrow);
         setup_inputs(program, opts, m, &lanes);
         let env = Env {
+            resources: &crate::resource::NO_RESOURCES,
             consts: env_consts,
             budget: opts.budget,
             helpers: lanes.helpers,

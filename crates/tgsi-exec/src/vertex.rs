@@ -157,6 +157,7 @@ pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOut
         let active = Machine::<WAVE>::ALL >> (WAVE - lanes);
         setup_wave(program, opts, &mut m, first);
         let env = Env {
+            resources: &crate::resource::NO_RESOURCES,
             consts: &opts.constants,
             budget: opts.budget,
             helpers: !active,

@@ -68,6 +68,7 @@ fn corpus_shaders_compile_or_fail_cleanly_and_never_panic() {
             *r = [[i as u32, 0x3f80_0000, 0xc000_0000, 7]; 4];
         }
         let env = Env {
+            resources: &tgsi_exec::resource::NO_RESOURCES,
             consts: &consts,
             budget: 2000,
             helpers: 0,

@@ -318,6 +318,7 @@ fn interp_offset_moves_along_the_input_gradients() {
     m.inputs_mut()[1] = [[10.0f32, 11.0, 12.0, 13.0].map(f32::to_bits); 4];
     m.input_gradients_mut()[1] = [[2.0, 0.0, 1.0, 0.0], [0.0, 4.0, 1.0, 0.0]];
     let env = Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
         consts: &[],
         budget: 1000,
         helpers: 0,

@@ -1639,6 +1639,7 @@ fn run_case(case: &Case) -> Vec<String> {
     }
     let batches = batches(case, info, layout);
     let env = Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
         consts: &[],
         budget: 100,
         helpers: 0,
@@ -1805,6 +1806,7 @@ fn demote_and_read_helper() {
     machine.inputs_mut()[0] = common::lanes([0, 1, 0, 1]);
     // Lane 0 is a helper from the start; lanes 1 and 3 demote.
     let env = Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
         consts: &[],
         budget: 1000,
         helpers: 0b0001,

@@ -24,6 +24,7 @@ pub fn run_wave<const N: usize>(
         *r = *v;
     }
     let env = Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
         consts,
         budget: 100_000,
         helpers: 0,
