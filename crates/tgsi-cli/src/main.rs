@@ -2,6 +2,7 @@
 
 mod commands;
 mod input;
+mod resources;
 
 use std::process::ExitCode;
 

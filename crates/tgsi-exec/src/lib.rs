@@ -52,6 +52,7 @@
 #![warn(missing_docs)]
 
 mod alu;
+pub mod bindings;
 pub mod compile;
 pub mod consts;
 pub mod format;

@@ -11,6 +11,7 @@
 
 use crate::compile::Program;
 use crate::machine::{Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
+use crate::resource::Resources;
 use tgsi::{CoordOrigin, PixelCenter, Processor, Semantic};
 
 /// Lanes per wave used by the renderer (four quads side by side).
@@ -44,6 +45,8 @@ pub struct RenderOptions {
     pub budget: u64,
     /// Incremented after each finished row of quads (two pixel rows), for progress display.
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
+    /// Textures, samplers, images and buffers.
+    pub resources: Resources,
 }
 
 impl Default for RenderOptions {
@@ -58,6 +61,7 @@ impl Default for RenderOptions {
             threads: 1,
             budget: DEFAULT_BUDGET,
             progress: None,
+            resources: Resources::default(),
         }
     }
 }
@@ -179,7 +183,7 @@ fn render_quad_row(
         let lanes = lanes(program, w, h, x0, qrow);
         setup_inputs(program, opts, m, &lanes);
         let env = Env {
-            resources: &crate::resource::NO_RESOURCES,
+            resources: &opts.resources,
             consts: env_consts,
             budget: opts.budget,
             helpers: lanes.helpers,

@@ -24,6 +24,7 @@ use std::fmt;
 
 use crate::compile::Program;
 use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+use crate::resource::Resources;
 use tgsi::{Processor, Semantic};
 
 /// Lanes per wave (four quads of four consecutive vertices).
@@ -56,6 +57,8 @@ pub struct VertexOptions {
     pub base_vertex: i32,
     /// Instruction budget of each wave run.
     pub budget: u64,
+    /// Textures, samplers, images and buffers.
+    pub resources: Resources,
 }
 
 impl Default for VertexOptions {
@@ -67,6 +70,7 @@ impl Default for VertexOptions {
             instance_id: 0,
             base_vertex: 0,
             budget: DEFAULT_BUDGET,
+            resources: Resources::default(),
         }
     }
 }
@@ -157,7 +161,7 @@ pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOut
         let active = Machine::<WAVE>::ALL >> (WAVE - lanes);
         setup_wave(program, opts, &mut m, first);
         let env = Env {
-            resources: &crate::resource::NO_RESOURCES,
+            resources: &opts.resources,
             consts: &opts.constants,
             budget: opts.budget,
             helpers: !active,

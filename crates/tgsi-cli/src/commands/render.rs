@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::input::{self, Failure};
+use crate::resources::{write_outputs, ResourceArgs};
 use tgsi_exec::{Program, RenderOptions};
 
 /// Options of `tgsi render`.
@@ -44,6 +45,8 @@ pub struct RenderArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
+    #[command(flatten)]
+    pub resources: ResourceArgs,
 }
 
 fn usage(message: String) -> Failure {
@@ -160,6 +163,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     let constants = read_consts(args.consts.as_deref())?;
     let input = input::read(&args.file)?;
     let program = compile(&input, args.tokens)?;
+    let bindings = args.resources.load(&input.shader(args.tokens)?)?;
     let progress = Arc::new(AtomicUsize::new(0));
     let mut options = RenderOptions {
         width,
@@ -170,6 +174,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
         color: args.color_output,
         threads: args.threads,
         progress: Some(progress.clone()),
+        resources: bindings.resources.clone(),
         ..RenderOptions::default()
     };
     if let Some(budget) = args.budget {
@@ -206,6 +211,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
     })?;
+    write_outputs(&bindings)?;
     if let Some(raw) = &args.raw {
         input::write(raw, &image.to_le_bytes())?;
     }

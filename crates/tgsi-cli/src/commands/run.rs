@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::render::{compile, input_index, read_consts, vec4};
 use crate::input::{self, Failure};
+use crate::resources::{write_outputs, ResourceArgs};
 use tgsi::Processor;
 use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 
@@ -47,6 +48,8 @@ pub struct RunArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
+    #[command(flatten)]
+    pub resources: ResourceArgs,
 }
 
 /// Bytes per vertex in an input file: one f32 vec4.
@@ -164,12 +167,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         );
         return Err(Failure::Invalid);
     }
+    let bindings = args.resources.load(&input.shader(args.tokens)?)?;
     let mut options = VertexOptions {
         count,
         inputs,
         constants,
         instance_id: args.instance,
         base_vertex: args.base_vertex,
+        resources: bindings.resources.clone(),
         ..VertexOptions::default()
     };
     if let Some(budget) = args.budget {
@@ -179,6 +184,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
     })?;
+    write_outputs(&bindings)?;
     match &args.output {
         Some(path) => input::write(path, &outputs.to_le_bytes()),
         None => input::write("-", table(&outputs, args.hex).as_bytes()),
