@@ -36,7 +36,7 @@ impl<const N: usize> Machine<N> {
             }
             Kind::InterpOffset => self.interp_offset(inst, res, exec),
             // Run by the machine loop, which reports their errors and counts instructions.
-            Kind::PushA | Kind::PopA | Kind::Clock | Kind::Nop | Kind::Flow(_) => {}
+            Kind::PushA | Kind::PopA | Kind::Clock | Kind::Nop | Kind::Flow(_) | Kind::Texture => {}
         }
     }
 

@@ -154,7 +154,10 @@ pub fn parse(json: &str, base: &Path) -> Result<Bindings> {
                 None => (resource.data.len() as u64).saturating_sub(offset.into()) as u32,
             };
             if u64::from(offset) + u64::from(size) > resource.data.len() as u64 {
-                return err(&o.key("size"), "offset + size is past the end of the resource");
+                return err(
+                    &o.key("size"),
+                    "offset + size is past the end of the resource",
+                );
             }
             let view = BufferView {
                 resource,
@@ -336,7 +339,10 @@ fn resource(o: &Obj, base: &Path) -> Result<(String, Arc<Resource>, Option<PathB
         Some(file) => {
             let path = base.join(file);
             let data = std::fs::read(&path).or_else(|e| {
-                err(&o.key("data"), format!("cannot read {}: {e}", path.display()))
+                err(
+                    &o.key("data"),
+                    format!("cannot read {}: {e}", path.display()),
+                )
             })?;
             if data.len() < bytes {
                 return err(
@@ -421,7 +427,10 @@ fn sampler_view(o: &Obj, resource: Arc<Resource>) -> Result<SamplerView> {
     )?;
     if target == Target::Buffer && u64::from(offset) + u64::from(size) > resource.data.len() as u64
     {
-        return err(&o.key("size"), "offset + size is past the end of the buffer");
+        return err(
+            &o.key("size"),
+            "offset + size is past the end of the buffer",
+        );
     }
     Ok(SamplerView {
         resource,
@@ -475,8 +484,18 @@ fn sampler(o: &Obj) -> Result<(SamplerState, [Border; 4])> {
         )?;
     }
     let filters = [("NEAREST", Filter::Nearest), ("LINEAR", Filter::Linear)];
-    s.min_img_filter = o.enum_or("min_img_filter", "PIPE_TEX_FILTER_", &filters, Filter::Nearest)?;
-    s.mag_img_filter = o.enum_or("mag_img_filter", "PIPE_TEX_FILTER_", &filters, Filter::Nearest)?;
+    s.min_img_filter = o.enum_or(
+        "min_img_filter",
+        "PIPE_TEX_FILTER_",
+        &filters,
+        Filter::Nearest,
+    )?;
+    s.mag_img_filter = o.enum_or(
+        "mag_img_filter",
+        "PIPE_TEX_FILTER_",
+        &filters,
+        Filter::Nearest,
+    )?;
     s.min_mip_filter = o.enum_or(
         "min_mip_filter",
         "PIPE_TEX_MIPFILTER_",
@@ -621,7 +640,10 @@ fn image(o: &Obj, resource: Arc<Resource>) -> Result<ImageView> {
     if resource.target == Target::Buffer
         && u64::from(offset) + u64::from(size) > resource.data.len() as u64
     {
-        return err(&o.key("size"), "offset + size is past the end of the buffer");
+        return err(
+            &o.key("size"),
+            "offset + size is past the end of the buffer",
+        );
     }
     Ok(ImageView {
         resource,
@@ -702,7 +724,10 @@ impl<'a> Obj<'a> {
             None => Ok(None),
             Some(v) => match v.as_u64().and_then(|x| u32::try_from(x).ok()) {
                 Some(x) => Ok(Some(x)),
-                None => err(&self.key(k), format!("expected an integer 0..=4294967295, found {v}")),
+                None => err(
+                    &self.key(k),
+                    format!("expected an integer 0..=4294967295, found {v}"),
+                ),
             },
         }
     }
@@ -750,7 +775,10 @@ impl<'a> Obj<'a> {
         });
         match dims {
             Some(d) => Ok(Some(d)),
-            None => err(&self.key(k), format!("expected [x, y, z] integers, found {v}")),
+            None => err(
+                &self.key(k),
+                format!("expected [x, y, z] integers, found {v}"),
+            ),
         }
     }
 
@@ -790,7 +818,9 @@ mod tests {
     #[test]
     fn errors_name_the_key() {
         assert_eq!(
-            parse_err(r#"{"resources": [{"name": "a", "target": "PIPE_BUFFER", "format": "PIPE_FORMAT_NOPE", "width0": 4}]}"#),
+            parse_err(
+                r#"{"resources": [{"name": "a", "target": "PIPE_BUFFER", "format": "PIPE_FORMAT_NOPE", "width0": 4}]}"#
+            ),
             "resources[0].format: unknown format 'PIPE_FORMAT_NOPE'"
         );
         assert_eq!(
@@ -829,7 +859,12 @@ mod tests {
         assert_eq!(s.max_lod, 1000.0);
         assert_eq!(
             s.border_color,
-            [0.5f32.to_bits(), 1.0f32.to_bits(), 0x8000_0000, 7.0f32.to_bits()]
+            [
+                0.5f32.to_bits(),
+                1.0f32.to_bits(),
+                0x8000_0000,
+                7.0f32.to_bits()
+            ]
         );
         assert!(b.resources.sampler(0).is_none());
     }

@@ -98,6 +98,32 @@ pub struct DstOp {
     pub ty: OperandType,
 }
 
+/// A `SAMP[i]` or `SVIEW[i]` operand of a texture instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotOp {
+    /// Slot (offset when indirect).
+    pub index: i32,
+    /// Indirect slot, read from the first lane of each quad.
+    pub indirect: Option<Indirect>,
+    /// The operand's first swizzle channel (TG4 and GATHER4 pick the channel with it).
+    pub channel: u8,
+}
+
+/// What a texture instruction needs besides its value sources.
+#[derive(Clone, Debug)]
+pub struct TexOp {
+    /// The instruction's texture target, or for the SAMPLE family the target declared for
+    /// its sampler view.
+    pub target: tgsi::TextureTarget,
+    /// `SAMP[i]`.
+    pub sampler: Option<SlotOp>,
+    /// `SVIEW[i]`.
+    pub view: Option<SlotOp>,
+    /// Texel offsets (x, y, z of the register, read as integers from the first lane of
+    /// each quad).
+    pub offsets: Option<SrcOp>,
+}
+
 /// One executable instruction.
 #[derive(Clone, Debug)]
 pub struct Inst {
@@ -117,6 +143,9 @@ pub struct Inst {
     pub target: usize,
     /// BRK/BREAKC: whether the innermost breakable block is a SWITCH.
     pub in_switch: bool,
+    /// Texture instructions: sampler, view, target and offsets (`src` then holds only the
+    /// value sources, in operand order).
+    pub tex: Option<Box<TexOp>>,
     /// Where it was written.
     pub span: Span,
 }
@@ -514,8 +543,39 @@ impl<'a> Lowering<'a> {
             ));
         }
         let mut src = Vec::with_capacity(ins.src.len());
+        let mut tex = matches!(kind, Kind::Texture).then(|| TexOp {
+            target: ins
+                .texture
+                .as_ref()
+                .map_or(tgsi::TextureTarget::Unknown, |t| t.target),
+            sampler: None,
+            view: None,
+            offsets: None,
+        });
         for (k, s) in ins.src.iter().enumerate() {
-            src.push(self.lower_src(at, s, info.src_type(k))?);
+            match (&mut tex, s.reg.file) {
+                (Some(t), File::Sampler) => t.sampler = Some(self.slot(at, s)?),
+                (Some(t), File::SamplerView) => {
+                    let view = self.slot(at, s)?;
+                    if let Some(d) = self.sview_target(view.index) {
+                        t.target = d;
+                    }
+                    t.view = Some(view);
+                }
+                _ => src.push(self.lower_src(at, s, info.src_type(k))?),
+            }
+        }
+        if let (Some(t), Some(o)) = (
+            &mut tex,
+            ins.texture.as_ref().and_then(|t| t.offsets.first()),
+        ) {
+            let reg = tgsi::Src {
+                reg: tgsi::Register::new(o.file, o.index),
+                swizzle: tgsi::Swizzle([o.swizzle[0], o.swizzle[1], o.swizzle[2], o.swizzle[2]]),
+                absolute: false,
+                negate: false,
+            };
+            t.offsets = Some(self.lower_src(at, &reg, OperandType::I32)?);
         }
         let mut dst = Vec::with_capacity(ins.dst.len());
         for (k, d) in ins.dst.iter().enumerate() {
@@ -549,8 +609,40 @@ impl<'a> Lowering<'a> {
             src,
             target,
             in_switch,
+            tex: tex.map(Box::new),
             span: ins.span,
         })
+    }
+
+    /// A `SAMP[i]` / `SVIEW[i]` operand.
+    fn slot(&mut self, at: usize, s: &tgsi::Src) -> Result<SlotOp, CompileError> {
+        let indirect = self.indirect(at, &s.reg.indirect, true)?;
+        if let Some(a) = indirect {
+            self.touch(at, RegFile::Addr, a.index as i32, true)?;
+        } else if s.reg.index < 0 {
+            return Err(self.err(at, format!("negative {} index", s.reg.file)));
+        }
+        Ok(SlotOp {
+            index: s.reg.index,
+            indirect,
+            channel: s.swizzle.0[0] & 3,
+        })
+    }
+
+    /// The target declared for `SVIEW[index]`.
+    fn sview_target(&self, index: i32) -> Option<tgsi::TextureTarget> {
+        let index = u32::try_from(index).ok()?;
+        self.shader
+            .declarations
+            .iter()
+            .find_map(|d| match d.resource {
+                Some(tgsi::ResourceDecl::SamplerView { target, .. })
+                    if d.file == File::SamplerView && (d.first..=d.last).contains(&index) =>
+                {
+                    Some(target)
+                }
+                _ => None,
+            })
     }
 
     fn indirect(

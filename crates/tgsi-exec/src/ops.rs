@@ -178,6 +178,8 @@ pub enum Kind {
     Nop,
     /// Control flow.
     Flow(Flow),
+    /// Texture sampling, fetches and queries ([`crate::texture`]).
+    Texture,
 }
 
 /// Whether `op` reads or writes textures, images or buffers (its section, or a texture or
