@@ -19,6 +19,7 @@ pub mod ir;
 pub mod limits;
 pub mod opcode;
 pub mod pipe_format;
+pub mod pipe_format_layout;
 mod pipe_format_table;
 pub mod scan;
 pub mod text;
