@@ -332,7 +332,10 @@ const fn special(
         colorspace,
         encoding,
     };
-    assert!(layout.block_bits() % 8 == 0, "texel is not a whole number of bytes");
+    assert!(
+        layout.block_bits().is_multiple_of(8),
+        "texel is not a whole number of bytes"
+    );
     layout
 }
 
@@ -498,7 +501,14 @@ pub const LAYOUTS: &[FormatLayout] = &[
     plain(117, "B10G10R10A2_SNORM", "sn10 sn10 sn10 sn2", "zyxw", Rgb),
     plain(118, "B10G10R10A2_USCALED", "u10 u10 u10 u2", "zyxw", Rgb),
     plain(119, "B10G10R10A2_SSCALED", "s10 s10 s10 s2", "zyxw", Rgb),
-    special(120, "R11G11B10_FLOAT", "f11 f11 f10", "xyz1", Rgb, Encoding::R11G11B10Float),
+    special(
+        120,
+        "R11G11B10_FLOAT",
+        "f11 f11 f10",
+        "xyz1",
+        Rgb,
+        Encoding::R11G11B10Float,
+    ),
     plain(121, "R10G10B10A2_UINT", "up10 up10 up10 up2", "xyzw", Rgb),
     plain(122, "R10G10B10A2_SINT", "sp10 sp10 sp10 sp2", "xyzw", Rgb),
     plain(123, "B10G10R10A2_UINT", "up10 up10 up10 up2", "zyxw", Rgb),
@@ -541,14 +551,27 @@ pub const LAYOUTS: &[FormatLayout] = &[
     plain(177, "R5SG5SB6U_NORM", "sn5 sn5 un6", "xyz1", Rgb),
     plain(178, "A8B8G8R8_UNORM", "un8 un8 un8 un8", "wzyx", Rgb),
     plain(179, "B5G5R5X1_UNORM", "un5 un5 un5 x1", "zyx1", Rgb),
-    special(180, "R9G9B9E5_FLOAT", "f9 f9 f9 x5", "xyz1", Rgb, Encoding::R9G9B9E5Float),
+    special(
+        180,
+        "R9G9B9E5_FLOAT",
+        "f9 f9 f9 x5",
+        "xyz1",
+        Rgb,
+        Encoding::R9G9B9E5Float,
+    ),
     plain(181, "Z32_FLOAT_S8X24_UINT", "f32 up8 x24", "xy__", Zs),
     plain(183, "R10G10B10X2_USCALED", "u10 u10 u10 x2", "xyz1", Rgb),
     plain(184, "R10G10B10X2_SNORM", "sn10 sn10 sn10 x2", "xyz1", Rgb),
     plain(185, "L4A4_UNORM", "un4 un4", "xxxy", Rgb),
     plain(186, "A2R10G10B10_UNORM", "un2 un10 un10 un10", "yzwx", Rgb),
     plain(187, "A2B10G10R10_UNORM", "un2 un10 un10 un10", "wzyx", Rgb),
-    plain(188, "R10SG10SB10SA2U_NORM", "sn10 sn10 sn10 un2", "xyzw", Rgb),
+    plain(
+        188,
+        "R10SG10SB10SA2U_NORM",
+        "sn10 sn10 sn10 un2",
+        "xyzw",
+        Rgb,
+    ),
     plain(190, "R8G8B8X8_UNORM", "un8 un8 un8 x8", "xyz1", Rgb),
     plain(191, "B4G4R4X4_UNORM", "un4 un4 un4 x4", "zyx1", Rgb),
     plain(192, "X24S8_UINT", "x24 up8", "_y__", Zs),
@@ -660,7 +683,13 @@ pub const LAYOUTS: &[FormatLayout] = &[
     plain(391, "G8R8_SINT", "sp8 sp8", "yx01", Rgb),
     plain(392, "A8B8G8R8_SINT", "sp8 sp8 sp8 sp8", "wzyx", Rgb),
     plain(393, "X8B8G8R8_SINT", "x8 sp8 sp8 sp8", "wzy1", Rgb),
-    plain(397, "Z24_UNORM_S8_UINT_AS_R8G8B8A8", "un8 un8 un8 un8", "xyzw", Rgb),
+    plain(
+        397,
+        "Z24_UNORM_S8_UINT_AS_R8G8B8A8",
+        "un8 un8 un8 un8",
+        "xyzw",
+        Rgb,
+    ),
     plain(404, "B8G8R8X8_SNORM", "sn8 sn8 sn8 x8", "zyx1", Rgb),
     plain(405, "B8G8R8X8_UINT", "up8 up8 up8 x8", "zyx1", Rgb),
     plain(406, "B8G8R8X8_SINT", "sp8 sp8 sp8 x8", "zyx1", Rgb),
@@ -732,7 +761,10 @@ mod tests {
             assert_eq!((l.block_bytes(), l.nr_channels()), (bytes, nr), "{name}");
         }
         let l = get("B10G10R10A2_UNORM");
-        assert_eq!((l.shift(0), l.shift(1), l.shift(2), l.shift(3)), (0, 10, 20, 30));
+        assert_eq!(
+            (l.shift(0), l.shift(1), l.shift(2), l.shift(3)),
+            (0, 10, 20, 30)
+        );
         let z = get("S8_UINT_Z24_UNORM");
         assert!(z.has_depth() && z.has_stencil());
         assert_eq!(z.swizzle[0], Swizzle::Y);
