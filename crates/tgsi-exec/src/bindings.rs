@@ -303,7 +303,7 @@ fn resource(o: &Obj, base: &Path) -> Result<(String, Arc<Resource>, Option<PathB
         Target::Array2D => depth0 == 1,
         Target::Tex3D => array_size == 1,
         Target::Cube => depth0 == 1 && array_size == 6 && width0 == height0,
-        Target::CubeArray => depth0 == 1 && array_size % 6 == 0 && width0 == height0,
+        Target::CubeArray => depth0 == 1 && array_size.is_multiple_of(6) && width0 == height0,
     };
     if !fits {
         return err(
