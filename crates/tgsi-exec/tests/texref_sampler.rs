@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tgsi::{Format, Opcode, TextureTarget};
 use tgsi_exec::resource::{
-    CompareFunc, Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Swizzle,
-    Target, Wrap,
+    CompareFunc, Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Swizzle, Target,
+    Wrap,
 };
 use tgsi_exec::texture::{execute, QuadVec, TexRequest};
 use tgsi_exec::{parse_consts, render_fragment, Program, RenderOptions};
@@ -305,13 +305,14 @@ fn coordinates(dir: &Path) -> (Vec<u32>, u32, u32, Opcode, TextureTarget) {
             found = Some((ins.opcode, ins.texture.as_ref().unwrap().target));
             let mut mov = tgsi::Instruction::new(Opcode::MOV);
             mov.dst = ins.dst.clone();
-            mov.src = vec![ins.src[0].clone()];
+            mov.src = vec![ins.src[0]];
             *ins = mov;
         }
     }
     let (op, tgt) = found.unwrap();
     let program = Program::compile(&shader).unwrap();
-    let constants = parse_consts(&std::fs::read_to_string(dir.join("consts.txt")).unwrap()).unwrap();
+    let constants =
+        parse_consts(&std::fs::read_to_string(dir.join("consts.txt")).unwrap()).unwrap();
     let opts = RenderOptions {
         width: 64,
         height: 64,

@@ -85,10 +85,20 @@ pub(crate) fn filter(
         let last = v.view.last_level;
         return std::array::from_fn(|j| filter::run(v, samp, img, &args(j, s[j], t[j], last)));
     }
-    ewa(v, samp, img, s, t, level0 as u32, [dudx, dvdx, dudy, dvdy], &args)
+    ewa(
+        v,
+        samp,
+        img,
+        s,
+        t,
+        level0 as u32,
+        [dudx, dvdx, dudy, dvdy],
+        &args,
+    )
 }
 
 /// `img_filter_2d_ewa` at `level`.
+#[allow(clippy::too_many_arguments)]
 fn ewa(
     v: &View,
     samp: &Samp,
@@ -103,7 +113,12 @@ fn ewa(
     let scaling = 1.0 / 1i32.wrapping_shl(level) as f32;
     let width = minify(v.res.width0, level) as f32;
     let height = minify(v.res.height0, level) as f32;
-    let (ux, vx, uy, vy) = (dudx * scaling, dvdx * scaling, dudy * scaling, dvdy * scaling);
+    let (ux, vx, uy, vy) = (
+        dudx * scaling,
+        dvdx * scaling,
+        dudy * scaling,
+        dvdy * scaling,
+    );
     let mut a = vx * vx + vy * vy + 1.0;
     let mut b = -2.0 * (ux * vx + uy * vy);
     let mut c = ux * ux + uy * uy + 1.0;
@@ -133,7 +148,10 @@ fn ewa(
         let mut pending: Vec<(f32, f32, f32)> = Vec::with_capacity(4);
         let flush = |pending: &mut Vec<(f32, f32, f32)>, num: &mut [f32; 4]| {
             for (k, &(w, su, tv)) in pending.iter().enumerate() {
-                let a = ImgArgs { p: args(k, 0.0, 0.0, 0).p, ..args(j, su, tv, level) };
+                let a = ImgArgs {
+                    p: args(k, 0.0, 0.0, 0).p,
+                    ..args(j, su, tv, level)
+                };
                 let texel = filter::run(v, samp, img, &a);
                 for (n, x) in num.iter_mut().zip(texel) {
                     *n += w * x;

@@ -21,7 +21,7 @@ pub(crate) fn ifloor(f: f32) -> i32 {
 
 /// C's `(int)f` on x86-64 (`cvttss2si`): truncation, `INT_MIN` for NaN and out of range.
 pub(crate) fn trunc_i32(f: f32) -> i32 {
-    if f.is_nan() || f >= 2_147_483_648.0 || f < -2_147_483_648.0 {
+    if !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
         i32::MIN
     } else {
         f as i32
@@ -157,7 +157,9 @@ mod tests {
 
     #[test]
     fn ifloor_matches_floor_in_range_and_mesa_outside() {
-        for &f in &[0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999, -2.001, 1e6, -1e6, 4194303.5] {
+        for &f in &[
+            0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999, -2.001, 1e6, -1e6, 4194303.5,
+        ] {
             assert_eq!(ifloor(f), f.floor() as i32, "{f}");
         }
         assert_eq!(ifloor(f32::INFINITY), -(1 << 30));
@@ -202,6 +204,9 @@ mod tests {
         // 3.0: mantissa 0x400000 → index 128 → log2(1.5).
         assert_eq!(fast_log2(3.0), 1.0 + (1.5f64.log2() as f32));
         // Table rounding: 1 + 2^-9 rounds to index 1 (log2(1 + 1/256)).
-        assert_eq!(fast_log2(1.0 + 1.0 / 512.0), (1.0f64 + 1.0 / 256.0).log2() as f32);
+        assert_eq!(
+            fast_log2(1.0 + 1.0 / 512.0),
+            (1.0f64 + 1.0 / 256.0).log2() as f32
+        );
     }
 }

@@ -86,7 +86,13 @@ fn moved(face: u32, edge: usize, max: i32, x: i32, y: i32) -> (i32, i32) {
 pub(crate) fn seamless_texel(v: &View, level: u32, x: i32, y: i32, layer: u32, face: u32) -> Texel {
     let size = v.width(level) as i32;
     let max = size - 1;
-    let corner = |y: i32| if y < 0 || y >= size { y.clamp(0, max.max(0)) } else { y };
+    let corner = |y: i32| {
+        if y < 0 || y >= size {
+            y.clamp(0, max.max(0))
+        } else {
+            y
+        }
+    };
     let (nx, ny, nface) = if face > 5 {
         (x, y, face)
     } else if x < 0 || x >= size {

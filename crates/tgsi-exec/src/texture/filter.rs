@@ -174,9 +174,8 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
             };
             let layerface = layer.wrapping_add(a.face) as i32;
             let (x, y) = if img == Img::NearestCube && samp.seamless {
-                let n = |s: f32, size: u32, o: i32| {
-                    wrap::nearest(Wrap::ClampToEdge, true, s, size, o)
-                };
+                let n =
+                    |s: f32, size: u32, o: i32| wrap::nearest(Wrap::ClampToEdge, true, s, size, o);
                 (n(a.s, w, a.offset[0]), n(a.t, h, a.offset[1]))
             } else {
                 (
@@ -194,9 +193,8 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
                 cube_array_layer(v, a.p)
             };
             let (lx, ly) = if samp.seamless {
-                let l = |s: f32, size: u32, o: i32| {
-                    wrap::linear(Wrap::ClampToBorder, true, s, size, o)
-                };
+                let l =
+                    |s: f32, size: u32, o: i32| wrap::linear(Wrap::ClampToBorder, true, s, size, o);
                 (l(a.s, w, a.offset[0]), l(a.t, h, a.offset[1]))
             } else {
                 (
@@ -253,7 +251,10 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
 
 /// Level sizes of the power-of-two fast paths: `1 << (log2(size0) - level)`, at least 1.
 fn pot_sizes(v: &View, level: u32) -> (u32, u32) {
-    (pot_size(v.res.width0, level), pot_size(v.res.height0, level))
+    (
+        pot_size(v.res.width0, level),
+        pot_size(v.res.height0, level),
+    )
 }
 
 fn clamp_index(i: i32, size: u32) -> i32 {

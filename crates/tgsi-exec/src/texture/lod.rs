@@ -60,7 +60,10 @@ pub(crate) fn implicit(v: &View, s: &[f32; 4], t: &[f32; 4], p: &[f32; 4], impli
         return 0.0;
     }
     let mut d: Derivs = [[[0.0; 4]; 2]; 3];
-    let abs = matches!(v.view.target, Target::Tex3D | Target::Cube | Target::CubeArray);
+    let abs = matches!(
+        v.view.target,
+        Target::Tex3D | Target::Cube | Target::CubeArray
+    );
     let coords: &[&[f32; 4]] = match v.view.target {
         Target::Buffer | Target::Tex1D | Target::Array1D => &[s],
         Target::Tex2D | Target::Array2D | Target::Rect => &[s, t],
@@ -157,10 +160,21 @@ pub(crate) fn mip_funcs(st: &SamplerState, pot2d: bool, control: Control) -> Mip
 
 /// The level relative to the first level that the mip filter would use (LODQ's x):
 /// `mip_rel_level_*`.
-pub(crate) fn relative_level(v: &View, st: &SamplerState, funcs: MipFuncs, lod: &[f32; 4]) -> [f32; 4] {
+pub(crate) fn relative_level(
+    v: &View,
+    st: &SamplerState,
+    funcs: MipFuncs,
+    lod: &[f32; 4],
+) -> [f32; 4] {
     let min_level = v.view.first_level as f32;
     let max_level = v.view.last_level as f32;
-    let clamped = lod.map(|l| clampf(clampf(l, st.min_lod, st.max_lod), 0.0, max_level - min_level));
+    let clamped = lod.map(|l| {
+        clampf(
+            clampf(l, st.min_lod, st.max_lod),
+            0.0,
+            max_level - min_level,
+        )
+    });
     match funcs {
         MipFuncs::None | MipFuncs::NoneNoSelect => [0.0; 4],
         MipFuncs::Nearest => clamped.map(|l| trunc_i32(l + 0.5) as f32),

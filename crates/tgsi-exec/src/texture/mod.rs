@@ -186,7 +186,12 @@ fn coord_dim(t: TextureTarget) -> usize {
     use TextureTarget as T;
     match t {
         T::Buffer | T::Tex1D | T::Shadow1D => 1,
-        T::Tex2D | T::Rect | T::Array1D | T::Shadow2D | T::ShadowRect | T::Shadow1DArray
+        T::Tex2D
+        | T::Rect
+        | T::Array1D
+        | T::Shadow2D
+        | T::ShadowRect
+        | T::Shadow1DArray
         | T::Msaa2D => 2,
         T::Tex3D | T::Cube | T::Array2D | T::ShadowCube | T::Shadow2DArray | T::Msaa2DArray => 3,
         T::CubeArray | T::ShadowCubeArray => 4,
@@ -218,9 +223,15 @@ fn bound<'a>(req: &TexRequest<'a>) -> Option<(View<'a>, Samp<'a>)> {
 
 fn run(req: &TexRequest, q: &Coords, derivs: &Derivs, control: Control) -> [Texel; 4] {
     match bound(req) {
-        Some((v, samp)) => {
-            sample::get_samples(&v, &samp, q, derivs, offsets(req), control, req.implicit_lod)
-        }
+        Some((v, samp)) => sample::get_samples(
+            &v,
+            &samp,
+            q,
+            derivs,
+            offsets(req),
+            control,
+            req.implicit_lod,
+        ),
         None => [[0.0; 4]; 4],
     }
 }
@@ -243,7 +254,11 @@ fn tex(req: &TexRequest) -> [Texel; 4] {
     let mut proj = None;
     let modified = op != Opcode::TEX && op != Opcode::TEX2 && op != Opcode::TEX_LZ;
     if modified {
-        let last = if two { chan(req, 1, 0) } else { chan(req, 0, 3) };
+        let last = if two {
+            chan(req, 1, 0)
+        } else {
+            chan(req, 0, 3)
+        };
         if op == Opcode::TXP {
             proj = Some(last);
         } else {
@@ -387,7 +402,12 @@ fn txf(req: &TexRequest) -> [Texel; 4] {
     let comp = |c: usize| -> [i32; 4] { std::array::from_fn(|l| s[l][c] as i32) };
     let n = match req.target {
         T::Tex3D | T::Array2D | T::Shadow2DArray | T::Msaa2DArray => 3,
-        T::Tex2D | T::Rect | T::Shadow1DArray | T::Shadow2D | T::ShadowRect | T::Array1D
+        T::Tex2D
+        | T::Rect
+        | T::Shadow1DArray
+        | T::Shadow2D
+        | T::ShadowRect
+        | T::Array1D
         | T::Msaa2D => 2,
         T::Buffer | T::Tex1D | T::Shadow1D => 1,
         _ => 0,

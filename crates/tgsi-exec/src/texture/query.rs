@@ -26,8 +26,14 @@ pub(crate) fn dims(view: &SamplerView, level: i32) -> [i32; 4] {
     if level > view.last_level {
         return [0; 4];
     }
-    let levels = view.last_level.wrapping_sub(view.first_level).wrapping_add(1) as i32;
-    let layers = view.last_layer.wrapping_sub(view.first_layer).wrapping_add(1) as i32;
+    let levels = view
+        .last_level
+        .wrapping_sub(view.first_level)
+        .wrapping_add(1) as i32;
+    let layers = view
+        .last_layer
+        .wrapping_sub(view.first_layer)
+        .wrapping_add(1) as i32;
     let w = minify(res.width0, level) as i32;
     let h = minify(res.height0, level) as i32;
     match view.target {
@@ -45,7 +51,17 @@ pub(crate) fn dims(view: &SamplerView, level: i32) -> [i32; 4] {
 pub(crate) fn lod(v: &View, samp: &Samp, q: &Coords, frag: bool) -> ([f32; 4], [f32; 4]) {
     let st = samp.st;
     let derivs = [[[0.0; 4]; 2]; 3];
-    let lods = lod::unclamped(v, st, &q.s, &q.t, &q.p, &derivs, &[0.0; 4], Control::None, frag);
+    let lods = lod::unclamped(
+        v,
+        st,
+        &q.s,
+        &q.t,
+        &q.p,
+        &derivs,
+        &[0.0; 4],
+        Control::None,
+        frag,
+    );
     let funcs = lod::mip_funcs(st, filter::pot2d(v), Control::None);
     (lod::relative_level(v, st, funcs, &lods), lods)
 }

@@ -44,7 +44,8 @@ pub(crate) fn get_samples(
     let lod_unclamped = lod::unclamped(v, st, &q.s, &q.t, &q.p, derivs, &q.c1, control, frag);
     let lods = lod::clamp(st, lod_unclamped);
     let (s, t, p, faces) = if matches!(v.view.target, Target::Cube | Target::CubeArray) {
-        let fc: [cube::FaceCoord; 4] = std::array::from_fn(|j| cube::convert(q.s[j], q.t[j], q.p[j]));
+        let fc: [cube::FaceCoord; 4] =
+            std::array::from_fn(|j| cube::convert(q.s[j], q.t[j], q.p[j]));
         (fc.map(|f| f.s), fc.map(|f| f.t), q.c0, fc.map(|f| f.face))
     } else {
         (q.s, q.t, q.p, [0; 4])
@@ -52,7 +53,13 @@ pub(crate) fn get_samples(
     let gather = (control == Control::Gather).then_some(gather_comp);
     let mut rgba = mip(v, samp, &s, &t, &p, &faces, offset, &lods, control, gather);
     if st.compare {
-        compare(v, st.compare_func, &compare_values, gather.is_some(), &mut rgba);
+        compare(
+            v,
+            st.compare_func,
+            &compare_values,
+            gather.is_some(),
+            &mut rgba,
+        );
     }
     if gather.is_none() {
         rgba = rgba.map(|texel| v.swizzle(texel));

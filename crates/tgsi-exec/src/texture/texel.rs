@@ -38,9 +38,7 @@ impl<'a> View<'a> {
         let class = format::class(view.format);
         let raw = border_words.map(f32::from_bits);
         let border = match class {
-            Some(NumClass::Unorm) if !has_stencil(view.format) => {
-                raw.map(|c| clampf(c, 0.0, 1.0))
-            }
+            Some(NumClass::Unorm) if !has_stencil(view.format) => raw.map(|c| clampf(c, 0.0, 1.0)),
             Some(NumClass::Snorm) => raw.map(|c| clampf(c, -1.0, 1.0)),
             _ => raw,
         };
@@ -95,7 +93,11 @@ impl<'a> View<'a> {
             };
         }
         let lv = res.level(level, self.texel_bytes)?;
-        let (x, y, z) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?, u32::try_from(z).ok()?);
+        let (x, y, z) = (
+            u32::try_from(x).ok()?,
+            u32::try_from(y).ok()?,
+            u32::try_from(z).ok()?,
+        );
         // 1-D arrays: the tile cache maps the layers of a level as the rows of one image.
         let (row, slice) = if res.target == Target::Array1D {
             (0, y)

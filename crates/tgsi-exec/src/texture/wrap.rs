@@ -148,9 +148,7 @@ pub(crate) fn linear(mode: Wrap, normalized: bool, s: f32, size: u32, offset: i3
     if !normalized {
         return match mode {
             Wrap::ClampToEdge => cap_i1(pair(clampf(s + offset as f32, 0.5, sz - 0.5) - 0.5)),
-            Wrap::ClampToBorder => {
-                cap_i1(pair(clampf(s + offset as f32, -0.5, sz + 0.5) - 0.5))
-            }
+            Wrap::ClampToBorder => cap_i1(pair(clampf(s + offset as f32, -0.5, sz + 0.5) - 0.5)),
             _ => pair(clampf(s + offset as f32 - 0.5, 0.0, sz - 1.0)),
         };
     }
@@ -232,9 +230,17 @@ mod tests {
         assert_eq!(nearest(Wrap::ClampToEdge, true, 0.124, 4, 0), 0);
         assert_eq!(nearest(Wrap::ClampToEdge, true, 0.99, 4, 0), 3);
         assert_eq!(nearest(Wrap::ClampToBorder, true, -0.125, 4, 0), -1);
-        assert_eq!(nearest(Wrap::ClampToBorder, true, -0.1, 4, 0), -1, "floor(-0.4)");
+        assert_eq!(
+            nearest(Wrap::ClampToBorder, true, -0.1, 4, 0),
+            -1,
+            "floor(-0.4)"
+        );
         assert_eq!(nearest(Wrap::ClampToBorder, true, 1.125, 4, 0), 4);
-        assert_eq!(nearest(Wrap::ClampToBorder, true, 1.1, 4, 0), 4, "floor(4.4)");
+        assert_eq!(
+            nearest(Wrap::ClampToBorder, true, 1.1, 4, 0),
+            4,
+            "floor(4.4)"
+        );
         // mirror: s in [1,2) reflects
         assert_eq!(nearest(Wrap::MirrorRepeat, true, 1.1, 4, 0), 3);
         assert_eq!(nearest(Wrap::MirrorRepeat, true, 2.1, 4, 0), 0);
@@ -243,14 +249,22 @@ mod tests {
         assert_eq!(nearest(Wrap::MirrorClamp, true, -3.0, 4, 0), 3);
         assert_eq!(nearest(Wrap::MirrorClampToEdge, true, -0.99, 4, 0), 3);
         assert_eq!(nearest(Wrap::MirrorClampToBorder, true, -1.2, 4, 0), 4);
-        assert_eq!(nearest(Wrap::MirrorClampToBorder, true, -1.1, 4, 0), 4, "4.4 → floor");
+        assert_eq!(
+            nearest(Wrap::MirrorClampToBorder, true, -1.1, 4, 0),
+            4,
+            "4.4 → floor"
+        );
         assert_eq!(nearest(Wrap::MirrorClampToBorder, true, -1.0, 4, 0), 4);
         assert_eq!(nearest(Wrap::MirrorClampToBorder, true, -0.9, 4, 0), 3);
     }
 
     #[test]
     fn unnormalised() {
-        assert_eq!(nearest(Wrap::Repeat, false, 9.5, 4, 0), 3, "repeat acts as clamp");
+        assert_eq!(
+            nearest(Wrap::Repeat, false, 9.5, 4, 0),
+            3,
+            "repeat acts as clamp"
+        );
         assert_eq!(nearest(Wrap::Clamp, false, -2.0, 4, 0), 0);
         assert_eq!(nearest(Wrap::ClampToBorder, false, 4.6, 4, 0), 4);
         assert_eq!(nearest(Wrap::ClampToEdge, false, 4.6, 4, 0), 3);
