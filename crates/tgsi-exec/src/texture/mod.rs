@@ -1,0 +1,454 @@
+//! Texture sampling of one 2×2 quad, bit-for-bit as Mesa 22.3's softpipe does it
+//! (`tgsi_exec.c` decides which values reach the sampler, `sp_tex_sample.c` samples).
+//!
+//! [`execute`] takes a texture opcode, its value sources, the bound sampler view and
+//! sampler state, and returns the four lanes' results (lane 0 = top-left, 1 = top-right,
+//! 2 = bottom-left, 3 = bottom-right). Results are `f32` bits for filtered and normalised
+//! data and integers for integer formats and size queries.
+//!
+//! What decides what (as in softpipe):
+//! * the **instruction's** target (the SVIEW declaration's for the SAMPLE family) only
+//!   decides which source components become s, t, p, c0 and c1 (see `tgsi-formats.md`
+//!   C.9); the **view's** target decides the filtering, the LOD formula, cube-face
+//!   selection and where the shadow reference is read from;
+//! * the TG4 gather component is bits 0–1 of lane 0's `src1.x`; GATHER4 always gathers
+//!   component 0 (softpipe passes it a zero LOD slot);
+//! * TXQ's level comes from lane 0; TXF's level from lane 0's LOD;
+//! * texel offsets are truncated to signed 8 bits.
+//!
+//! Unbound views (and, where softpipe would crash, unbound samplers or formats the format
+//! module cannot read) give zeros. TEX_LZ, TXF_LZ, TXQ_LZ, TXQS, SAMPLE_POS and
+//! SAMPLE_INFO are not implemented by softpipe (its destination keeps its value); here
+//! they follow the spec: TEX_LZ = TXL with LOD 0, TXF_LZ = TXF with LOD 0, TXQ_LZ = TXQ of
+//! level 0, TXQS and SAMPLE_INFO = (samples, 0, 0, 0) as integers, SAMPLE_POS =
+//! (0.5, 0.5, 0, 0) (single-sampled rendering).
+
+mod aniso;
+mod cmath;
+mod cube;
+mod fetch;
+mod filter;
+mod lod;
+mod query;
+mod sample;
+mod texel;
+mod wrap;
+
+use crate::resource::{SamplerState, SamplerView};
+use filter::Samp;
+use lod::{Control, Derivs};
+use sample::Coords;
+use texel::{Texel, View};
+use tgsi::{Opcode, TextureTarget};
+
+/// A quad's values: `[lane][channel]`, each a 32-bit word.
+pub type QuadVec = [[u32; 4]; 4];
+
+/// One texture instruction on one quad.
+#[derive(Clone, Copy, Debug)]
+pub struct TexRequest<'a> {
+    /// The opcode.
+    pub opcode: Opcode,
+    /// The instruction's texture target (TEX family, TXF, TXQ, LODQ…) or the SVIEW
+    /// declaration's target (SAMPLE family, SAMPLE_I, SVIEWINFO, LOD).
+    pub target: TextureTarget,
+    /// The value sources in operand order with the SAMP / SVIEW operands removed (TEX:
+    /// `[coord]`; TXB2: `[coord, bias]`; TXD: `[coord, ddx, ddy]`; TG4: `[coord,
+    /// component]`; SAMPLE_C: `[coord, ref]`; SAMPLE_D: `[coord, ddx, ddy]`; TXQ:
+    /// `[lod]`…). Missing sources read as zero.
+    pub srcs: &'a [QuadVec],
+    /// The first texel offset's x, y, z (read from lane 0 by the caller).
+    pub offsets: [i32; 3],
+    /// The sampler view (`None`: unbound).
+    pub view: Option<&'a SamplerView>,
+    /// The sampler state (`None`: unbound).
+    pub sampler: Option<&'a SamplerState>,
+    /// The context-wide seamless cube map switch, ORed with the sampler's.
+    pub seamless_cube_map: bool,
+    /// Whether implicit-LOD sampling computes λ from the quad (fragment shaders); in
+    /// other stages softpipe's implicit λ is 0 (`compute_lambda_vert`), the sampler's bias
+    /// still applies.
+    pub implicit_lod: bool,
+    /// The swizzle of the SVIEW operand (`SVIEW[0].yxzw` → `[1, 0, 2, 3]`), which softpipe
+    /// applies to the results of the SAMPLE family, SAMPLE_I(_MS), LOD, SAMPLE_POS and
+    /// SAMPLE_INFO; ignored by the TEX family.
+    pub sview_swizzle: [u8; 4],
+}
+
+/// The channels softpipe writes for an opcode (ANDed with the destination's write mask by
+/// the caller): LODQ writes only x and y; every other opcode all four.
+pub fn written_channels(opcode: Opcode) -> u8 {
+    if opcode == Opcode::LODQ {
+        0b0011
+    } else {
+        0b1111
+    }
+}
+
+/// Run one texture instruction on a quad.
+pub fn execute(req: &TexRequest) -> QuadVec {
+    let op = req.opcode;
+    let tex_family = [
+        Opcode::TEX,
+        Opcode::TXP,
+        Opcode::TXB,
+        Opcode::TXL,
+        Opcode::TEX2,
+        Opcode::TXB2,
+        Opcode::TXL2,
+        Opcode::TG4,
+        Opcode::TEX_LZ,
+    ];
+    let sample_family = [
+        Opcode::SAMPLE,
+        Opcode::SAMPLE_B,
+        Opcode::SAMPLE_C,
+        Opcode::SAMPLE_C_LZ,
+        Opcode::SAMPLE_L,
+        Opcode::GATHER4,
+    ];
+    if tex_family.contains(&op) {
+        floats(tex(req))
+    } else if op == Opcode::TXD {
+        floats(txd(req))
+    } else if sample_family.contains(&op) {
+        swizzled(req, floats(sample(req)), false)
+    } else if op == Opcode::SAMPLE_D {
+        swizzled(req, floats(sample_d(req)), false)
+    } else if [Opcode::TXF, Opcode::TXF_LZ].contains(&op) {
+        floats(txf(req))
+    } else if [Opcode::SAMPLE_I, Opcode::SAMPLE_I_MS].contains(&op) {
+        swizzled(req, floats(txf(req)), false)
+    } else if [Opcode::TXQ, Opcode::SVIEWINFO, Opcode::TXQ_LZ].contains(&op) {
+        let level = if op == Opcode::TXQ_LZ {
+            0
+        } else {
+            src(req, 0)[0][0] as i32
+        };
+        let d = req.view.map_or([0; 4], |v| query::dims(v, level));
+        [d.map(|x| x as u32); 4]
+    } else if op == Opcode::TXQS {
+        [[req.view.map_or(0, query::samples), 0, 0, 0]; 4]
+    } else if op == Opcode::SAMPLE_INFO {
+        let n = req.view.map_or(1, query::samples);
+        swizzled(req, [[n, 0, 0, 0]; 4], false)
+    } else if op == Opcode::SAMPLE_POS {
+        let half = 0.5f32.to_bits();
+        swizzled(req, [[half, half, 0, 0]; 4], false)
+    } else if op == Opcode::LODQ || op == Opcode::LOD {
+        let r = lodq(req);
+        if op == Opcode::LOD {
+            swizzled(req, r, true)
+        } else {
+            r
+        }
+    } else {
+        [[0; 4]; 4]
+    }
+}
+
+fn floats(r: [Texel; 4]) -> QuadVec {
+    r.map(|t| t.map(f32::to_bits))
+}
+
+/// Result channel c = channel `sview_swizzle[c]` (LOD: channels ≥ 2 read 0).
+fn swizzled(req: &TexRequest, r: QuadVec, zero_high: bool) -> QuadVec {
+    r.map(|lane| {
+        req.sview_swizzle.map(|s| {
+            let s = (s & 3) as usize;
+            if zero_high && s >= 2 {
+                0
+            } else {
+                lane[s]
+            }
+        })
+    })
+}
+
+/// Source `i` (zero when absent).
+fn src(req: &TexRequest, i: usize) -> QuadVec {
+    req.srcs.get(i).copied().unwrap_or([[0; 4]; 4])
+}
+
+/// Channel `c` of source `i` across the quad, as floats.
+fn chan(req: &TexRequest, i: usize, c: usize) -> [f32; 4] {
+    let s = src(req, i);
+    std::array::from_fn(|l| f32::from_bits(s[l][c & 3]))
+}
+
+/// Offsets as softpipe keeps them (`int8_t`).
+fn offsets(req: &TexRequest) -> [i32; 3] {
+    req.offsets.map(|o| i32::from(o as i8))
+}
+
+/// `tgsi_util_get_texture_coord_dim`.
+fn coord_dim(t: TextureTarget) -> usize {
+    use TextureTarget as T;
+    match t {
+        T::Buffer | T::Tex1D | T::Shadow1D => 1,
+        T::Tex2D
+        | T::Rect
+        | T::Array1D
+        | T::Shadow2D
+        | T::ShadowRect
+        | T::Shadow1DArray
+        | T::Msaa2D => 2,
+        T::Tex3D | T::Cube | T::Array2D | T::ShadowCube | T::Shadow2DArray | T::Msaa2DArray => 3,
+        T::CubeArray | T::ShadowCubeArray => 4,
+        _ => 0,
+    }
+}
+
+/// `tgsi_util_get_shadow_ref_src_index` (the MSAA targets' "reference" is the sample).
+fn shadow_ref(t: TextureTarget) -> Option<usize> {
+    use TextureTarget as T;
+    match t {
+        T::Shadow1D | T::Shadow2D | T::ShadowRect | T::Shadow1DArray => Some(2),
+        T::ShadowCube | T::Shadow2DArray | T::Msaa2D | T::Msaa2DArray => Some(3),
+        T::ShadowCubeArray => Some(4),
+        _ => None,
+    }
+}
+
+/// The prepared view and sampler, or `None` for softpipe's zero result.
+fn bound<'a>(req: &TexRequest<'a>) -> Option<(View<'a>, Samp<'a>)> {
+    let st = req.sampler?;
+    let view = View::new(req.view?, st.border_color)?;
+    let samp = Samp {
+        st,
+        seamless: st.seamless_cube_map || req.seamless_cube_map,
+    };
+    Some((view, samp))
+}
+
+fn run(req: &TexRequest, q: &Coords, derivs: &Derivs, control: Control) -> [Texel; 4] {
+    match bound(req) {
+        Some((v, samp)) => sample::get_samples(
+            &v,
+            &samp,
+            q,
+            derivs,
+            offsets(req),
+            control,
+            req.implicit_lod,
+        ),
+        None => [[0.0; 4]; 4],
+    }
+}
+
+const NO_DERIVS: Derivs = [[[0.0; 4]; 2]; 3];
+
+/// `exec_tex`: TEX, TXP, TXB, TXL, TEX2, TXB2, TXL2, TG4 (and TEX_LZ).
+fn tex(req: &TexRequest) -> [Texel; 4] {
+    let op = req.opcode;
+    let two = [Opcode::TEX2, Opcode::TXB2, Opcode::TXL2, Opcode::TG4].contains(&op);
+    let control = match op {
+        o if o == Opcode::TXB || o == Opcode::TXB2 => Control::Bias,
+        o if o == Opcode::TXL || o == Opcode::TXL2 => Control::Explicit,
+        o if o == Opcode::TG4 => Control::Gather,
+        o if o == Opcode::TEX_LZ => Control::Zero,
+        _ => Control::None,
+    };
+    let dim = coord_dim(req.target);
+    let mut args = [[0.0f32; 4]; 5];
+    let mut proj = None;
+    let modified = op != Opcode::TEX && op != Opcode::TEX2 && op != Opcode::TEX_LZ;
+    if modified {
+        let last = if two {
+            chan(req, 1, 0)
+        } else {
+            chan(req, 0, 3)
+        };
+        if op == Opcode::TXP {
+            proj = Some(last);
+        } else {
+            args[4] = last;
+        }
+    }
+    let divide = |mut v: [f32; 4]| {
+        if let Some(w) = proj {
+            for (x, w) in v.iter_mut().zip(w) {
+                *x /= w;
+            }
+        }
+        v
+    };
+    for (i, a) in args.iter_mut().enumerate().take(dim) {
+        *a = divide(chan(req, 0, i));
+    }
+    if let Some(r) = shadow_ref(req.target) {
+        args[r] = divide(chan(req, r / 4, r % 4));
+    }
+    let q = Coords {
+        s: args[0],
+        t: args[1],
+        p: args[2],
+        c0: args[3],
+        c1: args[4],
+    };
+    run(req, &q, &NO_DERIVS, control)
+}
+
+/// `exec_txd`: coordinates and derivatives by instruction target.
+fn txd(req: &TexRequest) -> [Texel; 4] {
+    use TextureTarget as T;
+    let (ncoord, nderiv) = match req.target {
+        T::Tex1D => (1, 1),
+        T::Shadow1D | T::Array1D | T::Shadow1DArray => (3, 1),
+        T::Tex2D | T::Rect => (2, 2),
+        T::Shadow2D | T::ShadowRect | T::Array2D | T::Shadow2DArray => (4, 2),
+        T::Tex3D | T::Cube | T::CubeArray | T::ShadowCube => (4, 3),
+        _ => return [[0.0; 4]; 4],
+    };
+    let mut c = [[0.0f32; 4]; 4];
+    for (i, x) in c.iter_mut().enumerate().take(ncoord) {
+        *x = chan(req, 0, i);
+    }
+    let mut derivs = NO_DERIVS;
+    for (i, d) in derivs.iter_mut().enumerate().take(nderiv) {
+        *d = [chan(req, 1, i), chan(req, 2, i)];
+    }
+    let q = Coords {
+        s: c[0],
+        t: c[1],
+        p: c[2],
+        c0: c[3],
+        c1: [0.0; 4],
+    };
+    run(req, &q, &derivs, Control::Derivs)
+}
+
+/// `exec_sample`: SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_L, GATHER4 with the
+/// coordinate layout of the SVIEW declaration's target.
+fn sample(req: &TexRequest) -> [Texel; 4] {
+    use TextureTarget as T;
+    let op = req.opcode;
+    let compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
+    let (control, lod) = match op {
+        o if o == Opcode::SAMPLE_B => (Control::Bias, chan(req, 1, 0)),
+        o if o == Opcode::SAMPLE_L => (Control::Explicit, chan(req, 1, 0)),
+        o if o == Opcode::GATHER4 => (Control::Gather, [0.0; 4]),
+        o if o == Opcode::SAMPLE_C_LZ => (Control::Zero, [0.0; 4]),
+        _ => (Control::None, [0.0; 4]),
+    };
+    let reference = chan(req, 1, 0);
+    let x = |c: usize| chan(req, 0, c);
+    let mut q = Coords {
+        s: x(0),
+        c1: lod,
+        ..Coords::default()
+    };
+    match req.target {
+        T::Tex1D => {
+            if compare {
+                q.p = reference;
+            }
+        }
+        T::Array1D | T::Tex2D | T::Rect => {
+            q.t = x(1);
+            if compare {
+                q.p = reference;
+            }
+        }
+        T::Array2D | T::Tex3D | T::Cube => {
+            (q.t, q.p) = (x(1), x(2));
+            if compare {
+                q.c0 = reference;
+            }
+        }
+        T::CubeArray => {
+            (q.t, q.p, q.c0) = (x(1), x(2), x(3));
+            if compare {
+                q.c1 = reference;
+            }
+        }
+        _ => return [[0.0; 4]; 4],
+    }
+    run(req, &q, &NO_DERIVS, control)
+}
+
+/// `exec_sample_d`.
+fn sample_d(req: &TexRequest) -> [Texel; 4] {
+    use TextureTarget as T;
+    let (ncoord, nderiv) = match req.target {
+        T::Tex1D | T::Array1D => (2, 1),
+        T::Tex2D | T::Rect | T::Array2D => (3, 2),
+        T::Tex3D | T::Cube | T::CubeArray => (4, 3),
+        _ => return [[0.0; 4]; 4],
+    };
+    let mut c = [[0.0f32; 4]; 4];
+    for (i, x) in c.iter_mut().enumerate().take(ncoord) {
+        *x = chan(req, 0, i);
+    }
+    let mut derivs = NO_DERIVS;
+    for (i, d) in derivs.iter_mut().enumerate().take(nderiv) {
+        *d = [chan(req, 1, i), chan(req, 2, i)];
+    }
+    let q = Coords {
+        s: c[0],
+        t: c[1],
+        p: c[2],
+        c0: c[3],
+        c1: [0.0; 4],
+    };
+    run(req, &q, &derivs, Control::Derivs)
+}
+
+/// `exec_txf`: TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS (integer coordinates by target, the
+/// LOD or sample index in w).
+fn txf(req: &TexRequest) -> [Texel; 4] {
+    use TextureTarget as T;
+    let s = src(req, 0);
+    let comp = |c: usize| -> [i32; 4] { std::array::from_fn(|l| s[l][c] as i32) };
+    let n = match req.target {
+        T::Tex3D | T::Array2D | T::Shadow2DArray | T::Msaa2DArray => 3,
+        T::Tex2D
+        | T::Rect
+        | T::Shadow1DArray
+        | T::Shadow2D
+        | T::ShadowRect
+        | T::Array1D
+        | T::Msaa2D => 2,
+        T::Buffer | T::Tex1D | T::Shadow1D => 1,
+        _ => 0,
+    };
+    let pick = |c: usize| if c < n { comp(c) } else { [0; 4] };
+    let coords = fetch::FetchCoords {
+        i: pick(0),
+        j: pick(1),
+        k: pick(2),
+        lod: if req.opcode == Opcode::TXF_LZ {
+            [0; 4]
+        } else {
+            comp(3)
+        },
+    };
+    let Some(view) = req.view else {
+        return [[0.0; 4]; 4];
+    };
+    match View::new(view, [0; 4]) {
+        Some(v) => fetch::get_texels(&v, &coords, offsets(req)),
+        None => [[0.0; 4]; 4],
+    }
+}
+
+/// `exec_lodq`: x = the mip level used (relative to the first), y = the LOD.
+fn lodq(req: &TexRequest) -> QuadVec {
+    let dim = coord_dim(req.target).min(4);
+    let mut a = [[0.0f32; 4]; 4];
+    for (i, x) in a.iter_mut().enumerate().take(dim) {
+        *x = chan(req, 0, i);
+    }
+    let q = Coords {
+        s: a[0],
+        t: a[1],
+        p: a[2],
+        c0: a[3],
+        c1: [0.0; 4],
+    };
+    let Some((v, samp)) = bound(req) else {
+        return [[0; 4]; 4];
+    };
+    let (level, lod) = query::lod(&v, &samp, &q, req.implicit_lod);
+    std::array::from_fn(|l| [level[l].to_bits(), lod[l].to_bits(), 0, 0])
+}

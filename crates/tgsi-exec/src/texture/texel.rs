@@ -1,0 +1,156 @@
+//! Reading texels of a sampler view the way softpipe's texture tile cache delivers them:
+//! unpacked to four 32-bit words (floats, or integers for pure-integer formats), depth
+//! formats with the depth value in all four channels (`u_tile.c`), addressed by level,
+//! column, row and slice of the **resource** (sizes are `u_minify` of the resource's level-0
+//! size). For 1-D array resources the tile cache sees the layers as rows.
+//!
+//! Every read is bounds-checked: a texel outside the resource (which softpipe would read
+//! from stale tile memory or unmapped levels) reads as zero.
+
+use super::cmath::{clampf, minify};
+use crate::format::{self, NumClass};
+use crate::resource::{Resource, SamplerView, Swizzle, Target};
+use tgsi::Format;
+
+/// One texel, channels as `f32` (integer texels keep their bit patterns).
+pub(crate) type Texel = [f32; 4];
+
+/// A bound view prepared for sampling.
+pub(crate) struct View<'a> {
+    pub res: &'a Resource,
+    pub view: &'a SamplerView,
+    /// Bytes of one texel of the view format.
+    pub texel_bytes: usize,
+    /// Depth format: the unpacked depth goes to all four channels.
+    depth: bool,
+    /// Pure-integer view format (swizzle `1` is integer 1).
+    pub integer: bool,
+    /// Numeric class of the view format (`None`: unknown to the format module).
+    pub class: Option<NumClass>,
+    /// The sampler's border colour after softpipe's per-format clamp (before the swizzle).
+    pub border: Texel,
+}
+
+impl<'a> View<'a> {
+    /// Prepare a view; `None` when its format is unknown to the format module.
+    pub fn new(view: &'a SamplerView, border_words: [u32; 4]) -> Option<View<'a>> {
+        let texel_bytes = format::texel_bytes(view.format)?;
+        let class = format::class(view.format);
+        let raw = border_words.map(f32::from_bits);
+        let border = match class {
+            Some(NumClass::Unorm) if !has_stencil(view.format) => raw.map(|c| clampf(c, 0.0, 1.0)),
+            Some(NumClass::Snorm) => raw.map(|c| clampf(c, -1.0, 1.0)),
+            _ => raw,
+        };
+        Some(View {
+            res: &view.resource,
+            view,
+            texel_bytes,
+            depth: format::is_depth(view.format),
+            integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
+            class,
+            border,
+        })
+    }
+
+    /// Width of a level of the resource (`u_minify(width0, level)`).
+    pub fn width(&self, level: u32) -> u32 {
+        minify(self.res.width0, level)
+    }
+
+    /// Height of a level of the resource.
+    pub fn height(&self, level: u32) -> u32 {
+        minify(self.res.height0, level)
+    }
+
+    /// Depth of a level of the resource.
+    pub fn depth(&self, level: u32) -> u32 {
+        minify(self.res.depth0, level)
+    }
+
+    /// The constant of swizzle `1`: 1.0, or integer 1 for pure-integer formats.
+    pub fn one(&self) -> f32 {
+        if self.integer {
+            f32::from_bits(1)
+        } else {
+            1.0
+        }
+    }
+
+    /// The texel at column `x`, row `y` of slice `z` of `level`, without border handling
+    /// (softpipe's `get_texel_*_no_border`); zero outside the resource.
+    pub fn texel(&self, level: u32, x: i32, y: i32, z: i32) -> Texel {
+        self.try_texel(level, x, y, z).unwrap_or([0.0; 4])
+    }
+
+    fn try_texel(&self, level: u32, x: i32, y: i32, z: i32) -> Option<Texel> {
+        let res = self.res;
+        if res.target == Target::Buffer {
+            return if y == 0 && z == 0 {
+                self.element(u32::try_from(x).ok()?)
+            } else {
+                None
+            };
+        }
+        let lv = res.level(level, self.texel_bytes)?;
+        let (x, y, z) = (
+            u32::try_from(x).ok()?,
+            u32::try_from(y).ok()?,
+            u32::try_from(z).ok()?,
+        );
+        // 1-D arrays: the tile cache maps the layers of a level as the rows of one image.
+        let (row, slice) = if res.target == Target::Array1D {
+            (0, y)
+        } else {
+            (y, z)
+        };
+        if x >= lv.width || row >= lv.height || slice >= lv.slices {
+            return None;
+        }
+        let at = lv
+            .offset
+            .checked_add((slice as usize).checked_mul(lv.slice_bytes)?)?
+            .checked_add((row as usize).checked_mul(lv.row_bytes)?)?
+            .checked_add((x as usize).checked_mul(self.texel_bytes)?)?;
+        self.read(at)
+    }
+
+    /// Element `x` of a buffer resource (byte offset `x · texel_bytes`).
+    pub fn element(&self, x: u32) -> Option<Texel> {
+        self.read((x as usize).checked_mul(self.texel_bytes)?)
+    }
+
+    fn read(&self, at: usize) -> Option<Texel> {
+        let mut bytes = [0u8; 16];
+        let buf = bytes.get_mut(..self.texel_bytes)?;
+        if !self.res.data.read(at, buf) {
+            return None;
+        }
+        let words = format::unpack(self.view.format, buf);
+        let rgba = if self.depth { [words[0]; 4] } else { words };
+        Some(rgba.map(f32::from_bits))
+    }
+
+    /// The view swizzle applied to one texel (`do_swizzling`).
+    pub fn swizzle(&self, t: Texel) -> Texel {
+        self.view.swizzle.map(|s| self.select(s, &t))
+    }
+
+    /// One channel chosen by a swizzle.
+    pub fn select(&self, s: Swizzle, t: &Texel) -> f32 {
+        match s {
+            Swizzle::X => t[0],
+            Swizzle::Y => t[1],
+            Swizzle::Z => t[2],
+            Swizzle::W => t[3],
+            Swizzle::Zero => 0.0,
+            Swizzle::One => self.one(),
+        }
+    }
+}
+
+/// Combined depth-stencil formats: `util_format_is_unorm` is false for them (the stencil
+/// channel is an unnormalised integer), so softpipe does not clamp their border colour.
+fn has_stencil(f: Format) -> bool {
+    format::is_depth(f) && f.short_name().is_some_and(|n| n.contains("S8"))
+}
