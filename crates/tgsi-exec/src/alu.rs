@@ -102,7 +102,7 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Write the channels of `mask` (within the destination's write mask) of `out`.
-    fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
+    pub(crate) fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
         let Some(dst) = inst.dst.get(d).copied() else {
             return;
         };

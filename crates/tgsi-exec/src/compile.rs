@@ -105,8 +105,8 @@ pub struct SlotOp {
     pub index: i32,
     /// Indirect slot, read from the first lane of each quad.
     pub indirect: Option<Indirect>,
-    /// The operand's first swizzle channel (TG4 and GATHER4 pick the channel with it).
-    pub channel: u8,
+    /// The operand's swizzle (the SAMPLE family swizzles its results with the view's).
+    pub swizzle: [u8; 4],
 }
 
 /// What a texture instruction needs besides its value sources.
@@ -625,7 +625,7 @@ impl<'a> Lowering<'a> {
         Ok(SlotOp {
             index: s.reg.index,
             indirect,
-            channel: s.swizzle.0[0] & 3,
+            swizzle: s.swizzle.0.map(|c| c & 3),
         })
     }
 

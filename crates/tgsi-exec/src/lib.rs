@@ -62,6 +62,7 @@ pub mod ops;
 pub mod render;
 pub mod resource;
 pub mod scalar;
+mod texop;
 pub mod texture;
 pub mod vertex;
 

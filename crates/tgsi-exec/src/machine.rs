@@ -93,6 +93,10 @@ pub(crate) struct Res<'a> {
     pub consts: &'a [Vec<[u32; 4]>],
     /// Immediates.
     pub imms: &'a [[u32; 4]],
+    /// Bound resources.
+    pub resources: &'a Resources,
+    /// Whether implicit-LOD sampling takes λ from the quad (fragment shaders).
+    pub implicit_lod: bool,
 }
 
 /// Switch state (softpipe's `Switch`).
@@ -251,6 +255,8 @@ impl<const N: usize> Machine<N> {
         let res = Res {
             consts: env.consts,
             imms: &program.imms,
+            resources: env.resources,
+            implicit_lod: program.processor == tgsi::Processor::Fragment,
         };
         let mut pc = 0usize;
         let mut executed = 0u64;
@@ -277,6 +283,10 @@ impl<const N: usize> Machine<N> {
                 }
                 Kind::Clock => {
                     self.clock(inst, executed);
+                    pc + 1
+                }
+                Kind::Texture => {
+                    self.texture(inst, &res);
                     pc + 1
                 }
                 _ => {

@@ -182,16 +182,25 @@ pub enum Kind {
     Texture,
 }
 
-/// Whether `op` reads or writes textures, images or buffers (its section, or a texture or
-/// memory token), which the interpreter does not provide yet.
-pub fn needs_resources(op: Opcode) -> bool {
-    use tgsi::opcode::{Section, MEM, TEX};
+/// Whether `op` samples, fetches from or queries a sampler view ([`Kind::Texture`]): the
+/// resource-sampling section, the opcodes with a texture token, and the legacy TXQ_LZ.
+pub fn is_texture(op: Opcode) -> bool {
+    use tgsi::opcode::{Section, TEX};
     let info = op.info();
-    matches!(
-        info.section,
-        Section::ResourceAccess | Section::ResourceSampling | Section::Atomic | Section::Bindless
-    ) || info.has(TEX)
-        || info.has(MEM)
+    (info.section == Section::ResourceSampling || info.has(TEX) || op == Opcode::TXQ_LZ)
+        && info.section != Section::Bindless
+}
+
+/// Whether `op` reads or writes images, buffers or memory (its section, or a memory
+/// token), which the interpreter does not provide yet.
+pub fn needs_resources(op: Opcode) -> bool {
+    use tgsi::opcode::{Section, MEM};
+    let info = op.info();
+    !is_texture(op)
+        && (matches!(
+            info.section,
+            Section::ResourceAccess | Section::Atomic | Section::Bindless
+        ) || info.has(MEM))
 }
 
 /// Why [`kind`] has no answer for `op`.
@@ -201,7 +210,7 @@ pub fn unsupported_reason(op: Opcode) -> &'static str {
     if op == Opcode::IFC {
         "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
     } else if needs_resources(op) {
-        "needs textures, images or buffers, which the interpreter does not provide yet"
+        "needs images, buffers or memory, which the interpreter does not provide yet"
     } else if info.section == Section::Geometry {
         "is a geometry-shader opcode; the interpreter does not run those yet"
     } else if info.section == Section::InterLane {
@@ -214,6 +223,9 @@ pub fn unsupported_reason(op: Opcode) -> &'static str {
 /// The execution kind of an opcode, or `None` when the interpreter cannot run it.
 pub fn kind(op: Opcode) -> Option<Kind> {
     use Kind::*;
+    if is_texture(op) {
+        return Some(Texture);
+    }
     Some(match op {
         Opcode::MOV => lanes!(|a| a),
         Opcode::ADD => lanes!(|a, b| u(fl::add(f(a), f(b)))),

@@ -168,7 +168,8 @@ impl Storage {
 
     /// The aligned 32-bit word at byte `offset`, or `None` when misaligned or out of bounds.
     pub fn load_u32(&self, offset: usize) -> Option<u32> {
-        (offset.is_multiple_of(4) && self.contains(offset, 4)).then(|| self.words[offset / 4].load(Relaxed))
+        (offset.is_multiple_of(4) && self.contains(offset, 4))
+            .then(|| self.words[offset / 4].load(Relaxed))
     }
 
     /// Store the aligned word at byte `offset`; `false` when misaligned or out of bounds.

@@ -1,0 +1,80 @@
+//! Texture instructions on the wave: the value sources are fetched for every lane, the
+//! `SAMP`/`SVIEW` slots and texel offsets are read from the first lane of each quad (as
+//! softpipe does), each 2×2 quad is sampled by [`crate::texture::execute`], and the results
+//! are written through the destination's mask for the active lanes.
+
+use crate::compile::{Inst, SlotOp};
+use crate::machine::{Machine, Res};
+use crate::texture::{self, QuadVec, TexRequest};
+
+impl<const N: usize> Machine<N> {
+    /// Execute a texture instruction.
+    pub(crate) fn texture(&mut self, inst: &Inst, res: &Res) {
+        let Some(tex) = inst.tex.as_deref() else {
+            return;
+        };
+        let exec = self.exec();
+        // Every lane samples (helper and inactive lanes feed implicit derivatives), so
+        // sources are fetched for all lanes.
+        let all = Self::ALL;
+        let srcs: Vec<[[u32; N]; 4]> = inst
+            .src
+            .iter()
+            .map(|s| std::array::from_fn(|c| self.fetch(s, c, all, res)))
+            .collect();
+        let offsets: Option<[[u32; N]; 3]> = tex
+            .offsets
+            .as_ref()
+            .map(|o| std::array::from_fn(|c| self.fetch(o, c, all, res)));
+        let mut out = [[0u32; N]; 4];
+        let mut quad_srcs: Vec<QuadVec> = vec![[[0; 4]; 4]; srcs.len()];
+        for q in 0..N / 4 {
+            let base = 4 * q;
+            for (qs, s) in quad_srcs.iter_mut().zip(&srcs) {
+                for (l, lane) in qs.iter_mut().enumerate() {
+                    *lane = std::array::from_fn(|c| s[c][base + l]);
+                }
+            }
+            let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
+            let view_slot = tex.view.map(|s| self.slot_index(&s, base)).or(sampler_slot);
+            let view = view_slot
+                .flatten()
+                .and_then(|i| res.resources.sampler_view(i));
+            let sampler = sampler_slot
+                .flatten()
+                .and_then(|i| res.resources.sampler(i));
+            let req = TexRequest {
+                opcode: inst.opcode,
+                target: tex.target,
+                srcs: &quad_srcs,
+                offsets: offsets.map_or([0; 3], |o| o.map(|ch| ch[base] as i32)),
+                view,
+                sampler,
+                seamless_cube_map: res.resources.seamless_cube_map,
+                implicit_lod: res.implicit_lod,
+                sview_swizzle: tex.view.map_or([0, 1, 2, 3], |v| v.swizzle),
+            };
+            let result = texture::execute(&req);
+            for (l, lane) in result.iter().enumerate() {
+                for (c, v) in lane.iter().enumerate() {
+                    out[c][base + l] = *v;
+                }
+            }
+        }
+        self.write(inst, 0, &out, texture::written_channels(inst.opcode), exec);
+    }
+
+    /// The slot a `SAMP`/`SVIEW` operand names for the quad starting at lane `base`
+    /// (`None` when an indirect index is negative).
+    fn slot_index(&self, s: &SlotOp, base: usize) -> Option<u32> {
+        let offset = match s.indirect {
+            None => 0,
+            Some(ind) => ind
+                .file
+                .lane_file()
+                .and_then(|f| self.regs[f].get(ind.index as usize))
+                .map_or(0, |r| r[ind.comp as usize & 3][base] as i32),
+        };
+        u32::try_from(i64::from(s.index) + i64::from(offset)).ok()
+    }
+}
