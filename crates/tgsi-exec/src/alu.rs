@@ -36,7 +36,21 @@ impl<const N: usize> Machine<N> {
             }
             Kind::InterpOffset => self.interp_offset(inst, res, exec),
             // Run by the machine loop, which reports their errors and counts instructions.
-            Kind::PushA | Kind::PopA | Kind::Clock | Kind::Nop | Kind::Flow(_) => {}
+            Kind::PushA
+            | Kind::PopA
+            | Kind::Clock
+            | Kind::Nop
+            | Kind::Flow(_)
+            | Kind::Sync
+            | Kind::Load
+            | Kind::Store
+            | Kind::Atomic(_)
+            | Kind::Resq
+            | Kind::Handle
+            | Kind::Vote(_)
+            | Kind::Ballot
+            | Kind::ReadFirst
+            | Kind::ReadInvoc => {}
         }
     }
 
@@ -102,7 +116,7 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Write the channels of `mask` (within the destination's write mask) of `out`.
-    fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
+    pub(crate) fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
         let Some(dst) = inst.dst.get(d).copied() else {
             return;
         };

@@ -53,9 +53,13 @@
 
 mod alu;
 pub mod compile;
+pub mod compute;
 pub mod consts;
 pub mod format;
+mod image;
+mod interlane;
 pub mod machine;
+mod memory;
 mod operand;
 pub mod ops;
 pub mod render;
@@ -64,7 +68,8 @@ pub mod scalar;
 pub mod vertex;
 
 pub use compile::{CompileError, Program};
+pub use compute::{run_compute, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
-pub use machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use render::{render_fragment, Image, RenderOptions};
 pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};

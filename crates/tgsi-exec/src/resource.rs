@@ -168,12 +168,13 @@ impl Storage {
 
     /// The aligned 32-bit word at byte `offset`, or `None` when misaligned or out of bounds.
     pub fn load_u32(&self, offset: usize) -> Option<u32> {
-        (offset % 4 == 0 && self.contains(offset, 4)).then(|| self.words[offset / 4].load(Relaxed))
+        (offset.is_multiple_of(4) && self.contains(offset, 4))
+            .then(|| self.words[offset / 4].load(Relaxed))
     }
 
     /// Store the aligned word at byte `offset`; `false` when misaligned or out of bounds.
     pub fn store_u32(&self, offset: usize, value: u32) -> bool {
-        let ok = offset % 4 == 0 && self.contains(offset, 4);
+        let ok = offset.is_multiple_of(4) && self.contains(offset, 4);
         if ok {
             self.words[offset / 4].store(value, Relaxed);
         }
@@ -184,7 +185,7 @@ impl Storage {
     /// (nothing written) when misaligned or out of bounds. `f` returning `None` leaves the
     /// word as it is (compare-and-swap that does not match).
     pub fn update_u32(&self, offset: usize, f: impl Fn(u32) -> Option<u32>) -> Option<u32> {
-        if offset % 4 != 0 || !self.contains(offset, 4) {
+        if !offset.is_multiple_of(4) || !self.contains(offset, 4) {
             return None;
         }
         let word = &self.words[offset / 4];
