@@ -771,3 +771,76 @@ fn compile_checks_resource_operands() {
     let e = Program::compile(&tex).unwrap_err();
     assert!(e.message.contains("textures"), "{}", e.message);
 }
+
+#[test]
+fn hw_atomics_const_loads_and_raw_images() {
+    // HWATOMIC[0][1] is counter 1 (+ src1.x) of hw_atomics[0]; a 1-D HWATOMIC[1] starts at
+    // counter 0 of slot 1. LOAD from CONST[0] reads the constant buffer as bytes. A RAW
+    // buffer image is addressed in bytes like a BUFFER.
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 2
+DCL SV[0], THREAD_ID
+DCL HWATOMIC[0][0..3]
+DCL HWATOMIC[1][0]
+DCL CONST[0][0..1]
+DCL IMAGE[0], BUFFER, PIPE_FORMAT_R32_UINT, WR, RAW
+DCL BUFFER[0]
+DCL TEMP[0..3]
+IMM[0] UINT32 {1, 10, 8, 16}
+  0: ATOMUADD TEMP[0].x, HWATOMIC[0][1], SV[0].xxxx, IMM[0].yyyy
+  1: ATOMUADD TEMP[1].x, HWATOMIC[1], IMM[0].xxxx, IMM[0].xxxx
+  2: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].wwww
+  3: STORE BUFFER[0].xy, TEMP[2].xxxx, TEMP[0]
+  4: MOV TEMP[3].x, IMM[0].zzzz
+  5: LOAD TEMP[3].xyz, CONST[0], TEMP[3].xxxx
+  6: UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].zzzz
+  7: STORE BUFFER[0].zw, TEMP[2].xxxx, TEMP[3].xxyz
+  8: UADD TEMP[2].x, TEMP[2].xxxx, IMM[0].zzzz
+  9: STORE IMAGE[0].x, TEMP[2].xxxx, SV[0].xxxx
+ 10: END
+";
+    let program = compile(text);
+    let counters = buffer(&[0, 5, 6, 7]);
+    let second = buffer(&[40, 41]);
+    let out = buffer(&[0xdead; 8]);
+    let raw = buffer(&[0xdead; 12]);
+    let resources = Resources {
+        hw_atomics: vec![view(&counters), view(&second)],
+        buffers: vec![view(&out)],
+        images: vec![Some(ImageView {
+            resource: Arc::clone(&raw),
+            format: fmt("PIPE_FORMAT_R32_UINT"),
+            access: Access::ReadWrite,
+            level: 0,
+            first_layer: 0,
+            last_layer: 0,
+            offset: 0,
+            size: 48,
+        })],
+        ..Resources::default()
+    };
+    let consts = vec![vec![[1, 2, 3, 4], [5, 6, 7, 8]]];
+    run_compute(
+        &program,
+        &ComputeOptions {
+            constants: consts,
+            resources: &resources,
+            ..ComputeOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        words(&counters),
+        [0, 15, 16, 7],
+        "lane j adds 10 to counter 1 + j"
+    );
+    assert_eq!(words(&second), [40, 43], "1-D HWATOMIC[1]: counter 0 + 1");
+    // Lane j stores (old, old) at byte 16j, then the const words 3, 4 (LOAD .xyz from byte
+    // 8, swizzled .xxyz) as .zw at byte 16j + 8, i.e. words 4j + 4 and 4j + 5: lane 0's
+    // land on lane 1's first store; lane 1's lie past the 32-byte buffer and are dropped.
+    let o = words(&out);
+    assert_eq!(o, [5, 5, 0xdead, 0xdead, 4, 5, 0xdead, 0xdead]);
+    let r = words(&raw);
+    assert_eq!(&r[4..6], [0, 0xdead], "raw store at byte 16: lane 0");
+    assert_eq!(r[8], 1, "raw store at byte 32: lane 1");
+}
