@@ -36,7 +36,22 @@ impl<const N: usize> Machine<N> {
             }
             Kind::InterpOffset => self.interp_offset(inst, res, exec),
             // Run by the machine loop, which reports their errors and counts instructions.
-            Kind::PushA | Kind::PopA | Kind::Clock | Kind::Nop | Kind::Flow(_) | Kind::Texture => {}
+            Kind::PushA
+            | Kind::PopA
+            | Kind::Clock
+            | Kind::Nop
+            | Kind::Flow(_)
+            | Kind::Sync
+            | Kind::Load
+            | Kind::Store
+            | Kind::Atomic(_)
+            | Kind::Resq
+            | Kind::Handle
+            | Kind::Vote(_)
+            | Kind::Ballot
+            | Kind::ReadFirst
+            | Kind::ReadInvoc
+            | Kind::Texture => {}
         }
     }
 

@@ -6,7 +6,10 @@
 use crate::ops::{self, Flow, Kind};
 use std::fmt;
 use tgsi::opcode::OperandType;
-use tgsi::{CoordOrigin, File, PixelCenter, Processor, PropertyName, Semantic, Shader, Span};
+use tgsi::{
+    CoordOrigin, File, Format, PixelCenter, Processor, PropertyName, ResourceDecl, Semantic,
+    Shader, Span, TextureTarget,
+};
 
 /// Deepest block nesting accepted inside one subroutine.
 pub const MAX_NESTING: usize = 64;
@@ -30,10 +33,35 @@ pub enum RegFile {
     Imm,
     /// NULL: writes are discarded.
     Null,
+    /// BUFFER (a resource operand of the memory opcodes).
+    Buffer,
+    /// IMAGE (a resource operand).
+    Image,
+    /// MEMORY (a resource operand: the workgroup's shared memory, whatever the index).
+    Memory,
+    /// HWATOMIC (a resource operand of the atomic opcodes).
+    HwAtomic,
+    /// SVIEW (a resource operand).
+    SamplerView,
+    /// SAMP (a resource operand).
+    Sampler,
 }
 
 impl RegFile {
     /// Index into per-lane register-file arrays (`None` for shared or null files).
+    /// Whether the file names resources rather than registers.
+    pub fn is_resource(self) -> bool {
+        matches!(
+            self,
+            RegFile::Buffer
+                | RegFile::Image
+                | RegFile::Memory
+                | RegFile::HwAtomic
+                | RegFile::SamplerView
+                | RegFile::Sampler
+        )
+    }
+
     pub(crate) fn lane_file(self) -> Option<usize> {
         match self {
             RegFile::Temp => Some(0),
@@ -124,6 +152,18 @@ pub struct TexOp {
     pub offsets: Option<SrcOp>,
 }
 
+/// How an IMAGE operand is accessed: the memory token's target and format, or the
+/// declaration's where the token names neither (see [`Program::compile`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageAccess {
+    /// Target (decides which address channels are coordinates).
+    pub target: TextureTarget,
+    /// Format (`NONE`: the bound view's).
+    pub format: Format,
+    /// Declared `RAW`: words in memory order at byte address `x`.
+    pub raw: bool,
+}
+
 /// One executable instruction.
 #[derive(Clone, Debug)]
 pub struct Inst {
@@ -146,6 +186,8 @@ pub struct Inst {
     /// Texture instructions: sampler, view, target and offsets (`src` then holds only the
     /// value sources, in operand order).
     pub tex: Option<Box<TexOp>>,
+    /// The IMAGE access of a memory opcode whose resource is an image.
+    pub image: Option<ImageAccess>,
     /// Where it was written.
     pub span: Span,
 }
@@ -189,6 +231,8 @@ pub struct Program {
     pub pixel_center: PixelCenter,
     /// `FS_COLOR0_WRITES_ALL_CBUFS`.
     pub color0_writes_all: bool,
+    /// `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT`, `_DEPTH`.
+    pub fixed_block: [Option<u32>; 3],
 }
 
 /// Why a shader cannot be compiled.
@@ -345,6 +389,7 @@ impl<'a> Lowering<'a> {
             pixel_center: PixelCenter::from_number(prop(PropertyName::FsCoordPixelCenter))
                 .unwrap_or(PixelCenter::HalfInteger),
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
+            fixed_block: crate::compute::fixed_block(sh),
         })
     }
 
@@ -579,8 +624,10 @@ impl<'a> Lowering<'a> {
         }
         let mut dst = Vec::with_capacity(ins.dst.len());
         for (k, d) in ins.dst.iter().enumerate() {
-            dst.push(self.lower_dst(at, d, info.dst_type(k))?);
+            let resource = matches!(kind, Kind::Store) && k == 0;
+            dst.push(self.lower_dst(at, d, info.dst_type(k), resource)?);
         }
+        let image = self.check_resources(at, ins, kind, &src, &dst)?;
         if matches!(kind, Kind::Flow(Flow::BgnFor | Flow::EndFor)) {
             // The loop register is read back as well as written.
             let d = dst[0];
@@ -610,6 +657,7 @@ impl<'a> Lowering<'a> {
             target,
             in_switch,
             tex: tex.map(Box::new),
+            image,
             span: ins.span,
         })
     }
@@ -645,6 +693,102 @@ impl<'a> Lowering<'a> {
             })
     }
 
+    /// Check that resource files appear exactly where the opcode takes its resource, and
+    /// resolve an IMAGE access: the memory token's target and format; where the token names
+    /// neither (no target, format NONE) the declaration's; a format still NONE means the
+    /// bound view's.
+    fn check_resources(
+        &self,
+        at: usize,
+        ins: &tgsi::Instruction,
+        kind: Kind,
+        src: &[SrcOp],
+        dst: &[DstOp],
+    ) -> Result<Option<ImageAccess>, CompileError> {
+        use RegFile::*;
+        let (resource, allowed): (Option<RegFile>, &[RegFile]) = match kind {
+            Kind::Load => (src.first().map(|s| s.file), &[Buffer, Image, Memory, Const]),
+            Kind::Store => (dst.first().map(|d| d.file), &[Buffer, Image, Memory]),
+            Kind::Atomic(_) => (
+                src.first().map(|s| s.file),
+                &[Buffer, Image, Memory, HwAtomic],
+            ),
+            Kind::Resq => (src.first().map(|s| s.file), &[Buffer, Image, Memory]),
+            Kind::Handle if ins.opcode == tgsi::Opcode::IMG2HND => {
+                (src.first().map(|s| s.file), &[Image])
+            }
+            Kind::Handle => (src.first().map(|s| s.file), &[Sampler]),
+            _ => (None, &[]),
+        };
+        if let Some(file) = resource {
+            if !allowed.contains(&file) {
+                let names: Vec<String> = allowed.iter().map(|f| format!("{f:?}")).collect();
+                return Err(self.err(
+                    at,
+                    format!(
+                        "{} takes a {} resource, not {file:?}",
+                        ins.opcode,
+                        names.join(" or ")
+                    ),
+                ));
+            }
+        }
+        let skip_src = usize::from(resource.is_some() && !matches!(kind, Kind::Store));
+        let skip_dst = usize::from(matches!(kind, Kind::Store));
+        let stray = src
+            .iter()
+            .skip(skip_src)
+            .map(|s| s.file)
+            .chain(dst.iter().skip(skip_dst).map(|d| d.file))
+            .find(|f| f.is_resource());
+        if let Some(f) = stray {
+            return Err(self.err(
+                at,
+                format!("{f:?} is not an operand {} can read or write", ins.opcode),
+            ));
+        }
+        if resource != Some(Image) {
+            return Ok(None);
+        }
+        let index = if matches!(kind, Kind::Store) {
+            dst.first().map(|d| d.index)
+        } else {
+            src.first().map(|s| s.index)
+        };
+        let decl = self
+            .shader
+            .declarations
+            .iter()
+            .find_map(|d| match d.resource {
+                Some(ResourceDecl::Image {
+                    target,
+                    format,
+                    raw,
+                    ..
+                }) if d.file == File::Image
+                    && index.is_some_and(|i| i >= 0 && d.contains(0, i as u32)) =>
+                {
+                    Some((target, format, raw))
+                }
+                _ => None,
+            });
+        let (decl_target, decl_format, raw) =
+            decl.unwrap_or((TextureTarget::Buffer, Format::NONE, false));
+        let token = ins.memory.unwrap_or(tgsi::MemoryInfo::NONE);
+        let unnamed = token.target == TextureTarget::Buffer && token.format == Format::NONE;
+        let target = if unnamed { decl_target } else { token.target };
+        let format = if token.format == Format::NONE {
+            decl_format
+        } else {
+            token.format
+        };
+        Ok(Some(ImageAccess {
+            target,
+            format,
+            raw,
+        }))
+    }
+
     fn indirect(
         &self,
         at: usize,
@@ -677,6 +821,12 @@ impl<'a> Lowering<'a> {
             File::Constant => RegFile::Const,
             File::Immediate => RegFile::Imm,
             File::Null => RegFile::Null,
+            File::Buffer => RegFile::Buffer,
+            File::Image => RegFile::Image,
+            File::Memory => RegFile::Memory,
+            File::HwAtomic => RegFile::HwAtomic,
+            File::SamplerView => RegFile::SamplerView,
+            File::Sampler => RegFile::Sampler,
             other => return Err(self.err(at, format!("register file {other} is not supported"))),
         })
     }
@@ -722,8 +872,8 @@ impl<'a> Lowering<'a> {
         self.touch(at, file, s.reg.index, indirect.is_none())?;
         let (dim, dim_indirect) = match &s.reg.dimension {
             None => (0, None),
-            Some(_) if file != RegFile::Const => {
-                return Err(self.err(at, "2-D operands are only supported for CONST"))
+            Some(_) if !matches!(file, RegFile::Const | RegFile::HwAtomic) => {
+                return Err(self.err(at, "2-D operands are only supported for CONST and HWATOMIC"))
             }
             Some(d) => {
                 let di = self.indirect(at, &d.indirect, true)?;
@@ -736,9 +886,16 @@ impl<'a> Lowering<'a> {
         if s.swizzle.0.iter().any(|&c| c > 3) {
             return Err(self.err(at, "bad swizzle"));
         }
+        // A 1-D `HWATOMIC[b]` is counter 0 of slot b: keep the slot as the outer index.
+        let (index, indirect, dim, dim_indirect) =
+            if file == RegFile::HwAtomic && s.reg.dimension.is_none() {
+                (0, None, s.reg.index, indirect)
+            } else {
+                (s.reg.index, indirect, dim, dim_indirect)
+            };
         Ok(SrcOp {
             file,
-            index: s.reg.index,
+            index,
             indirect,
             dim,
             dim_indirect,
@@ -754,12 +911,14 @@ impl<'a> Lowering<'a> {
         at: usize,
         d: &tgsi::Dst,
         ty: OperandType,
+        resource: bool,
     ) -> Result<DstOp, CompileError> {
         let file = self.file(at, d.reg.file)?;
-        if !matches!(
+        let writable = matches!(
             file,
             RegFile::Temp | RegFile::Output | RegFile::Addr | RegFile::Null
-        ) {
+        );
+        if !(writable || resource && file.is_resource()) {
             return Err(self.err(at, format!("{} is not writable", d.reg.file)));
         }
         let indirect = self.indirect(at, &d.reg.indirect, false)?;

@@ -8,6 +8,9 @@
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
 //! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
+//! * [`run_compute`]: dispatch a compute shader over a grid in softpipe's order, with
+//!   buffers, images and shared memory ([`resource`], [`compute`]); [`Machine::resume`] runs
+//!   a wave up to its next BARRIER.
 //! * [`parse_consts`]: the `consts.txt` constant-buffer format.
 //!
 //! ```
@@ -35,6 +38,12 @@
 //!   the enabled words; DFRACEXP writes the exponent of pair p to `dst1` channel p.
 //! * Legacy SHR shifts every channel by `src1.x`, as every spec version says.
 //! * CLOCK returns the number of instructions the wave has executed (softpipe skips it).
+//! * The inter-lane opcodes (VOTE_*, BALLOT, READ_FIRST, READ_INVOC) follow the spec over
+//!   the machine's wave; ATOMINC_WRAP returns the old value and stores `old < src ? old + 1
+//!   : 0`, ATOMDEC_WRAP stores the spec's `0 < old < src ? old − 1 : 0`; IMG2HND and
+//!   SAMP2HND return the slot number; ATOMFADD adds on `R32_FLOAT` images (softpipe skips
+//!   all of these). RESQ channels softpipe leaves unset are 0; memory accesses never reach
+//!   outside a resource.
 //! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
 //!   (see [`Machine::input_gradients_mut`]).
 //!
@@ -54,9 +63,13 @@
 mod alu;
 pub mod bindings;
 pub mod compile;
+pub mod compute;
 pub mod consts;
 pub mod format;
+mod image;
+mod interlane;
 pub mod machine;
+mod memory;
 mod operand;
 pub mod ops;
 pub mod render;
@@ -67,7 +80,8 @@ pub mod texture;
 pub mod vertex;
 
 pub use compile::{CompileError, Program};
+pub use compute::{run_compute, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
-pub use machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use render::{render_fragment, Image, RenderOptions};
 pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};

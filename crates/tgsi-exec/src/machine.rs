@@ -6,7 +6,7 @@
 
 use crate::compile::{Inst, Program, LANE_FILES};
 use crate::ops::{Flow, Kind};
-use crate::resource::Resources;
+use crate::resource::{Resources, Storage};
 use crate::scalar::float::{add, flr, sub};
 use std::fmt;
 
@@ -87,7 +87,7 @@ pub struct Env<'a> {
     pub resources: &'a Resources,
 }
 
-/// Shared read-only data of a run.
+/// Shared data of a run.
 pub(crate) struct Res<'a> {
     /// Constant buffers.
     pub consts: &'a [Vec<[u32; 4]>],
@@ -97,6 +97,17 @@ pub(crate) struct Res<'a> {
     pub resources: &'a Resources,
     /// Whether implicit-LOD sampling takes λ from the quad (fragment shaders).
     pub implicit_lod: bool,
+    /// The workgroup's shared memory (`MEMORY`), if any.
+    pub shared: Option<&'a Storage>,
+}
+
+/// Where a resumable run ([`Machine::resume`]) stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The program ended (END, or RET from the main program); the lanes not discarded.
+    End(u32),
+    /// The wave executed BARRIER or MEMBAR; [`Machine::resume`] goes on after it.
+    Barrier,
 }
 
 /// Switch state (softpipe's `Switch`).
@@ -154,6 +165,10 @@ pub struct Machine<const N: usize> {
     pub(crate) address_stacks: [Vec<[u32; 4]>; N],
     /// Screen-space gradients of each input, `[d/dx, d/dy][channel]` (INTERP_OFFSET).
     pub(crate) gradients: Vec<[[f32; 4]; 2]>,
+    /// Next instruction of a resumable run; `None` once it has ended.
+    pc: Option<usize>,
+    /// Instructions executed since the run started.
+    executed: u64,
 }
 
 impl<const N: usize> Machine<N> {
@@ -187,6 +202,8 @@ impl<const N: usize> Machine<N> {
             calls: Vec::new(),
             address_stacks: std::array::from_fn(|_| Vec::new()),
             gradients: vec![[[0.0; 4]; 2]; program.sizes[1]],
+            pc: None,
+            executed: 0,
         }
     }
 
@@ -218,7 +235,7 @@ impl<const N: usize> Machine<N> {
 
     /// Run `program` once over the wave. Temporaries, outputs and address registers are
     /// zeroed first; inputs and system values are left as set. Returns the lanes that were
-    /// not discarded.
+    /// not discarded. BARRIER and MEMBAR do not stop this run.
     pub fn run(&mut self, program: &Program, env: &Env) -> Result<u32, ExecError> {
         self.run_lanes(program, env, Self::ALL)
     }
@@ -233,6 +250,17 @@ impl<const N: usize> Machine<N> {
         env: &Env,
         active: u32,
     ) -> Result<u32, ExecError> {
+        self.start(env, active);
+        match self.execute(program, env, None, false)? {
+            Stop::End(alive) => Ok(alive),
+            // Not reached: this run does not stop at barriers.
+            Stop::Barrier => Ok(!self.kill & Self::ALL),
+        }
+    }
+
+    /// Prepare a resumable run: registers and masks as [`Machine::run_lanes`] sets them
+    /// (`env.helpers` are the helper lanes). Nothing executes until [`Machine::resume`].
+    pub fn start(&mut self, env: &Env, active: u32) {
         for f in [0, 2, 3] {
             self.regs[f].iter_mut().for_each(|r| *r = [[0; N]; 4]);
         }
@@ -252,50 +280,99 @@ impl<const N: usize> Machine<N> {
         self.switch_stack.clear();
         self.calls.clear();
         self.address_stacks.iter_mut().for_each(Vec::clear);
+        self.pc = Some(0);
+        self.executed = 0;
+    }
+
+    /// Continue the run prepared by [`Machine::start`] until the program ends or the wave
+    /// executes BARRIER or MEMBAR (whatever its execution mask: like softpipe, the wave
+    /// stops when the instruction is reached). `shared` is the workgroup's `MEMORY`.
+    /// `env.budget` bounds the instructions executed since [`Machine::start`]. After the end,
+    /// further calls return [`Stop::End`] at once.
+    pub fn resume(
+        &mut self,
+        program: &Program,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        self.execute(program, env, shared, true)
+    }
+
+    /// Instructions the wave has executed since [`Machine::start`].
+    pub fn executed(&self) -> u64 {
+        self.executed
+    }
+
+    /// The instruction loop behind [`Machine::run_lanes`] and [`Machine::resume`].
+    fn execute(
+        &mut self,
+        program: &Program,
+        env: &Env,
+        shared: Option<&Storage>,
+        stop_at_barrier: bool,
+    ) -> Result<Stop, ExecError> {
         let res = Res {
             consts: env.consts,
             imms: &program.imms,
             resources: env.resources,
             implicit_lod: program.processor == tgsi::Processor::Fragment,
+            shared,
         };
-        let mut pc = 0usize;
-        let mut executed = 0u64;
-        while let Some(inst) = program.insts.get(pc) {
-            executed += 1;
-            if executed > env.budget {
+        while let Some(pc) = self.pc {
+            let Some(inst) = program.insts.get(pc) else {
+                self.pc = None;
+                break;
+            };
+            self.executed += 1;
+            if self.executed > env.budget {
+                self.pc = None;
                 return Err(ExecError::Budget {
                     at: program.describe(pc),
                     budget: env.budget,
                 });
             }
-            pc = match inst.kind {
-                Kind::Flow(flow) => match self.flow(program, inst, flow, pc, &res)? {
-                    Some(next) => next,
-                    None => break,
-                },
-                Kind::PushA | Kind::PopA => {
-                    self.address_stack(inst, &res)
-                        .map_err(|overflow| ExecError::AddressStack {
-                            at: program.describe(pc),
-                            overflow,
-                        })?;
-                    pc + 1
-                }
+            let step = match inst.kind {
+                Kind::Flow(flow) => self.flow(program, inst, flow, pc, &res),
+                Kind::PushA | Kind::PopA => self
+                    .address_stack(inst, &res)
+                    .map(|()| Some(pc + 1))
+                    .map_err(|overflow| ExecError::AddressStack {
+                        at: program.describe(pc),
+                        overflow,
+                    }),
                 Kind::Clock => {
-                    self.clock(inst, executed);
-                    pc + 1
+                    self.clock(inst, self.executed);
+                    Ok(Some(pc + 1))
+                }
+                Kind::Sync => {
+                    if stop_at_barrier {
+                        self.pc = Some(pc + 1);
+                        return Ok(Stop::Barrier);
+                    }
+                    Ok(Some(pc + 1))
+                }
+                Kind::Load | Kind::Store | Kind::Atomic(_) | Kind::Resq | Kind::Handle => {
+                    self.memory(inst, &res);
+                    Ok(Some(pc + 1))
+                }
+                Kind::Vote(_) | Kind::Ballot | Kind::ReadFirst | Kind::ReadInvoc => {
+                    self.interlane(inst, &res);
+                    Ok(Some(pc + 1))
                 }
                 Kind::Texture => {
                     self.texture(inst, &res);
-                    pc + 1
+                    Ok(Some(pc + 1))
                 }
                 _ => {
                     self.alu(inst, &res);
-                    pc + 1
+                    Ok(Some(pc + 1))
                 }
             };
+            // A failed run cannot be resumed.
+            self.pc = None;
+            self.pc = step?;
         }
-        Ok(!self.kill & Self::ALL)
+        Ok(Stop::End(!self.kill & Self::ALL))
     }
 
     /// Execute a control-flow instruction; returns the next pc, or `None` to stop.

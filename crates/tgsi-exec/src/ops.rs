@@ -144,6 +144,92 @@ macro_rules! lanes {
     };
 }
 
+/// The read-modify-write of an atomic opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// ATOMUADD.
+    Add,
+    /// ATOMFADD.
+    FAdd,
+    /// ATOMXCHG.
+    Xchg,
+    /// ATOMCAS (compare with `src2`, store `src3`).
+    Cas,
+    /// ATOMAND.
+    And,
+    /// ATOMOR.
+    Or,
+    /// ATOMXOR.
+    Xor,
+    /// ATOMUMIN.
+    UMin,
+    /// ATOMUMAX.
+    UMax,
+    /// ATOMIMIN.
+    IMin,
+    /// ATOMIMAX.
+    IMax,
+    /// ATOMINC_WRAP: `old < src ? old + 1 : 0`.
+    IncWrap,
+    /// ATOMDEC_WRAP: `0 < old < src ? old - 1 : 0` (the spec's formula).
+    DecWrap,
+}
+
+impl AtomicOp {
+    /// The new word from the old one, the operand `a` (`src2`) and, for CAS, the value `b`
+    /// (`src3`). `signed` makes UMIN/UMAX compare as signed integers (softpipe does that for
+    /// signed-integer image formats).
+    pub fn apply(self, old: u32, a: u32, b: u32, signed: bool) -> u32 {
+        let (so, sa) = (old as i32, a as i32);
+        match self {
+            AtomicOp::Add => old.wrapping_add(a),
+            AtomicOp::FAdd => fl::add(f(old), f(a)).to_bits(),
+            AtomicOp::Xchg => a,
+            AtomicOp::Cas => {
+                if old == a {
+                    b
+                } else {
+                    old
+                }
+            }
+            AtomicOp::And => old & a,
+            AtomicOp::Or => old | a,
+            AtomicOp::Xor => old ^ a,
+            AtomicOp::UMin if signed => so.min(sa) as u32,
+            AtomicOp::UMax if signed => so.max(sa) as u32,
+            AtomicOp::UMin => old.min(a),
+            AtomicOp::UMax => old.max(a),
+            AtomicOp::IMin => so.min(sa) as u32,
+            AtomicOp::IMax => so.max(sa) as u32,
+            AtomicOp::IncWrap => {
+                if old < a {
+                    old + 1
+                } else {
+                    0
+                }
+            }
+            AtomicOp::DecWrap => {
+                if old > 0 && old < a {
+                    old - 1
+                } else {
+                    0
+                }
+            }
+        }
+    }
+}
+
+/// Which vote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vote {
+    /// VOTE_ANY: some active lane has a non-zero value.
+    Any,
+    /// VOTE_ALL: every active lane has a non-zero value.
+    All,
+    /// VOTE_EQ: every active lane has the same value.
+    Eq,
+}
+
 /// How to execute an instruction.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
@@ -174,8 +260,29 @@ pub enum Kind {
     PopA,
     /// CLOCK: `dst.xy` = the 64-bit count of instructions the wave has executed.
     Clock,
-    /// Does nothing (NOP, MEMBAR, fences).
+    /// Does nothing (NOP, the legacy fences).
     Nop,
+    /// LOAD from a BUFFER, IMAGE, MEMORY or CONST resource (`src0`) at address `src1`.
+    Load,
+    /// STORE `src1` into the resource `dst0` at address `src0`.
+    Store,
+    /// An atomic read-modify-write of `src0` at address `src1` with `src2` (and `src3`).
+    Atomic(AtomicOp),
+    /// RESQ: the size of a buffer or image.
+    Resq,
+    /// IMG2HND / SAMP2HND: the "handle" of an image or sampler slot (its index).
+    Handle,
+    /// BARRIER and MEMBAR: compute runs stop here and resume when the whole workgroup has
+    /// stopped (softpipe stops at both); other runs go on.
+    Sync,
+    /// VOTE_ANY / VOTE_ALL / VOTE_EQ over the wave.
+    Vote(Vote),
+    /// BALLOT: the 64-bit mask of active lanes whose `src0.x` is non-zero, in `dst.xy`.
+    Ballot,
+    /// READ_FIRST: `src0` of the lowest active lane.
+    ReadFirst,
+    /// READ_INVOC: `src0` of lane `src1.x` (taken from the lowest active lane).
+    ReadInvoc,
     /// Control flow.
     Flow(Flow),
     /// Texture sampling, fetches and queries ([`crate::texture`]).
@@ -191,30 +298,16 @@ pub fn is_texture(op: Opcode) -> bool {
         && info.section != Section::Bindless
 }
 
-/// Whether `op` reads or writes images, buffers or memory (its section, or a memory
-/// token), which the interpreter does not provide yet.
-pub fn needs_resources(op: Opcode) -> bool {
-    use tgsi::opcode::{Section, MEM};
-    let info = op.info();
-    !is_texture(op)
-        && (matches!(
-            info.section,
-            Section::ResourceAccess | Section::Atomic | Section::Bindless
-        ) || info.has(MEM))
-}
-
 /// Why [`kind`] has no answer for `op`.
 pub fn unsupported_reason(op: Opcode) -> &'static str {
     use tgsi::opcode::Section;
     let info = op.info();
     if op == Opcode::IFC {
         "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
-    } else if needs_resources(op) {
-        "needs images, buffers or memory, which the interpreter does not provide yet"
+    } else if op == Opcode::FBFETCH {
+        "reads the framebuffer, which the interpreter does not model"
     } else if info.section == Section::Geometry {
         "is a geometry-shader opcode; the interpreter does not run those yet"
-    } else if info.section == Section::InterLane {
-        "is an inter-lane opcode the interpreter does not run yet"
     } else {
         "is not supported by the interpreter"
     }
@@ -422,7 +515,31 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::PUSHA => PushA,
         Opcode::POPA => PopA,
         Opcode::CLOCK => Clock,
-        Opcode::NOP | Opcode::MEMBAR | Opcode::LFENCE | Opcode::MFENCE | Opcode::SFENCE => Nop,
+        Opcode::NOP | Opcode::LFENCE | Opcode::MFENCE | Opcode::SFENCE => Nop,
+        Opcode::BARRIER | Opcode::MEMBAR => Sync,
+        Opcode::LOAD => Load,
+        Opcode::STORE => Store,
+        Opcode::RESQ => Resq,
+        Opcode::IMG2HND | Opcode::SAMP2HND => Handle,
+        Opcode::ATOMUADD => Atomic(AtomicOp::Add),
+        Opcode::ATOMFADD => Atomic(AtomicOp::FAdd),
+        Opcode::ATOMXCHG => Atomic(AtomicOp::Xchg),
+        Opcode::ATOMCAS => Atomic(AtomicOp::Cas),
+        Opcode::ATOMAND => Atomic(AtomicOp::And),
+        Opcode::ATOMOR => Atomic(AtomicOp::Or),
+        Opcode::ATOMXOR => Atomic(AtomicOp::Xor),
+        Opcode::ATOMUMIN => Atomic(AtomicOp::UMin),
+        Opcode::ATOMUMAX => Atomic(AtomicOp::UMax),
+        Opcode::ATOMIMIN => Atomic(AtomicOp::IMin),
+        Opcode::ATOMIMAX => Atomic(AtomicOp::IMax),
+        Opcode::ATOMINC_WRAP => Atomic(AtomicOp::IncWrap),
+        Opcode::ATOMDEC_WRAP => Atomic(AtomicOp::DecWrap),
+        Opcode::VOTE_ANY => Vote(self::Vote::Any),
+        Opcode::VOTE_ALL => Vote(self::Vote::All),
+        Opcode::VOTE_EQ => Vote(self::Vote::Eq),
+        Opcode::BALLOT => Ballot,
+        Opcode::READ_FIRST => ReadFirst,
+        Opcode::READ_INVOC => ReadInvoc,
         Opcode::IF => Flow(self::Flow::If { int: false }),
         Opcode::UIF => Flow(self::Flow::If { int: true }),
         Opcode::ELSE => Flow(self::Flow::Else),

@@ -24,7 +24,7 @@ mod common;
 use tgsi::opcode::{OpcodeInfo, OperandType, OutputMode, Section, GAP};
 use tgsi::Opcode;
 use tgsi_exec::machine::Reg;
-use tgsi_exec::ops::needs_resources;
+use tgsi_exec::ops::is_texture;
 use tgsi_exec::{Env, Machine};
 
 // ------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ fn runs_instruction(text: &str, op: &str) -> bool {
 /// An opcode this file must account for: texturing is left to its own tests.
 fn in_scope(op: Opcode) -> bool {
     let info = op.info();
-    SECTIONS.contains(&info.section) && !info.has(GAP) && !needs_resources(op)
+    SECTIONS.contains(&info.section) && !info.has(GAP) && !is_texture(op)
 }
 
 #[test]

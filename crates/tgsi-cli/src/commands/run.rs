@@ -48,8 +48,91 @@ pub struct RunArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
+    /// Compute: workgroups in x,y,z (default: the bindings file's `grid`, else 1,1,1).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub grid: Option<String>,
+    /// Compute: threads per workgroup (default: the bindings file's `block`, else 1,1,1;
+    /// the shader's CS_FIXED_BLOCK_* properties win).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub block: Option<String>,
+    /// Compute: bytes of shared memory per workgroup (default: the bindings file's
+    /// `req_local_mem`, else 32768 when the shader declares MEMORY).
+    #[arg(long)]
+    pub shared_bytes: Option<usize>,
+    /// Compute: worker threads for workgroups (1 reproduces softpipe's order exactly; 0 =
+    /// all cores; results that depend on the order of atomics may then differ).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     #[command(flatten)]
     pub resources: ResourceArgs,
+}
+
+/// Shared memory given to a compute shader that declares MEMORY when nothing says how much
+/// (GL's minimum `MAX_COMPUTE_SHARED_MEMORY_SIZE`).
+const DEFAULT_SHARED_BYTES: usize = 32768;
+
+/// `X,Y,Z` → three positive integers.
+fn dims(text: &str, what: &str) -> Result<[u32; 3], Failure> {
+    let parts: Vec<Option<u32>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+    match parts.as_slice() {
+        [Some(x), Some(y), Some(z)] => Ok([*x, *y, *z]),
+        _ => Err(Failure::Io(format!(
+            "{what} must be three integers like 4,2,1, got '{text}'"
+        ))),
+    }
+}
+
+/// `tgsi run` of a compute shader: one dispatch, then the bindings' output files.
+fn run_compute(
+    args: &RunArgs,
+    program: &tgsi_exec::Program,
+    shader: &tgsi::Shader,
+    name: &str,
+) -> Result<(), Failure> {
+    let bindings = args.resources.load(shader)?;
+    let grid = match &args.grid {
+        Some(g) => dims(g, "--grid")?,
+        None => bindings.grid.unwrap_or([1, 1, 1]),
+    };
+    let block = match &args.block {
+        Some(b) => dims(b, "--block")?,
+        None => bindings.block.unwrap_or([1, 1, 1]),
+    };
+    let declares_memory = shader
+        .declarations
+        .iter()
+        .any(|d| d.file == tgsi::File::Memory);
+    let shared_bytes = args
+        .shared_bytes
+        .or(bindings.req_local_mem.map(|b| b as usize))
+        .unwrap_or(if declares_memory {
+            DEFAULT_SHARED_BYTES
+        } else {
+            0
+        });
+    let mut options = tgsi_exec::ComputeOptions {
+        grid,
+        block,
+        constants: read_consts(args.consts.as_deref())?,
+        resources: &bindings.resources,
+        shared_bytes,
+        threads: args.threads,
+        ..tgsi_exec::ComputeOptions::default()
+    };
+    if let Some(budget) = args.budget {
+        options.budget = budget;
+    }
+    let stats = tgsi_exec::run_compute(program, &options).map_err(|e| {
+        eprintln!("{name}: error: {e}");
+        Failure::Invalid
+    })?;
+    write_outputs(&bindings)?;
+    let [bx, by, bz] = stats.block;
+    eprintln!(
+        "{name}: {} workgroups of {bx}x{by}x{bz}, {} invocations, {} instructions",
+        stats.workgroups, stats.invocations, stats.instructions
+    );
+    Ok(())
 }
 
 /// Bytes per vertex in an input file: one f32 vec4.
@@ -137,6 +220,12 @@ fn table(outputs: &VertexOutputs, hex: bool) -> String {
 
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    let input = input::read(&args.file)?;
+    let program = compile(&input, args.tokens)?;
+    let shader = input.shader(args.tokens)?;
+    if program.processor == Processor::Compute {
+        return run_compute(args, &program, &shader, &input.name);
+    }
     let (inputs, file_count) = parse_inputs(&args.inputs)?;
     let count = match (file_count, args.count) {
         (Some(n), Some(c)) if n != c => {
@@ -152,11 +241,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         }
     };
     let constants = read_consts(args.consts.as_deref())?;
-    let input = input::read(&args.file)?;
-    let program = compile(&input, args.tokens)?;
     if program.processor != Processor::Vertex {
         eprintln!(
-            "{}: error: tgsi run needs a vertex shader (VERT), not {}{}",
+            "{}: error: tgsi run needs a vertex (VERT) or compute (COMP) shader, not {}{}",
             input.name,
             program.processor,
             if program.processor == Processor::Fragment {
@@ -167,7 +254,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         );
         return Err(Failure::Invalid);
     }
-    let bindings = args.resources.load(&input.shader(args.tokens)?)?;
+    let bindings = args.resources.load(&shader)?;
     let mut options = VertexOptions {
         count,
         inputs,

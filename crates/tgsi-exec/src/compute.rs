@@ -1,0 +1,337 @@
+//! Compute dispatch: [`run_compute`] runs a `COMP` shader over a grid of workgroups the way
+//! softpipe's `softpipe_launch_grid` (Mesa 22.3) does.
+//!
+//! * Workgroups run z-major, then y, then x (x innermost). Inside a workgroup, one 4-lane
+//!   [`Machine`] per 4 consecutive x threads, in (z, y, x) order; the lanes past the block
+//!   width are helpers (they run, but never change memory and are not subgroup members).
+//! * Each machine runs until END or until it executes BARRIER or MEMBAR (softpipe stops at
+//!   both); then all machines that have not ended are resumed in the same order, until
+//!   every one has ended. A wave stops at a BARRIER it reaches even when none of its lanes
+//!   is active (inside a branch some lanes skip, the wave still stops there once); the
+//!   others run on to their next BARRIER or to the end. This is softpipe's behaviour, and
+//!   it makes a barrier in non-uniform control flow a plain reordering point rather than
+//!   a deadlock.
+//! * Inside one instruction, atomics go lane 0 … 3, so order-dependent results (atomic
+//!   return values, races) are softpipe's exactly when `threads` is 1.
+//! * System values: THREAD_ID, BLOCK_ID, GRID_SIZE, BLOCK_SIZE (`.xyz`, `.w` = 0),
+//!   WORK_DIM (`.x`), SUBGROUP_SIZE = 4, SUBGROUP_INVOCATION = the lane (0 … 3), and the
+//!   SUBGROUP_*_MASK values as 64-bit masks in `.xy`. Others read 0.
+//! * Shared memory (`MEMORY`): `shared_bytes` zeroed bytes per workgroup (softpipe keeps
+//!   one block for the whole launch and never clears it; no result that is defined by GL
+//!   depends on the difference). Registers start at zero in every workgroup.
+//! * `threads` > 1 spreads workgroups over threads; each workgroup still runs as above on
+//!   one thread. Results that depend on the order between workgroups (atomic return
+//!   values, read-modify-write races) may then differ from run to run; atomics themselves
+//!   stay atomic. The first error stops the dispatch.
+//! * `budget` bounds the instructions one workgroup executes (summed over its waves, each
+//!   wave instruction counted once); a workgroup that exceeds it fails the dispatch.
+//!
+//! Limits ([`MAX_BLOCK_THREADS`], [`MAX_INVOCATIONS`], [`MAX_SHARED_BYTES`]) are checked
+//! before anything runs.
+
+use crate::compile::Program;
+use crate::machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
+use crate::resource::{Resources, Storage, NO_RESOURCES};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use tgsi::{Processor, PropertyName, Semantic};
+
+/// Largest accepted workgroup (threads per block; GL's and softpipe's maximum).
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+
+/// Largest accepted dispatch (invocations over the whole grid).
+pub const MAX_INVOCATIONS: u64 = 1 << 31;
+
+/// Largest accepted shared memory per workgroup (64 MiB).
+pub const MAX_SHARED_BYTES: usize = 1 << 26;
+
+/// Lanes per machine (softpipe's quad).
+const LANES: usize = 4;
+
+/// How to dispatch.
+#[derive(Clone, Debug)]
+pub struct ComputeOptions<'a> {
+    /// Workgroups in x, y, z (`pipe_grid_info.grid`); a 0 runs nothing.
+    pub grid: [u32; 3],
+    /// Threads per workgroup in x, y, z; the program's `CS_FIXED_BLOCK_*` properties win.
+    pub block: [u32; 3],
+    /// `WORK_DIM` (`pipe_grid_info.work_dim`).
+    pub work_dim: u32,
+    /// Constant buffers: `constants[b][i]` = `CONST[b][i]` (missing slots read 0).
+    pub constants: Vec<Vec<[u32; 4]>>,
+    /// Bound buffers, images, sampler views and samplers.
+    pub resources: &'a Resources,
+    /// Bytes of shared memory (`req_local_mem`) each workgroup gets for `MEMORY`.
+    pub shared_bytes: usize,
+    /// Worker threads (0: as many as the machine has; 1: softpipe's order exactly).
+    pub threads: usize,
+    /// Instruction budget of one workgroup.
+    pub budget: u64,
+}
+
+impl Default for ComputeOptions<'_> {
+    fn default() -> Self {
+        ComputeOptions {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            work_dim: 3,
+            constants: Vec::new(),
+            resources: &NO_RESOURCES,
+            shared_bytes: 0,
+            threads: 1,
+            budget: DEFAULT_BUDGET,
+        }
+    }
+}
+
+/// What a dispatch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComputeStats {
+    /// The block size used (the program's fixed size, or the options').
+    pub block: [u32; 3],
+    /// Workgroups run.
+    pub workgroups: u64,
+    /// Invocations run (workgroups × threads per block).
+    pub invocations: u64,
+    /// Wave instructions executed (each instruction of a 4-lane wave counted once).
+    pub instructions: u64,
+}
+
+/// The block size: the program's `CS_FIXED_BLOCK_*` (absent ones 1) when it has any, else
+/// `block`.
+fn block_size(program_block: [Option<u32>; 3], block: [u32; 3]) -> [u32; 3] {
+    if program_block.iter().any(Option::is_some) {
+        program_block.map(|v| v.unwrap_or(1))
+    } else {
+        block
+    }
+}
+
+/// Run `program` over `opts.grid` workgroups; resources change in place.
+pub fn run_compute(program: &Program, opts: &ComputeOptions) -> Result<ComputeStats, ExecError> {
+    if program.processor != Processor::Compute {
+        return Err(ExecError::Setup(format!(
+            "run_compute needs a COMP shader, not {}",
+            program.processor
+        )));
+    }
+    let block = block_size(program.fixed_block, opts.block);
+    if block.contains(&0) {
+        return Err(ExecError::Setup(format!(
+            "empty block {}x{}x{}",
+            block[0], block[1], block[2]
+        )));
+    }
+    let per_group = block.iter().map(|&v| u64::from(v)).product::<u64>();
+    if per_group > MAX_BLOCK_THREADS {
+        return Err(ExecError::Setup(format!(
+            "block {}x{}x{} has {per_group} threads; at most {MAX_BLOCK_THREADS} are supported",
+            block[0], block[1], block[2]
+        )));
+    }
+    let groups = opts.grid.iter().map(|&v| u64::from(v)).product::<u64>();
+    let invocations = groups.saturating_mul(per_group);
+    if invocations > MAX_INVOCATIONS {
+        return Err(ExecError::Setup(format!(
+            "grid {}x{}x{} of {per_group}-thread blocks has {invocations} invocations; at most {MAX_INVOCATIONS} are supported",
+            opts.grid[0], opts.grid[1], opts.grid[2]
+        )));
+    }
+    if opts.shared_bytes > MAX_SHARED_BYTES {
+        return Err(ExecError::Setup(format!(
+            "{} bytes of shared memory requested; at most {MAX_SHARED_BYTES} are supported",
+            opts.shared_bytes
+        )));
+    }
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(usize::try_from(groups).unwrap_or(usize::MAX))
+    .max(1);
+    let dispatch = Dispatch {
+        program,
+        opts,
+        block,
+    };
+    let mut stats = ComputeStats {
+        block,
+        ..ComputeStats::default()
+    };
+    if threads == 1 {
+        let mut worker = dispatch.worker();
+        for g in 0..groups {
+            stats.instructions += worker.run_group(&dispatch, g)?;
+        }
+    } else {
+        let next = AtomicU64::new(0);
+        let failed = AtomicBool::new(false);
+        let error: Mutex<Option<ExecError>> = Mutex::new(None);
+        let executed = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    let mut worker = dispatch.worker();
+                    while !failed.load(Ordering::Relaxed) {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= groups {
+                            break;
+                        }
+                        match worker.run_group(&dispatch, g) {
+                            Ok(n) => {
+                                executed.fetch_add(n, Ordering::Relaxed);
+                            }
+                            Err(e) => {
+                                failed.store(true, Ordering::Relaxed);
+                                if let Ok(mut slot) = error.lock() {
+                                    slot.get_or_insert(e);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = error.into_inner().ok().flatten() {
+            return Err(e);
+        }
+        stats.instructions = executed.into_inner();
+    }
+    stats.workgroups = groups;
+    stats.invocations = invocations;
+    Ok(stats)
+}
+
+/// The shared description of a dispatch.
+struct Dispatch<'a> {
+    program: &'a Program,
+    opts: &'a ComputeOptions<'a>,
+    block: [u32; 3],
+}
+
+impl Dispatch<'_> {
+    /// One thread's machines.
+    fn worker(&self) -> Worker {
+        let [bw, bh, bd] = self.block;
+        let waves = bw.div_ceil(LANES as u32) as usize * bh as usize * bd as usize;
+        Worker {
+            machines: (0..waves).map(|_| Machine::new(self.program)).collect(),
+        }
+    }
+}
+
+/// The machines one thread runs its workgroups on.
+struct Worker {
+    machines: Vec<Machine<LANES>>,
+}
+
+impl Worker {
+    /// Run workgroup number `g` (x fastest); returns the wave instructions executed.
+    fn run_group(&mut self, d: &Dispatch, g: u64) -> Result<u64, ExecError> {
+        let [gw, gh, _] = d.opts.grid.map(u64::from);
+        let id = [g % gw, (g / gw) % gh, g / (gw * gh)].map(|v| v as u32);
+        let [bw, bh, bd] = d.block;
+        let shared = (d.opts.shared_bytes > 0).then(|| Storage::zeroed(d.opts.shared_bytes));
+        let env = |helpers: u32, budget: u64| Env {
+            consts: &d.opts.constants,
+            budget,
+            helpers,
+            resources: d.opts.resources,
+        };
+        let mut waves = Vec::with_capacity(self.machines.len());
+        let mut k = 0;
+        for z in 0..bd {
+            for y in 0..bh {
+                for x in (0..bw).step_by(LANES) {
+                    let Some(m) = self.machines.get_mut(k) else {
+                        break;
+                    };
+                    let helpers = !((1u32 << (bw - x).min(LANES as u32)) - 1) & 0xf;
+                    set_system_values(m, d, [x, y, z], id);
+                    m.start(&env(helpers, d.opts.budget), Machine::<LANES>::ALL);
+                    waves.push((k, helpers));
+                    k += 1;
+                }
+            }
+        }
+        let mut running = vec![true; waves.len()];
+        let mut used = 0u64;
+        loop {
+            let mut stopped = false;
+            for (i, &(k, helpers)) in waves.iter().enumerate() {
+                if !running[i] {
+                    continue;
+                }
+                let Some(m) = self.machines.get_mut(k) else {
+                    continue;
+                };
+                let before = m.executed();
+                let others = used - before;
+                let budget = d.opts.budget.saturating_sub(others);
+                let result = m.resume(d.program, &env(helpers, budget), shared.as_ref());
+                used = others + m.executed();
+                match result {
+                    Ok(Stop::End(_)) => running[i] = false,
+                    Ok(Stop::Barrier) => stopped = true,
+                    Err(ExecError::Budget { at, .. }) => {
+                        return Err(ExecError::Budget {
+                            at: format!("{at} in workgroup ({}, {}, {})", id[0], id[1], id[2]),
+                            budget: d.opts.budget,
+                        })
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if !stopped {
+                break;
+            }
+        }
+        Ok(used)
+    }
+}
+
+/// Load the compute system values of the wave at thread (x, y, z) of workgroup `id`.
+fn set_system_values(m: &mut Machine<LANES>, d: &Dispatch, [x, y, z]: [u32; 3], id: [u32; 3]) {
+    let sv = m.system_values_mut();
+    for decl in &d.program.system_values {
+        let Some(reg) = sv.get_mut(decl.index as usize) else {
+            continue;
+        };
+        let mut v = [[0u32; LANES]; 4];
+        let xyz = |v: &mut [[u32; LANES]; 4], w: [u32; 3]| {
+            for c in 0..3 {
+                v[c] = [w[c]; LANES];
+            }
+        };
+        match decl.semantic {
+            Semantic::ThreadId => {
+                xyz(&mut v, [0, y, z]);
+                v[0] = std::array::from_fn(|j| x.wrapping_add(j as u32));
+            }
+            Semantic::BlockId => xyz(&mut v, id),
+            Semantic::GridSize => xyz(&mut v, d.opts.grid),
+            Semantic::BlockSize => xyz(&mut v, d.block),
+            Semantic::WorkDim => v[0] = [d.opts.work_dim; LANES],
+            Semantic::SubgroupSize => v[0] = [LANES as u32; LANES],
+            Semantic::SubgroupInvocation => v[0] = std::array::from_fn(|j| j as u32),
+            Semantic::SubgroupEqMask => v[0] = std::array::from_fn(|j| 1 << j),
+            Semantic::SubgroupGeMask => v[0] = std::array::from_fn(|j| 0xf & !((1 << j) - 1)),
+            Semantic::SubgroupGtMask => v[0] = std::array::from_fn(|j| 0xf & !((2 << j) - 1)),
+            Semantic::SubgroupLeMask => v[0] = std::array::from_fn(|j| (2 << j) - 1),
+            Semantic::SubgroupLtMask => v[0] = std::array::from_fn(|j| (1 << j) - 1),
+            _ => {}
+        }
+        *reg = v;
+    }
+}
+
+/// The `CS_FIXED_BLOCK_*` properties of a shader.
+pub(crate) fn fixed_block(shader: &tgsi::Shader) -> [Option<u32>; 3] {
+    [
+        PropertyName::CsFixedBlockWidth,
+        PropertyName::CsFixedBlockHeight,
+        PropertyName::CsFixedBlockDepth,
+    ]
+    .map(|p| shader.property(p))
+}

@@ -1,0 +1,335 @@
+//! The memory opcodes over a wave: LOAD, STORE, the ATOM* family and RESQ on BUFFER,
+//! MEMORY, HWATOMIC and CONST resources (IMAGE resources are in [`crate::image`]), and
+//! IMG2HND / SAMP2HND. Behaviour follows softpipe's `tgsi_exec` (Mesa 22.3) wherever it is
+//! defined:
+//!
+//! * Addresses are bytes (`src.x`); they need not be aligned. The resource slot is the
+//!   operand's index plus, when indirect, the address of the first active lane of each quad.
+//! * A bound `BUFFER` shows its view's `size` bytes; a view reaching past its resource, or
+//!   an unbound slot, has size 0. `MEMORY[i]` is the workgroup's shared memory whatever `i`
+//!   and its declared type (softpipe has no other memory); outside compute runs it has size
+//!   0. `CONST[b]` (LOAD only) is constant buffer `b` as bytes.
+//! * LOAD reads, for every lane, the words `x .. x + 4·k` where `k` is the highest written
+//!   channel + 1, or zeros when they do not all fit.
+//! * STORE writes, for each active non-helper lane in lane order, the enabled channels `c`
+//!   whose word `x + 4c` fits (`4c + 4 ≤ size − x`); the others are dropped.
+//! * Atomics run lane by lane in lane order on `.x`; an address whose word does not fit
+//!   returns 0 and writes nothing. As in softpipe, nothing happens unless the destination
+//!   enables `.x`, and then all four destination channels receive the old value.
+//!   Misaligned words are updated by a plain read-modify-write (atomic only within one
+//!   thread); aligned ones atomically. ATOMINC_WRAP / ATOMDEC_WRAP (which softpipe skips)
+//!   follow [`AtomicOp::apply`].
+//! * `HWATOMIC[b][c]` is counter `c + src1.x` (4 bytes each) of the buffer bound to
+//!   `hw_atomics[b]`; a 1-D `HWATOMIC[b]` starts at counter 0.
+//! * RESQ writes the size in bytes to `.x` only.
+//! * IMG2HND and SAMP2HND return the slot number as the 64-bit handle in `.xy` (the
+//!   interpreter has no bindless resources; the handle only names the slot).
+
+use crate::compile::{Indirect, Inst, RegFile};
+use crate::machine::{Machine, Res};
+use crate::ops::{AtomicOp, Kind};
+use crate::resource::{BufferView, Storage};
+
+/// Bytes a memory opcode can address.
+#[derive(Clone, Copy)]
+pub(crate) enum Space<'a> {
+    /// `size` bytes of `data` from byte `base`.
+    Bytes {
+        /// The storage.
+        data: &'a Storage,
+        /// First byte.
+        base: usize,
+        /// Visible bytes.
+        size: u32,
+    },
+    /// A constant buffer (read only).
+    Const(&'a [[u32; 4]]),
+    /// Nothing: size 0.
+    Empty,
+}
+
+impl Space<'_> {
+    /// Visible bytes.
+    pub(crate) fn size(&self) -> u32 {
+        match *self {
+            Space::Bytes { size, .. } => size,
+            Space::Const(c) => u32::try_from(c.len().saturating_mul(16)).unwrap_or(u32::MAX),
+            Space::Empty => 0,
+        }
+    }
+
+    /// The word at byte `at` (which lies inside: checked by callers), 0 if unreadable.
+    pub(crate) fn read(&self, at: u32) -> u32 {
+        match *self {
+            Space::Bytes { data, base, .. } => {
+                let abs = base.saturating_add(at as usize);
+                if let Some(w) = data.load_u32(abs) {
+                    return w;
+                }
+                let mut b = [0u8; 4];
+                if data.read(abs, &mut b) {
+                    u32::from_le_bytes(b)
+                } else {
+                    0
+                }
+            }
+            Space::Const(c) => {
+                let byte = |i: u32| {
+                    let at = at as usize + i as usize;
+                    c.get(at / 16)
+                        .map_or(0, |v| v[(at % 16) / 4].to_le_bytes()[at % 4])
+                };
+                u32::from_le_bytes([byte(0), byte(1), byte(2), byte(3)])
+            }
+            Space::Empty => 0,
+        }
+    }
+
+    /// Write the word at byte `at` (inside: checked by callers).
+    pub(crate) fn write(&self, at: u32, value: u32) {
+        if let Space::Bytes { data, base, .. } = *self {
+            let abs = base.saturating_add(at as usize);
+            if !data.store_u32(abs, value) {
+                data.write(abs, &value.to_le_bytes());
+            }
+        }
+    }
+
+    /// The atomic read-modify-write of the word at `at` (inside: checked by callers);
+    /// returns the old word.
+    pub(crate) fn update(&self, at: u32, f: impl Fn(u32) -> u32) -> u32 {
+        let Space::Bytes { data, base, .. } = *self else {
+            return 0;
+        };
+        let abs = base.saturating_add(at as usize);
+        if let Some(old) = data.update_u32(abs, |old| Some(f(old))) {
+            return old;
+        }
+        let old = self.read(at);
+        self.write(at, f(old));
+        old
+    }
+
+    /// Whether `n` bytes at `at` lie inside.
+    pub(crate) fn fits(&self, at: u32, n: u32) -> bool {
+        let size = self.size();
+        size >= n && at <= size - n
+    }
+}
+
+/// The bytes a `pipe_shader_buffer` shows: nothing when the view reaches past its resource
+/// (softpipe's check).
+fn buffer_space(view: Option<&BufferView>) -> Space<'_> {
+    let Some(v) = view else { return Space::Empty };
+    let width = v.resource.width0;
+    if v.offset > width || v.size > width - v.offset {
+        return Space::Empty;
+    }
+    Space::Bytes {
+        data: &v.resource.data,
+        base: v.offset as usize,
+        size: v.size,
+    }
+}
+
+impl<const N: usize> Machine<N> {
+    /// Lanes that may change memory: active, not helpers, not discarded.
+    pub(crate) fn memory_lanes(&self) -> u32 {
+        self.exec() & !self.helpers & !self.kill
+    }
+
+    /// The slot each lane addresses: `index`, plus with an indirect index the address of
+    /// the first lane of `exec` in the lane's quad (`None`: negative, or no active lane).
+    pub(crate) fn units(
+        &self,
+        index: i32,
+        indirect: Option<&Indirect>,
+        exec: u32,
+    ) -> [Option<u32>; N] {
+        let Some(ind) = indirect else {
+            return [u32::try_from(index).ok(); N];
+        };
+        let addr = ind
+            .file
+            .lane_file()
+            .and_then(|f| self.regs[f].get(ind.index as usize));
+        let mut out = [None; N];
+        for q in 0..N / 4 {
+            let first = (4 * q..4 * q + 4).find(|l| exec & (1 << l) != 0);
+            let unit = first.and_then(|l| {
+                let a = addr.map_or(0, |r| r[ind.comp as usize & 3][l] as i32);
+                u32::try_from(i64::from(index) + i64::from(a)).ok()
+            });
+            out[4 * q..4 * q + 4].fill(unit);
+        }
+        out
+    }
+
+    /// The bytes `file` slot `unit` shows.
+    fn space<'r>(file: RegFile, unit: Option<u32>, res: &Res<'r>) -> Space<'r> {
+        let Some(unit) = unit else {
+            return Space::Empty;
+        };
+        match file {
+            RegFile::Buffer => buffer_space(res.resources.buffer(unit)),
+            RegFile::HwAtomic => buffer_space(res.resources.hw_atomic(unit)),
+            RegFile::Memory => res.shared.map_or(Space::Empty, |data| Space::Bytes {
+                data,
+                base: 0,
+                size: u32::try_from(data.len()).unwrap_or(u32::MAX),
+            }),
+            RegFile::Const => res
+                .consts
+                .get(unit as usize)
+                .map_or(Space::Empty, |c| Space::Const(c)),
+            _ => Space::Empty,
+        }
+    }
+
+    /// Execute LOAD, STORE, an atomic, RESQ or a handle opcode.
+    pub(crate) fn memory(&mut self, inst: &Inst, res: &Res) {
+        let exec = self.exec();
+        let (file, units, counters) = if matches!(inst.kind, Kind::Store) {
+            let Some(d) = inst.dst.first() else { return };
+            if d.file == RegFile::Image {
+                self.image(inst, res, exec, d.index, d.indirect.as_ref());
+                return;
+            }
+            (
+                d.file,
+                self.units(d.index, d.indirect.as_ref(), exec),
+                [Some(0); N],
+            )
+        } else {
+            let Some(s) = inst.src.first() else { return };
+            match s.file {
+                RegFile::Image if !matches!(inst.kind, Kind::Handle) => {
+                    self.image(inst, res, exec, s.index, s.indirect.as_ref());
+                    return;
+                }
+                // The slot is the outer index, the counter the inner one.
+                RegFile::HwAtomic => (
+                    s.file,
+                    self.units(s.dim, s.dim_indirect.as_ref(), exec),
+                    self.units(s.index, s.indirect.as_ref(), exec),
+                ),
+                _ => (
+                    s.file,
+                    self.units(s.index, s.indirect.as_ref(), exec),
+                    [Some(0); N],
+                ),
+            }
+        };
+        let space_of = |l: usize| Self::space(file, units[l], res);
+        match inst.kind {
+            Kind::Handle => {
+                let mut out = [[0u32; N]; 4];
+                out[0] = units.map(|u| u.unwrap_or(0));
+                self.write(inst, 0, &out, 0b0011, exec);
+            }
+            Kind::Load => {
+                let mask = inst.dst.first().map_or(0, |d| d.mask & 0xf);
+                let words = 8 - mask.leading_zeros() as usize;
+                let n = 4 * words as u32;
+                let addr = self.fetch_src(inst, 1, 0, exec, res);
+                let mut out = [[0u32; N]; 4];
+                for l in 0..N {
+                    let space = space_of(l);
+                    if n > 0 && space.fits(addr[l], n) {
+                        for (c, o) in out.iter_mut().enumerate().take(words) {
+                            o[l] = space.read(addr[l] + 4 * c as u32);
+                        }
+                    }
+                }
+                self.write(inst, 0, &out, 0xf, exec);
+            }
+            Kind::Store => {
+                let lanes = self.memory_lanes();
+                let mask = inst.dst.first().map_or(0, |d| d.mask);
+                let addr = self.fetch_src(inst, 0, 0, exec, res);
+                let vals: [[u32; N]; 4] =
+                    std::array::from_fn(|c| self.fetch_src(inst, 1, c, exec, res));
+                for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
+                    let space = space_of(l);
+                    let size = space.size();
+                    if size < addr[l] {
+                        continue;
+                    }
+                    let fit = ((size - addr[l]) / 4).min(4) as usize;
+                    for (c, v) in vals.iter().enumerate().take(fit) {
+                        if mask & (1 << c) != 0 {
+                            space.write(addr[l] + 4 * c as u32, v[l]);
+                        }
+                    }
+                }
+            }
+            Kind::Atomic(op) => {
+                if inst.dst.first().is_none_or(|d| d.mask & 1 == 0) {
+                    return;
+                }
+                let lanes = self.memory_lanes();
+                let addr = self.fetch_src(inst, 1, 0, exec, res);
+                let a = self.fetch_src(inst, 2, 0, exec, res);
+                let b = match inst.src.get(3) {
+                    Some(s) if op == AtomicOp::Cas => self.fetch(s, 0, exec, res),
+                    _ => [0; N],
+                };
+                let mut old = a;
+                for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
+                    let space = space_of(l);
+                    let at = if file == RegFile::HwAtomic {
+                        counters[l].and_then(|c| {
+                            u32::try_from((u64::from(c) + u64::from(addr[l])) * 4).ok()
+                        })
+                    } else {
+                        Some(addr[l])
+                    };
+                    old[l] = match at {
+                        Some(at) if space.fits(at, 4) => {
+                            space.update(at, |v| op.apply(v, a[l], b[l], false))
+                        }
+                        _ => 0,
+                    };
+                }
+                self.write_unmasked(inst, &old, exec);
+            }
+            Kind::Resq => {
+                let mut out = [[0u32; N]; 4];
+                out[0] = std::array::from_fn(|l| space_of(l).size());
+                self.write(inst, 0, &out, 0b0001, exec);
+            }
+            _ => {}
+        }
+    }
+
+    /// Channel `c` of source `k`, or zeros when the instruction has no such source.
+    pub(crate) fn fetch_src(
+        &self,
+        inst: &Inst,
+        k: usize,
+        c: usize,
+        exec: u32,
+        res: &Res,
+    ) -> [u32; N] {
+        inst.src
+            .get(k)
+            .map_or([0; N], |s| self.fetch(s, c, exec, res))
+    }
+
+    /// Write `vals` to all four channels of `dst0` whatever its write mask (softpipe's
+    /// atomics do so), with `_SAT`.
+    pub(crate) fn write_unmasked(&mut self, inst: &Inst, vals: &[u32; N], exec: u32) {
+        let Some(mut dst) = inst.dst.first().copied() else {
+            return;
+        };
+        dst.mask = 0xf;
+        let v = if inst.saturate {
+            vals.map(|x| crate::scalar::float::saturate(f32::from_bits(x)).to_bits())
+        } else {
+            *vals
+        };
+        for c in 0..4 {
+            self.store(&dst, c, &v, exec);
+        }
+    }
+}
