@@ -350,3 +350,130 @@ fn csref_cases_match_softpipe_byte_for_byte() {
         failures.join("\n")
     );
 }
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_bad_bindings_file_names_the_key_before_anything_runs() {
+    let dir = temp_dir("bad-bindings");
+    let shader = dir.join("cs.tgsi");
+    std::fs::write(
+        &shader,
+        "COMP\nDCL BUFFER[0]\nIMM[0] UINT32 {0, 7, 0, 0}\n  0: STORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy\n  1: END\n",
+    )
+    .expect("write shader");
+    let bindings = dir.join("b.json");
+    let out_file = dir.join("out.bin");
+    std::fs::write(
+        &bindings,
+        json!({
+            "resources": [{"name": "buf", "target": "PIPE_BUFFER", "format": "PIPE_FORMAT_R8_UNORM",
+                           "width0": 8, "out": out_file}],
+            "buffers": [{"slot": 0, "resource": "buf", "ofset": 0}]
+        })
+        .to_string(),
+    )
+    .expect("write bindings");
+    let out = tgsi()
+        .arg("run")
+        .arg(&shader)
+        .arg("--bindings")
+        .arg(&bindings)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("buffers[0].ofset: unknown key"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !out_file.exists(),
+        "nothing may run after a bad bindings file"
+    );
+
+    // Fixed, the store lands; an unbound slot would only warn.
+    let text = std::fs::read_to_string(&bindings)
+        .expect("read")
+        .replace("ofset", "offset");
+    std::fs::write(&bindings, text).expect("write bindings");
+    let out = tgsi()
+        .arg("run")
+        .arg(&shader)
+        .arg("--bindings")
+        .arg(&bindings)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&out_file).expect("out"),
+        [7, 0, 0, 0, 0, 0, 0, 0]
+    );
+    let out = tgsi().arg("run").arg(&shader).output().expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning: BUFFER[0] is not bound"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tgsi()
+        .arg("run")
+        .arg(&shader)
+        .args(["--grid", "65536,65536,2"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn texture_shorthand_samples_a_png() {
+    let dir = temp_dir("texture-png");
+    let png_path = dir.join("one.png");
+    {
+        let file = std::fs::File::create(&png_path).expect("create png");
+        let mut enc = png::Encoder::new(file, 2, 2);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().expect("png header");
+        w.write_image_data(&[10, 20, 30, 255].repeat(4))
+            .expect("png data");
+    }
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/textured.tgsi");
+    let raw = dir.join("out.f32");
+    let out = tgsi()
+        .arg("render")
+        .arg(&example)
+        .args(["--size", "8x8", "--texture"])
+        .arg(format!("0={}", png_path.display()))
+        .arg("--raw")
+        .arg(&raw)
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(&raw).expect("raw");
+    let want: Vec<u8> = [10u8, 20, 30, 255]
+        .iter()
+        .flat_map(|&v| (f32::from(v) * (1.0f32 / 255.0)).to_le_bytes())
+        .collect::<Vec<u8>>()
+        .repeat(64);
+    assert_eq!(
+        bytes, want,
+        "a uniform texture samples to its colour everywhere"
+    );
+    let out = tgsi()
+        .arg("render")
+        .arg(&example)
+        .args(["--size", "8x8", "--raw"])
+        .arg(&raw)
+        .output()
+        .expect("run");
+    assert!(
+        stderr(&out).contains("warning: SAMP[0] is not bound"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -213,7 +213,7 @@ fn non_vertex_shaders_and_runtime_errors() {
     let out = tgsi(&["run", plasma.to_str().expect("utf-8 path"), "--count", "1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("needs a vertex shader (VERT), not FRAG"),
+        stderr(&out).contains("needs a vertex (VERT) or compute (COMP) shader, not FRAG"),
         "{}",
         stderr(&out)
     );
