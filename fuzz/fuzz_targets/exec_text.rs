@@ -28,6 +28,7 @@ fn run<const N: usize>(program: &Program, consts: &[Vec<[u32; 4]>]) {
         }
     }
     let env = Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
         consts,
         budget: 20_000,
         helpers: 0b0100,

@@ -202,8 +202,12 @@ impl Bindings {
             for i in d.first..=d.last.min(d.first.saturating_add(MAX_SLOT)) {
                 let missing = match d.file {
                     File::SamplerView => r.sampler_view(i).is_none(),
-                    File::Sampler => {
-                        r.sampler(i).is_none() || (!has_sviews && r.sampler_view(i).is_none())
+                    File::Sampler if r.sampler(i).is_none() => true,
+                    File::Sampler if !has_sviews && r.sampler_view(i).is_none() => {
+                        out.push(format!(
+                            "SAMP[{i}] has no sampler view at slot {i}: it samples zero"
+                        ));
+                        false
                     }
                     File::Image => r.image(i).is_none(),
                     File::Buffer => r.buffer(i).is_none(),
@@ -212,7 +216,7 @@ impl Bindings {
                 };
                 if missing {
                     out.push(format!(
-                        "{}[{i}] is not bound (or lacks its sampler view): it reads zero and drops writes",
+                        "{}[{i}] is not bound: it reads zero and drops writes",
                         d.file
                     ));
                 }

@@ -707,7 +707,10 @@ impl<'a> Lowering<'a> {
     ) -> Result<Option<ImageAccess>, CompileError> {
         use RegFile::*;
         let (resource, allowed): (Option<RegFile>, &[RegFile]) = match kind {
-            Kind::Load => (src.first().map(|s| s.file), &[Buffer, Image, Memory, Const]),
+            Kind::Load => (
+                src.first().map(|s| s.file),
+                &[Buffer, Image, Memory, Const, HwAtomic],
+            ),
             Kind::Store => (dst.first().map(|d| d.file), &[Buffer, Image, Memory]),
             Kind::Atomic(_) => (
                 src.first().map(|s| s.file),

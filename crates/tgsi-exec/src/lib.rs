@@ -8,6 +8,11 @@
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
 //! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
+//! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
+//!   memory.
+//! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
+//!   the `--bindings` JSON file that describes them; [`format`] reads and writes texels;
+//!   [`texture`] samples them exactly as softpipe does.
 //! * [`run_compute`]: dispatch a compute shader over a grid in softpipe's order, with
 //!   buffers, images and shared memory ([`resource`], [`compute`]); [`Machine::resume`] runs
 //!   a wave up to its next BARRIER.

@@ -235,9 +235,15 @@ impl<const N: usize> Machine<N> {
                 let mut out = [[0u32; N]; 4];
                 for l in 0..N {
                     let space = space_of(l);
-                    if n > 0 && space.fits(addr[l], n) {
+                    let at = if file == RegFile::HwAtomic {
+                        hw_counter_offset(counters[l], addr[l])
+                    } else {
+                        Some(addr[l])
+                    };
+                    let Some(at) = at else { continue };
+                    if n > 0 && space.fits(at, n) {
                         for (c, o) in out.iter_mut().enumerate().take(words) {
-                            o[l] = space.read(addr[l] + 4 * c as u32);
+                            o[l] = space.read(at + 4 * c as u32);
                         }
                     }
                 }
@@ -278,9 +284,7 @@ impl<const N: usize> Machine<N> {
                 for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
                     let space = space_of(l);
                     let at = if file == RegFile::HwAtomic {
-                        counters[l].and_then(|c| {
-                            u32::try_from((u64::from(c) + u64::from(addr[l])) * 4).ok()
-                        })
+                        hw_counter_offset(counters[l], addr[l])
                     } else {
                         Some(addr[l])
                     };
@@ -332,4 +336,10 @@ impl<const N: usize> Machine<N> {
             self.store(&dst, c, &v, exec);
         }
     }
+}
+
+/// The byte offset of hardware atomic counter `counter + addr` (`HWATOMIC[slot][counter]`
+/// with the instruction's address added), `None` when it overflows.
+fn hw_counter_offset(counter: Option<u32>, addr: u32) -> Option<u32> {
+    counter.and_then(|c| u32::try_from((u64::from(c) + u64::from(addr)) * 4).ok())
 }

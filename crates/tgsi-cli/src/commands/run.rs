@@ -226,6 +226,19 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if program.processor == Processor::Compute {
         return run_compute(args, &program, &shader, &input.name);
     }
+    if program.processor != Processor::Vertex {
+        eprintln!(
+            "{}: error: tgsi run needs a vertex (VERT) or compute (COMP) shader, not {}{}",
+            input.name,
+            program.processor,
+            if program.processor == Processor::Fragment {
+                "; use tgsi render for fragment shaders"
+            } else {
+                ""
+            }
+        );
+        return Err(Failure::Invalid);
+    }
     let (inputs, file_count) = parse_inputs(&args.inputs)?;
     let count = match (file_count, args.count) {
         (Some(n), Some(c)) if n != c => {
@@ -241,19 +254,6 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         }
     };
     let constants = read_consts(args.consts.as_deref())?;
-    if program.processor != Processor::Vertex {
-        eprintln!(
-            "{}: error: tgsi run needs a vertex (VERT) or compute (COMP) shader, not {}{}",
-            input.name,
-            program.processor,
-            if program.processor == Processor::Fragment {
-                "; use tgsi render for fragment shaders"
-            } else {
-                ""
-            }
-        );
-        return Err(Failure::Invalid);
-    }
     let bindings = args.resources.load(&shader)?;
     let mut options = VertexOptions {
         count,
