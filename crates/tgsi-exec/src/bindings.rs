@@ -148,17 +148,7 @@ pub fn parse(json: &str, base: &Path) -> Result<Bindings> {
             let o = Obj::new(v, &format!("{list}[{i}]"))?;
             o.only(&["slot", "resource", "offset", "size"])?;
             let resource = find(&o)?;
-            let offset = o.u32_or("offset", 0)?;
-            let size = match o.opt_u32("size")? {
-                Some(s) => s,
-                None => (resource.data.len() as u64).saturating_sub(offset.into()) as u32,
-            };
-            if u64::from(offset) + u64::from(size) > resource.data.len() as u64 {
-                return err(
-                    &o.key("size"),
-                    "offset + size is past the end of the resource",
-                );
-            }
+            let (offset, size) = byte_range(&o, &resource, true)?;
             let view = BufferView {
                 resource,
                 offset,
@@ -403,39 +393,21 @@ fn sampler_view(o: &Obj, resource: Arc<Resource>) -> Result<SamplerView> {
         "size",
         "swizzle",
     ])?;
-    let format = match o.get("format") {
-        Some(_) => parse_format(o, "format")?,
-        None => resource.format,
-    };
+    let format = view_format(o, &resource)?;
     let target = match o.get("target") {
         Some(_) => parse_target(o, "target")?,
         None => resource.target,
     };
     let first_level = o.u32_or("first_level", 0)?;
     let last_level = o.u32_or("last_level", resource.last_level)?;
-    let first_layer = o.u32_or("first_layer", 0)?;
-    let last_layer = o.u32_or("last_layer", 0)?;
     if first_level > last_level || last_level > resource.last_level {
         return err(
             &o.key("last_level"),
             "levels outside the resource's (first_level <= last_level <= resource last_level)",
         );
     }
-    if first_layer > last_layer || last_layer >= resource.array_size.max(resource.depth0) {
-        return err(&o.key("last_layer"), "layers outside the resource");
-    }
-    let offset = o.u32_or("offset", 0)?;
-    let size = o.u32_or(
-        "size",
-        (resource.data.len() as u64).saturating_sub(offset.into()) as u32,
-    )?;
-    if target == Target::Buffer && u64::from(offset) + u64::from(size) > resource.data.len() as u64
-    {
-        return err(
-            &o.key("size"),
-            "offset + size is past the end of the buffer",
-        );
-    }
+    let (first_layer, last_layer) = layers(o, &resource, 0)?;
+    let (offset, size) = byte_range(o, &resource, target == Target::Buffer)?;
     Ok(SamplerView {
         resource,
         format,
@@ -613,10 +585,7 @@ fn image(o: &Obj, resource: Arc<Resource>) -> Result<ImageView> {
         "offset",
         "size",
     ])?;
-    let format = match o.get("format") {
-        Some(_) => parse_format(o, "format")?,
-        None => resource.format,
-    };
+    let format = view_format(o, &resource)?;
     let access = o.enum_or(
         "access",
         "PIPE_IMAGE_ACCESS_",
@@ -632,23 +601,8 @@ fn image(o: &Obj, resource: Arc<Resource>) -> Result<ImageView> {
         return err(&o.key("level"), "level outside the resource");
     }
     let first_layer = o.u32_or("first_layer", 0)?;
-    let last_layer = o.u32_or("last_layer", first_layer)?;
-    if first_layer > last_layer || last_layer >= resource.array_size.max(resource.depth0) {
-        return err(&o.key("last_layer"), "layers outside the resource");
-    }
-    let offset = o.u32_or("offset", 0)?;
-    let size = o.u32_or(
-        "size",
-        (resource.data.len() as u64).saturating_sub(offset.into()) as u32,
-    )?;
-    if resource.target == Target::Buffer
-        && u64::from(offset) + u64::from(size) > resource.data.len() as u64
-    {
-        return err(
-            &o.key("size"),
-            "offset + size is past the end of the buffer",
-        );
-    }
+    let (first_layer, last_layer) = layers(o, &resource, first_layer)?;
+    let (offset, size) = byte_range(o, &resource, resource.target == Target::Buffer)?;
     Ok(ImageView {
         resource,
         format,
@@ -659,6 +613,40 @@ fn image(o: &Obj, resource: Arc<Resource>) -> Result<ImageView> {
         offset,
         size,
     })
+}
+
+/// A view's `format`, or its resource's.
+fn view_format(o: &Obj, resource: &Resource) -> Result<Format> {
+    match o.get("format") {
+        Some(_) => parse_format(o, "format"),
+        None => Ok(resource.format),
+    }
+}
+
+/// A view's `first_layer` and `last_layer` (default `default_last`), inside the resource's
+/// layers (or 3-D depth).
+fn layers(o: &Obj, resource: &Resource, default_last: u32) -> Result<(u32, u32)> {
+    let first = o.u32_or("first_layer", 0)?;
+    let last = o.u32_or("last_layer", default_last)?;
+    if first > last || last >= resource.array_size.max(resource.depth0) {
+        return err(&o.key("last_layer"), "layers outside the resource");
+    }
+    Ok((first, last))
+}
+
+/// A view's byte `offset` and `size` (default: up to the end of the resource); `checked`
+/// requires them to lie inside the resource (buffers).
+fn byte_range(o: &Obj, resource: &Resource, checked: bool) -> Result<(u32, u32)> {
+    let len = resource.data.len() as u64;
+    let offset = o.u32_or("offset", 0)?;
+    let size = o.u32_or("size", len.saturating_sub(offset.into()) as u32)?;
+    if checked && u64::from(offset) + u64::from(size) > len {
+        return err(
+            &o.key("size"),
+            "offset + size is past the end of the buffer",
+        );
+    }
+    Ok((offset, size))
 }
 
 /// A JSON object with the key path it was found at.
