@@ -128,10 +128,19 @@ fn texref_bindings(case: &Path) -> Value {
                         "max_lod",
                     ],
                 );
-                // Raw bits; where the trace printed nan (negative integer borders) the GL
-                // integer values are what softpipe used.
+                // Raw bits; where the trace printed nan (a negative integer border, whole
+                // or in one channel) the GL integer values are what softpipe used.
                 let border = match &s["border_color_bits"] {
                     Value::Null => t["gl_state"]["border_color_int"].clone(),
+                    Value::Array(bits) => Value::Array(
+                        bits.iter()
+                            .enumerate()
+                            .map(|(i, b)| match b {
+                                Value::Null => t["gl_state"]["border_color_bits"][i].clone(),
+                                b => b.clone(),
+                            })
+                            .collect(),
+                    ),
                     bits => bits.clone(),
                 };
                 if !border.is_null() {

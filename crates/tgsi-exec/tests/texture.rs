@@ -344,8 +344,8 @@ fn texel_fetch_clamps() {
     );
     assert_eq!(
         f([1, 1, 0, -1], [0; 3]),
-        [0.0, 0.0, 0.0, 2.0],
-        "negative LOD → last level"
+        [1.0, 1.0, 0.0, 0.0],
+        "negative LOD → first level (softpipe: tests/data/texref/texelfetch-targets)"
     );
     assert_eq!(
         f([1, 1, 0, 0], [1, 257, 0]),
@@ -356,14 +356,16 @@ fn texel_fetch_clamps() {
     let src = [[1, 1, 0, 1], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0]];
     let got = run(Opcode::TXF, TT::Tex2D, &[src], &v, &st, [0; 3]);
     assert!(got.iter().all(|l| l[3] == 1.0));
-    // Array layers clamp unsigned: −1 → last layer.
+    // Array layers clamp signed: −1 → first layer, 7 → last.
     let ra = resource(Target::Array2D, 2, 2, 3, 1);
     let va = view(&ra, Target::Array2D);
-    let src = [[0, 0, (-1i32) as u32, 0]; 4];
-    assert_eq!(
-        run(Opcode::TXF, TT::Array2D, &[src], &va, &st, [0; 3])[0][2],
-        2.0
-    );
+    let layer = |z: i32| {
+        let src = [[0, 0, z as u32, 0]; 4];
+        run(Opcode::TXF, TT::Array2D, &[src], &va, &st, [0; 3])[0][2]
+    };
+    assert_eq!(layer(-1), 0.0);
+    assert_eq!(layer(1), 1.0);
+    assert_eq!(layer(7), 2.0);
 }
 
 #[test]

@@ -4,8 +4,10 @@
 //!
 //! Softpipe clamps some values with signed and some with unsigned comparisons (C mixes
 //! `int` coordinates with `unsigned` view fields): x, y and 3-D z clamp signed to
-//! `[0, size − 1]`; the level, array layers and buffer elements clamp **unsigned**, so a
-//! negative LOD, layer or element selects the last level, layer or element.
+//! `[0, size − 1]`, the level to `[first_level, last_level]` and array layers to
+//! `[first_layer, last_layer]` (a negative LOD or layer selects the first); buffer
+//! elements clamp **unsigned**, so a negative element selects the last one. (Both measured
+//! on Mesa 22.3 softpipe: `tests/data/texref/texelfetch-targets`, `tbuffer-fetch`.)
 
 use super::cmath::{clampi, clampu};
 use super::texel::{Texel, View};
@@ -27,18 +29,22 @@ pub(crate) fn get_texels(v: &View, c: &FetchCoords, offset: [i32; 3]) -> [Texel;
     let level = if vw.target == Target::Buffer {
         0
     } else {
-        clampu(
-            (c.lod[0] as u32).wrapping_add(vw.first_level),
-            vw.first_level,
-            vw.last_level,
-        )
+        (i64::from(c.lod[0]) + i64::from(vw.first_level)).clamp(
+            i64::from(vw.first_level),
+            i64::from(vw.last_level.max(vw.first_level)),
+        ) as u32
     };
     let width = v.width(level) as i32;
     let height = v.height(level) as i32;
     let depth = v.depth(level) as i32;
     let x_of = |j: usize| clampi(c.i[j].wrapping_add(offset[0]), 0, width - 1);
     let y_of = |j: usize| clampi(c.j[j].wrapping_add(offset[1]), 0, height - 1);
-    let layer = |coord: i32| clampu(coord as u32, vw.first_layer, vw.last_layer) as i32;
+    let layer = |coord: i32| {
+        i64::from(coord).clamp(
+            i64::from(vw.first_layer),
+            i64::from(vw.last_layer.max(vw.first_layer)),
+        ) as i32
+    };
     let first_layer = vw.first_layer as i32;
     std::array::from_fn(|j| {
         let texel = match vw.target {
