@@ -20,6 +20,7 @@ Examples:
   tgsi disasm shader.bin                token words -> text
   tgsi render shader.tgsi -o out.png    run a fragment shader per pixel, write a PNG
   tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
+  tgsi bench shader.tgsi --size 256x256  how fast a fragment or compute shader runs
   cat shader.tgsi | tgsi check -        read from stdin
 
 Exit status: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.";
@@ -94,6 +95,18 @@ enum Command {
         after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Run(commands::run::RunArgs),
+    /// Time a fragment shader (Mpix/s) or a compute shader (us per dispatch).
+    ///
+    /// Renders or dispatches repeatedly after one warm-up run until --min-time seconds have
+    /// passed, timing execution only (not process start, parsing, binding or writing).
+    /// Takes the options of `render` (size, constants, inputs, bindings, textures) and, for
+    /// compute shaders, of `run` (grid, block, shared bytes). One thread by default, the
+    /// fair comparison with softpipe; scripts/bench-render.sh and scripts/bench-texture.sh
+    /// measure Mesa in the same run.
+    #[command(
+        after_help = "Examples:\n  tgsi bench examples/plasma.tgsi --size 256x256\n  tgsi bench shader.tgsi --consts consts.txt --bindings b.json --threads 2 --json\n  tgsi bench kernel.tgsi --grid 64,1,1 --block 64,1,1 --bindings b.json\n\nText: `interp  threads 1:   12.345 Mpix/s, compile 0.123 ms (...)`.\n--json: one object per engine with engine, threads, mpix_per_s (or us_per_dispatch and\nminvocations_per_s), compile_ms, runs and seconds."
+    )]
+    Bench(commands::bench::BenchArgs),
     /// Disassemble Mesa token words into canonical text.
     Disasm {
         /// Input token file (little-endian u32 words).
@@ -132,6 +145,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => commands::info::run(&files, tokens, json),
         Command::Render(args) => commands::render::run(&args),
         Command::Run(args) => commands::run::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod asm;
+pub mod bench;
 pub mod check;
 pub mod fmt;
 pub mod info;

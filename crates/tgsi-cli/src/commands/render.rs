@@ -79,7 +79,22 @@ pub(crate) fn vec4(text: &str, what: &str) -> Result<[u32; 4], Failure> {
     Ok(out)
 }
 
-fn parse_size(text: &str) -> Result<(u32, u32), Failure> {
+/// `--input IN[i]=x,y,z,w` options → the constant value of every IN register (0 where none
+/// is given). Shared with `tgsi bench`.
+pub(crate) fn constant_inputs(specs: &[String]) -> Result<Vec<[u32; 4]>, Failure> {
+    let mut inputs = Vec::new();
+    for spec in specs {
+        let (i, v) = parse_input(spec)?;
+        if inputs.len() <= i {
+            inputs.resize(i + 1, [0u32; 4]);
+        }
+        inputs[i] = v;
+    }
+    Ok(inputs)
+}
+
+/// `WxH` → (W, H), both positive. Shared with `tgsi bench`.
+pub(crate) fn parse_size(text: &str) -> Result<(u32, u32), Failure> {
     let (w, h) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| usage(format!("--size must look like 512x512, got '{text}'")))?;
@@ -152,14 +167,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     }
     let (width, height) = parse_size(&args.size)?;
     let clear_bits = vec4(&args.clear, "--clear")?;
-    let mut inputs = Vec::new();
-    for spec in &args.inputs {
-        let (i, v) = parse_input(spec)?;
-        if inputs.len() <= i {
-            inputs.resize(i + 1, [0u32; 4]);
-        }
-        inputs[i] = v;
-    }
+    let inputs = constant_inputs(&args.inputs)?;
     let constants = read_consts(args.consts.as_deref())?;
     let input = input::read(&args.file)?;
     let program = compile(&input, args.tokens)?;

@@ -48,17 +48,8 @@ pub struct RunArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
-    /// Compute: workgroups in x,y,z (default: the bindings file's `grid`, else 1,1,1).
-    #[arg(long, value_name = "X,Y,Z")]
-    pub grid: Option<String>,
-    /// Compute: threads per workgroup (default: the bindings file's `block`, else 1,1,1;
-    /// the shader's CS_FIXED_BLOCK_* properties win).
-    #[arg(long, value_name = "X,Y,Z")]
-    pub block: Option<String>,
-    /// Compute: bytes of shared memory per workgroup (default: the bindings file's
-    /// `req_local_mem`, else 32768 when the shader declares MEMORY).
-    #[arg(long)]
-    pub shared_bytes: Option<usize>,
+    #[command(flatten)]
+    pub dispatch: DispatchArgs,
     /// Compute: worker threads for workgroups (1 reproduces softpipe's order exactly; 0 =
     /// all cores; results that depend on the order of atomics may then differ).
     #[arg(long, default_value_t = 1)]
@@ -82,6 +73,62 @@ fn dims(text: &str, what: &str) -> Result<[u32; 3], Failure> {
     }
 }
 
+/// The dispatch options shared by `tgsi run` and `tgsi bench`.
+#[derive(clap::Args)]
+pub struct DispatchArgs {
+    /// Compute: workgroups in x,y,z (default: the bindings file's `grid`, else 1,1,1).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub grid: Option<String>,
+    /// Compute: threads per workgroup (default: the bindings file's `block`, else 1,1,1;
+    /// the shader's CS_FIXED_BLOCK_* properties win).
+    #[arg(long, value_name = "X,Y,Z")]
+    pub block: Option<String>,
+    /// Compute: bytes of shared memory per workgroup (default: the bindings file's
+    /// `req_local_mem`, else 32768 when the shader declares MEMORY).
+    #[arg(long)]
+    pub shared_bytes: Option<usize>,
+}
+
+impl DispatchArgs {
+    /// The dispatch these options, the bindings and the shader ask for (threads and budget
+    /// at their defaults).
+    pub(crate) fn options<'a>(
+        &self,
+        shader: &tgsi::Shader,
+        bindings: &'a tgsi_exec::bindings::Bindings,
+        consts: Option<&str>,
+    ) -> Result<tgsi_exec::ComputeOptions<'a>, Failure> {
+        let grid = match &self.grid {
+            Some(g) => dims(g, "--grid")?,
+            None => bindings.grid.unwrap_or([1, 1, 1]),
+        };
+        let block = match &self.block {
+            Some(b) => dims(b, "--block")?,
+            None => bindings.block.unwrap_or([1, 1, 1]),
+        };
+        let declares_memory = shader
+            .declarations
+            .iter()
+            .any(|d| d.file == tgsi::File::Memory);
+        let shared_bytes = self
+            .shared_bytes
+            .or(bindings.req_local_mem.map(|b| b as usize))
+            .unwrap_or(if declares_memory {
+                DEFAULT_SHARED_BYTES
+            } else {
+                0
+            });
+        Ok(tgsi_exec::ComputeOptions {
+            grid,
+            block,
+            constants: read_consts(consts)?,
+            resources: &bindings.resources,
+            shared_bytes,
+            ..tgsi_exec::ComputeOptions::default()
+        })
+    }
+}
+
 /// `tgsi run` of a compute shader: one dispatch, then the bindings' output files.
 fn run_compute(
     args: &RunArgs,
@@ -90,35 +137,10 @@ fn run_compute(
     name: &str,
 ) -> Result<(), Failure> {
     let bindings = args.resources.load(shader)?;
-    let grid = match &args.grid {
-        Some(g) => dims(g, "--grid")?,
-        None => bindings.grid.unwrap_or([1, 1, 1]),
-    };
-    let block = match &args.block {
-        Some(b) => dims(b, "--block")?,
-        None => bindings.block.unwrap_or([1, 1, 1]),
-    };
-    let declares_memory = shader
-        .declarations
-        .iter()
-        .any(|d| d.file == tgsi::File::Memory);
-    let shared_bytes = args
-        .shared_bytes
-        .or(bindings.req_local_mem.map(|b| b as usize))
-        .unwrap_or(if declares_memory {
-            DEFAULT_SHARED_BYTES
-        } else {
-            0
-        });
-    let mut options = tgsi_exec::ComputeOptions {
-        grid,
-        block,
-        constants: read_consts(args.consts.as_deref())?,
-        resources: &bindings.resources,
-        shared_bytes,
-        threads: args.threads,
-        ..tgsi_exec::ComputeOptions::default()
-    };
+    let mut options = args
+        .dispatch
+        .options(shader, &bindings, args.consts.as_deref())?;
+    options.threads = args.threads;
     if let Some(budget) = args.budget {
         options.budget = budget;
     }

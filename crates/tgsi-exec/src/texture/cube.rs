@@ -3,7 +3,8 @@
 //! moves a texel index that fell off a face onto the neighbouring face
 //! (`get_texel_cube_seamless`, corners clamped along the second axis).
 
-use super::texel::{Texel, View};
+use super::texel::View;
+use super::tile_cache::Fetch;
 
 /// A lane's face and face coordinates.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,7 +84,7 @@ fn moved(face: u32, edge: usize, max: i32, x: i32, y: i32) -> (i32, i32) {
 
 /// The texel at (x, y) of `face` of the cube starting at slice `layer`, following edges
 /// onto neighbouring faces (no border colour).
-pub(crate) fn seamless_texel(v: &View, level: u32, x: i32, y: i32, layer: u32, face: u32) -> Texel {
+pub(crate) fn seamless_texel(v: &View, level: u32, x: i32, y: i32, layer: u32, face: u32) -> Fetch {
     let size = v.width(level) as i32;
     let max = size - 1;
     let corner = |y: i32| {
@@ -107,7 +108,12 @@ pub(crate) fn seamless_texel(v: &View, level: u32, x: i32, y: i32, layer: u32, f
     } else {
         (x, y, face)
     };
-    v.texel(level, nx, ny, layer.wrapping_add(nface) as i32)
+    Fetch::Texel {
+        level,
+        x: nx,
+        y: ny,
+        z: layer.wrapping_add(nface) as i32,
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 use super::cmath::{clampu, ifloor, lerp, lerp_2d, lerp_3d, pot_size};
 use super::cube::seamless_texel;
 use super::texel::{Texel, View};
+use super::tile_cache::{resolve, single, Fetch};
 use super::wrap;
 use crate::resource::{Filter, SamplerState, Target, Wrap};
 
@@ -114,7 +115,7 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
             } else {
                 coord_to_layer(v, a.t)
             };
-            texel_1d_array(v, level, x, layer)
+            single(v, texel_1d_array(v, level, x, layer))
         }
         Img::Linear1D | Img::Linear1DArray => {
             let l = samp.linear(0, a.s, v.width(level), a.offset[0]);
@@ -123,19 +124,24 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
             } else {
                 coord_to_layer(v, a.t)
             };
-            let t0 = texel_1d_array(v, level, l.i0, layer);
-            let t1 = texel_1d_array(v, level, l.i1, layer);
+            let [t0, t1] = resolve(
+                v,
+                [
+                    texel_1d_array(v, level, l.i0, layer),
+                    texel_1d_array(v, level, l.i1, layer),
+                ],
+            );
             std::array::from_fn(|c| lerp(l.w, t0[c], t1[c]))
         }
         Img::Nearest2D => {
             let x = samp.nearest(0, a.s, v.width(level), a.offset[0]);
             let y = samp.nearest(1, a.t, v.height(level), a.offset[1]);
-            texel_2d(v, level, x, y, first_layer)
+            single(v, texel_2d(v, level, x, y, first_layer))
         }
         Img::Nearest2DArray => {
             let x = samp.nearest(0, a.s, v.width(level), a.offset[0]);
             let y = samp.nearest(1, a.t, v.height(level), a.offset[1]);
-            texel_2d(v, level, x, y, coord_to_layer(v, a.p))
+            single(v, texel_2d(v, level, x, y, coord_to_layer(v, a.p)))
         }
         Img::Linear2D | Img::Linear2DArray => {
             let layer = if img == Img::Linear2D {
@@ -145,12 +151,15 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
             };
             let lx = samp.linear(0, a.s, v.width(level), a.offset[0]);
             let ly = samp.linear(1, a.t, v.height(level), a.offset[1]);
-            let tx = [
-                texel_2d(v, level, lx.i0, ly.i0, layer),
-                texel_2d(v, level, lx.i1, ly.i0, layer),
-                texel_2d(v, level, lx.i0, ly.i1, layer),
-                texel_2d(v, level, lx.i1, ly.i1, layer),
-            ];
+            let tx = resolve(
+                v,
+                [
+                    texel_2d(v, level, lx.i0, ly.i0, layer),
+                    texel_2d(v, level, lx.i1, ly.i0, layer),
+                    texel_2d(v, level, lx.i0, ly.i1, layer),
+                    texel_2d(v, level, lx.i1, ly.i1, layer),
+                ],
+            );
             blend_or_gather(v, &tx, lx.w, ly.w, a.gather)
         }
         Img::Nearest2DRepeatPot | Img::Nearest2DClampPot => {
@@ -183,7 +192,7 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
                     samp.nearest(1, a.t, h, a.offset[1]),
                 )
             };
-            texel_2d(v, level, x, y, layerface)
+            single(v, texel_2d(v, level, x, y, layerface))
         }
         Img::LinearCube | Img::LinearCubeArray => {
             let (w, h) = (v.width(level), v.height(level));
@@ -209,33 +218,36 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
                     texel_2d(v, level, x, y, layer.wrapping_add(a.face) as i32)
                 }
             };
-            let tx = [
-                fetch(lx.i0, ly.i0),
-                fetch(lx.i1, ly.i0),
-                fetch(lx.i0, ly.i1),
-                fetch(lx.i1, ly.i1),
-            ];
+            let tx = resolve(
+                v,
+                [
+                    fetch(lx.i0, ly.i0),
+                    fetch(lx.i1, ly.i0),
+                    fetch(lx.i0, ly.i1),
+                    fetch(lx.i1, ly.i1),
+                ],
+            );
             blend_or_gather(v, &tx, lx.w, ly.w, a.gather)
         }
         Img::Nearest3D => {
             let x = samp.nearest(0, a.s, v.width(level), a.offset[0]);
             let y = samp.nearest(1, a.t, v.height(level), a.offset[1]);
             let z = samp.nearest(2, a.p, v.depth(level), a.offset[2]);
-            texel_3d(v, level, x, y, z)
+            single(v, texel_3d(v, level, x, y, z))
         }
         Img::Linear3D => {
             let lx = samp.linear(0, a.s, v.width(level), a.offset[0]);
             let ly = samp.linear(1, a.t, v.height(level), a.offset[1]);
             let lz = samp.linear(2, a.p, v.depth(level), a.offset[2]);
-            let slab = |z: i32| {
-                [
-                    texel_3d(v, level, lx.i0, ly.i0, z),
-                    texel_3d(v, level, lx.i1, ly.i0, z),
-                    texel_3d(v, level, lx.i0, ly.i1, z),
-                    texel_3d(v, level, lx.i1, ly.i1, z),
-                ]
+            let corner = |i: usize| {
+                let x = if i & 1 == 0 { lx.i0 } else { lx.i1 };
+                let y = if i & 2 == 0 { ly.i0 } else { ly.i1 };
+                let z = if i & 4 == 0 { lz.i0 } else { lz.i1 };
+                texel_3d(v, level, x, y, z)
             };
-            let (f, b) = (slab(lz.i0), slab(lz.i1));
+            let t: [Texel; 8] = resolve(v, std::array::from_fn(corner));
+            let f = [t[0], t[1], t[2], t[3]];
+            let b = [t[4], t[5], t[6], t[7]];
             std::array::from_fn(|c| {
                 lerp_3d(
                     lx.w,
@@ -281,12 +293,13 @@ fn linear_repeat_pot(v: &View, a: &ImgArgs) -> Texel {
     let (x0, y0) = (uflr & xm, vflr & ym);
     let (x1, y1) = ((x0 + 1) & xm, (y0 + 1) & ym);
     let z = v.view.first_layer as i32;
-    let tx = [
-        v.texel(a.level, x0, y0, z),
-        v.texel(a.level, x1, y0, z),
-        v.texel(a.level, x0, y1, z),
-        v.texel(a.level, x1, y1, z),
-    ];
+    let at = |x: i32, y: i32| Fetch::Texel {
+        level: a.level,
+        x,
+        y,
+        z,
+    };
+    let tx = resolve(v, [at(x0, y0), at(x1, y0), at(x0, y1), at(x1, y1)]);
     std::array::from_fn(|c| lerp_2d(xw, yw, tx[0][c], tx[1][c], tx[2][c], tx[3][c]))
 }
 
@@ -327,26 +340,36 @@ fn cube_array_layer(v: &View, p: f32) -> u32 {
 
 /// `get_texel_1d_array`: border outside the level's width; `layer` is the row the tile
 /// cache reads.
-fn texel_1d_array(v: &View, level: u32, x: i32, layer: i32) -> Texel {
+fn texel_1d_array(v: &View, level: u32, x: i32, layer: i32) -> Fetch {
     if x < 0 || x >= v.width(level) as i32 {
-        v.border
+        Fetch::Border
     } else {
-        v.texel(level, x, layer, 0)
+        Fetch::Texel {
+            level,
+            x,
+            y: layer,
+            z: 0,
+        }
     }
 }
 
 /// `get_texel_2d` / `get_texel_2d_array` / `get_texel_cube_array`: border outside the
 /// level's width and height.
-fn texel_2d(v: &View, level: u32, x: i32, y: i32, slice: i32) -> Texel {
+fn texel_2d(v: &View, level: u32, x: i32, y: i32, slice: i32) -> Fetch {
     if x < 0 || x >= v.width(level) as i32 || y < 0 || y >= v.height(level) as i32 {
-        v.border
+        Fetch::Border
     } else {
-        v.texel(level, x, y, slice)
+        Fetch::Texel {
+            level,
+            x,
+            y,
+            z: slice,
+        }
     }
 }
 
 /// `get_texel_3d`: border outside the level's width, height and depth.
-fn texel_3d(v: &View, level: u32, x: i32, y: i32, z: i32) -> Texel {
+fn texel_3d(v: &View, level: u32, x: i32, y: i32, z: i32) -> Fetch {
     if x < 0
         || x >= v.width(level) as i32
         || y < 0
@@ -354,8 +377,8 @@ fn texel_3d(v: &View, level: u32, x: i32, y: i32, z: i32) -> Texel {
         || z < 0
         || z >= v.depth(level) as i32
     {
-        v.border
+        Fetch::Border
     } else {
-        v.texel(level, x, y, z)
+        Fetch::Texel { level, x, y, z }
     }
 }

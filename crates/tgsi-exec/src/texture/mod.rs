@@ -32,6 +32,7 @@ mod lod;
 mod query;
 mod sample;
 mod texel;
+mod tile_cache;
 mod wrap;
 
 use crate::resource::{SamplerState, SamplerView};

@@ -83,7 +83,8 @@ impl<'a> View<'a> {
         self.try_texel(level, x, y, z).unwrap_or([0.0; 4])
     }
 
-    fn try_texel(&self, level: u32, x: i32, y: i32, z: i32) -> Option<Texel> {
+    /// [`View::texel`], `None` outside the resource.
+    pub(crate) fn try_texel(&self, level: u32, x: i32, y: i32, z: i32) -> Option<Texel> {
         let res = self.res;
         if res.target == Target::Buffer {
             return if y == 0 && z == 0 {

@@ -1,0 +1,210 @@
+//! `tgsi bench`: how fast a shader runs. A fragment shader is rendered repeatedly at a
+//! given size, a compute shader dispatched repeatedly, after one warm-up run, until at least
+//! `--min-time` seconds have passed. Only execution is timed: process start, parsing,
+//! binding resources and writing images are not. Compile time is measured on its own.
+
+use std::time::{Duration, Instant};
+
+use super::render::{compile, constant_inputs, parse_size, read_consts};
+use super::run::DispatchArgs;
+use crate::input::{self, Failure};
+use crate::resources::ResourceArgs;
+use tgsi::Processor;
+use tgsi_exec::{Program, RenderOptions};
+
+/// The executors `tgsi bench` can time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// The reference interpreter (`tgsi_exec`).
+    Interp,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Interp => "interp",
+        }
+    }
+}
+
+/// Options of `tgsi bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Fragment or compute shader (text or tokens).
+    pub file: String,
+    /// Fragment shaders: image size.
+    #[arg(long, default_value = "256x256")]
+    pub size: String,
+    /// Executor to time.
+    #[arg(long, value_enum, default_value = "interp")]
+    pub engine: Engine,
+    /// Worker threads (1 compares with softpipe, which has one; 0 = all cores).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Constants file.
+    #[arg(long)]
+    pub consts: Option<String>,
+    /// Fragment shaders: a constant input value, e.g. `--input IN[1]=0.5,0,0,1`.
+    #[arg(long = "input", value_name = "IN[i]=x,y,z,w")]
+    pub inputs: Vec<String>,
+    /// Time at least this many seconds of runs (after the warm-up).
+    #[arg(long, default_value_t = 0.5)]
+    pub min_time: f64,
+    /// Print one JSON object per engine instead of a line of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Treat the input as a token stream.
+    #[arg(long)]
+    pub tokens: bool,
+    #[command(flatten)]
+    pub dispatch: DispatchArgs,
+    #[command(flatten)]
+    pub resources: ResourceArgs,
+}
+
+/// What one engine measured.
+struct Measurement {
+    engine: Engine,
+    threads: usize,
+    compile: Duration,
+    runs: u64,
+    elapsed: Duration,
+    /// Pixels per frame (fragment) or invocations per dispatch (compute).
+    work: u64,
+    processor: Processor,
+}
+
+impl Measurement {
+    fn per_run_us(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1e6 / self.runs as f64
+    }
+
+    fn mega_per_s(&self) -> f64 {
+        self.work as f64 * self.runs as f64 / self.elapsed.as_secs_f64() / 1e6
+    }
+
+    fn print(&self, json: bool) {
+        let compile_ms = self.compile.as_secs_f64() * 1e3;
+        let engine = self.engine.name();
+        let threads = self.threads;
+        let (runs, seconds) = (self.runs, self.elapsed.as_secs_f64());
+        match (self.processor, json) {
+            (Processor::Compute, true) => println!(
+                "{{\"engine\":\"{engine}\",\"threads\":{threads},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                self.per_run_us(),
+                self.mega_per_s()
+            ),
+            (Processor::Compute, false) => println!(
+                "{engine:7} threads {threads}: {:10.1} us/dispatch, {:8.3} M invocations/s, compile {compile_ms:.3} ms ({runs} dispatches in {seconds:.2} s)",
+                self.per_run_us(),
+                self.mega_per_s()
+            ),
+            (_, true) => println!(
+                "{{\"engine\":\"{engine}\",\"threads\":{threads},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                self.mega_per_s()
+            ),
+            (_, false) => println!(
+                "{engine:7} threads {threads}: {:8.3} Mpix/s, compile {compile_ms:.3} ms ({runs} frames in {seconds:.2} s)",
+                self.mega_per_s()
+            ),
+        }
+    }
+}
+
+/// Run `once` once to warm up, then repeatedly until `min_time` has passed; returns the
+/// number of timed runs and their total time.
+fn repeat(
+    min_time: Duration,
+    mut once: impl FnMut() -> Result<(), Failure>,
+) -> Result<(u64, Duration), Failure> {
+    once()?;
+    let start = Instant::now();
+    let mut runs = 0u64;
+    loop {
+        once()?;
+        runs += 1;
+        let elapsed = start.elapsed();
+        if elapsed >= min_time {
+            return Ok((runs, elapsed));
+        }
+    }
+}
+
+/// Runs `tgsi bench`.
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
+    if !(args.min_time.is_finite() && (0.0..=3600.0).contains(&args.min_time)) {
+        return Err(Failure::Io(format!(
+            "--min-time must be between 0 and 3600 seconds, got {}",
+            args.min_time
+        )));
+    }
+    let min_time = Duration::from_secs_f64(args.min_time);
+    let input = input::read(&args.file)?;
+    let shader = input.shader(args.tokens)?;
+    let start = Instant::now();
+    let program: Program = compile(&input, args.tokens)?;
+    let compile_time = start.elapsed();
+    let bindings = args.resources.load(&shader)?;
+    let name = &input.name;
+    let fail = |e: tgsi_exec::ExecError| {
+        eprintln!("{name}: error: {e}");
+        Failure::Invalid
+    };
+    let measurement = match program.processor {
+        Processor::Fragment => {
+            let (width, height) = parse_size(&args.size)?;
+            let options = RenderOptions {
+                width,
+                height,
+                constants: read_consts(args.consts.as_deref())?,
+                inputs: constant_inputs(&args.inputs)?,
+                threads: args.threads,
+                resources: bindings.resources.clone(),
+                ..RenderOptions::default()
+            };
+            let (runs, elapsed) = repeat(min_time, || {
+                tgsi_exec::render_fragment(&program, &options)
+                    .map(drop)
+                    .map_err(fail)
+            })?;
+            Measurement {
+                engine: args.engine,
+                threads: args.threads,
+                compile: compile_time,
+                runs,
+                elapsed,
+                work: u64::from(width) * u64::from(height),
+                processor: program.processor,
+            }
+        }
+        Processor::Compute => {
+            let mut options = args
+                .dispatch
+                .options(&shader, &bindings, args.consts.as_deref())?;
+            options.threads = args.threads;
+            let mut invocations = 0;
+            let (runs, elapsed) = repeat(min_time, || {
+                let stats = tgsi_exec::run_compute(&program, &options).map_err(fail)?;
+                invocations = stats.invocations;
+                Ok(())
+            })?;
+            Measurement {
+                engine: args.engine,
+                threads: args.threads,
+                compile: compile_time,
+                runs,
+                elapsed,
+                work: invocations,
+                processor: program.processor,
+            }
+        }
+        other => {
+            eprintln!(
+                "{name}: error: tgsi bench times fragment (FRAG) and compute (COMP) shaders, not {other}"
+            );
+            return Err(Failure::Invalid);
+        }
+    };
+    measurement.print(args.json);
+    Ok(())
+}
