@@ -56,12 +56,12 @@ pub(crate) fn resolve<const N: usize>(v: &View, fetches: [Fetch; N]) -> [Texel; 
         let own = tile(level, x, y, z);
         let last_in_slot = fetches[i + 1..]
             .iter()
+            .rev()
             .filter_map(|f| match *f {
                 Fetch::Texel { level, x, y, z } => Some(tile(level, x, y, z)),
                 Fetch::Border => None,
             })
-            .filter(|t| slot(*t) == slot(own))
-            .last();
+            .find(|t| slot(*t) == slot(own));
         match last_in_slot {
             Some(other @ (l, tx, ty, tz)) if other != own => {
                 let ax = (tx * TILE + x as u32 % TILE) as i32;
