@@ -230,6 +230,63 @@ pub fn pack(format: Format, rgba: [u32; 4], out: &mut [u8]) -> Option<usize> {
 
 const ONE_F32: u32 = 0x3f80_0000;
 
+/// Where one unpacked component of a byte-unorm format comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ByteSource {
+    /// Byte `n` of the texel, as unorm (`x · (1/255)`).
+    Byte(usize),
+    /// 0.
+    Zero,
+    /// 1.0.
+    One,
+}
+
+/// `x · (1/255)` for every byte, the conversion [`unpack`] makes for 8-bit unorm channels.
+static UNORM8: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 * (1.0f32 / 255.0);
+        i += 1;
+    }
+    t
+};
+
+/// For formats whose colour components are whole bytes of 8-bit linear unorm (RGBA8, BGRA8,
+/// R8, RG8, L8, A8, LA8, I8, RGBX8…): where each of the four unpacked components comes
+/// from, so that [`unpack_bytes`] can stand in for [`unpack`]. `None` for other formats.
+pub fn byte_unorm_sources(format: Format) -> Option<[ByteSource; 4]> {
+    let l = format.layout()?;
+    if l.encoding != Encoding::Plain || l.colorspace != Colorspace::Rgb {
+        return None;
+    }
+    let byte_unorm = |c: usize| {
+        let ch = l.channels[c];
+        let ok = ch.kind == ChannelKind::Unsigned && ch.norm && !ch.pure && ch.bits == 8;
+        (ok && l.shift(c) % 8 == 0).then(|| (l.shift(c) / 8) as usize)
+    };
+    let mut out = [ByteSource::Zero; 4];
+    for (o, s) in out.iter_mut().zip(l.swizzle) {
+        *o = match s {
+            Swizzle::Zero | Swizzle::None => ByteSource::Zero,
+            Swizzle::One => ByteSource::One,
+            s => ByteSource::Byte(byte_unorm(s.channel()?)?),
+        };
+    }
+    Some(out)
+}
+
+/// [`unpack`] of a byte-unorm texel through its [`byte_unorm_sources`]: the same bits.
+pub fn unpack_bytes(sources: &[ByteSource; 4], texel: &[u8]) -> [u32; 4] {
+    sources.map(|s| match s {
+        ByteSource::Byte(n) => texel
+            .get(n)
+            .map_or(0, |&b| UNORM8[usize::from(b)].to_bits()),
+        ByteSource::Zero => 0,
+        ByteSource::One => ONE_F32,
+    })
+}
+
 /// The `bits`-wide field at bit `shift` of the little-endian texel (bits ≤ 64; a field
 /// wider than 56 bits is byte-aligned in every format of the table).
 fn read_bits(texel: &[u8], shift: u32, bits: u32) -> u64 {
@@ -717,6 +774,26 @@ mod tests {
     fn fmt(name: &str) -> Format {
         Format::from_name(&format!("PIPE_FORMAT_{name}"))
             .unwrap_or_else(|| panic!("no format {name}"))
+    }
+
+    #[test]
+    fn byte_unorm_fast_path_matches_unpack() {
+        let mut covered = 0;
+        for f in (0..1024u16).map(Format).filter(|f| f.is_known()) {
+            let Some(src) = byte_unorm_sources(f) else {
+                continue;
+            };
+            covered += 1;
+            let n = texel_bytes(f).unwrap_or(0);
+            for v in 0..=255u8 {
+                let texel: Vec<u8> = (0..n).map(|k| v.wrapping_add(k as u8 * 37)).collect();
+                assert_eq!(unpack_bytes(&src, &texel), unpack(f, &texel), "{f:?} {v}");
+            }
+        }
+        assert!(covered >= 10, "only {covered} byte-unorm formats");
+        assert!(byte_unorm_sources(fmt("R8G8B8A8_SRGB")).is_none());
+        assert!(byte_unorm_sources(fmt("R8G8B8A8_UINT")).is_none());
+        assert!(byte_unorm_sources(fmt("R8G8B8A8_UNORM")).is_some());
     }
 
     fn f(v: f32) -> u32 {

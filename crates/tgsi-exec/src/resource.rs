@@ -129,9 +129,16 @@ impl Storage {
         if !self.contains(offset, out.len()) {
             return false;
         }
-        for (i, b) in out.iter_mut().enumerate() {
-            let at = offset + i;
-            *b = self.words[at / 4].load(Relaxed).to_le_bytes()[at % 4];
+        let mut at = offset;
+        let mut rest = &mut out[..];
+        while !rest.is_empty() {
+            let (w, b) = (at / 4, at % 4);
+            let n = (4 - b).min(rest.len());
+            let word = self.words[w].load(Relaxed).to_le_bytes();
+            let (head, tail) = rest.split_at_mut(n);
+            head.copy_from_slice(&word[b..b + n]);
+            rest = tail;
+            at += n;
         }
         true
     }

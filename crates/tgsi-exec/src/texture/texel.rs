@@ -29,6 +29,8 @@ pub(crate) struct View<'a> {
     pub class: Option<NumClass>,
     /// The sampler's border colour after softpipe's per-format clamp (before the swizzle).
     pub border: Texel,
+    /// The byte-unorm fast path of the view format, where it has one.
+    bytes: Option<[format::ByteSource; 4]>,
 }
 
 impl<'a> View<'a> {
@@ -50,6 +52,7 @@ impl<'a> View<'a> {
             integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
             class,
             border,
+            bytes: format::byte_unorm_sources(view.format),
         })
     }
 
@@ -127,7 +130,10 @@ impl<'a> View<'a> {
         if !self.res.data.read(at, buf) {
             return None;
         }
-        let words = format::unpack(self.view.format, buf);
+        let words = match &self.bytes {
+            Some(sources) => format::unpack_bytes(sources, buf),
+            None => format::unpack(self.view.format, buf),
+        };
         let rgba = if self.depth { [words[0]; 4] } else { words };
         Some(rgba.map(f32::from_bits))
     }
