@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is parse_text, decode_tokens, roundtrip_structured or exec_text. The corpus lives in
+# TARGET is parse_text, decode_tokens, roundtrip_structured, exec_text or exec_bindings. The corpus lives in
 # fuzz/corpus/TARGET (seeded from ../shared/corpus on first use: .tgsi files for text,
 # golden/**/*.tokens for tokens); crashes go to fuzz/artifacts/TARGET/.
 set -euo pipefail
@@ -38,6 +38,24 @@ if [ -z "$(ls -A "$corpus")" ] && [ -d "$shared/corpus" ]; then
     decode_tokens)
       find "$shared/corpus/golden" -name '*.tokens' -print0 |
         while IFS= read -r -d '' f; do cp "$f" "$corpus/$(sha1sum <"$f" | cut -c1-40)"; done ;;
+    exec_bindings)
+      # Every texref/csref case of the repo: its bindings (data files dropped), NUL, its
+      # shader, NUL, the first 256 bytes of its first data file.
+      for case in "$here"/../crates/tgsi-exec/tests/data/{texref,csref}/*/; do
+        python3 - "$case" "$here/../scripts/ref2bindings.py" >"$corpus/case-$(basename "$case")" <<'PY'
+import glob, json, os, subprocess, sys
+case, conv = sys.argv[1], sys.argv[2]
+doc = json.loads(subprocess.run([sys.executable, conv, case, "/tmp"], capture_output=True,
+                                check=True, text=True).stdout)
+data = [r.pop("data", None) for r in doc["resources"]]
+for r in doc["resources"]:
+    r.pop("out", None)
+first = next((d for d in data if d), None)
+fill = open(first, "rb").read(256) if first else b""
+out = sys.stdout.buffer
+out.write(json.dumps(doc).encode() + b"\0" + open(os.path.join(case, "shader.tgsi"), "rb").read() + b"\0" + fill)
+PY
+      done ;;
     *) ;; # roundtrip_structured starts from nothing: its input is generator bytes.
   esac
   # The hand-written hostile inputs make good seeds too.

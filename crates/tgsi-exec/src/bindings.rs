@@ -86,8 +86,18 @@ pub fn load(path: &Path) -> Result<Bindings> {
     parse(&text, path.parent().unwrap_or(Path::new(".")))
 }
 
+/// Most bytes all resources of one bindings document may hold together (4 GiB); a host
+/// parsing documents it does not trust sets its own with [`parse_with_limit`].
+pub const MAX_TOTAL_BYTES: u64 = 4 << 30;
+
 /// Check a bindings document; relative data paths are taken from `base`.
 pub fn parse(json: &str, base: &Path) -> Result<Bindings> {
+    parse_with_limit(json, base, MAX_TOTAL_BYTES)
+}
+
+/// [`parse`] with a cap on the bytes of all resources together (each also stays within
+/// [`MAX_RESOURCE_BYTES`]); nothing larger is allocated.
+pub fn parse_with_limit(json: &str, base: &Path, max_total_bytes: u64) -> Result<Bindings> {
     let doc: Value = serde_json::from_str(json).or_else(|e| err("", format!("not JSON: {e}")))?;
     let top = Obj::new(&doc, "")?;
     top.only(&[
@@ -104,9 +114,11 @@ pub fn parse(json: &str, base: &Path) -> Result<Bindings> {
     ])?;
     let mut b = Bindings::default();
     let mut named: Vec<(String, Arc<Resource>)> = Vec::new();
+    let mut left = max_total_bytes;
     for (i, r) in top.list("resources")?.iter().enumerate() {
         let key = format!("resources[{i}]");
-        let (name, res, out) = resource(&Obj::new(r, &key)?, base)?;
+        let (name, res, out) = resource(&Obj::new(r, &key)?, base, left)?;
+        left = left.saturating_sub(res.data.len() as u64);
         if named.iter().any(|(n, _)| *n == name) {
             return err(&key, format!("a second resource named '{name}'"));
         }
@@ -256,7 +268,7 @@ fn parse_target(o: &Obj, key: &str) -> Result<Target> {
 }
 
 /// A `resources[]` entry: its name, the resource and the `out` path.
-fn resource(o: &Obj, base: &Path) -> Result<(String, Arc<Resource>, Option<PathBuf>)> {
+fn resource(o: &Obj, base: &Path, room: u64) -> Result<(String, Arc<Resource>, Option<PathBuf>)> {
     o.only(&[
         "name",
         "target",
@@ -321,12 +333,17 @@ fn resource(o: &Obj, base: &Path) -> Result<(String, Arc<Resource>, Option<PathB
         nr_samples,
         data: Storage::zeroed(0),
     };
+    let limit = MAX_RESOURCE_BYTES.min(room);
     let bytes = res
         .layout_bytes(texel)
-        .filter(|&b| b <= MAX_RESOURCE_BYTES)
+        .filter(|&b| b <= limit)
         .ok_or_else(|| BindingsError {
             key: o.key("width0"),
-            message: format!("the resource is larger than {MAX_RESOURCE_BYTES} bytes"),
+            message: if limit < MAX_RESOURCE_BYTES {
+                format!("the resources together are larger than the limit; {limit} bytes are left")
+            } else {
+                format!("the resource is larger than {MAX_RESOURCE_BYTES} bytes")
+            },
         })? as usize;
     res.data = match o.opt_str("data")? {
         None => Storage::zeroed(bytes),
@@ -832,6 +849,17 @@ mod tests {
             r#"{"resources": [{"name": "a", "target": "PIPE_TEXTURE_2D", "format": "PIPE_FORMAT_R32_FLOAT", "width0": 4, "height0": 4, "last_level": 3}]}"#
         )
         .starts_with("resources[0].last_level"));
+    }
+
+    #[test]
+    fn resources_together_stay_within_the_limit() {
+        let two = r#"{"resources": [
+            {"name": "a", "target": "PIPE_BUFFER", "format": "PIPE_FORMAT_R8_UINT", "width0": 1000},
+            {"name": "b", "target": "PIPE_BUFFER", "format": "PIPE_FORMAT_R8_UINT", "width0": 1000}]}"#;
+        assert!(parse_with_limit(two, Path::new("."), 2000).is_ok());
+        let e = parse_with_limit(two, Path::new("."), 1999).unwrap_err();
+        assert_eq!(e.key, "resources[1].width0");
+        assert!(e.message.contains("999 bytes are left"), "{e}");
     }
 
     #[test]

@@ -564,6 +564,16 @@ pub static NO_RESOURCES: Resources = Resources {
 };
 
 impl Resources {
+    /// Every bound resource, once per binding (a resource bound twice comes twice).
+    pub fn bound_resources(&self) -> impl Iterator<Item = &Arc<Resource>> {
+        let views = self.sampler_views.iter().flatten().map(|v| &v.resource);
+        let images = self.images.iter().flatten().map(|v| &v.resource);
+        let buffers = (self.buffers.iter().chain(&self.hw_atomics))
+            .flatten()
+            .map(|v| &v.resource);
+        views.chain(images).chain(buffers)
+    }
+
     /// `SVIEW[i]`.
     pub fn sampler_view(&self, i: u32) -> Option<&SamplerView> {
         self.sampler_views.get(i as usize)?.as_ref()
