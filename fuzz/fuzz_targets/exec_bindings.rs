@@ -9,8 +9,8 @@
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use tgsi_exec::{
-    bindings, render_fragment, run_compute, run_vertices, ComputeOptions, Program,
-    RenderOptions, VertexOptions,
+    bindings, render_fragment, run_compute, run_vertices, ComputeOptions, Program, RenderOptions,
+    VertexOptions,
 };
 
 /// Resource bytes the fuzzer may ask for in one document.
