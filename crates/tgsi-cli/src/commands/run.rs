@@ -1,6 +1,7 @@
 //! `tgsi run`: run a vertex shader over vertices on the reference interpreter
 //! ([`tgsi_exec::run_vertices`]) and print every output register per vertex, or write them
-//! all as raw little-endian words.
+//! all as raw little-endian words; a compute shader runs one dispatch, a geometry shader
+//! goes to [`super::geometry`].
 //!
 //! Inputs come from files of little-endian f32 vec4s (one per vertex; the vertex count is
 //! taken from them) or from inline constants; the system values VERTEXID, INSTANCEID,
@@ -17,13 +18,15 @@ use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 /// Options of `tgsi run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Vertex shader (text or tokens).
+    /// Vertex, geometry or compute shader (text or tokens).
     pub file: String,
-    /// An input: `IN[0]=FILE` (f32 vec4 per vertex) or `IN[1]=x,y,z,w` (floats or 0x
-    /// words, same for all vertices). Repeatable.
+    /// An input: `IN[0]=FILE` (f32 vec4 per vertex; for a geometry shader per input vertex,
+    /// primitive after primitive) or `IN[1]=x,y,z,w` (floats or 0x words, same for all
+    /// vertices). Repeatable.
     #[arg(long = "input", value_name = "IN[i]=FILE|x,y,z,w")]
     pub inputs: Vec<String>,
-    /// Number of vertices (required when no input file gives it).
+    /// Number of vertices, or of input primitives for a geometry shader (required when no
+    /// input file gives it).
     #[arg(long)]
     pub count: Option<usize>,
     /// Constants file.
@@ -35,16 +38,24 @@ pub struct RunArgs {
     /// BASEVERTEX, added to the vertex index for VERTEXID.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub base_vertex: i32,
-    /// Instruction budget per wave of 16 vertices (default: generous).
+    /// Instruction budget per wave of 16 vertices, per geometry-shader invocation or per
+    /// compute workgroup (default: generous).
     #[arg(long)]
     pub budget: Option<u64>,
     /// Print raw 32-bit words in hex instead of floats.
     #[arg(long, conflicts_with = "output")]
     pub hex: bool,
     /// Write all outputs as raw little-endian u32 words instead of printing (`-` for
-    /// stdout).
+    /// stdout); for a geometry shader every emitted vertex of --stream.
     #[arg(short, long)]
     pub output: Option<String>,
+    /// Geometry: the vertex stream (0-3) that -o and --primitives write.
+    #[arg(long, default_value_t = 0)]
+    pub stream: usize,
+    /// Geometry: write one little-endian u32 per emitted primitive of --stream, its vertex
+    /// count (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub primitives: Option<String>,
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
@@ -155,7 +166,7 @@ fn read_vectors(path: &str) -> Result<Vec<[u32; 4]>, Failure> {
 }
 
 /// The inputs by register index (gaps read 0) and the vertex count the files give, if any.
-fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
+pub(super) fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
     let mut inputs: Vec<Option<VertexInput>> = Vec::new();
     // (file, vertex count) of the first file input, to check the others against.
     let mut counted: Option<(String, usize)> = None;
@@ -226,9 +237,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if program.processor == Processor::Compute {
         return run_compute(args, &program, &shader, &input.name);
     }
+    if program.processor == Processor::Geometry {
+        return super::geometry::run(args, &program, &shader, &input.name);
+    }
     if program.processor != Processor::Vertex {
         eprintln!(
-            "{}: error: tgsi run needs a vertex (VERT) or compute (COMP) shader, not {}{}",
+            "{}: error: tgsi run needs a vertex (VERT), geometry (GEOM) or compute (COMP) \
+             shader, not {}{}",
             input.name,
             program.processor,
             if program.processor == Processor::Fragment {
