@@ -103,9 +103,14 @@ enum Command {
     /// GS_MAX_OUTPUT_VERTICES counts every vertex of an invocation on all streams, the end
     /// of an invocation closes every stream's primitive.
     ///
+    /// Chained stages (VS.tgsi GS.tgsi --prim MODE): the vertex shader over --count vertices,
+    /// primitive assembly as MODE, the geometry shader on the outputs linked by semantic;
+    /// -o then writes the stream decomposed into independent primitives, as transform
+    /// feedback captures it. --consts vs=FILE / gs=FILE give each stage its constants.
+    ///
     /// Compute shaders: one dispatch of --grid workgroups of --block threads.
     #[command(
-        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n  tgsi run gs.tgsi --count 4 --input IN[0]=triangle-vertices.f32\n  tgsi run gs.tgsi --count 4 --input IN[0]=v.f32 --stream 1 -o s1.bin --primitives s1.len\n  tgsi run cs.tgsi --grid 4,2,1 --bindings buffers.json\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`; geometry shaders\nprint `stream 0 primitive 0 (triangle_strip, input primitive 0, invocation 0): 3 vertices`\nbefore each primitive's vertex lines.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w\n(geometry: the vertices of one stream ordered by input primitive, invocation, emission).\n--primitives writes one little-endian u32 per emitted primitive of that stream: its vertex count.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
+        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n  tgsi run gs.tgsi --count 4 --input IN[0]=triangle-vertices.f32\n  tgsi run gs.tgsi --count 4 --input IN[0]=v.f32 --stream 1 -o s1.bin --primitives s1.len\n  tgsi run vs.tgsi gs.tgsi --prim triangle_strip --count 6 --input IN[0]=pos.f32 -o tf.bin\n  tgsi run cs.tgsi --grid 4,2,1 --bindings buffers.json\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`; geometry shaders\nprint `stream 0 primitive 0 (triangle_strip, input primitive 0, invocation 0): 3 vertices`\nbefore each primitive's vertex lines.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w\n(geometry: the vertices of one stream ordered by input primitive, invocation, emission).\n--primitives writes one little-endian u32 per emitted primitive of that stream: its vertex count.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Run(commands::run::RunArgs),
     /// Disassemble Mesa token words into canonical text.

@@ -89,25 +89,8 @@ fn captured(case: &Path, meta: &Value) -> Result<(Vec<Vec<u8>>, Value), String> 
     Ok((bytes, meta["queries"].clone()))
 }
 
-/// Run one case; returns a description of the first difference, if any.
-fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
-    let meta = read_json(&case.join("meta.json"))?;
-    // What must come out: softpipe's capture, or the spec's (a companion's softpipe capture).
-    let spec = case.join("spec.json");
-    let (expected_dir, expected) = if spec.is_file() {
-        let name = read_json(&spec)?["spec_expected"]
-            .as_str()
-            .ok_or("spec.json: no spec_expected")?
-            .to_string();
-        let dir = case.with_file_name(name);
-        let companion = read_json(&dir.join("meta.json"))?;
-        if captured(case, &meta)? == captured(&dir, &companion)? {
-            return Err("softpipe does not depart from the spec here: drop spec.json".into());
-        }
-        (dir, companion)
-    } else {
-        (case.to_path_buf(), meta.clone())
-    };
+/// The command-line arguments that run the GS of `case` alone on its recorded inputs.
+fn gs_alone(case: &Path, meta: &Value, scratch: &Path) -> Result<Vec<String>, String> {
     // Input assembly: the vertices of each input primitive, from its invocation-0 run.
     let runs = meta["gs_invocations"]
         .as_array()
@@ -128,10 +111,9 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
         .collect();
     let registers = num(&meta["gs_in_file"]["registers"]);
     let gs_in = words(&std::fs::read(case.join("gs_in.f32")).map_err(|e| e.to_string())?);
-    let gs = case.join("gs.tgsi");
     let mut args: Vec<String> = vec![
         "run".into(),
-        gs.display().to_string(),
+        case.join("gs.tgsi").display().to_string(),
         "--count".into(),
         prims.len().to_string(),
     ];
@@ -153,6 +135,85 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
     if consts.is_file() {
         args.extend(["--consts".into(), consts.display().to_string()]);
     }
+    Ok(args)
+}
+
+/// The command-line arguments that run the VS and GS of `case` chained on the uploaded
+/// attributes, or `None` when the draw is one the chained command does not model (indexed,
+/// first-vertex convention, an offset or attributes of fewer than 4 components).
+fn chained(case: &Path, meta: &Value, scratch: &Path) -> Result<Option<Vec<String>>, String> {
+    let draw = &meta["draw"];
+    let attributes = meta["attributes"].as_array().ok_or("no attributes")?;
+    if draw["indexed"] == true
+        || draw["provoking_vertex"] != "last"
+        || num(&draw["first"]) != 0
+        || attributes.iter().any(|a| num(&a["components"]) != 4)
+    {
+        return Ok(None);
+    }
+    let mode = draw["mode"].as_str().ok_or("no mode")?;
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        case.join("vs.tgsi").display().to_string(),
+        case.join("gs.tgsi").display().to_string(),
+        "--prim".into(),
+        mode.trim_start_matches("GL_").to_ascii_lowercase(),
+        "--count".into(),
+        num(&draw["count"]).to_string(),
+    ];
+    for (i, a) in attributes.iter().enumerate() {
+        let bytes: Vec<u8> = a["data"]
+            .as_array()
+            .ok_or("no attribute data")?
+            .iter()
+            .map(|w| {
+                let text = w.as_str().unwrap_or("?");
+                u32::from_str_radix(text.trim_start_matches("0x"), 16)
+                    .map_err(|e| format!("{text}: {e}"))
+            })
+            .collect::<Result<Vec<u32>, String>>()?
+            .into_iter()
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        let file = scratch.join(format!("attr{i}.f32"));
+        std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+        args.push(format!("--input=IN[{i}]={}", file.display()));
+    }
+    let consts = case.join("consts.txt");
+    if consts.is_file() {
+        args.extend(["--consts".into(), format!("gs={}", consts.display())]);
+    }
+    Ok(Some(args))
+}
+
+/// Run one case, the GS alone or (`chain`) behind its VS; returns whether it ran (a chained
+/// run is skipped for draws it does not model) or a description of the first difference.
+fn check_case(case: &Path, scratch: &Path, chain: bool) -> Result<bool, String> {
+    let meta = read_json(&case.join("meta.json"))?;
+    // What must come out: softpipe's capture, or the spec's (a companion's softpipe capture).
+    let spec = case.join("spec.json");
+    let (expected_dir, expected) = if spec.is_file() {
+        let name = read_json(&spec)?["spec_expected"]
+            .as_str()
+            .ok_or("spec.json: no spec_expected")?
+            .to_string();
+        let dir = case.with_file_name(name);
+        let companion = read_json(&dir.join("meta.json"))?;
+        if captured(case, &meta)? == captured(&dir, &companion)? {
+            return Err("softpipe does not depart from the spec here: drop spec.json".into());
+        }
+        (dir, companion)
+    } else {
+        (case.to_path_buf(), meta.clone())
+    };
+    let args = if chain {
+        match chained(case, &meta, scratch)? {
+            Some(a) => a,
+            None => return Ok(false),
+        }
+    } else {
+        gs_alone(case, &meta, scratch)?
+    };
     // Declared outputs in index order: where each OUT register sits in a vertex record.
     let mut outs: Vec<usize> = meta["gs_outputs"]
         .as_array()
@@ -203,18 +264,33 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
         let values = words(&std::fs::read(&verts).map_err(|e| e.to_string())?);
         let lengths = words(&std::fs::read(&lengths).map_err(|e| e.to_string())?);
         let per_vertex = outs.len() * 4;
-        let total: usize = lengths.iter().map(|&n| n as usize).sum();
-        if values.len() != total * per_vertex {
+        // The independent primitives, as vertex indices: decomposed here from the strips,
+        // or already decomposed by the chained command.
+        let mut prims: Vec<Vec<usize>> = Vec::new();
+        let mut first = 0;
+        for &n in &lengths {
+            let strip = decompose(kind, n as usize, flatshade_first);
+            if chain {
+                for p in &strip {
+                    prims.push((first..first + p.len()).collect());
+                    first += p.len();
+                }
+            } else {
+                prims.extend(strip.iter().map(|p| p.iter().map(|v| first + v).collect()));
+                first += n as usize;
+            }
+        }
+        if values.len() != first * per_vertex {
             return Err(format!(
-                "stream {stream}: {} words for {total} vertices of {per_vertex} words",
+                "stream {stream}: {} words for {first} vertices of {per_vertex} words",
                 values.len()
             ));
         }
-        // Decompose and pack.
+        // Pack.
         let mut records: Vec<Vec<Vec<u32>>> = bufs.iter().map(|_| Vec::new()).collect();
-        let (mut generated, mut written, mut first) = (0usize, 0usize, 0usize);
-        for &n in &lengths {
-            for prim in decompose(kind, n as usize, flatshade_first) {
+        let (mut generated, mut written) = (0usize, 0usize);
+        {
+            for prim in prims {
                 generated += 1;
                 let fits = bufs.iter().zip(&records).all(|(b, r)| {
                     (r.len() + prim.len()) * num(&b["stride_bytes"]) <= num(&b["buffer_bytes"])
@@ -226,7 +302,7 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
                 for (b, recs) in bufs.iter().zip(records.iter_mut()) {
                     let stride = num(&b["stride_bytes"]) / 4;
                     for &v in &prim {
-                        let vertex = &values[(first + v) * per_vertex..][..per_vertex];
+                        let vertex = &values[v * per_vertex..][..per_vertex];
                         let mut rec = vec![0u32; stride];
                         for p in pieces.iter().filter(|p| p["output_buffer"] == b["index"]) {
                             let slot = outs
@@ -243,7 +319,6 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
                     }
                 }
             }
-            first += n as usize;
         }
         let written_expected = num(&expected["queries"]["primitives_written"][stream]);
         if (generated, written) != (generated_expected, written_expected) {
@@ -274,23 +349,25 @@ fn check_case(case: &Path, scratch: &Path) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(true)
 }
 
-#[test]
-fn gsref_cases_match_softpipe_byte_for_byte() {
+/// Every case through [`check_case`]; panics listing the differences.
+fn check_all(chain: bool) {
     let all = cases(&[shared().join("corpus/gsref"), own_cases()]);
     if all.is_empty() {
         eprintln!("skipped: no gsref cases (../shared absent)");
         return;
     }
-    let scratch = std::env::temp_dir().join(format!("tgsi-gsref-{}", std::process::id()));
+    let scratch = std::env::temp_dir().join(format!("tgsi-gsref-{}-{chain}", std::process::id()));
     let mut failures = Vec::new();
+    let mut ran = 0;
     for case in &all {
         let dir = scratch.join(case.file_name().expect("case name"));
         std::fs::create_dir_all(&dir).expect("scratch dir");
-        if let Err(e) = check_case(case, &dir) {
-            failures.push(format!("{}: {e}", case.display()));
+        match check_case(case, &dir, chain) {
+            Ok(r) => ran += usize::from(r),
+            Err(e) => failures.push(format!("{}: {e}", case.display())),
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
@@ -301,5 +378,18 @@ fn gsref_cases_match_softpipe_byte_for_byte() {
         all.len(),
         failures.join("\n")
     );
-    eprintln!("{} gsref cases match softpipe", all.len());
+    eprintln!("{ran} of {} gsref cases match softpipe", all.len());
+}
+
+#[test]
+fn gsref_cases_match_softpipe_byte_for_byte() {
+    check_all(false);
+}
+
+/// The same cases as a user runs a draw: `tgsi run vs.tgsi gs.tgsi --prim MODE --count N
+/// --input IN[i]=ATTRIBUTE …`; the command assembles the primitives and decomposes the
+/// strips itself, so the test only packs the records.
+#[test]
+fn gsref_draws_match_softpipe_through_the_chained_command() {
+    check_all(true);
 }

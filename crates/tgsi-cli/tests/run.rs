@@ -336,3 +336,65 @@ fn geometry_shader_per_stream() {
     assert!(stderr(&out).contains("--stream 4"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn chained_vertex_and_geometry_shaders() {
+    let dir = scratch("chain");
+    let gs = dir.join("gs.tgsi");
+    std::fs::write(&gs, GS).expect("write shader");
+    let (vs, gs) = (example(), gs);
+    let (vs, gs) = (vs.to_str().expect("utf-8"), gs.to_str().expect("utf-8"));
+    // The example VS writes GENERIC[0] = (IN[1].xy, vertex id, instance id); the GS reads
+    // GENERIC[0] and emits it, then twice it, per point.
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "--input",
+        "IN[1]=1,2,0,0",
+        "--hex",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "stream 0 primitive 2 (line_strip, input primitive 1, invocation 0): 2 vertices\n\
+         \x20 vertex 0 OUT[0] GENERIC[0]: 0x3f800000 0x40000000 0x3f800000 0x00000000\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // -o: each 2-vertex line strip is one line of two vertices, 4 lines in all.
+    let raw = dir.join("tf.bin");
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "-o",
+        raw.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&raw).expect("read").len(), 4 * 2 * 16);
+    // A draw mode the GS cannot take, a missing mode, stages in the wrong order.
+    let out = tgsi(&["run", vs, gs, "--prim", "triangles", "--count", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot feed"), "{}", stderr(&out));
+    let out = tgsi(&["run", vs, gs, "--count", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--prim"), "{}", stderr(&out));
+    let out = tgsi(&["run", gs, vs, "--prim", "points", "--count", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("vertex then a geometry"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

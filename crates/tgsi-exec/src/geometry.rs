@@ -210,6 +210,25 @@ impl GeometryOutputs {
         })
     }
 
+    /// Little-endian words of `stream` the way transform feedback captures it: every
+    /// primitive decomposed into independent points, lines or triangles
+    /// ([`crate::assembly::decompose`]), each vertex as in [`GeometryOutputs::to_le_bytes`].
+    pub fn captured_le_bytes(&self, stream: usize) -> Vec<u8> {
+        let Some(s) = self.streams.get(stream) else {
+            return Vec::new();
+        };
+        s.primitives
+            .iter()
+            .flat_map(|p| {
+                crate::assembly::decompose(self.output_primitive, p.vertices)
+                    .into_iter()
+                    .map(move |v| p.first + v as usize)
+            })
+            .flat_map(|k| self.vertex(stream, k).iter().flatten())
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
     /// One little-endian u32 per primitive of `stream`: its vertex count.
     pub fn primitive_lengths_le_bytes(&self, stream: usize) -> Vec<u8> {
         self.streams.get(stream).map_or_else(Vec::new, |s| {

@@ -10,6 +10,8 @@
 //! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
 //! * [`run_geometry`]: run a geometry shader over input primitives and collect what it
 //!   emits on each vertex stream ([`emit`] says how EMIT and ENDPRIM record vertices).
+//! * [`run_pipeline`]: a vertex shader chained to a geometry shader through primitive
+//!   assembly ([`assembly`]), as Gallium's draw module chains them.
 //! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
 //!   memory.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
@@ -68,6 +70,7 @@
 #![warn(missing_docs)]
 
 mod alu;
+pub mod assembly;
 pub mod bindings;
 pub mod compile;
 pub mod compute;
@@ -81,6 +84,7 @@ pub mod machine;
 mod memory;
 mod operand;
 pub mod ops;
+pub mod pipeline;
 pub mod render;
 pub mod resource;
 pub mod scalar;
@@ -93,5 +97,6 @@ pub use compute::{run_compute, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
+pub use pipeline::{run_pipeline, PipelineOptions};
 pub use render::{render_fragment, Image, RenderOptions};
 pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};

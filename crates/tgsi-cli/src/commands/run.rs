@@ -18,8 +18,15 @@ use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 /// Options of `tgsi run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Vertex, geometry or compute shader (text or tokens).
-    pub file: String,
+    /// Vertex, geometry or compute shader (text or tokens); or a vertex shader then a
+    /// geometry shader, chained (needs --prim).
+    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Chained stages: how the vertices form primitives (points, lines, line_strip,
+    /// line_loop, triangles, triangle_strip, triangle_fan, lines_adjacency,
+    /// line_strip_adjacency, triangles_adjacency, triangle_strip_adjacency).
+    #[arg(long, value_name = "MODE")]
+    pub prim: Option<String>,
     /// An input: `IN[0]=FILE` (f32 vec4 per vertex; for a geometry shader per input vertex,
     /// primitive after primitive) or `IN[1]=x,y,z,w` (floats or 0x words, same for all
     /// vertices). Repeatable.
@@ -29,9 +36,10 @@ pub struct RunArgs {
     /// input file gives it).
     #[arg(long)]
     pub count: Option<usize>,
-    /// Constants file.
-    #[arg(long)]
-    pub consts: Option<String>,
+    /// Constants file; with chained stages `vs=FILE` or `gs=FILE` for one stage (a plain
+    /// FILE is for every stage). Repeatable.
+    #[arg(long, value_name = "[STAGE=]FILE")]
+    pub consts: Vec<String>,
     /// INSTANCEID.
     #[arg(long, default_value_t = 0)]
     pub instance: u32,
@@ -124,7 +132,7 @@ fn run_compute(
     let mut options = tgsi_exec::ComputeOptions {
         grid,
         block,
-        constants: read_consts(args.consts.as_deref())?,
+        constants: stage_consts(args, "cs")?,
         resources: &bindings.resources,
         shared_bytes,
         threads: args.threads,
@@ -229,9 +237,32 @@ fn table(outputs: &VertexOutputs, hex: bool) -> String {
     text
 }
 
+/// The constants for `stage` (`vs`, `gs`, `cs`): the last `--consts STAGE=FILE` or plain
+/// `--consts FILE`.
+pub(super) fn stage_consts(args: &RunArgs, stage: &str) -> Result<Vec<Vec<[u32; 4]>>, Failure> {
+    let path = args
+        .consts
+        .iter()
+        .rev()
+        .find_map(|c| match c.split_once('=') {
+            Some((s, file)) if s.eq_ignore_ascii_case(stage) => Some(file),
+            Some((s, _)) if ["vs", "gs", "cs"].iter().any(|k| s.eq_ignore_ascii_case(k)) => None,
+            _ => Some(c.as_str()),
+        });
+    read_consts(path)
+}
+
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    let input = input::read(&args.file)?;
+    if args.files.len() == 2 {
+        return super::geometry::run_chained(args);
+    }
+    if args.prim.is_some() {
+        return Err(Failure::Io(
+            "--prim is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE".into(),
+        ));
+    }
+    let input = input::read(&args.files[0])?;
     let program = compile(&input, args.tokens)?;
     let shader = input.shader(args.tokens)?;
     if program.processor == Processor::Compute {
@@ -268,7 +299,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             ))
         }
     };
-    let constants = read_consts(args.consts.as_deref())?;
+    let constants = stage_consts(args, "vs")?;
     let bindings = args.resources.load(&shader)?;
     let mut options = VertexOptions {
         count,
