@@ -1,10 +1,11 @@
 //! Fuzz target: arbitrary bytes as TGSI text, run on the interpreter. Whatever parses and
 //! compiles must run to completion or to a clean error (budget, call depth, address stack)
-//! without panicking, on a 4-lane and a 16-lane wave and through the fragment renderer.
+//! without panicking, on a 4-lane and a 16-lane wave, through the fragment renderer and,
+//! for geometry shaders, over input primitives.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tgsi_exec::{render_fragment, Env, Machine, Program, RenderOptions};
+use tgsi_exec::{render_fragment, run_geometry, Env, GeometryOptions, Machine, Program, RenderOptions};
 
 /// Per-lane input words that include edge values (NaN, −0, INT_MIN, 1.0, …).
 const EDGES: [u32; 8] = [
@@ -49,6 +50,15 @@ fuzz_target!(|data: &[u8]| {
     let consts = vec![vec![[0x3f80_0000, 2, 0xffff_fffe, 0x7fc0_0000]; 8]; 2];
     run::<4>(&program, &consts);
     run::<16>(&program, &consts);
+    if program.geometry.is_some() {
+        let opts = GeometryOptions {
+            count: 2,
+            constants: consts.clone(),
+            budget: 20_000,
+            ..Default::default()
+        };
+        let _ = run_geometry(&program, &opts);
+    }
     if shader.processor == tgsi::Processor::Fragment {
         let opts = RenderOptions {
             width: 3,

@@ -20,6 +20,7 @@ Examples:
   tgsi disasm shader.bin                token words -> text
   tgsi render shader.tgsi -o out.png    run a fragment shader per pixel, write a PNG
   tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
+  tgsi run gs.tgsi --count 4            run a geometry shader over 4 input primitives
   tgsi bench shader.tgsi --size 256x256  how fast a fragment or compute shader runs
   cat shader.tgsi | tgsi check -        read from stdin
 
@@ -83,16 +84,34 @@ enum Command {
         after_help = "Examples:\n  tgsi render examples/plasma.tgsi -o plasma.png\n  tgsi render shader.tgsi --size 64x64 --consts consts.txt --clear=-1,-2,-3,-4 --raw out.f32\n\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Render(commands::render::RenderArgs),
-    /// Run a vertex shader over vertices on the reference interpreter and print its outputs.
+    /// Run a vertex, geometry or compute shader on the reference interpreter.
     ///
-    /// Lanes are consecutive vertices (4 per quad, as the draw module feeds softpipe). Each
-    /// --input sets one IN register: from a file of little-endian f32 vec4s, one per vertex
-    /// (the vertex count comes from the files, which must agree), or a constant for every
-    /// vertex. Inputs not given read 0. System values: VERTEXID = index + --base-vertex,
-    /// VERTEXID_NOBASE = index, BASEVERTEX, INSTANCEID = --instance (x channel, as integers).
-    /// Prints one line per vertex and output register, or writes them all with -o.
+    /// Vertex shaders: lanes are consecutive vertices (4 per quad, as the draw module feeds
+    /// softpipe). Each --input sets one IN register: from a file of little-endian f32 vec4s,
+    /// one per vertex (the vertex count comes from the files, which must agree), or a
+    /// constant for every vertex. Inputs not given read 0. System values: VERTEXID = index +
+    /// --base-vertex, VERTEXID_NOBASE = index, BASEVERTEX, INSTANCEID = --instance (x
+    /// channel, as integers). Prints one line per vertex and output register, or writes them
+    /// all with -o.
+    ///
+    /// Geometry shaders: --count P input primitives of GS_INPUT_PRIMITIVE (V vertices each);
+    /// an --input file holds one vec4 per input vertex, primitive after primitive (vertex v
+    /// of primitive p is entry p*V + v). A PRIM_ID input holds p, SV PRIMID p and
+    /// INVOCATIONID the invocation. Each primitive runs alone (all GS_INVOCATIONS back to
+    /// back), as softpipe does. Prints every emitted primitive of every stream with its
+    /// vertices' outputs; -o writes the vertices of --stream N, --primitives their
+    /// primitives' vertex counts. Where softpipe departs from the spec the spec is followed:
+    /// GS_MAX_OUTPUT_VERTICES counts every vertex of an invocation on all streams, the end
+    /// of an invocation closes every stream's primitive.
+    ///
+    /// Chained stages (VS.tgsi GS.tgsi --prim MODE): the vertex shader over --count vertices,
+    /// primitive assembly as MODE, the geometry shader on the outputs linked by semantic;
+    /// -o then writes the stream decomposed into independent primitives, as transform
+    /// feedback captures it. --consts vs=FILE / gs=FILE give each stage its constants.
+    ///
+    /// Compute shaders: one dispatch of --grid workgroups of --block threads.
     #[command(
-        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
+        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n  tgsi run gs.tgsi --count 4 --input IN[0]=triangle-vertices.f32\n  tgsi run gs.tgsi --count 4 --input IN[0]=v.f32 --stream 1 -o s1.bin --primitives s1.len\n  tgsi run vs.tgsi gs.tgsi --prim triangle_strip --count 6 --input IN[0]=pos.f32 -o tf.bin\n  tgsi run cs.tgsi --grid 4,2,1 --bindings buffers.json\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`; geometry shaders\nprint `stream 0 primitive 0 (triangle_strip, input primitive 0, invocation 0): 3 vertices`\nbefore each primitive's vertex lines.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w\n(geometry: the vertices of one stream ordered by input primitive, invocation, emission).\n--primitives writes one little-endian u32 per emitted primitive of that stream: its vertex count.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Run(commands::run::RunArgs),
     /// Time a fragment shader (Mpix/s) or a compute shader (us per dispatch).

@@ -1,5 +1,6 @@
 //! `tgsi run`: vertex shaders over file and inline inputs, system values, raw output and
-//! the errors for mismatched vertex counts and non-vertex shaders.
+//! the errors for mismatched vertex counts and non-vertex shaders; geometry shaders over
+//! input primitives, printed per stream and primitive or written per stream.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -213,7 +214,8 @@ fn non_vertex_shaders_and_runtime_errors() {
     let out = tgsi(&["run", plasma.to_str().expect("utf-8 path"), "--count", "1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("needs a vertex (VERT) or compute (COMP) shader, not FRAG"),
+        stderr(&out)
+            .contains("needs a vertex (VERT), geometry (GEOM) or compute (COMP) shader, not FRAG"),
         "{}",
         stderr(&out)
     );
@@ -235,6 +237,162 @@ fn non_vertex_shaders_and_runtime_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("instruction budget of 100 exhausted"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Points in; per point a 2-vertex line on stream 0 (the input, then twice the input) and
+/// one stream-1 vertex holding (PRIM_ID, INVOCATIONID, 0, 0) as integers.
+const GS: &str =
+    "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+PROPERTY GS_MAX_OUTPUT_VERTICES 4\nPROPERTY GS_INVOCATIONS 2\nDCL IN[][0], GENERIC[0]\n\
+DCL IN[][1], PRIM_ID\nDCL SV[0], INVOCATIONID\nDCL OUT[0], GENERIC[0]\n\
+IMM[0] UINT32 {0, 1, 0, 0}\nIMM[1] FLT32 {2.0, 0.0, 0.0, 0.0}\n\
+MOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\nMUL OUT[0], IN[0][0], IMM[1].xxxx\nEMIT IMM[0].xxxx\n\
+ENDPRIM IMM[0].xxxx\nMOV OUT[0], IMM[0].xxxx\nMOV OUT[0].x, IN[0][1].xxxx\n\
+MOV OUT[0].y, SV[0].xxxx\nEMIT IMM[0].yyyy\nEND\n";
+
+#[test]
+fn geometry_shader_per_stream() {
+    let dir = scratch("gs");
+    let shader = dir.join("gs.tgsi");
+    std::fs::write(&shader, GS).expect("write shader");
+    let points = dir.join("points.f32");
+    write_vec4s(&points, &[[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 0.0]]);
+    let sh = shader.to_str().expect("utf-8 path");
+    let input = format!("--input=IN[0]={}", points.display());
+    // The primitive count comes from the file (one vertex per point).
+    let out = tgsi(&["run", sh, &input]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "stream 0 primitive 0 (line_strip, input primitive 0, invocation 0): 2 vertices\n\
+         \x20 vertex 0 OUT[0] GENERIC[0]: 1.0000 2.0000 3.0000 4.0000\n\
+         \x20 vertex 1 OUT[0] GENERIC[0]: 2.0000 4.0000 6.0000 8.0000\n\
+         stream 0 primitive 1 (line_strip, input primitive 0, invocation 1): 2 vertices\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains(
+            "4 primitives (line_strip, 8 vertices) on stream 0, \
+             4 primitives (line_strip, 4 vertices) on stream 1"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = tgsi(&["run", sh, &input, "--hex"]);
+    assert!(
+        stdout(&out).ends_with(
+            "stream 1 primitive 3 (line_strip, input primitive 1, invocation 1): 1 vertices\n\
+         \x20 vertex 0 OUT[0] GENERIC[0]: 0x00000001 0x00000001 0x00000000 0x00000000\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+
+    // Stream 1 as raw words, and its primitive lengths.
+    let raw = dir.join("s1.bin");
+    let lengths = dir.join("s1.len");
+    let out = tgsi(&[
+        "run",
+        sh,
+        &input,
+        "--count",
+        "2",
+        "--stream",
+        "1",
+        "-o",
+        raw.to_str().expect("utf-8 path"),
+        "--primitives",
+        lengths.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let words: Vec<u32> = std::fs::read(&raw)
+        .expect("read output")
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    // (prim, invocation) = (0,0) (0,1) (1,0) (1,1).
+    assert_eq!(words, [0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0]);
+    assert_eq!(
+        std::fs::read(&lengths).expect("read lengths"),
+        [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]
+    );
+
+    // Errors: a count the file cannot fill, a stream that does not exist.
+    let out = tgsi(&["run", sh, &input, "--count", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--count 3 needs 3 vertices"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tgsi(&["run", sh, "--count", "1", "--stream", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--stream 4"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chained_vertex_and_geometry_shaders() {
+    let dir = scratch("chain");
+    let gs = dir.join("gs.tgsi");
+    std::fs::write(&gs, GS).expect("write shader");
+    let (vs, gs) = (example(), gs);
+    let (vs, gs) = (vs.to_str().expect("utf-8"), gs.to_str().expect("utf-8"));
+    // The example VS writes GENERIC[0] = (IN[1].xy, vertex id, instance id); the GS reads
+    // GENERIC[0] and emits it, then twice it, per point.
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "--input",
+        "IN[1]=1,2,0,0",
+        "--hex",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "stream 0 primitive 2 (line_strip, input primitive 1, invocation 0): 2 vertices\n\
+         \x20 vertex 0 OUT[0] GENERIC[0]: 0x3f800000 0x40000000 0x3f800000 0x00000000\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // -o: each 2-vertex line strip is one line of two vertices, 4 lines in all.
+    let raw = dir.join("tf.bin");
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "-o",
+        raw.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&raw).expect("read").len(), 4 * 2 * 16);
+    // A draw mode the GS cannot take, a missing mode, stages in the wrong order.
+    let out = tgsi(&["run", vs, gs, "--prim", "triangles", "--count", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot feed"), "{}", stderr(&out));
+    let out = tgsi(&["run", vs, gs, "--count", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--prim"), "{}", stderr(&out));
+    let out = tgsi(&["run", gs, vs, "--prim", "points", "--count", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("vertex then a geometry"),
         "{}",
         stderr(&out)
     );

@@ -51,7 +51,9 @@ impl<const N: usize> Machine<N> {
             | Kind::Ballot
             | Kind::ReadFirst
             | Kind::ReadInvoc
-            | Kind::Texture => {}
+            | Kind::Texture
+            | Kind::Emit
+            | Kind::EndPrim => {}
         }
     }
 

@@ -3,9 +3,10 @@
 //! kinds chosen by [`crate::ops::kind`], and jump targets computed from the block structure
 //! (labels in the text are only hints). Anything the machine cannot run is rejected here.
 
+use crate::geometry::GeometryInfo;
 use crate::ops::{self, Flow, Kind};
 use std::fmt;
-use tgsi::opcode::OperandType;
+use tgsi::opcode::{OperandType, StageRestriction};
 use tgsi::{
     CoordOrigin, File, Format, PixelCenter, Processor, PropertyName, ResourceDecl, Semantic,
     Shader, Span, TextureTarget,
@@ -233,6 +234,8 @@ pub struct Program {
     pub color0_writes_all: bool,
     /// `CS_FIXED_BLOCK_WIDTH`, `_HEIGHT`, `_DEPTH`.
     pub fixed_block: [Option<u32>; 3],
+    /// Geometry shaders: primitives, limits and the registers a vertex records.
+    pub geometry: Option<GeometryInfo>,
 }
 
 /// Why a shader cannot be compiled.
@@ -280,6 +283,14 @@ impl Program {
     /// Lower `shader`, or explain what cannot be run.
     pub fn compile(shader: &Shader) -> Result<Program, CompileError> {
         Lowering::new(shader).run()
+    }
+
+    /// Vertices of one input primitive: how many copies of the input registers the machine
+    /// holds (`IN[v][i]`); 1 except for geometry shaders.
+    pub(crate) fn input_vertices(&self) -> usize {
+        self.geometry
+            .as_ref()
+            .map_or(1, |g| g.input.vertices() as usize)
     }
 
     /// The instruction budget error message helper: `"MOV (instruction 3)"`.
@@ -369,11 +380,32 @@ impl<'a> Lowering<'a> {
                 })
             })
             .collect::<Result<Vec<Kind>, _>>()?;
+        let geometry_stage = sh.processor == Processor::Geometry;
+        for (at, ins) in sh.instructions.iter().enumerate() {
+            if ins.opcode.info().stage == StageRestriction::Geometry && !geometry_stage {
+                return Err(self.err(
+                    at,
+                    format!("{} is only valid in geometry shaders", ins.opcode),
+                ));
+            }
+        }
         let links = self.structure(&kinds)?;
         let mut insts = Vec::with_capacity(sh.instructions.len());
         for (at, ins) in sh.instructions.iter().enumerate() {
             insts.push(self.lower(at, ins, kinds[at], links[at])?);
         }
+        let mut declared: Vec<u32> = outputs
+            .iter()
+            .map(|d| d.index)
+            .chain(plain_outputs.iter().copied())
+            .collect();
+        declared.sort_unstable();
+        declared.dedup();
+        let geometry = GeometryInfo::of(sh, &declared).map_err(|message| CompileError {
+            instruction: None,
+            span: sh.properties.first().map_or(Span::default(), |p| p.span),
+            message,
+        })?;
         let prop = |name| sh.property(name).unwrap_or(0);
         Ok(Program {
             processor: sh.processor,
@@ -390,6 +422,7 @@ impl<'a> Lowering<'a> {
                 .unwrap_or(PixelCenter::HalfInteger),
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
             fixed_block: crate::compute::fixed_block(sh),
+            geometry,
         })
     }
 
@@ -873,10 +906,17 @@ impl<'a> Lowering<'a> {
             self.touch(at, RegFile::Addr, a.index as i32, true)?;
         }
         self.touch(at, file, s.reg.index, indirect.is_none())?;
+        let per_vertex = file == RegFile::Input && self.shader.processor == Processor::Geometry;
         let (dim, dim_indirect) = match &s.reg.dimension {
             None => (0, None),
-            Some(_) if !matches!(file, RegFile::Const | RegFile::HwAtomic) => {
-                return Err(self.err(at, "2-D operands are only supported for CONST and HWATOMIC"))
+            Some(_) if !(per_vertex || matches!(file, RegFile::Const | RegFile::HwAtomic)) => {
+                return Err(self.err(
+                    at,
+                    "2-D operands are only supported for CONST, HWATOMIC and geometry-shader inputs",
+                ))
+            }
+            Some(d) if per_vertex && d.indirect.is_none() && d.index < 0 => {
+                return Err(self.err(at, format!("negative vertex index {}", d.index)))
             }
             Some(d) => {
                 let di = self.indirect(at, &d.indirect, true)?;

@@ -8,6 +8,10 @@
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
 //! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
+//! * [`run_geometry`]: run a geometry shader over input primitives and collect what it
+//!   emits on each vertex stream ([`emit`] says how EMIT and ENDPRIM record vertices).
+//! * [`run_pipeline`]: a vertex shader chained to a geometry shader through primitive
+//!   assembly ([`assembly`]), as Gallium's draw module chains them.
 //! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
 //!   memory.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
@@ -66,17 +70,21 @@
 #![warn(missing_docs)]
 
 mod alu;
+pub mod assembly;
 pub mod bindings;
 pub mod compile;
 pub mod compute;
 pub mod consts;
+pub mod emit;
 pub mod format;
+pub mod geometry;
 mod image;
 mod interlane;
 pub mod machine;
 mod memory;
 mod operand;
 pub mod ops;
+pub mod pipeline;
 pub mod render;
 pub mod resource;
 pub mod scalar;
@@ -87,6 +95,8 @@ pub mod vertex;
 pub use compile::{CompileError, Program};
 pub use compute::{run_compute, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
+pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
+pub use pipeline::{run_pipeline, PipelineOptions};
 pub use render::{render_fragment, Image, RenderOptions};
 pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};

@@ -5,6 +5,7 @@
 //! REP) share the loop stack; their per-lane iteration counts live in its frames.
 
 use crate::compile::{Inst, Program, LANE_FILES};
+use crate::emit::Emission;
 use crate::ops::{Flow, Kind};
 use crate::resource::{Resources, Storage};
 use crate::scalar::float::{add, flr, sub};
@@ -165,6 +166,10 @@ pub struct Machine<const N: usize> {
     pub(crate) address_stacks: [Vec<[u32; 4]>; N],
     /// Screen-space gradients of each input, `[d/dx, d/dy][channel]` (INTERP_OFFSET).
     pub(crate) gradients: Vec<[[f32; 4]; 2]>,
+    /// Registers per vertex of the input file (inputs of vertex v start at v × stride).
+    pub(crate) input_stride: usize,
+    /// What each lane has emitted (geometry shaders).
+    pub(crate) emission: [Emission; N],
     /// Next instruction of a resumable run; `None` once it has ended.
     pc: Option<usize>,
     /// Instructions executed since the run started.
@@ -183,8 +188,12 @@ impl<const N: usize> Machine<N> {
                 "wave size must be 4, 8, … 32"
             )
         };
+        let input_vertices = program.input_vertices();
         Machine {
-            regs: std::array::from_fn(|f| vec![[[0; N]; 4]; program.sizes[f]]),
+            regs: std::array::from_fn(|f| {
+                let vertices = if f == 1 { input_vertices } else { 1 };
+                vec![[[0; N]; 4]; program.sizes[f] * vertices]
+            }),
             cond: Self::ALL,
             loop_: Self::ALL,
             cont: Self::ALL,
@@ -202,12 +211,15 @@ impl<const N: usize> Machine<N> {
             calls: Vec::new(),
             address_stacks: std::array::from_fn(|_| Vec::new()),
             gradients: vec![[[0.0; 4]; 2]; program.sizes[1]],
+            input_stride: program.sizes[1],
+            emission: std::array::from_fn(|_| Emission::default()),
             pc: None,
             executed: 0,
         }
     }
 
-    /// Input registers (set them before [`Machine::run`]).
+    /// Input registers (set them before [`Machine::run`]). Geometry shaders read a vertex
+    /// of registers per input vertex: `IN[v][i]` is entry `v · input_stride() + i`.
     pub fn inputs_mut(&mut self) -> &mut [Reg<N>] {
         &mut self.regs[1]
     }
@@ -216,6 +228,11 @@ impl<const N: usize> Machine<N> {
     /// (x to the right, y down the memory rows); INTERP_OFFSET reads them. Zero unless set.
     pub fn input_gradients_mut(&mut self) -> &mut [[[f32; 4]; 2]] {
         &mut self.gradients
+    }
+
+    /// Input registers per vertex (see [`Machine::inputs_mut`]).
+    pub fn input_stride(&self) -> usize {
+        self.input_stride
     }
 
     /// System-value registers (set them before [`Machine::run`]).
@@ -280,6 +297,7 @@ impl<const N: usize> Machine<N> {
         self.switch_stack.clear();
         self.calls.clear();
         self.address_stacks.iter_mut().for_each(Vec::clear);
+        self.emission.iter_mut().for_each(Emission::clear);
         self.pc = Some(0);
         self.executed = 0;
     }
@@ -363,6 +381,13 @@ impl<const N: usize> Machine<N> {
                     self.texture(inst, &res);
                     Ok(Some(pc + 1))
                 }
+                Kind::Emit | Kind::EndPrim => {
+                    if let Some(g) = &program.geometry {
+                        let end = matches!(inst.kind, Kind::EndPrim);
+                        self.emit(inst, &res, end, &g.outputs, g.max_vertices);
+                    }
+                    Ok(Some(pc + 1))
+                }
                 _ => {
                     self.alu(inst, &res);
                     Ok(Some(pc + 1))
@@ -371,6 +396,9 @@ impl<const N: usize> Machine<N> {
             // A failed run cannot be resumed.
             self.pc = None;
             self.pc = step?;
+        }
+        if program.geometry.is_some() {
+            self.emission.iter_mut().for_each(Emission::close);
         }
         Ok(Stop::End(!self.kill & Self::ALL))
     }

@@ -1,4 +1,5 @@
-//! Operand access: source fetch (swizzle, indirect and 2-D indices, abs then type-dependent
+//! Operand access: source fetch (swizzle, indirect and 2-D indices — the constant buffer of
+//! CONST and HWATOMIC, the vertex of geometry-shader inputs — abs then type-dependent
 //! negate, 64-bit channel pairs) and destination writes (execution mask, write mask,
 //! saturate, indirect destinations addressed by each quad's first lane).
 //!
@@ -6,7 +7,7 @@
 //! not check them at all), so no shader can make the machine panic.
 
 use crate::compile::{DstOp, Indirect, RegFile, SrcOp};
-use crate::machine::{Machine, Res};
+use crate::machine::{Machine, Reg, Res};
 use tgsi::opcode::OperandType;
 
 impl SrcOp {
@@ -81,18 +82,12 @@ impl<const N: usize> Machine<N> {
             RegFile::Null => {}
             file => {
                 if let Some(f) = file.lane_file() {
-                    let regs = &self.regs[f];
-                    if s.indirect.is_none() {
-                        if let Some(r) = regs.get(s.index as usize) {
-                            out = r[c];
-                        }
-                    } else {
-                        for l in 0..N {
-                            out[l] = usize::try_from(idx[l])
-                                .ok()
-                                .and_then(|i| regs.get(i))
-                                .map_or(0, |r| r[c][l]);
-                        }
+                    let dims = match &s.dim_indirect {
+                        Some(ind) => self.lane_indices(s.dim, ind, exec),
+                        None => [i64::from(s.dim); N],
+                    };
+                    for l in 0..N {
+                        out[l] = self.lane_reg(f, dims[l], idx[l]).map_or(0, |r| r[c][l]);
                     }
                 }
             }
@@ -100,9 +95,29 @@ impl<const N: usize> Machine<N> {
         out
     }
 
+    /// Register `index` of vertex `vertex` of per-lane file `f` (only the input file has
+    /// more than one vertex), or `None` when either is out of range.
+    fn lane_reg(&self, f: usize, vertex: i64, index: i64) -> Option<&Reg<N>> {
+        let index = usize::try_from(index).ok()?;
+        let regs = &self.regs[f];
+        if f != 1 {
+            return regs.get(index);
+        }
+        if index >= self.input_stride {
+            return None;
+        }
+        let vertex = usize::try_from(vertex).ok()?;
+        regs.get(vertex.checked_mul(self.input_stride)?.checked_add(index)?)
+    }
+
     /// [`Machine::fetch_raw`] for a source without indirect indices: one register for all
     /// lanes.
     fn fetch_direct(&self, s: &SrcOp, c: usize, res: &Res) -> [u32; N] {
+        if let Some(f) = s.file.lane_file() {
+            return self
+                .lane_reg(f, i64::from(s.dim), i64::from(s.index))
+                .map_or([0; N], |r| r[c]);
+        }
         let index = usize::try_from(s.index).ok();
         let shared = |v: Option<&[u32; 4]>| [v.map_or(0, |v| v[c]); N];
         match s.file {
@@ -114,11 +129,7 @@ impl<const N: usize> Machine<N> {
                     .and_then(|(buf, i)| buf.get(i)),
             ),
             RegFile::Imm => shared(index.and_then(|i| res.imms.get(i))),
-            file => file
-                .lane_file()
-                .zip(index)
-                .and_then(|(f, i)| self.regs[f].get(i))
-                .map_or([0; N], |r| r[c]),
+            _ => [0; N],
         }
     }
 

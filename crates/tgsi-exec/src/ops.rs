@@ -287,6 +287,10 @@ pub enum Kind {
     Flow(Flow),
     /// Texture sampling, fetches and queries ([`crate::texture`]).
     Texture,
+    /// EMIT: a vertex on stream `src0.x` ([`crate::emit`]).
+    Emit,
+    /// ENDPRIM: close the primitive of stream `src0.x`.
+    EndPrim,
 }
 
 /// Whether `op` samples, fetches from or queries a sampler view ([`Kind::Texture`]): the
@@ -300,14 +304,10 @@ pub fn is_texture(op: Opcode) -> bool {
 
 /// Why [`kind`] has no answer for `op`.
 pub fn unsupported_reason(op: Opcode) -> &'static str {
-    use tgsi::opcode::Section;
-    let info = op.info();
     if op == Opcode::IFC {
         "has no semantics in any spec version (its text is TBD and a token cannot hold the comparison it needs)"
     } else if op == Opcode::FBFETCH {
         "reads the framebuffer, which the interpreter does not model"
-    } else if info.section == Section::Geometry {
-        "is a geometry-shader opcode; the interpreter does not run those yet"
     } else {
         "is not supported by the interpreter"
     }
@@ -517,6 +517,8 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::CLOCK => Clock,
         Opcode::NOP | Opcode::LFENCE | Opcode::MFENCE | Opcode::SFENCE => Nop,
         Opcode::BARRIER | Opcode::MEMBAR => Sync,
+        Opcode::EMIT => Emit,
+        Opcode::ENDPRIM => EndPrim,
         Opcode::LOAD => Load,
         Opcode::STORE => Store,
         Opcode::RESQ => Resq,

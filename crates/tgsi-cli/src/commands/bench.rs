@@ -178,9 +178,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             }
         }
         Processor::Compute => {
-            let mut options = args
-                .dispatch
-                .options(&shader, &bindings, args.consts.as_deref())?;
+            let mut options =
+                args.dispatch
+                    .options(&shader, &bindings, read_consts(args.consts.as_deref())?)?;
             options.threads = args.threads;
             let mut invocations = 0;
             let (runs, elapsed) = repeat(min_time, || {

@@ -4,6 +4,7 @@ pub mod asm;
 pub mod bench;
 pub mod check;
 pub mod fmt;
+pub mod geometry;
 pub mod info;
 pub mod render;
 pub mod run;

@@ -1,6 +1,7 @@
 //! `tgsi run`: run a vertex shader over vertices on the reference interpreter
 //! ([`tgsi_exec::run_vertices`]) and print every output register per vertex, or write them
-//! all as raw little-endian words.
+//! all as raw little-endian words; a compute shader runs one dispatch, a geometry shader
+//! goes to [`super::geometry`].
 //!
 //! Inputs come from files of little-endian f32 vec4s (one per vertex; the vertex count is
 //! taken from them) or from inline constants; the system values VERTEXID, INSTANCEID,
@@ -17,34 +18,52 @@ use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 /// Options of `tgsi run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Vertex shader (text or tokens).
-    pub file: String,
-    /// An input: `IN[0]=FILE` (f32 vec4 per vertex) or `IN[1]=x,y,z,w` (floats or 0x
-    /// words, same for all vertices). Repeatable.
+    /// Vertex, geometry or compute shader (text or tokens); or a vertex shader then a
+    /// geometry shader, chained (needs --prim).
+    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Chained stages: how the vertices form primitives (points, lines, line_strip,
+    /// line_loop, triangles, triangle_strip, triangle_fan, lines_adjacency,
+    /// line_strip_adjacency, triangles_adjacency, triangle_strip_adjacency).
+    #[arg(long, value_name = "MODE")]
+    pub prim: Option<String>,
+    /// An input: `IN[0]=FILE` (f32 vec4 per vertex; for a geometry shader per input vertex,
+    /// primitive after primitive) or `IN[1]=x,y,z,w` (floats or 0x words, same for all
+    /// vertices). Repeatable.
     #[arg(long = "input", value_name = "IN[i]=FILE|x,y,z,w")]
     pub inputs: Vec<String>,
-    /// Number of vertices (required when no input file gives it).
+    /// Number of vertices, or of input primitives for a geometry shader (required when no
+    /// input file gives it).
     #[arg(long)]
     pub count: Option<usize>,
-    /// Constants file.
-    #[arg(long)]
-    pub consts: Option<String>,
+    /// Constants file; with chained stages `vs=FILE` or `gs=FILE` for one stage (a plain
+    /// FILE is for every stage). Repeatable.
+    #[arg(long, value_name = "[STAGE=]FILE")]
+    pub consts: Vec<String>,
     /// INSTANCEID.
     #[arg(long, default_value_t = 0)]
     pub instance: u32,
     /// BASEVERTEX, added to the vertex index for VERTEXID.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub base_vertex: i32,
-    /// Instruction budget per wave of 16 vertices (default: generous).
+    /// Instruction budget per wave of 16 vertices, per geometry-shader invocation or per
+    /// compute workgroup (default: generous).
     #[arg(long)]
     pub budget: Option<u64>,
     /// Print raw 32-bit words in hex instead of floats.
     #[arg(long, conflicts_with = "output")]
     pub hex: bool,
     /// Write all outputs as raw little-endian u32 words instead of printing (`-` for
-    /// stdout).
+    /// stdout); for a geometry shader every emitted vertex of --stream.
     #[arg(short, long)]
     pub output: Option<String>,
+    /// Geometry: the vertex stream (0-3) that -o and --primitives write.
+    #[arg(long, default_value_t = 0)]
+    pub stream: usize,
+    /// Geometry: write one little-endian u32 per emitted primitive of --stream, its vertex
+    /// count (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub primitives: Option<String>,
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
@@ -96,7 +115,7 @@ impl DispatchArgs {
         &self,
         shader: &tgsi::Shader,
         bindings: &'a tgsi_exec::bindings::Bindings,
-        consts: Option<&str>,
+        constants: Vec<Vec<[u32; 4]>>,
     ) -> Result<tgsi_exec::ComputeOptions<'a>, Failure> {
         let grid = match &self.grid {
             Some(g) => dims(g, "--grid")?,
@@ -121,7 +140,7 @@ impl DispatchArgs {
         Ok(tgsi_exec::ComputeOptions {
             grid,
             block,
-            constants: read_consts(consts)?,
+            constants,
             resources: &bindings.resources,
             shared_bytes,
             ..tgsi_exec::ComputeOptions::default()
@@ -139,7 +158,7 @@ fn run_compute(
     let bindings = args.resources.load(shader)?;
     let mut options = args
         .dispatch
-        .options(shader, &bindings, args.consts.as_deref())?;
+        .options(shader, &bindings, stage_consts(args, "cs")?)?;
     options.threads = args.threads;
     if let Some(budget) = args.budget {
         options.budget = budget;
@@ -177,7 +196,7 @@ fn read_vectors(path: &str) -> Result<Vec<[u32; 4]>, Failure> {
 }
 
 /// The inputs by register index (gaps read 0) and the vertex count the files give, if any.
-fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
+pub(super) fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
     let mut inputs: Vec<Option<VertexInput>> = Vec::new();
     // (file, vertex count) of the first file input, to check the others against.
     let mut counted: Option<(String, usize)> = None;
@@ -240,17 +259,44 @@ fn table(outputs: &VertexOutputs, hex: bool) -> String {
     text
 }
 
+/// The constants for `stage` (`vs`, `gs`, `cs`): the last `--consts STAGE=FILE` or plain
+/// `--consts FILE`.
+pub(super) fn stage_consts(args: &RunArgs, stage: &str) -> Result<Vec<Vec<[u32; 4]>>, Failure> {
+    let path = args
+        .consts
+        .iter()
+        .rev()
+        .find_map(|c| match c.split_once('=') {
+            Some((s, file)) if s.eq_ignore_ascii_case(stage) => Some(file),
+            Some((s, _)) if ["vs", "gs", "cs"].iter().any(|k| s.eq_ignore_ascii_case(k)) => None,
+            _ => Some(c.as_str()),
+        });
+    read_consts(path)
+}
+
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    let input = input::read(&args.file)?;
+    if args.files.len() == 2 {
+        return super::geometry::run_chained(args);
+    }
+    if args.prim.is_some() {
+        return Err(Failure::Io(
+            "--prim is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE".into(),
+        ));
+    }
+    let input = input::read(&args.files[0])?;
     let program = compile(&input, args.tokens)?;
     let shader = input.shader(args.tokens)?;
     if program.processor == Processor::Compute {
         return run_compute(args, &program, &shader, &input.name);
     }
+    if program.processor == Processor::Geometry {
+        return super::geometry::run(args, &program, &shader, &input.name);
+    }
     if program.processor != Processor::Vertex {
         eprintln!(
-            "{}: error: tgsi run needs a vertex (VERT) or compute (COMP) shader, not {}{}",
+            "{}: error: tgsi run needs a vertex (VERT), geometry (GEOM) or compute (COMP) \
+             shader, not {}{}",
             input.name,
             program.processor,
             if program.processor == Processor::Fragment {
@@ -275,7 +321,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
             ))
         }
     };
-    let constants = read_consts(args.consts.as_deref())?;
+    let constants = stage_consts(args, "vs")?;
     let bindings = args.resources.load(&shader)?;
     let mut options = VertexOptions {
         count,

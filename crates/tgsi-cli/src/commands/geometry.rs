@@ -1,0 +1,192 @@
+//! `tgsi run` of a geometry shader: input primitives from `--input` files (one f32 vec4 per
+//! input vertex, primitive after primitive) or constants, run with
+//! [`tgsi_exec::run_geometry`]; prints every emitted primitive of every stream with its
+//! vertices' outputs, or writes one stream's vertices (`-o`) and primitive lengths
+//! (`--primitives`) as raw little-endian u32 words. Chained with a vertex shader
+//! ([`tgsi_exec::run_pipeline`]), `-o` writes the stream as transform feedback captures it.
+
+use std::fmt::Write as _;
+
+use super::render::compile;
+use super::run::{parse_inputs, stage_consts, RunArgs};
+use crate::input::{self, Failure};
+use crate::resources::write_outputs;
+use tgsi_exec::{GeometryOptions, GeometryOutputs, Program};
+
+/// Every emitted primitive: a header line, then one line per vertex and output register.
+fn table(outputs: &GeometryOutputs, hex: bool) -> String {
+    let mut text = String::new();
+    let kind = outputs.output_primitive.name().to_ascii_lowercase();
+    for (s, stream) in outputs.streams.iter().enumerate() {
+        for (k, p) in stream.primitives.iter().enumerate() {
+            let _ = writeln!(
+                text,
+                "stream {s} primitive {k} ({kind}, input primitive {}, invocation {}): {} \
+                 vertices",
+                p.input, p.invocation, p.vertices
+            );
+            for v in 0..p.vertices as usize {
+                let values = outputs.vertex(s, p.first + v);
+                for (decl, value) in outputs.decls.iter().zip(values) {
+                    let _ = write!(text, "  vertex {v} {decl}:");
+                    for w in value {
+                        let _ = if hex {
+                            write!(text, " 0x{w:08x}")
+                        } else {
+                            write!(text, " {:.4}", f32::from_bits(*w))
+                        };
+                    }
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    text
+}
+
+/// Runs `tgsi run` for a geometry shader.
+pub fn run(
+    args: &RunArgs,
+    program: &Program,
+    shader: &tgsi::Shader,
+    name: &str,
+) -> Result<(), Failure> {
+    let Some(info) = &program.geometry else {
+        return Err(Failure::Invalid);
+    };
+    if args.stream > 3 {
+        return Err(Failure::Io(format!(
+            "--stream {} names no vertex stream (0 to 3)",
+            args.stream
+        )));
+    }
+    let per_prim = info.input.vertices() as usize;
+    let (inputs, file_vertices) = parse_inputs(&args.inputs)?;
+    let count = match (file_vertices, args.count) {
+        (Some(n), Some(c)) if n < c.saturating_mul(per_prim) => {
+            return Err(Failure::Io(format!(
+                "--count {c} needs {} vertices of {} primitives, the input files hold {n}",
+                c.saturating_mul(per_prim),
+                info.input
+            )))
+        }
+        (_, Some(c)) => c,
+        (Some(n), None) if n % per_prim == 0 => n / per_prim,
+        (Some(n), None) => {
+            return Err(Failure::Io(format!(
+                "the input files hold {n} vertices, not a whole number of {} primitives \
+                 ({per_prim} vertices each)",
+                info.input
+            )))
+        }
+        (None, None) => {
+            return Err(Failure::Io(
+                "no input file gives the primitive count: pass --count N".into(),
+            ))
+        }
+    };
+    let bindings = args.resources.load(shader)?;
+    let mut options = GeometryOptions {
+        count,
+        inputs,
+        constants: stage_consts(args, "gs")?,
+        resources: bindings.resources.clone(),
+        ..GeometryOptions::default()
+    };
+    if let Some(budget) = args.budget {
+        options.budget = budget;
+    }
+    let outputs = tgsi_exec::run_geometry(program, &options).map_err(|e| {
+        eprintln!("{name}: error: {e}");
+        Failure::Invalid
+    })?;
+    write_outputs(&bindings)?;
+    let invocations = info.invocations;
+    eprintln!("{name}: {count} input primitives × {invocations} invocation(s): {outputs}");
+    if let Some(path) = &args.primitives {
+        input::write(path, &outputs.primitive_lengths_le_bytes(args.stream))?;
+    }
+    match &args.output {
+        Some(path) => input::write(path, &outputs.to_le_bytes(args.stream)),
+        None if args.primitives.as_deref() == Some("-") => Ok(()),
+        None => input::write("-", table(&outputs, args.hex).as_bytes()),
+    }
+}
+
+/// Runs `tgsi run VS GS --prim MODE`: the vertex shader over the vertices, primitive
+/// assembly, the geometry shader; prints like a geometry run, and `-o` writes the stream
+/// decomposed into independent primitives, as transform feedback captures it.
+pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
+    let [vs_file, gs_file] = [&args.files[0], &args.files[1]];
+    let vs_input = input::read(vs_file)?;
+    let gs_input = input::read(gs_file)?;
+    let vs = compile(&vs_input, args.tokens)?;
+    let gs = compile(&gs_input, args.tokens)?;
+    let stages = (vs.processor, gs.processor);
+    if stages != (tgsi::Processor::Vertex, tgsi::Processor::Geometry) {
+        eprintln!(
+            "error: chained stages must be a vertex then a geometry shader, not {} then {}",
+            stages.0, stages.1
+        );
+        return Err(Failure::Invalid);
+    }
+    if args.stream > 3 {
+        return Err(Failure::Io(format!(
+            "--stream {} names no vertex stream (0 to 3)",
+            args.stream
+        )));
+    }
+    let Some(mode_name) = &args.prim else {
+        return Err(Failure::Io("chained stages need --prim MODE".into()));
+    };
+    let mode = tgsi::Primitive::from_name(&mode_name.to_ascii_uppercase())
+        .filter(|m| tgsi_exec::assembly::input_primitive(*m).is_some())
+        .ok_or_else(|| Failure::Io(format!("--prim {mode_name}: unknown draw mode")))?;
+    let (inputs, file_vertices) = parse_inputs(&args.inputs)?;
+    let count = match (file_vertices, args.count) {
+        (Some(n), Some(c)) if n != c => {
+            return Err(Failure::Io(format!(
+                "--count {c} disagrees with the input files, which hold {n} vertices"
+            )))
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(Failure::Io(
+                "no input file gives the vertex count: pass --count N".into(),
+            ))
+        }
+    };
+    let vs_shader = vs_input.shader(args.tokens)?;
+    let bindings = args.resources.load(&vs_shader)?;
+    let mut vertex = tgsi_exec::VertexOptions {
+        count,
+        inputs,
+        constants: stage_consts(args, "vs")?,
+        instance_id: args.instance,
+        base_vertex: args.base_vertex,
+        resources: bindings.resources.clone(),
+        ..tgsi_exec::VertexOptions::default()
+    };
+    if let Some(budget) = args.budget {
+        vertex.budget = budget;
+    }
+    let options = tgsi_exec::PipelineOptions {
+        mode,
+        vertex,
+        geometry_constants: stage_consts(args, "gs")?,
+    };
+    let outputs = tgsi_exec::run_pipeline(&vs, &gs, &options).map_err(|e| {
+        eprintln!("{}: error: {e}", gs_input.name);
+        Failure::Invalid
+    })?;
+    write_outputs(&bindings)?;
+    eprintln!("{}: {count} vertices as {mode}: {outputs}", gs_input.name);
+    if let Some(path) = &args.primitives {
+        input::write(path, &outputs.primitive_lengths_le_bytes(args.stream))?;
+    }
+    match &args.output {
+        Some(path) => input::write(path, &outputs.captured_le_bytes(args.stream)),
+        None if args.primitives.as_deref() == Some("-") => Ok(()),
+        None => input::write("-", table(&outputs, args.hex).as_bytes()),
+    }
+}

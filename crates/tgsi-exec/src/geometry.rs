@@ -1,0 +1,413 @@
+//! Geometry processing: run a geometry shader over input primitives the way Gallium's draw
+//! module drives softpipe's `tgsi_exec` — one input primitive at a time in lane 0 of a
+//! 4-lane machine (draw's `vector_length` is 1 for `tgsi_exec`), all invocations of a
+//! primitive back to back — and collect what every invocation emits, per vertex stream, in
+//! the order draw produces it: by input primitive, then invocation, then emission.
+//!
+//! Inputs are given per `IN` register like vertex inputs ([`VertexInput`]): one vec4 per
+//! input vertex, primitive after primitive (vertex `v` of primitive `p` is entry `p·V + v`,
+//! `V` = the vertices of `GS_INPUT_PRIMITIVE`), or one vec4 for all. The values the draw
+//! module provides itself:
+//!
+//! | register                  | value                                          |
+//! |---------------------------|------------------------------------------------|
+//! | `IN[][i], PRIM_ID`        | the input primitive `p` in all four channels of every vertex |
+//! | `SV[i], PRIMID`           | `p` in x                                       |
+//! | `SV[i], INVOCATIONID`     | the invocation in x                            |
+//!
+//! Other system values read 0. `GS_INVOCATIONS` 0 (or absent) means 1, as the spec says;
+//! a missing `GS_MAX_OUTPUT_VERTICES` is 0, so nothing is emitted, as in `tgsi_exec`. How
+//! EMIT and ENDPRIM record vertices, and where that follows the spec rather than softpipe,
+//! is described in [`crate::emit`].
+
+use std::fmt;
+
+use crate::compile::Program;
+use crate::emit::STREAMS;
+use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+use crate::resource::Resources;
+use crate::vertex::{OutputDecl, VertexInput};
+use tgsi::{Primitive, Processor, PropertyName, Semantic, Shader};
+
+/// Largest `GS_MAX_OUTPUT_VERTICES` accepted (softpipe's
+/// `PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES`).
+pub const MAX_OUTPUT_VERTICES: u32 = 1024;
+
+/// Largest `GS_INVOCATIONS` accepted (softpipe's `GL_MAX_GEOMETRY_SHADER_INVOCATIONS`).
+pub const MAX_INVOCATIONS: u32 = 32;
+
+/// Largest number of words one invocation may emit: `GS_MAX_OUTPUT_VERTICES` × declared
+/// output registers × 4 must stay within it.
+pub const MAX_INVOCATION_WORDS: usize = 1 << 20;
+
+/// Largest accepted input primitive count.
+pub const MAX_PRIMITIVES: usize = 1 << 24;
+
+/// Largest number of output words a whole run may collect (all streams).
+pub const MAX_OUTPUT_WORDS: usize = 1 << 26;
+
+/// What a geometry shader's properties and declarations say about its execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeometryInfo {
+    /// `GS_INPUT_PRIMITIVE`: points, lines, lines_adjacency, triangles or
+    /// triangles_adjacency.
+    pub input: Primitive,
+    /// `GS_OUTPUT_PRIMITIVE`.
+    pub output: Primitive,
+    /// `GS_MAX_OUTPUT_VERTICES`: vertices an invocation may emit over all streams.
+    pub max_vertices: u32,
+    /// `GS_INVOCATIONS` (at least 1).
+    pub invocations: u32,
+    /// The declared output registers, in index order: what each emitted vertex records.
+    pub outputs: Vec<u32>,
+}
+
+impl GeometryInfo {
+    /// The geometry information of `shader` (`None` for other stages), or why it cannot
+    /// run. `outputs` are the declared output registers.
+    pub(crate) fn of(shader: &Shader, outputs: &[u32]) -> Result<Option<GeometryInfo>, String> {
+        if shader.processor != Processor::Geometry {
+            return Ok(None);
+        }
+        let prop = |name| shader.property(name).unwrap_or(0);
+        let primitive = |name| {
+            let value = prop(name);
+            Primitive::from_number(value).ok_or_else(|| format!("{name} {value} is no primitive"))
+        };
+        let input = primitive(PropertyName::GsInputPrimitive)?;
+        if !matches!(
+            input,
+            Primitive::Points
+                | Primitive::Lines
+                | Primitive::LinesAdjacency
+                | Primitive::Triangles
+                | Primitive::TrianglesAdjacency
+        ) {
+            return Err(format!(
+                "GS_INPUT_PRIMITIVE {input} is not a geometry-shader input primitive"
+            ));
+        }
+        let output = primitive(PropertyName::GsOutputPrimitive)?;
+        if !matches!(
+            output,
+            Primitive::Points | Primitive::LineStrip | Primitive::TriangleStrip
+        ) {
+            return Err(format!(
+                "GS_OUTPUT_PRIMITIVE {output} is not POINTS, LINE_STRIP or TRIANGLE_STRIP"
+            ));
+        }
+        let max_vertices = prop(PropertyName::GsMaxOutputVertices);
+        if max_vertices > MAX_OUTPUT_VERTICES {
+            return Err(format!(
+                "GS_MAX_OUTPUT_VERTICES {max_vertices} is more than the limit of \
+                 {MAX_OUTPUT_VERTICES}"
+            ));
+        }
+        let words = max_vertices as usize * outputs.len() * 4;
+        if words > MAX_INVOCATION_WORDS {
+            return Err(format!(
+                "{max_vertices} output vertices of {} registers each is more than the limit \
+                 of {MAX_INVOCATION_WORDS} words per invocation",
+                outputs.len()
+            ));
+        }
+        let invocations = prop(PropertyName::GsInvocations).max(1);
+        if invocations > MAX_INVOCATIONS {
+            return Err(format!(
+                "GS_INVOCATIONS {invocations} is more than the limit of {MAX_INVOCATIONS}"
+            ));
+        }
+        Ok(Some(GeometryInfo {
+            input,
+            output,
+            max_vertices,
+            invocations,
+            outputs: outputs.to_vec(),
+        }))
+    }
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct GeometryOptions {
+    /// Number of input primitives.
+    pub count: usize,
+    /// `inputs[i]` = the value of `IN[][i]`; missing registers read 0.
+    pub inputs: Vec<VertexInput>,
+    /// Constant buffers: `constants[b][i]` = `CONST[b][i]` (missing slots read 0).
+    pub constants: Vec<Vec<[u32; 4]>>,
+    /// Instruction budget of each invocation.
+    pub budget: u64,
+    /// Textures, samplers, images and buffers.
+    pub resources: Resources,
+}
+
+impl Default for GeometryOptions {
+    fn default() -> Self {
+        GeometryOptions {
+            count: 0,
+            inputs: Vec::new(),
+            constants: Vec::new(),
+            budget: DEFAULT_BUDGET,
+            resources: Resources::default(),
+        }
+    }
+}
+
+/// One emitted primitive (the vertices between two cuts of its stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmittedPrimitive {
+    /// The input primitive whose invocation emitted it.
+    pub input: u32,
+    /// The invocation.
+    pub invocation: u32,
+    /// Its first vertex in the stream's vertex sequence.
+    pub first: usize,
+    /// Its vertex count.
+    pub vertices: u32,
+}
+
+/// Everything emitted on one vertex stream.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamOutput {
+    /// The primitives, in draw's order.
+    pub primitives: Vec<EmittedPrimitive>,
+    /// The vertices' outputs: vertex `k` is `values[k·d .. (k+1)·d]`, one vec4 per declared
+    /// output register (`d` of them).
+    pub values: Vec<[u32; 4]>,
+}
+
+/// The result of [`run_geometry`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeometryOutputs {
+    /// The declared output registers, by register index.
+    pub decls: Vec<OutputDecl>,
+    /// `GS_OUTPUT_PRIMITIVE`.
+    pub output_primitive: Primitive,
+    /// Streams 0 to 3.
+    pub streams: [StreamOutput; STREAMS],
+}
+
+impl GeometryOutputs {
+    /// The outputs of vertex `k` of `stream` (one vec4 per declaration).
+    pub fn vertex(&self, stream: usize, k: usize) -> &[[u32; 4]] {
+        let d = self.decls.len();
+        self.streams
+            .get(stream)
+            .and_then(|s| s.values.get(k * d..(k + 1) * d))
+            .unwrap_or(&[])
+    }
+
+    /// Little-endian words of every vertex of `stream`: vertex after vertex, declaration
+    /// order, x y z w.
+    pub fn to_le_bytes(&self, stream: usize) -> Vec<u8> {
+        self.streams.get(stream).map_or_else(Vec::new, |s| {
+            s.values
+                .iter()
+                .flatten()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        })
+    }
+
+    /// Little-endian words of `stream` the way transform feedback captures it: every
+    /// primitive decomposed into independent points, lines or triangles
+    /// ([`crate::assembly::decompose`]), each vertex as in [`GeometryOutputs::to_le_bytes`].
+    pub fn captured_le_bytes(&self, stream: usize) -> Vec<u8> {
+        let Some(s) = self.streams.get(stream) else {
+            return Vec::new();
+        };
+        s.primitives
+            .iter()
+            .flat_map(|p| {
+                crate::assembly::decompose(self.output_primitive, p.vertices)
+                    .into_iter()
+                    .map(move |v| p.first + v as usize)
+            })
+            .flat_map(|k| self.vertex(stream, k).iter().flatten())
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    /// One little-endian u32 per primitive of `stream`: its vertex count.
+    pub fn primitive_lengths_le_bytes(&self, stream: usize) -> Vec<u8> {
+        self.streams.get(stream).map_or_else(Vec::new, |s| {
+            s.primitives
+                .iter()
+                .flat_map(|p| p.vertices.to_le_bytes())
+                .collect()
+        })
+    }
+}
+
+impl fmt::Display for GeometryOutputs {
+    /// A summary: `3 primitives (triangle_strip, 9 vertices) on stream 0, 1 primitives
+    /// (triangle_strip, 1 vertices) on stream 1`;
+    /// stream 0 always, the others when they have primitives.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.streams.iter().enumerate() {
+            if i > 0 && s.primitives.is_empty() {
+                continue;
+            }
+            let v: u64 = s.primitives.iter().map(|p| u64::from(p.vertices)).sum();
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(
+                f,
+                "{} primitives ({}, {v} vertices) on stream {i}",
+                s.primitives.len(),
+                self.output_primitive.name().to_ascii_lowercase()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Lanes of the machine; only lane 0 runs, as in softpipe.
+const WAVE: usize = 4;
+
+/// Run `program` (a geometry shader) over `opts.count` input primitives as described in
+/// the module documentation.
+pub fn run_geometry(
+    program: &Program,
+    opts: &GeometryOptions,
+) -> Result<GeometryOutputs, ExecError> {
+    let Some(info) = program.geometry.as_ref() else {
+        return Err(ExecError::Setup(format!(
+            "run_geometry needs a geometry shader, not {}",
+            program.processor
+        )));
+    };
+    if opts.count > MAX_PRIMITIVES {
+        return Err(ExecError::Setup(format!(
+            "{} primitives is more than the limit of {MAX_PRIMITIVES}",
+            opts.count
+        )));
+    }
+    let per_prim = info.input.vertices() as usize;
+    let mut m = Machine::<WAVE>::new(program);
+    let stride = m.input_stride();
+    if opts.inputs.len() > stride {
+        return Err(ExecError::Setup(format!(
+            "IN[{}] is given but the shader declares {stride} input register(s)",
+            opts.inputs.len() - 1
+        )));
+    }
+    let needed = opts.count * per_prim;
+    for (i, input) in opts.inputs.iter().enumerate() {
+        if let VertexInput::PerVertex(v) = input {
+            if v.len() < needed {
+                return Err(ExecError::Setup(format!(
+                    "IN[{i}] has {} vertices, fewer than the {needed} of {} {} primitives",
+                    v.len(),
+                    opts.count,
+                    info.input
+                )));
+            }
+        }
+    }
+    let decls: Vec<OutputDecl> = info
+        .outputs
+        .iter()
+        .map(|&index| OutputDecl {
+            index,
+            semantic: program
+                .outputs
+                .iter()
+                .find(|d| d.index == index)
+                .map(|d| (d.semantic, d.semantic_index)),
+        })
+        .collect();
+    let mut streams: [StreamOutput; STREAMS] = Default::default();
+    let mut words = 0usize;
+    let env = Env {
+        resources: &opts.resources,
+        consts: &opts.constants,
+        budget: opts.budget,
+        helpers: !1,
+    };
+    for p in 0..opts.count {
+        set_inputs(program, opts, &mut m, p, per_prim);
+        for invocation in 0..info.invocations {
+            set_system_values(program, &mut m, p as u32, invocation);
+            m.run_lanes(program, &env, 1)?;
+            let Some(e) = m.emission(0) else { continue };
+            words += e.streams.iter().map(|s| s.values.len() * 4).sum::<usize>();
+            if words > MAX_OUTPUT_WORDS {
+                return Err(ExecError::Setup(format!(
+                    "the geometry shader emitted more than {MAX_OUTPUT_WORDS} output words"
+                )));
+            }
+            for (out, s) in streams.iter_mut().zip(&e.streams) {
+                let mut first = out
+                    .primitives
+                    .last()
+                    .map_or(0, |p| p.first + p.vertices as usize);
+                for &n in &s.primitives {
+                    out.primitives.push(EmittedPrimitive {
+                        input: p as u32,
+                        invocation,
+                        first,
+                        vertices: n,
+                    });
+                    first += n as usize;
+                }
+                out.values.extend_from_slice(&s.values);
+            }
+        }
+    }
+    Ok(GeometryOutputs {
+        decls,
+        output_primitive: info.output,
+        streams,
+    })
+}
+
+/// Fill the input registers of every vertex of primitive `p`.
+fn set_inputs(
+    program: &Program,
+    opts: &GeometryOptions,
+    m: &mut Machine<WAVE>,
+    p: usize,
+    per_prim: usize,
+) {
+    let stride = m.input_stride();
+    let inputs = m.inputs_mut();
+    for v in 0..per_prim {
+        for i in 0..stride {
+            let value = match opts.inputs.get(i) {
+                Some(VertexInput::PerVertex(list)) => {
+                    list.get(p * per_prim + v).copied().unwrap_or([0; 4])
+                }
+                Some(VertexInput::Constant(k)) => *k,
+                None => [0; 4],
+            };
+            if let Some(r) = inputs.get_mut(v * stride + i) {
+                *r = value.map(|x| [x; WAVE]);
+            }
+        }
+        for d in &program.inputs {
+            if d.semantic == Semantic::PrimId {
+                if let Some(r) = inputs.get_mut(v * stride + d.index as usize) {
+                    *r = [[p as u32; WAVE]; 4];
+                }
+            }
+        }
+    }
+}
+
+/// Set PRIMID and INVOCATIONID (x; the other channels and system values read 0).
+fn set_system_values(program: &Program, m: &mut Machine<WAVE>, p: u32, invocation: u32) {
+    let svs = m.system_values_mut();
+    for d in &program.system_values {
+        let x = match d.semantic {
+            Semantic::PrimId => p,
+            Semantic::InvocationId => invocation,
+            _ => 0,
+        };
+        if let Some(r) = svs.get_mut(d.index as usize) {
+            *r = [[x; WAVE], [0; WAVE], [0; WAVE], [0; WAVE]];
+        }
+    }
+}
