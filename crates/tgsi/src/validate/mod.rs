@@ -17,9 +17,12 @@
 //! assert_eq!(diags[0].to_string(), "3:6: error: TEMP[0] is not declared");
 //! ```
 
+mod calls;
 mod context;
 mod control_flow;
 mod declarations;
+mod encoding;
+mod gallium;
 mod memory;
 mod operands;
 mod properties;
@@ -89,8 +92,11 @@ codes! {
     IndirectWithoutArray = "indirect-without-array", Warning;
     /// The address of an indirect operand comes from a file that holds no values.
     BadAddressRegister = "bad-address-register", Error;
-    /// The address of an indirect operand is not an ADDR register (tgsi_exec reads ADDR).
-    NonAddressIndirect = "non-address-indirect", Warning;
+    /// The address of an indirect operand is a value register other than ADDR: the spec
+    /// and Gallium's drivers index through ADDR only (tgsi_exec would read ADDR anyway).
+    NonAddressIndirect = "non-address-indirect", Error;
+    /// A relative access naming an ArrayID whose constant base lies outside that array.
+    RelativeOutsideArray = "relative-outside-array", Error;
     /// A destination in a file that cannot be written.
     NotWritable = "not-writable", Error;
     /// A value source in a file that holds no values (NULL, SAMP, BUFFER…).
@@ -141,6 +147,12 @@ codes! {
     NestingTooDeep = "nesting-too-deep", Error;
     /// No END instruction.
     MissingEnd = "missing-end", Error;
+    /// A second END in the main program (outside subroutines).
+    DuplicateEnd = "duplicate-end", Error;
+    /// END inside an IF, loop, switch or subroutine.
+    EndInsideBlock = "end-inside-block", Error;
+    /// A call that recurses: a subroutine reaching itself, directly or through others.
+    RecursiveCall = "recursive-call", Error;
     // ----- stage -----
     /// An opcode the shader's stage cannot use.
     WrongStage = "wrong-stage", Error;
@@ -158,13 +170,16 @@ codes! {
     // ----- declarations -----
     /// A declaration range whose last register comes before the first.
     BadRange = "bad-range", Error;
-    /// Two declarations of the same file that share registers.
-    OverlappingDeclaration = "overlapping-declaration", Warning;
+    /// Two declarations of the same file that share registers (other than a repetition).
+    OverlappingDeclaration = "overlapping-declaration", Error;
+    /// An input, output or system value declared again over the same registers with the
+    /// same semantic (Mesa repeats such declarations, e.g. one per packed component).
+    RepeatedDeclaration = "repeated-declaration", Warning;
     /// A semantic on a file other than IN, OUT or SV.
     MisplacedSemantic = "misplaced-semantic", Error;
     /// Interpolation on anything but a fragment-shader input.
     MisplacedInterpolation = "misplaced-interpolation", Warning;
-    /// A vertex stream on anything but a geometry-shader output, or a stream above 3.
+    /// A vertex stream on anything but a geometry-shader output.
     MisplacedStream = "misplaced-stream", Error;
     /// An empty usage mask or bits beyond w.
     BadUsageMask = "bad-usage-mask", Error;
@@ -173,13 +188,25 @@ codes! {
     /// Two declarations of one file with the same ArrayID.
     DuplicateArrayId = "duplicate-array-id", Error;
     /// A declaration or immediate after the first instruction.
-    DeclarationAfterInstruction = "declaration-after-instruction", Warning;
+    DeclarationAfterInstruction = "declaration-after-instruction", Error;
     /// An opcode only older spec versions define.
     LegacyOpcode = "legacy-opcode", Warning;
     /// A register file only older spec versions define.
     LegacyFile = "legacy-file", Warning;
     /// A removed opcode slot (`UNKnn`).
     GapOpcode = "gap-opcode", Error;
+    // ----- token fields -----
+    /// A value wider than the token field that holds it (tokens::encode refuses it).
+    FieldOverflow = "field-overflow", Error;
+    // ----- Gallium limits -----
+    /// A register beyond Gallium's count for its file (inputs, outputs, samplers, sampler
+    /// views, images, buffers, constant and atomic buffers, clip/cull distances).
+    SlotBeyondLimit = "slot-beyond-limit", Error;
+    /// A vertex stream beyond [`Limits::max_vertex_streams`] (declaration or EMIT/ENDPRIM).
+    StreamBeyondLimit = "stream-beyond-limit", Error;
+    /// A property beyond a Gallium limit (output vertices, invocations, patch size,
+    /// clip/cull distances, compute block threads).
+    PropertyBeyondLimit = "property-beyond-limit", Error;
     // ----- textures -----
     /// An instruction's texture or image target of another dimensionality than the
     /// declared sampler view or image.
@@ -242,6 +269,9 @@ pub fn validate(shader: &Shader, limits: &Limits) -> Vec<Diagnostic> {
     properties::check(&mut ctx);
     stage::check(&mut ctx);
     control_flow::check(&mut ctx);
+    calls::check(&mut ctx);
+    encoding::check(&mut ctx);
+    gallium::check(&mut ctx);
     for inst in &shader.instructions {
         operands::check_instruction(&mut ctx, inst);
         registers::check_instruction(&mut ctx, inst);
