@@ -50,6 +50,9 @@ pub struct Limits {
     /// Hardware atomic-counter buffers: the outer index of `HWATOMIC[b][i]`
     /// (`PIPE_MAX_HW_ATOMIC_BUFFERS`).
     pub max_hw_atomic_buffers: u32,
+    /// Render targets a fragment shader writes, `COLOR[0..n]` outputs
+    /// (`PIPE_MAX_COLOR_BUFS`).
+    pub max_color_buffers: u32,
     /// Clip plus cull distances (`PIPE_MAX_CLIP_OR_CULL_DISTANCE_COUNT`); `CLIPDIST`
     /// registers hold four each.
     pub max_clip_cull_distances: u32,
@@ -89,6 +92,7 @@ impl Limits {
         max_shader_buffers: 32,
         max_constant_buffers: 32,
         max_hw_atomic_buffers: 32,
+        max_color_buffers: 8,
         max_clip_cull_distances: 8,
         max_vertex_streams: 4,
         max_gs_output_vertices: 1024,

@@ -102,6 +102,12 @@ fn boundaries() -> Vec<Boundary> {
             raise: |l| l.max_hw_atomic_buffers = 33,
         },
         Boundary {
+            at: "FRAG\nDCL OUT[0], COLOR[7]\n  0: END\n",
+            beyond: "FRAG\nDCL OUT[0..1], ARRAY(1), COLOR[7]\n  0: END\n",
+            code: Slot,
+            raise: |l| l.max_color_buffers = 9,
+        },
+        Boundary {
             at: "VERT\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST[1]\n  0: END\n",
             beyond: "VERT\nDCL OUT[0], POSITION\nDCL OUT[1..2], ARRAY(1), CLIPDIST[1]\n  0: END\n",
             code: Slot,

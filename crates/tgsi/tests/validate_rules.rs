@@ -613,3 +613,24 @@ fn hostile_ir_never_panics() {
         let _ = diags(&s);
     }
 }
+
+#[test]
+fn every_code_is_listed_with_its_severity_in_the_module_docs() {
+    let docs: Vec<&str> = include_str!("../src/validate/mod.rs")
+        .lines()
+        .filter(|l| l.starts_with("//!"))
+        .collect();
+    let docs = docs.join("\n");
+    let missing: Vec<String> = Code::ALL
+        .iter()
+        .map(|c| {
+            let letter = match c.severity() {
+                Severity::Error => 'E',
+                Severity::Warning => 'W',
+            };
+            format!("`{}` {letter}", c.name())
+        })
+        .filter(|entry| !docs.contains(entry.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "not in the rule list: {missing:?}");
+}

@@ -3,8 +3,9 @@
 //! - [`Code::SlotBeyondLimit`]: a declaration reaching past the count of its file — inputs
 //!   (`max_vertex_attribs` for vertex shaders, else `max_shader_inputs`), outputs,
 //!   samplers, sampler views, images, buffers, constant buffers (`CONST[b][…]`,
-//!   `CONSTBUF[b]`), atomic-counter buffers (`HWATOMIC[b][…]`), and `CLIPDIST` registers
-//!   beyond the clip/cull distances (four per register);
+//!   `CONSTBUF[b]`), atomic-counter buffers (`HWATOMIC[b][…]`), fragment `COLOR`
+//!   outputs beyond the color buffers, and `CLIPDIST` registers beyond the clip/cull
+//!   distances (four per register);
 //! - [`Code::StreamBeyondLimit`]: a declared vertex stream, or the stream of EMIT / ENDPRIM
 //!   when it is an immediate, at or beyond `max_vertex_streams`;
 //! - [`Code::PropertyBeyondLimit`]: `GS_MAX_OUTPUT_VERTICES`, `GS_INVOCATIONS`,
@@ -64,11 +65,28 @@ fn slots(ctx: &mut Ctx, decl: &Declaration) {
             );
         }
     }
-    let Some(sem) = decl.semantic.filter(|s| s.name == Semantic::ClipDist) else {
+    let Some(sem) = decl.semantic else {
         return;
     };
     let registers = u64::from(decl.last.saturating_sub(decl.first)) + 1;
-    let distances = (u64::from(sem.index) + registers) * 4;
+    let reach = u64::from(sem.index) + registers;
+    let fs_output = ctx.shader.processor == Processor::Fragment && decl.file == File::Output;
+    let colors = ctx.limits.max_color_buffers;
+    if sem.name == Semantic::Color && fs_output && reach > u64::from(colors) {
+        ctx.report(
+            Code::SlotBeyondLimit,
+            decl.span,
+            format!(
+                "COLOR[{}] over {registers} register(s) reaches render target {}; Gallium has {colors} color buffers",
+                sem.index,
+                reach - 1
+            ),
+        );
+    }
+    if sem.name != Semantic::ClipDist {
+        return;
+    }
+    let distances = reach * 4;
     let max = ctx.limits.max_clip_cull_distances;
     if distances > u64::from(max) {
         ctx.report(
