@@ -552,7 +552,7 @@ impl Rng {
 }
 
 #[test]
-fn hostile_ir_never_panics() {
+fn hostile_ir_never_panics_and_never_passes_what_encode_refuses() {
     let base = parse(&format!(
         "{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x](1)\n  2: IF IN[0].xxxx :3\n  3: ENDIF\n  4: TEX TEMP[4], IN[0], SAMP[0], 2D\n  5: LOAD TEMP[4], IMAGE[0], IN[0], 2D\n  6: END\n"
     ));
@@ -610,7 +610,18 @@ fn hostile_ir_never_panics() {
                 }
             }
         }
-        let _ = diags(&s);
+        let found = diags(&s);
+        // Whatever the encoder refuses, the validator rejects (or flags as legacy).
+        if let Err(e) = tgsi::tokens::encode(&s) {
+            let legacy = found
+                .iter()
+                .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
+            assert!(
+                legacy || tgsi::validate::has_errors(&found),
+                "encode refuses ({e}) a shader the validator accepts:\n{}",
+                listing(&found)
+            );
+        }
     }
 }
 
