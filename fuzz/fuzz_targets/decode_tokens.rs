@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tgsi_fuzz::{text_expressible, TOKEN_TEXT_LIMITS};
+use tgsi_fuzz::{check_validator_agrees_with_encoder, text_expressible};
 
 fuzz_target!(|data: &[u8]| {
     let words: Vec<u32> = data
@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(shader) = tgsi::tokens::decode(&words) else {
         return;
     };
+    check_validator_agrees_with_encoder(&shader);
     let printed = tgsi::print(&shader);
     let encoded = tgsi::tokens::encode(&shader)
         .unwrap_or_else(|e| panic!("decoded shader does not encode: {e}\n{printed}"));
@@ -31,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     );
 
     if text_expressible(&shader) {
-        let reparsed = tgsi::parse_with_limits(&printed, &TOKEN_TEXT_LIMITS)
+        let reparsed = tgsi::parse(&printed)
             .unwrap_or_else(|e| panic!("printed text does not parse: {e}\n{printed}"));
         assert_eq!(tgsi::print(&reparsed), printed, "print is not stable");
     }

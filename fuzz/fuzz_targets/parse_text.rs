@@ -1,11 +1,11 @@
 //! Fuzz target: arbitrary bytes as TGSI text. Parsing must never panic; a shader that parses
 //! must print, re-parse and print identically, and its lossless hex-float print must
-//! re-parse to the same tokens.
+//! re-parse to the same tokens; the validator accepts nothing the encoder refuses.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tgsi::{ImmType, PrintOptions};
-use tgsi_fuzz::drop_unprinted;
+use tgsi_fuzz::{check_validator_agrees_with_encoder, drop_unprinted};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(shader) = tgsi::parse(text) else {
         return;
     };
+    check_validator_agrees_with_encoder(&shader);
     let printed = tgsi::print(&shader);
     let reparsed = tgsi::parse(&printed)
         .unwrap_or_else(|e| panic!("printed text does not parse: {e}\n{printed}"));

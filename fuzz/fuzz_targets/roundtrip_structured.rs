@@ -1,14 +1,15 @@
 //! Fuzz target: IR shaders built by a structure-aware generator. Print → parse → print must
 //! be stable (when the text form can spell the shader), and encode → decode → encode must be
-//! the identity whenever encode succeeds.
+//! the identity whenever encode succeeds; the validator accepts nothing encode refuses.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tgsi_fuzz::generate::GenShader;
-use tgsi_fuzz::text_expressible;
+use tgsi_fuzz::{check_validator_agrees_with_encoder, text_expressible};
 
 fuzz_target!(|gen: GenShader| {
     let shader = gen.build();
+    check_validator_agrees_with_encoder(&shader);
     let printed = tgsi::print(&shader);
     if text_expressible(&shader) {
         let reparsed = tgsi::parse(&printed)

@@ -6,14 +6,7 @@ pub mod generate;
 
 use tgsi::opcode;
 use tgsi::{CoordOrigin, InterpLocation, Interpolate, PixelCenter, Primitive, ResourceDecl};
-use tgsi::{File, Item, Limits, Processor, PropertyValueKind, ReturnType, Shader};
-
-/// Limits for re-parsing printed text of a shader that came from tokens: declaration
-/// ranges in tokens are 16-bit unsigned, beyond the parser's default operand index cap.
-pub const TOKEN_TEXT_LIMITS: Limits = Limits {
-    max_register_index: 65535,
-    ..Limits::DEFAULT
-};
+use tgsi::{File, Item, Processor, PropertyValueKind, ReturnType, Shader};
 
 /// Whether a register file takes the plain `LOCAL` / semantic / interpolation attributes in
 /// text (the resource-like files have their own attribute syntax instead).
@@ -166,5 +159,23 @@ pub fn drop_unprinted(shader: &mut Shader) {
         if !(fs && d.file == File::Input) {
             d.interp = None;
         }
+    }
+}
+
+/// Runs the validator (which must not panic) and checks it against the encoder: the
+/// encoder refuses only shaders with a validator error or a legacy file or opcode (which
+/// have no token number), so every shader `tgsi check` accepts can be encoded.
+pub fn check_validator_agrees_with_encoder(shader: &Shader) {
+    use tgsi::validate::{has_errors, Code};
+    let diags = tgsi::validate(shader, &tgsi::Limits::DEFAULT);
+    if let Err(e) = tgsi::tokens::encode(shader) {
+        let legacy = diags
+            .iter()
+            .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
+        assert!(
+            legacy || has_errors(&diags),
+            "encode refuses a shader the validator accepts: {e}\n{}",
+            tgsi::print(shader)
+        );
     }
 }

@@ -165,7 +165,7 @@ fn check_reports_rule_violations_with_positions() {
 #[test]
 fn check_accepts_token_files_and_warnings_keep_exit_0() {
     // A repeated declaration is a warning (Mesa emits them), not an error.
-    let text = "FRAG\nDCL OUT[0], COLOR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\nIMM[0] FLT32 {    1.0000,     0.0000,     0.0000,     1.0000}\n";
+    let text = "FRAG\nDCL OUT[0], COLOR\nDCL OUT[0], COLOR\nIMM[0] FLT32 {    1.0000,     0.0000,     0.0000,     1.0000}\n  0: MOV OUT[0], IMM[0]\n  1: END\n";
     let out = tgsi(&["check", "-"], Some(text.as_bytes()));
     assert_eq!(
         out.status.code(),

@@ -160,7 +160,9 @@ fn finish_reports_validation_errors() {
     b.mov(out, tgsi::builder::Reg::new(tgsi::File::Temporary, 3));
     b.if_(out.x());
     b.end();
-    let err = b.finish().expect_err("undeclared TEMP[3] and an open IF");
+    let err = b
+        .finish()
+        .expect_err("undeclared TEMP[3], and END inside an IF left open");
     let mut codes: Vec<Code> = err
         .diagnostics
         .iter()
@@ -170,7 +172,11 @@ fn finish_reports_validation_errors() {
     codes.sort();
     assert_eq!(
         codes,
-        [Code::UndeclaredRegister, Code::UnbalancedControlFlow]
+        [
+            Code::UndeclaredRegister,
+            Code::UnbalancedControlFlow,
+            Code::EndInsideBlock
+        ]
     );
     let text = err.to_string();
     assert!(

@@ -1,7 +1,8 @@
 //! Hostile-input tests: every file under `tests/hostile/` (hand-designed TGSI text and token
 //! streams, written by `make_hostile.py`) must end in the outcome `MANIFEST.tsv` names — a
-//! clean accept, or a clean error of the expected kind at the expected place — never a panic,
-//! a hang or an unbounded allocation. Inputs too big to commit (100k-deep nesting, a 1 MB
+//! clean parse or decode error of the expected kind at the expected place, or, for what
+//! parses, `tgsi check`'s verdict (valid, or the first error's rule and place) — never a
+//! panic, a hang or an unbounded allocation. Inputs too big to commit (100k-deep nesting, a 1 MB
 //! word, a 10k-digit number, 100k immediates, every truncation of a real token stream) are
 //! generated here, and the [`Limits`] caps are checked for both front ends.
 
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use tgsi::tokens::{self, DecodeErrorKind};
+use tgsi::validate::{self, Code};
 use tgsi::{Limits, Shader};
 
 fn hostile_dir() -> PathBuf {
@@ -50,7 +52,7 @@ fn observe(file: &str, bytes: &[u8]) -> (String, String, String) {
         match tgsi::parse(&text) {
             Ok(shader) => {
                 check_accepted(&shader, true);
-                ("accept".into(), "-".into(), "-".into())
+                verdict(&shader)
             }
             Err(e) => (
                 "parse-error".into(),
@@ -65,7 +67,7 @@ fn observe(file: &str, bytes: &[u8]) -> (String, String, String) {
         match tokens::decode(&words) {
             Ok(shader) => {
                 check_accepted(&shader, false);
-                ("accept".into(), "-".into(), "-".into())
+                verdict(&shader)
             }
             Err(e) => (
                 format!("decode-error:{:?}", e.kind),
@@ -76,9 +78,47 @@ fn observe(file: &str, bytes: &[u8]) -> (String, String, String) {
     }
 }
 
+/// What `tgsi check` says of a shader that parsed or decoded: `valid` (warnings allowed),
+/// or `invalid:<code>` with the position and message of the first error.
+fn verdict(shader: &Shader) -> (String, String, String) {
+    let diags = tgsi::validate(shader, &Limits::DEFAULT);
+    let Some(first) = diags.iter().find(|d| d.is_error()) else {
+        return ("valid".into(), "-".into(), "-".into());
+    };
+    let place = if first.span == tgsi::Span::default() {
+        "-".to_string()
+    } else if first.span.is_text() {
+        format!("{}:{}", first.span.line, first.span.col)
+    } else {
+        first.span.col.to_string()
+    };
+    (
+        format!("invalid:{}", first.code.name()),
+        place,
+        first.message.clone(),
+    )
+}
+
+/// Encoding refuses only what the validator rejects (or flags as legacy, which has no
+/// token number), and accepts every shader the validator finds valid.
+fn check_encoder_agrees(shader: &Shader) {
+    let diags = tgsi::validate(shader, &Limits::DEFAULT);
+    let legacy = diags
+        .iter()
+        .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
+    if let Err(e) = tokens::encode(shader) {
+        assert!(
+            legacy || validate::has_errors(&diags),
+            "encode refuses a shader the validator accepts: {e}"
+        );
+    }
+}
+
 /// An accepted shader must also print, re-parse (cleanly, whatever the outcome), and
-/// encode or refuse cleanly; a shader that came from text must print stably.
+/// encode or refuse cleanly (refusing only what the validator rejects); a shader that came
+/// from text must print stably.
 fn check_accepted(shader: &Shader, from_text: bool) {
+    check_encoder_agrees(shader);
     let printed = tgsi::print(shader);
     match tgsi::parse(&printed) {
         Ok(again) if from_text => assert_eq!(tgsi::print(&again), printed),
@@ -417,14 +457,22 @@ fn limits_caps_reject_text_and_tokens() {
     let err = tokens::decode_with_limits(&words, &tight).unwrap_err();
     assert_eq!((err.kind, err.offset), (DecodeErrorKind::LimitExceeded, 0));
 
-    // Register index cap.
+    // Register index caps: operands, and declaration ranges.
     let index = Limits {
         max_register_index: 100,
+        max_declared_index: 200,
         ..Limits::DEFAULT
     };
-    let err = tgsi::parse_with_limits("FRAG\nDCL TEMP[0..101]\n", &index).unwrap_err();
+    let err = tgsi::parse_with_limits("FRAG\nMOV TEMP[101], TEMP[0]\n", &index).unwrap_err();
     assert!(
         err.message.contains("larger than the limit of 100"),
+        "{}",
+        err.message
+    );
+    assert!(tgsi::parse_with_limits("FRAG\nDCL TEMP[0..200]\n", &index).is_ok());
+    let err = tgsi::parse_with_limits("FRAG\nDCL TEMP[0..201]\n", &index).unwrap_err();
+    assert!(
+        err.message.contains("larger than the limit of 200"),
         "{}",
         err.message
     );

@@ -89,9 +89,6 @@ rules! {
     undeclared_memory: UndeclaredMemory at (5, 6),
         bad: parse("COMP\nDCL MEMORY[1], SHARED\nDCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n  0: LOAD TEMP[0].x, MEMORY[0], IMM[0].xxxx\n  1: END\n"),
         good: parse("COMP\nDCL MEMORY[1], SHARED\nDCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n  0: LOAD TEMP[0].x, MEMORY[1], IMM[0].xxxx\n  1: END\n");
-    index_too_large: IndexTooLarge at (5, 6),
-        bad: edited(&fs_text(&["MOV OUT[0], TEMP[3]"]), |s| s.instructions[0].src[0].reg.index = 40000),
-        good: fs(&["MOV OUT[0], TEMP[3]"]);
     unknown_array_id: UnknownArrayId at (8, 6),
         bad: parse(&format!("{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x](2)\n  2: END\n")),
         good: parse(&format!("{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x](1)\n  2: END\n"));
@@ -250,9 +247,59 @@ rules! {
     missing_sampler_view: MissingSamplerView at (5, 1),
         bad: parse(&tex_fs("2D", "TEX OUT[0], IN[0], SAMP[0], 2D").replace("DCL SAMP[0]\n", "DCL SAMP[0]\nDCL SAMP[1]\n")),
         good: parse(&tex_fs("2D", "TEX OUT[0], IN[0], SAMP[0], 2D"));
+    relative_outside_array: RelativeOutsideArray at (8, 6),
+        bad: parse(&format!("{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x+4](1)\n  2: END\n")),
+        good: parse(&format!("{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x+3](1)\n  2: END\n"));
+    duplicate_end: DuplicateEnd at (8, 6),
+        bad: fs(&["MOV OUT[0], IN[0]", "END", "MOV OUT[0], TEMP[0]"]),
+        good: fs(&["MOV OUT[0], IN[0]"]);
+    end_inside_block: EndInsideBlock at (6, 6),
+        bad: fs(&["IF IN[0].xxxx :2", "END", "ENDIF"]),
+        good: fs(&["IF IN[0].xxxx :2", "RET", "ENDIF"]);
+    recursive_call: RecursiveCall at (8, 6),
+        bad: subs(&[&["CAL :2"]]),
+        good: subs(&[&["CAL :6"], &["MOV OUT[0], IN[0]"]]);
+    repeated_declaration: RepeatedDeclaration at (4, 1),
+        bad: parse(&fs_text(&[]).replace("DCL OUT[0], COLOR\n", "DCL OUT[0].xy, COLOR\nDCL OUT[0].zw, COLOR\n")),
+        good: fs(&[]);
+    field_overflow: FieldOverflow at (4, 1),
+        bad: parse(&fs_text(&[]).replace("DCL TEMP[0..3]", "DCL TEMP[0..3], ARRAY(1024)")),
+        good: parse(&fs_text(&[]).replace("DCL TEMP[0..3]", "DCL TEMP[0..3], ARRAY(1023)"));
+    slot_beyond_limit: SlotBeyondLimit at (2, 1),
+        bad: parse(&fs_text(&[]).replace("DCL IN[0]", "DCL IN[80]")),
+        good: parse(&fs_text(&[]).replace("DCL IN[0]", "DCL IN[79]"));
+    stream_beyond_limit: StreamBeyondLimit at (9, 6),
+        bad: parse(&gs(&GS_PROPS).replace("{0, 0, 0, 0}", "{0, 0, 0, 4}").replace("EMIT IMM[0].xxxx", "EMIT IMM[0].wwww")),
+        good: parse(&gs(&GS_PROPS).replace("{0, 0, 0, 0}", "{0, 0, 0, 3}").replace("EMIT IMM[0].xxxx", "EMIT IMM[0].wwww"));
+    property_beyond_limit: PropertyBeyondLimit at (4, 1),
+        bad: parse(&gs(&["GS_INPUT_PRIMITIVE POINTS", "GS_OUTPUT_PRIMITIVE POINTS", "GS_MAX_OUTPUT_VERTICES 1025"])),
+        good: parse(&gs(&["GS_INPUT_PRIMITIVE POINTS", "GS_OUTPUT_PRIMITIVE POINTS", "GS_MAX_OUTPUT_VERTICES 1024"]));
     store_to_readonly: StoreToReadOnly at (5, 6),
         bad: parse(&image_cs("STORE IMAGE[0], SV[0], SV[0], 2D").replace(", WR", "")),
         good: parse(&image_cs("STORE IMAGE[0], SV[0], SV[0], 2D"));
+}
+
+/// Properties of a valid point-to-point geometry shader.
+const GS_PROPS: [&str; 3] = [
+    "GS_INPUT_PRIMITIVE POINTS",
+    "GS_OUTPUT_PRIMITIVE POINTS",
+    "GS_MAX_OUTPUT_VERTICES 1",
+];
+
+/// A fragment shader whose main program calls the first subroutine and ends (instructions
+/// 0 and 1, lines 5 and 6); each subroutine follows as BGNSUB, its body, RET, ENDSUB.
+fn subs(bodies: &[&[&str]]) -> Shader {
+    let mut body = vec!["CAL :2", "END"];
+    for sub in bodies {
+        body.push("BGNSUB");
+        body.extend_from_slice(sub);
+        body.extend(["RET", "ENDSUB"]);
+    }
+    let mut text = fs_text(&body);
+    // fs_text appends an END of its own: drop it (subroutines follow the main program).
+    let cut = text.trim_end().rfind('\n').map_or(text.len(), |i| i + 1);
+    text.truncate(cut);
+    parse(&text)
 }
 
 /// `depth` nested loops around a MOV.
@@ -289,11 +336,40 @@ fn image_cs(inst: &str) -> String {
     )
 }
 
+/// The default limits are the token fields' own maxima, so only tighter limits make an
+/// index too large without overflowing its field.
+#[test]
+fn index_too_large() {
+    let tight = Limits {
+        max_register_index: 3,
+        max_declared_index: 3,
+        ..Limits::DEFAULT
+    };
+    let at = |shader: &Shader| -> Vec<(Code, Span)> {
+        validate(shader, &tight)
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.code, d.span))
+            .collect()
+    };
+    let operand = edited(&fs_text(&["MOV OUT[0], TEMP[3]"]), |s| {
+        s.instructions[0].src[0].reg.index = 4
+    });
+    assert_eq!(at(&operand), [(Code::IndexTooLarge, Span::new(5, 6))]);
+    let declared = fs(&["MOV OUT[0], TEMP[3]"]);
+    assert_eq!(at(&declared), []);
+    let range = edited(&fs_text(&[]), |s| s.declarations[2].last = 4);
+    assert_eq!(at(&range), [(Code::IndexTooLarge, Span::new(4, 1))]);
+}
+
+/// Codes tested outside the `rules!` table.
+const COVERED_ELSEWHERE: &[Code] = &[Code::IndexTooLarge];
+
 #[test]
 fn every_code_has_a_rule_test() {
     let missing: Vec<&str> = Code::ALL
         .iter()
-        .filter(|c| !COVERED.contains(c))
+        .filter(|c| !COVERED.contains(c) && !COVERED_ELSEWHERE.contains(c))
         .map(|c| c.name())
         .collect();
     assert!(missing.is_empty(), "codes without a test: {missing:?}");
@@ -476,7 +552,7 @@ impl Rng {
 }
 
 #[test]
-fn hostile_ir_never_panics() {
+fn hostile_ir_never_panics_and_never_passes_what_encode_refuses() {
     let base = parse(&format!(
         "{VS_ARRAY}  1: MOV OUT[0], TEMP[ADDR[0].x](1)\n  2: IF IN[0].xxxx :3\n  3: ENDIF\n  4: TEX TEMP[4], IN[0], SAMP[0], 2D\n  5: LOAD TEMP[4], IMAGE[0], IN[0], 2D\n  6: END\n"
     ));
@@ -534,6 +610,38 @@ fn hostile_ir_never_panics() {
                 }
             }
         }
-        let _ = diags(&s);
+        let found = diags(&s);
+        // Whatever the encoder refuses, the validator rejects (or flags as legacy).
+        if let Err(e) = tgsi::tokens::encode(&s) {
+            let legacy = found
+                .iter()
+                .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
+            assert!(
+                legacy || tgsi::validate::has_errors(&found),
+                "encode refuses ({e}) a shader the validator accepts:\n{}",
+                listing(&found)
+            );
+        }
     }
+}
+
+#[test]
+fn every_code_is_listed_with_its_severity_in_the_module_docs() {
+    let docs: Vec<&str> = include_str!("../src/validate/mod.rs")
+        .lines()
+        .filter(|l| l.starts_with("//!"))
+        .collect();
+    let docs = docs.join("\n");
+    let missing: Vec<String> = Code::ALL
+        .iter()
+        .map(|c| {
+            let letter = match c.severity() {
+                Severity::Error => 'E',
+                Severity::Warning => 'W',
+            };
+            format!("`{}` {letter}", c.name())
+        })
+        .filter(|entry| !docs.contains(entry.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "not in the rule list: {missing:?}");
 }

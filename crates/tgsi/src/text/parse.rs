@@ -196,17 +196,23 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
-    /// A register index that must fit the token format.
+    /// A register index of an operand, within [`Limits::max_register_index`].
     fn register_index(&mut self, what: &str) -> PResult<u32> {
+        self.index_at_most(what, self.limits.max_register_index)
+    }
+
+    /// A register of a declaration range, within [`Limits::max_declared_index`].
+    fn declared_index(&mut self, what: &str) -> PResult<u32> {
+        self.index_at_most(what, self.limits.max_declared_index)
+    }
+
+    fn index_at_most(&mut self, what: &str, max: u32) -> PResult<u32> {
         let span = self.cur.span();
         let value = self.uint(what)?;
-        if value > self.limits.max_register_index {
+        if value > max {
             return self.error_at(
                 span,
-                format!(
-                    "index {value} is larger than the limit of {}",
-                    self.limits.max_register_index
-                ),
+                format!("index {value} is larger than the limit of {max}"),
             );
         }
         Ok(value)
@@ -466,13 +472,13 @@ impl<'a> Parser<'a, '_> {
             return Ok((0, self.implied_array_size - 1));
         }
         let first_span = self.cur.span();
-        let first = self.register_index("a register index")?;
+        let first = self.declared_index("a register index")?;
         self.cur.skip_ws()?;
         let mut last = first;
         if self.cur.rest().starts_with(b"..") {
             self.cur.advance(2);
             self.cur.skip_ws()?;
-            last = self.register_index("the last register of the range")?;
+            last = self.declared_index("the last register of the range")?;
             self.cur.skip_ws()?;
             if last < first {
                 return self.error_at(

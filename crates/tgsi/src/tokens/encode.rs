@@ -8,8 +8,7 @@ use crate::ir::*;
 
 /// Encodes a shader as Mesa token words.
 pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
-    let mut out =
-        Vec::with_capacity(2 + shader.instructions.len() * 6 + shader.declarations.len() * 3);
+    let mut out = Vec::with_capacity(2usize.saturating_add(body_words(shader)));
     out.push(header::HEADER_SIZE.put(2));
     out.push(header::PROCESSOR.put(shader.processor.number()));
     for item in shader.items() {
@@ -43,6 +42,34 @@ pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
     }
     out[0] |= header::BODY_SIZE.put(body as u32);
     Ok(out)
+}
+
+/// The number of body words `encode` writes for `shader` (whether or not every field
+/// fits): what the header's 24-bit BodySize must hold.
+pub(crate) fn body_words(shader: &Shader) -> usize {
+    let reg = |r: &Register| {
+        1 + usize::from(r.indirect.is_some())
+            + r.dimension
+                .map_or(0, |d| 1 + usize::from(d.indirect.is_some()))
+    };
+    let decls = shader.declarations.iter().map(|d| {
+        2 + usize::from(d.dimension.is_some())
+            + usize::from(d.interp.is_some())
+            + usize::from(d.semantic.is_some())
+            + usize::from(matches!(d.file, File::Image | File::SamplerView))
+            + usize::from(d.array_id.is_some())
+    });
+    let insts = shader.instructions.iter().map(|i| {
+        1 + usize::from(i.label.is_some())
+            + i.texture.as_ref().map_or(0, |t| 1 + t.offsets.len())
+            + usize::from(i.memory.is_some())
+            + i.dst.iter().map(|d| reg(&d.reg)).sum::<usize>()
+            + i.src.iter().map(|s| reg(&s.reg)).sum::<usize>()
+    });
+    2 * shader.properties.len()
+        + 5 * shader.immediates.len()
+        + decls.sum::<usize>()
+        + insts.sum::<usize>()
 }
 
 fn check(span: Span, field: Field, value: u32, what: &str) -> Result<u32, EncodeError> {
@@ -149,7 +176,7 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
     out[head_at] = group::TYPE.put(group::DECLARATION)
         | check(span, group::NR_TOKENS, count, "declaration length")?
         | d::FILE.put(file_number(span, decl.file)?)
-        | d::USAGE_MASK.put(decl.usage_mask.0 as u32)
+        | check(span, d::USAGE_MASK, decl.usage_mask.0 as u32, "usage mask")?
         | d::DIMENSION.put(decl.dimension.is_some() as u32)
         | d::SEMANTIC.put(decl.semantic.is_some() as u32)
         | d::INTERPOLATE.put(decl.interp.is_some() as u32)
@@ -164,7 +191,12 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
 fn indirect_word(span: Span, ind: &Indirect) -> Result<u32, EncodeError> {
     Ok(r::IND_FILE.put(file_number(span, ind.file)?)
         | check_signed(span, r::IND_INDEX, ind.index, "address register index")?
-        | r::IND_SWIZZLE.put(ind.component as u32)
+        | check(
+            span,
+            r::IND_SWIZZLE,
+            ind.component as u32,
+            "address component",
+        )?
         | check(span, r::IND_ARRAY_ID, ind.array_id, "array id")?)
 }
 
@@ -219,7 +251,7 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
             let mut word = check_signed(span, i::OFFSET_INDEX, off.index, "texel offset index")?
                 | i::OFFSET_FILE.put(file_number(span, off.file)?);
             for (field, &c) in i::OFFSET_SWIZZLE.iter().zip(&off.swizzle) {
-                word |= field.put(c as u32);
+                word |= check(span, *field, c as u32, "texel offset swizzle")?;
             }
             out.push(word);
         }
@@ -239,7 +271,12 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
         let reg = &dst.reg;
         out.push(
             r::FILE.put(file_number(span, reg.file)?)
-                | r::DST_WRITE_MASK.put(dst.write_mask.0 as u32)
+                | check(
+                    span,
+                    r::DST_WRITE_MASK,
+                    dst.write_mask.0 as u32,
+                    "write mask",
+                )?
                 | r::DST_INDIRECT.put(reg.indirect.is_some() as u32)
                 | r::DST_DIMENSION.put(reg.dimension.is_some() as u32)
                 | check_signed(span, r::DST_INDEX, reg.index, "register index")?,
@@ -255,7 +292,7 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
             | r::SRC_ABSOLUTE.put(src.absolute as u32)
             | r::SRC_NEGATE.put(src.negate as u32);
         for (field, &c) in r::SRC_SWIZZLE.iter().zip(&src.swizzle.0) {
-            word |= field.put(c as u32);
+            word |= check(span, *field, c as u32, "swizzle")?;
         }
         out.push(word);
         register_tail(span, reg, out)?;

@@ -12,9 +12,10 @@
 
 mod decode;
 mod encode;
-mod layout;
+pub(crate) mod layout;
 
 pub use decode::{decode, decode_with_limits};
+pub(crate) use encode::body_words;
 pub use encode::encode;
 
 use crate::ir::Span;

@@ -1,6 +1,6 @@
 //! Control-flow rules: balanced IF/UIF/ELSE/ENDIF, loops, switches and subroutines; BRK,
 //! CONT, CASE and DEFAULT in legal places; branch labels in range and in agreement with the
-//! structure; nesting depth; END present.
+//! structure; nesting depth; exactly one END, at the top level of the main program.
 //!
 //! One pass over the instructions with an explicit stack: nothing recursive, and every
 //! lookup is O(1), so a 100 000-deep input is checked in linear time.
@@ -59,6 +59,8 @@ struct Walk<'c, 'a> {
     /// (instruction, index its label should hold) for IF/UIF/ELSE and loop ends.
     expected: Vec<(usize, usize)>,
     too_deep_reported: bool,
+    /// The first END outside any block.
+    first_end: Option<usize>,
 }
 
 impl Walk<'_, '_> {
@@ -209,7 +211,26 @@ impl Walk<'_, '_> {
                     .report(Code::ContinueOutsideLoop, span, "CONT outside any loop");
             }
             Opcode::CAL | Opcode::CALLNZ => self.call(inst),
+            Opcode::END => self.end(at),
             _ => {}
+        }
+    }
+
+    /// END: at the top level, once.
+    fn end(&mut self, at: usize) {
+        let span = self.ctx.shader.instructions[at].span;
+        if let Some(top) = self.stack.last() {
+            let opener = self.ctx.shader.instructions[top.at].opcode.name();
+            let message = format!("END inside {opener} at instruction {}", top.at);
+            self.ctx.report(Code::EndInsideBlock, span, message);
+        } else if let Some(first) = self.first_end {
+            self.ctx.report(
+                Code::DuplicateEnd,
+                span,
+                format!("second END in the main program (the first is instruction {first})"),
+            );
+        } else {
+            self.first_end = Some(at);
         }
     }
 
@@ -283,6 +304,7 @@ pub(super) fn check(ctx: &mut Ctx) {
         open: [0; 4],
         expected: Vec::new(),
         too_deep_reported: false,
+        first_end: None,
     };
     for (at, inst) in shader.instructions.iter().enumerate() {
         walk.instruction(at, inst);

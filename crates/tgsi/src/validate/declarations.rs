@@ -1,6 +1,12 @@
 //! Declaration rules: ranges, usage masks, which attributes each file may carry (semantic,
 //! interpolation, stream, target, memory type…), ArrayIDs, repeated or overlapping
 //! declarations, and declarations or immediates placed after the first instruction.
+//!
+//! Overlaps: two declarations of one file (and dimension) sharing a register are an error,
+//! except that an input, output or system value declared again over exactly the same
+//! registers with the same semantic and ArrayID is only a warning — Mesa emits such
+//! repetitions (identical geometry-shader inputs, one declaration per packed component of
+//! a varying with different usage masks).
 
 use std::collections::HashMap;
 
@@ -8,6 +14,7 @@ use super::context::Ctx;
 use super::Code;
 use crate::enums::{File, MemoryType, Processor};
 use crate::ir::{Declaration, Item, ResourceDecl};
+use crate::tokens::layout;
 
 /// Runs the declaration rules.
 pub(super) fn check(ctx: &mut Ctx) {
@@ -58,8 +65,9 @@ fn attributes(ctx: &mut Ctx, decl: &Declaration) {
             ),
         );
     }
-    let max = ctx.limits.max_register_index;
-    if decl.last > max || decl.dimension.is_some_and(|d| d > max) {
+    let max = ctx.limits.max_declared_index;
+    let too_large = |v: u32| v > max && layout::decl::RANGE_LAST.fits(v);
+    if too_large(decl.last) || decl.dimension.is_some_and(too_large) {
         ctx.report(
             Code::IndexTooLarge,
             span,
@@ -104,11 +112,11 @@ fn attributes(ctx: &mut Ctx, decl: &Declaration) {
     }
     if let Some(sem) = decl.semantic {
         let gs_out = processor == Processor::Geometry && file == File::Output;
-        if sem.streams.iter().any(|&s| s > 3) || (!gs_out && sem.streams != [0; 4]) {
+        if !gs_out && sem.streams != [0; 4] {
             ctx.report(
                 Code::MisplacedStream,
                 span,
-                "vertex streams 0 to 3 are given only on geometry-shader outputs",
+                "vertex streams are given only on geometry-shader outputs",
             );
         }
     }
@@ -156,17 +164,18 @@ fn overlaps(ctx: &mut Ctx) {
     for decl in sorted {
         match prev {
             Some(p) if p.file == decl.file && p.dimension == decl.dimension => {
-                if decl.first <= p.last {
+                let range = format!("{}[{}..{}]", decl.file.name(), decl.first, decl.last);
+                if is_repetition(p, decl) {
+                    ctx.report(
+                        Code::RepeatedDeclaration,
+                        decl.span,
+                        format!("{range} repeats the declaration at {}", p.span),
+                    );
+                } else if decl.first <= p.last {
                     ctx.report(
                         Code::OverlappingDeclaration,
                         decl.span,
-                        format!(
-                            "{}[{}..{}] overlaps the declaration at {}",
-                            decl.file.name(),
-                            decl.first,
-                            decl.last,
-                            p.span
-                        ),
+                        format!("{range} overlaps the declaration at {}", p.span),
                     );
                 }
                 if decl.last > p.last {
@@ -176,6 +185,19 @@ fn overlaps(ctx: &mut Ctx) {
             _ => prev = Some(decl),
         }
     }
+}
+
+/// Whether `b` declares the same input, output or system-value registers as `a`, with the
+/// same semantic and ArrayID (usage mask and interpolation may differ).
+fn is_repetition(a: &Declaration, b: &Declaration) -> bool {
+    let same_semantic = match (a.semantic, b.semantic) {
+        (Some(x), Some(y)) => x.name == y.name && x.index == y.index,
+        _ => false,
+    };
+    matches!(a.file, File::Input | File::Output | File::SystemValue)
+        && (a.first, a.last) == (b.first, b.last)
+        && a.array_id == b.array_id
+        && same_semantic
 }
 
 /// Declarations and immediates after the first instruction.

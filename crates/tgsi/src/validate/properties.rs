@@ -89,13 +89,10 @@ fn value_problem(name: PropertyName, value: u32) -> Option<String> {
             "tessellation",
         ),
         P::GsInvocations => (value == 0).then(|| "at least one invocation".to_string()),
-        P::TcsVerticesOut => {
-            (value == 0 || value > 32).then(|| "patches have 1 to 32 vertices".to_string())
-        }
+        P::TcsVerticesOut => (value == 0).then(|| "a patch has at least one vertex".to_string()),
         P::FsCoordOrigin | P::FsCoordPixelCenter => at_most(1),
         P::FsDepthLayout => at_most(4),
         P::TesSpacing => at_most(2),
-        P::NumClipdistEnabled | P::NumCulldistEnabled => at_most(8),
         P::NextShader => Processor::from_number(value)
             .is_none()
             .then(|| "not a processor".to_string()),
@@ -143,18 +140,6 @@ fn combined(ctx: &mut Ctx, seen: &HashMap<PropertyName, &Property>) {
                 "FS_POST_DEPTH_COVERAGE is valid only together with FS_EARLY_DEPTH_STENCIL",
             );
         }
-    }
-    let clip = value(PropertyName::NumClipdistEnabled).unwrap_or(0);
-    let cull = value(PropertyName::NumCulldistEnabled).unwrap_or(0);
-    if clip <= 8 && cull <= 8 && clip + cull > 8 {
-        let span = seen
-            .get(&PropertyName::NumCulldistEnabled)
-            .map_or(header, |p| p.span);
-        ctx.report(
-            Code::BadPropertyValue,
-            span,
-            format!("{clip} clip and {cull} cull distances exceed the 8 available"),
-        );
     }
     let block = [
         PropertyName::CsFixedBlockWidth,

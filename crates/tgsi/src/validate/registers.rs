@@ -1,7 +1,8 @@
 //! Register rules: every operand names a declared register (or an existing immediate),
-//! 2-D and per-vertex indices are understood, indirect addressing goes through a usable
-//! address register and a declared ArrayID, and each operand position holds a file that
-//! can play its role (writable destination, readable value, sampler, resource…).
+//! 2-D and per-vertex indices are understood, indirect addressing goes through an ADDR
+//! register and a declared ArrayID whose range holds the access's constant base, and each
+//! operand position holds a file that can play its role (writable destination, readable
+//! value, sampler, resource…).
 
 use super::context::Ctx;
 use super::operands::{dst_role, readable, src_role, Role};
@@ -9,6 +10,7 @@ use super::Code;
 use crate::enums::File;
 use crate::ir::{Indirect, Instruction, Register, Span};
 use crate::opcode::{Opcode, Section};
+use crate::tokens::layout;
 
 /// Checks the registers of every operand and texel offset of an instruction.
 pub(super) fn check_instruction(ctx: &mut Ctx, inst: &Instruction) {
@@ -195,8 +197,8 @@ fn check_register(ctx: &mut Ctx, span: Span, reg: &Register) {
     if let Some(ind) = reg.indirect {
         check_address(ctx, span, &ind);
         if ind.array_id != 0 {
-            if ctx.array(file, ind.array_id).is_none() {
-                ctx.report(
+            match ctx.array(file, ind.array_id) {
+                None => ctx.report(
                     Code::UnknownArrayId,
                     span,
                     format!(
@@ -205,7 +207,26 @@ fn check_register(ctx: &mut Ctx, span: Span, reg: &Register) {
                         ind.array_id,
                         file.name()
                     ),
-                );
+                ),
+                Some(array)
+                    if !(array.first as i64..=array.last as i64).contains(&(reg.index as i64)) =>
+                {
+                    ctx.report(
+                        Code::RelativeOutsideArray,
+                        span,
+                        format!(
+                            "{}: base {} lies outside ARRAY({}), {}[{}..{}] (at {})",
+                            describe(reg),
+                            reg.index,
+                            ind.array_id,
+                            file.name(),
+                            array.first,
+                            array.last,
+                            array.span
+                        ),
+                    )
+                }
+                Some(_) => {}
             }
         } else if !matches!(file, File::Temporary | File::Constant) {
             ctx.report(
@@ -239,6 +260,10 @@ fn check_register(ctx: &mut Ctx, span: Span, reg: &Register) {
         return;
     }
     let index = reg.index as u32;
+    // Indices the token field cannot hold are the field rule's (encoding.rs).
+    if !layout::reg::SRC_INDEX.fits_signed(reg.index) {
+        return;
+    }
     if index > ctx.limits.max_register_index {
         ctx.report(
             Code::IndexTooLarge,
@@ -303,8 +328,7 @@ fn check_address(ctx: &mut Ctx, span: Span, ind: &Indirect) {
                 Code::NonAddressIndirect,
                 span,
                 format!(
-                    "indirect index read from {name}: tgsi_exec reads ADDR[{}] instead",
-                    ind.index
+                    "indirect index read from {name}: indices go through ADDR registers (load one with UARL)"
                 ),
             );
         } else {

@@ -12,6 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 F = "FRAG\nDCL IN[0], COLOR, COLOR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n"
 
+GS = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 3\n"
+
 TEXT = {
     # indices
     "t_index_negative_dst": F + "  0: MOV TEMP[-1], IN[0]\n  1: END\n",
@@ -20,7 +22,7 @@ TEXT = {
     "t_index_above_limit": F + "  0: MOV TEMP[32768], IN[0]\n  1: END\n",
     "t_index_at_limit": F + "  0: MOV TEMP[32767], IN[0]\n  1: END\n",
     "t_dcl_range_u32max": "FRAG\nDCL TEMP[0..4294967295]\n",
-    "t_dcl_range_65535": "FRAG\nDCL TEMP[0..65535]\n",
+    "t_dcl_range_65535": "FRAG\nDCL TEMP[0..65535]\n  0: END\n",
     "t_dcl_range_reversed": "FRAG\nDCL TEMP[5..2]\n",
     "t_dcl_range_open": "FRAG\nDCL TEMP[0..]\n",
     "t_dim_2d_past_bounds": F + "  0: MOV TEMP[0], CONST[99999][0]\n  1: END\n",
@@ -110,6 +112,47 @@ TEXT = {
     "t_property_bad_value": "GEOM\nPROPERTY GS_INPUT_PRIMITIVE HEXAGONS\n",
     "t_property_negative": "GEOM\nPROPERTY GS_INVOCATIONS -1\n",
     "t_property_negative_overflow": "GEOM\nPROPERTY GS_INVOCATIONS -2147483649\n",
+    # validator: structure (`tgsi check` verdicts)
+    "t_second_end": F + "  0: MOV OUT[0], IN[0]\n  1: END\n  2: MOV OUT[0], TEMP[0]\n  3: END\n",
+    "t_end_inside_if": F + "  0: IF IN[0].xxxx :2\n  1: END\n  2: ENDIF\n",
+    "t_temp_declared_twice": "FRAG\nDCL TEMP[0..3]\nDCL TEMP[0..3]\n  0: END\n",
+    "t_array_overlap": "FRAG\nDCL TEMP[0..3], ARRAY(1)\nDCL TEMP[2..5], ARRAY(2)\n  0: END\n",
+    "t_out_overlap": "VERT\nDCL OUT[0..2], GENERIC[0]\nDCL OUT[1], GENERIC[7]\n  0: END\n",
+    "t_gs_input_repeated": GS + "DCL IN[][0], POSITION\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
+    + "IMM[0] INT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n",
+    "t_dcl_range_65536": "FRAG\nDCL TEMP[0..65536]\n  0: END\n",
+    "t_nesting_300": F + "".join("BGNLOOP\n" for _ in range(300)) + "".join("ENDLOOP\n" for _ in range(300)) + "END\n",
+    # validator: token field widths
+    "t_dcl_array_id_11_bits": "FRAG\nDCL TEMP[0..3], ARRAY(1024)\n  0: END\n",
+    "t_semantic_index_17_bits": "FRAG\nDCL IN[0], GENERIC[65536], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n",
+    # validator: Gallium limits (p_state.h)
+    "t_inputs_81": "FRAG\nDCL IN[80], GENERIC[0], PERSPECTIVE\n  0: END\n",
+    "t_vs_inputs_33": "VERT\nDCL IN[0..32]\n  0: END\n",
+    "t_outputs_81": "VERT\nDCL OUT[0], POSITION\nDCL OUT[80], GENERIC[0]\n  0: END\n",
+    "t_samp_32": "FRAG\nDCL SAMP[32]\n  0: END\n",
+    "t_sview_128": "FRAG\nDCL SVIEW[128], 2D, FLOAT\n  0: END\n",
+    "t_image_64": "COMP\nDCL IMAGE[64], 2D, PIPE_FORMAT_R32_UINT, WR\n  0: END\n",
+    "t_buffer_32": "COMP\nDCL BUFFER[32]\n  0: END\n",
+    "t_const_buffer_32": "FRAG\nDCL CONST[32][0..3]\n  0: END\n",
+    "t_hwatomic_buffer_32": "COMP\nDCL HWATOMIC[32][0], ARRAY(1)\n  0: END\n",
+    "t_clipdist_3": "VERT\nDCL OUT[0], POSITION\nDCL OUT[1..2], ARRAY(1), CLIPDIST\nDCL OUT[3], CLIPDIST[2]\n  0: END\n",
+    "t_clip_cull_9": "VERT\nPROPERTY NUM_CLIPDIST_ENABLED 5\nPROPERTY NUM_CULLDIST_ENABLED 4\n  0: END\n",
+    "t_emit_stream_4": GS + "DCL IN[][0], POSITION\nDCL OUT[0], POSITION\nIMM[0] INT32 {0, 4, 0, 0}\n"
+    + "  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: ENDPRIM IMM[0].yyyy\n  3: END\n",
+    "t_gs_max_vertices_1025": GS.replace("VERTICES 3", "VERTICES 1025") + "  0: END\n",
+    "t_gs_invocations_33": GS + "PROPERTY GS_INVOCATIONS 33\n  0: END\n",
+    "t_tcs_vertices_out_33": "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 33\n  0: END\n",
+    "t_cs_block_2048": "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 64\nPROPERTY CS_FIXED_BLOCK_HEIGHT 32\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n  0: END\n",
+    "t_cs_block_overflow": "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 65536\nPROPERTY CS_FIXED_BLOCK_HEIGHT 65536\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n  0: END\n",
+    "t_cs_block_1024": "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 32\nPROPERTY CS_FIXED_BLOCK_HEIGHT 32\nPROPERTY CS_FIXED_BLOCK_DEPTH 1\n  0: END\n",
+    # validator: addressing
+    "t_indirect_through_temp": F + "  0: MOV TEMP[0], TEMP[TEMP[1].x]\n  1: END\n",
+    "t_indirect_base_outside_array": "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..3], ARRAY(1)\nDCL ADDR[0]\n"
+    + "  0: UARL ADDR[0].x, IN[0].xxxx\n  1: MOV OUT[0], TEMP[ADDR[0].x+7](1)\n  2: END\n",
+    # validator: calls
+    "t_recursion_direct": F + "  0: CAL :2\n  1: END\n  2: BGNSUB\n  3:   CAL :2\n  4:   RET\n  5: ENDSUB\n",
+    "t_recursion_mutual": F + "  0: CAL :2\n  1: END\n  2: BGNSUB\n  3:   CAL :6\n  4:   RET\n  5: ENDSUB\n"
+    + "  6: BGNSUB\n  7:   CAL :2\n  8:   RET\n  9: ENDSUB\n",
 }
 
 # Not valid UTF-8: a front end must reject (or lossily convert) these bytes first.
@@ -211,7 +254,10 @@ BIN = {
     "b_image_format_1000": shader(DCL_IMAGE[:2] + [with_field(DCL_IMAGE[2], 10, 10, 1000)]),
     "b_memory_target_200": shader([LOAD[0], with_field(LOAD[1], 4, 8, 200)] + LOAD[2:], END),
     "b_range_reversed": shader([DCL_TEMP[0], 5 | 2 << 16]),
-    "b_range_full_u16": shader([DCL_TEMP[0], 0xFFFF << 16]),
+    "b_range_full_u16": shader([DCL_TEMP[0], 0xFFFF << 16], END),
+    "b_second_end": shader(END, END),
+    # GEOM: IMM[0] INT32 {4, 0, 0, 0}; EMIT IMM[0].xxxx; END
+    "b_emit_stream_4": shader([0x00080051, 4, 0, 0, 0], [0x00861012, 0x00000007], END, processor=3),
     "b_dimension_3d": shader(DCL_OUT, [0x00A01032, 0x000000F3, 0x39000022, 0x00050002], END),
     "b_indirect_reads_next_group": shader(DCL_OUT, MOV[:2] + [MOV[2] | 1 << 4], END),
     "b_indirect_at_stream_end": shader(DCL_OUT, MOV[:2] + [MOV[2] | 1 << 4]),
