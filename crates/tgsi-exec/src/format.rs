@@ -48,7 +48,9 @@
 
 use std::sync::OnceLock;
 
-use tgsi::pipe_format_layout::{Channel, ChannelKind, Colorspace, Encoding, FormatLayout, Swizzle};
+use tgsi::pipe_format_layout::{
+    Channel, ChannelKind, Colorspace, Encoding, FormatLayout, Swizzle, FORMAT_NUMBERS,
+};
 use tgsi::Format;
 
 /// Numeric class of a format's colour (or depth) channels.
@@ -255,7 +257,18 @@ static UNORM8: [f32; 256] = {
 /// For formats whose colour components are whole bytes of 8-bit linear unorm (RGBA8, BGRA8,
 /// R8, RG8, L8, A8, LA8, I8, RGBX8…): where each of the four unpacked components comes
 /// from, so that [`unpack_bytes`] can stand in for [`unpack`]. `None` for other formats.
+/// Derived once per format from the layout table (samplers ask on every request).
 pub fn byte_unorm_sources(format: Format) -> Option<[ByteSource; 4]> {
+    static TABLE: OnceLock<Vec<Option<[ByteSource; 4]>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..FORMAT_NUMBERS as u16)
+            .map(|f| derive_byte_unorm_sources(Format(f)))
+            .collect()
+    });
+    table.get(usize::from(format.0)).copied().flatten()
+}
+
+fn derive_byte_unorm_sources(format: Format) -> Option<[ByteSource; 4]> {
     let l = format.layout()?;
     if l.encoding != Encoding::Plain || l.colorspace != Colorspace::Rgb {
         return None;

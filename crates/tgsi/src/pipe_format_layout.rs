@@ -375,7 +375,11 @@ const fn build_index<const N: usize>(layouts: &[FormatLayout]) -> [u16; N] {
     index
 }
 
-static INDEX: [u16; index_len(LAYOUTS)] = build_index(LAYOUTS);
+static INDEX: [u16; FORMAT_NUMBERS] = build_index(LAYOUTS);
+
+/// One past the largest format number that has a layout: tables indexed by format number
+/// need no more entries.
+pub const FORMAT_NUMBERS: usize = index_len(LAYOUTS);
 
 use Colorspace::{Rgb, Srgb, Zs};
 

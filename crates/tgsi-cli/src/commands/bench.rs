@@ -150,7 +150,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         eprintln!("{name}: error: {e}");
         Failure::Invalid
     };
-    let measurement = match program.processor {
+    let (runs, elapsed, work) = match program.processor {
         Processor::Fragment => {
             let (width, height) = parse_size(&args.size)?;
             let options = RenderOptions {
@@ -167,15 +167,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                     .map(drop)
                     .map_err(fail)
             })?;
-            Measurement {
-                engine: args.engine,
-                threads: args.threads,
-                compile: compile_time,
-                runs,
-                elapsed,
-                work: u64::from(width) * u64::from(height),
-                processor: program.processor,
-            }
+            (runs, elapsed, u64::from(width) * u64::from(height))
         }
         Processor::Compute => {
             let mut options =
@@ -188,15 +180,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
                 invocations = stats.invocations;
                 Ok(())
             })?;
-            Measurement {
-                engine: args.engine,
-                threads: args.threads,
-                compile: compile_time,
-                runs,
-                elapsed,
-                work: invocations,
-                processor: program.processor,
-            }
+            (runs, elapsed, invocations)
         }
         other => {
             eprintln!(
@@ -204,6 +188,15 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             );
             return Err(Failure::Invalid);
         }
+    };
+    let measurement = Measurement {
+        engine: args.engine,
+        threads: args.threads,
+        compile: compile_time,
+        runs,
+        elapsed,
+        work,
+        processor: program.processor,
     };
     measurement.print(args.json);
     Ok(())

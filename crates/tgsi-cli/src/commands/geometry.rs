@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::render::compile;
-use super::run::{parse_inputs, stage_consts, RunArgs};
+use super::run::{parse_inputs, push_value, stage_consts, RunArgs};
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi_exec::{GeometryOptions, GeometryOutputs, Program};
@@ -29,14 +29,7 @@ fn table(outputs: &GeometryOutputs, hex: bool) -> String {
                 let values = outputs.vertex(s, p.first + v);
                 for (decl, value) in outputs.decls.iter().zip(values) {
                     let _ = write!(text, "  vertex {v} {decl}:");
-                    for w in value {
-                        let _ = if hex {
-                            write!(text, " 0x{w:08x}")
-                        } else {
-                            write!(text, " {:.4}", f32::from_bits(*w))
-                        };
-                    }
-                    text.push('\n');
+                    push_value(&mut text, value, hex);
                 }
             }
         }

@@ -246,17 +246,23 @@ fn table(outputs: &VertexOutputs, hex: bool) -> String {
     for (v, values) in outputs.values.iter().enumerate() {
         for (decl, value) in outputs.decls.iter().zip(values) {
             let _ = write!(text, "vertex {v} {decl}:");
-            for w in value {
-                let _ = if hex {
-                    write!(text, " 0x{w:08x}")
-                } else {
-                    write!(text, " {:.4}", f32::from_bits(*w))
-                };
-            }
-            text.push('\n');
+            push_value(&mut text, value, hex);
         }
     }
     text
+}
+
+/// One register's four words as ` 1.0000 …` (or ` 0x3f800000 …` with `hex`), then a
+/// newline. Shared with the geometry table.
+pub(super) fn push_value(text: &mut String, value: &[u32; 4], hex: bool) {
+    for w in value {
+        let _ = if hex {
+            write!(text, " 0x{w:08x}")
+        } else {
+            write!(text, " {:.4}", f32::from_bits(*w))
+        };
+    }
+    text.push('\n');
 }
 
 /// The constants for `stage` (`vs`, `gs`, `cs`): the last `--consts STAGE=FILE` or plain

@@ -1,0 +1,84 @@
+//! `tgsi bench`: it times fragment and compute shaders, prints one JSON object per engine
+//! with `--json`, and refuses other stages and bad options with a clear error.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tgsi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .expect("run tgsi")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn times_a_fragment_shader() {
+    let v = json(&tgsi(&[
+        "bench",
+        "examples/plasma.tgsi",
+        "--size",
+        "16x16",
+        "--min-time",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(v["engine"], "interp");
+    assert_eq!(v["threads"], 1);
+    assert!(v["mpix_per_s"].as_f64().is_some_and(|m| m > 0.0), "{v}");
+    assert!(v["runs"].as_u64().is_some_and(|r| r >= 1), "{v}");
+    assert!(v["compile_ms"].as_f64().is_some_and(|c| c >= 0.0), "{v}");
+}
+
+#[test]
+fn times_a_compute_dispatch() {
+    let dir = std::env::temp_dir().join(format!("tgsi-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cs = dir.join("cs.tgsi");
+    std::fs::write(
+        &cs,
+        "COMP\nDCL SV[0], THREAD_ID\nDCL TEMP[0]\n  0: UADD TEMP[0].x, SV[0].xxxx, SV[0].yyyy\n  1: END\n",
+    )
+    .expect("write shader");
+    let path = cs.to_str().expect("utf-8 path");
+    let v = json(&tgsi(&[
+        "bench",
+        path,
+        "--grid",
+        "2,1,1",
+        "--block",
+        "8,2,1",
+        "--min-time",
+        "0",
+        "--json",
+    ]));
+    assert!(
+        v["us_per_dispatch"].as_f64().is_some_and(|u| u > 0.0),
+        "{v}"
+    );
+    let per_s = v["minvocations_per_s"].as_f64().expect("rate");
+    let per_dispatch = v["us_per_dispatch"].as_f64().expect("time");
+    // 32 invocations per dispatch: the two figures describe the same runs.
+    assert!((per_s * per_dispatch - 32.0).abs() < 0.5, "{v}");
+}
+
+#[test]
+fn refuses_other_stages_and_bad_options() {
+    let out = tgsi(&["bench", "examples/transform.vert.tgsi", "--min-time", "0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("times fragment (FRAG) and compute (COMP) shaders, not VERT"));
+    let out = tgsi(&["bench", "examples/plasma.tgsi", "--min-time=nan"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--min-time must be between"));
+}
