@@ -1,6 +1,7 @@
 //! The `tgsi` command line: format, check, inspect, assemble and disassemble TGSI shaders.
 
 mod commands;
+mod engine;
 mod input;
 mod resources;
 
@@ -18,10 +19,11 @@ Examples:
   tgsi info --json shader.tgsi          what a driver wants to know, as JSON
   tgsi asm shader.tgsi -o shader.bin    text -> Mesa token words (little-endian u32)
   tgsi disasm shader.bin                token words -> text
-  tgsi render shader.tgsi -o out.png    run a fragment shader per pixel, write a PNG
+  tgsi render shader.tgsi -o out.png    run a fragment shader per pixel (JIT), write a PNG
+  tgsi render s.tgsi -o a.png --engine interp   the same on the reference interpreter
   tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
   tgsi run gs.tgsi --count 4            run a geometry shader over 4 input primitives
-  tgsi bench shader.tgsi --size 256x256  how fast a fragment or compute shader runs
+  tgsi bench shader.tgsi --size 256x256  how fast a shader runs, interpreter and JIT
   cat shader.tgsi | tgsi check -        read from stdin
 
 Exit status: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.";

@@ -1,5 +1,6 @@
-//! `tgsi bench`: it times fragment and compute shaders, prints one JSON object per engine
-//! with `--json`, and refuses other stages and bad options with a clear error.
+//! `tgsi bench`: it times fragment and compute shaders on the interpreter and the JIT,
+//! prints one JSON object per engine with `--json`, and refuses other stages and bad
+//! options with a clear error.
 
 use serde_json::Value;
 use std::path::Path;
@@ -13,18 +14,22 @@ fn tgsi(args: &[&str]) -> Output {
         .expect("run tgsi")
 }
 
-fn json(out: &Output) -> Value {
+/// One JSON object per line of stdout.
+fn json(out: &Output) -> Vec<Value> {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object per line"))
+        .collect()
 }
 
 #[test]
 fn times_a_fragment_shader() {
-    let v = json(&tgsi(&[
+    let lines = json(&tgsi(&[
         "bench",
         "examples/plasma.tgsi",
         "--size",
@@ -33,11 +38,28 @@ fn times_a_fragment_shader() {
         "0",
         "--json",
     ]));
-    assert_eq!(v["engine"], "interp");
-    assert_eq!(v["threads"], 1);
-    assert!(v["mpix_per_s"].as_f64().is_some_and(|m| m > 0.0), "{v}");
-    assert!(v["runs"].as_u64().is_some_and(|r| r >= 1), "{v}");
-    assert!(v["compile_ms"].as_f64().is_some_and(|c| c >= 0.0), "{v}");
+    let engines: Vec<&Value> = lines.iter().map(|v| &v["engine"]).collect();
+    assert_eq!(engines, ["interp", "jit"]);
+    for v in &lines {
+        assert_eq!(v["threads"], 1);
+        assert_eq!(v["fallback"], false, "{v}");
+        assert!(v["mpix_per_s"].as_f64().is_some_and(|m| m > 0.0), "{v}");
+        assert!(v["runs"].as_u64().is_some_and(|r| r >= 1), "{v}");
+        assert!(v["compile_ms"].as_f64().is_some_and(|c| c >= 0.0), "{v}");
+    }
+    let only = json(&tgsi(&[
+        "bench",
+        "examples/plasma.tgsi",
+        "--size",
+        "8x8",
+        "--min-time",
+        "0",
+        "--json",
+        "--engine",
+        "jit",
+    ]));
+    assert_eq!(only.len(), 1);
+    assert_eq!(only[0]["engine"], "jit");
 }
 
 #[test]
@@ -51,7 +73,7 @@ fn times_a_compute_dispatch() {
     )
     .expect("write shader");
     let path = cs.to_str().expect("utf-8 path");
-    let v = json(&tgsi(&[
+    let lines = json(&tgsi(&[
         "bench",
         path,
         "--grid",
@@ -62,6 +84,11 @@ fn times_a_compute_dispatch() {
         "0",
         "--json",
     ]));
+    // Compute shaders run on the interpreter under both names; the JIT line says so.
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["engine"], "jit");
+    assert_eq!(lines[1]["fallback"], true);
+    let v = &lines[0];
     assert!(
         v["us_per_dispatch"].as_f64().is_some_and(|u| u > 0.0),
         "{v}"

@@ -138,3 +138,49 @@ fn endless_loops_hit_the_budget_with_a_clear_error() {
         "{err}"
     );
 }
+
+/// `--engine interp` and `--engine jit` write the same bits; a shader the JIT does not
+/// compile runs on the interpreter with a note naming the reason.
+#[test]
+fn engines_agree_and_fallback_is_reported() {
+    let dir = std::env::temp_dir().join(format!("tgsi-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let render = |shader: &Path, engine: &str| {
+        let raw = dir.join(format!("{engine}.f32"));
+        let out = Command::new(env!("CARGO_BIN_EXE_tgsi"))
+            .arg("render")
+            .arg(shader)
+            .args(["--size", "37x21", "--engine", engine, "--raw"])
+            .arg(&raw)
+            .output()
+            .expect("run tgsi");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            std::fs::read(&raw).expect("raw output"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let plasma = root.join("examples/plasma.tgsi");
+    let (interp, _) = render(&plasma, "interp");
+    let (jit, note) = render(&plasma, "jit");
+    assert_eq!(interp, jit);
+    assert!(note.is_empty(), "{note}");
+    let switch = dir.join("switch.tgsi");
+    std::fs::write(
+        &switch,
+        "FRAG\nDCL IN[0], POSITION\nDCL OUT[0], COLOR\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0.5, 0.0, 1.0}\n  0: F2I TEMP[0].x, IN[0].xxxx\n  1: SWITCH TEMP[0].xxxx\n  2: CASE IMM[0].zzzz\n  3: MOV OUT[0], IMM[0]\n  4: BRK\n  5: DEFAULT\n  6: MOV OUT[0], IMM[0].yyyw\n  7: BRK\n  8: ENDSWITCH\n  9: END\n",
+    )
+    .expect("write shader");
+    let (interp, _) = render(&switch, "interp");
+    let (jit, note) = render(&switch, "jit");
+    assert_eq!(interp, jit);
+    assert!(
+        note.contains("note: running on the interpreter: SWITCH (instruction 1)"),
+        "{note}"
+    );
+}

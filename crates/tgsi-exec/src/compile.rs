@@ -49,7 +49,6 @@ pub enum RegFile {
 }
 
 impl RegFile {
-    /// Index into per-lane register-file arrays (`None` for shared or null files).
     /// Whether the file names resources rather than registers.
     pub fn is_resource(self) -> bool {
         matches!(
@@ -63,7 +62,9 @@ impl RegFile {
         )
     }
 
-    pub(crate) fn lane_file(self) -> Option<usize> {
+    /// Index into the machine's per-lane register files (TEMP, IN, OUT, ADDR, SV; see
+    /// [`crate::Machine::register_files_mut`]), `None` for shared, null and resource files.
+    pub fn lane_file(self) -> Option<usize> {
         match self {
             RegFile::Temp => Some(0),
             RegFile::Input => Some(1),
@@ -76,7 +77,7 @@ impl RegFile {
 }
 
 /// Number of per-lane register files.
-pub(crate) const LANE_FILES: usize = 5;
+pub const LANE_FILES: usize = 5;
 
 /// An indirect index: `FILE[index].comp` added to the literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,6 +292,12 @@ impl Program {
         self.geometry
             .as_ref()
             .map_or(1, |g| g.input.vertices() as usize)
+    }
+
+    /// Registers per lane file (TEMP, IN, OUT, ADDR, SV) of the machine that runs it; the
+    /// input file holds this many registers per input vertex.
+    pub fn register_counts(&self) -> [usize; LANE_FILES] {
+        self.sizes
     }
 
     /// The instruction budget error message helper: `"MOV (instruction 3)"`.

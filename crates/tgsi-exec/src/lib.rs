@@ -6,6 +6,7 @@
 //! * [`scalar`]: the semantics of every ALU opcode as plain functions, shared with the JIT.
 //! * [`Program::compile`]: lowering a [`tgsi::Shader`] into an executable form.
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
+//! * [`WaveEngine`]: what runs a wave; the [`Interpreter`] is one, `tgsi-jit` another.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
 //! * [`run_vertices`]: run a vertex shader over vertices and collect its outputs.
 //! * [`run_geometry`]: run a geometry shader over input primitives and collect what it
@@ -76,6 +77,7 @@ pub mod compile;
 pub mod compute;
 pub mod consts;
 pub mod emit;
+pub mod engine;
 pub mod format;
 pub mod geometry;
 mod image;
@@ -95,8 +97,11 @@ pub mod vertex;
 pub use compile::{CompileError, Program};
 pub use compute::{run_compute, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
+pub use engine::{Interpreter, WaveEngine, WAVE};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use pipeline::{run_pipeline, PipelineOptions};
-pub use render::{render_fragment, Image, RenderOptions};
-pub use vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};
+pub use render::{render_fragment, render_fragment_with, Image, RenderOptions};
+pub use vertex::{
+    run_vertices, run_vertices_with, OutputDecl, VertexInput, VertexOptions, VertexOutputs,
+};

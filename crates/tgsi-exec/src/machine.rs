@@ -351,47 +351,11 @@ impl<const N: usize> Machine<N> {
             }
             let step = match inst.kind {
                 Kind::Flow(flow) => self.flow(program, inst, flow, pc, &res),
-                Kind::PushA | Kind::PopA => self
-                    .address_stack(inst, &res)
-                    .map(|()| Some(pc + 1))
-                    .map_err(|overflow| ExecError::AddressStack {
-                        at: program.describe(pc),
-                        overflow,
-                    }),
-                Kind::Clock => {
-                    self.clock(inst, self.executed);
-                    Ok(Some(pc + 1))
+                Kind::Sync if stop_at_barrier => {
+                    self.pc = Some(pc + 1);
+                    return Ok(Stop::Barrier);
                 }
-                Kind::Sync => {
-                    if stop_at_barrier {
-                        self.pc = Some(pc + 1);
-                        return Ok(Stop::Barrier);
-                    }
-                    Ok(Some(pc + 1))
-                }
-                Kind::Load | Kind::Store | Kind::Atomic(_) | Kind::Resq | Kind::Handle => {
-                    self.memory(inst, &res);
-                    Ok(Some(pc + 1))
-                }
-                Kind::Vote(_) | Kind::Ballot | Kind::ReadFirst | Kind::ReadInvoc => {
-                    self.interlane(inst, &res);
-                    Ok(Some(pc + 1))
-                }
-                Kind::Texture => {
-                    self.texture(inst, &res);
-                    Ok(Some(pc + 1))
-                }
-                Kind::Emit | Kind::EndPrim => {
-                    if let Some(g) = &program.geometry {
-                        let end = matches!(inst.kind, Kind::EndPrim);
-                        self.emit(inst, &res, end, &g.outputs, g.max_vertices);
-                    }
-                    Ok(Some(pc + 1))
-                }
-                _ => {
-                    self.alu(inst, &res);
-                    Ok(Some(pc + 1))
-                }
+                _ => self.step(program, inst, pc, &res).map(|()| Some(pc + 1)),
             };
             // A failed run cannot be resumed.
             self.pc = None;
@@ -401,6 +365,83 @@ impl<const N: usize> Machine<N> {
             self.emission.iter_mut().for_each(Emission::close);
         }
         Ok(Stop::End(!self.kill & Self::ALL))
+    }
+
+    /// Execute instruction `pc`, which is not control flow (BARRIER and MEMBAR do nothing
+    /// here), with the current masks.
+    fn step(
+        &mut self,
+        program: &Program,
+        inst: &Inst,
+        pc: usize,
+        res: &Res,
+    ) -> Result<(), ExecError> {
+        match inst.kind {
+            Kind::PushA | Kind::PopA => {
+                self.address_stack(inst, res)
+                    .map_err(|overflow| ExecError::AddressStack {
+                        at: program.describe(pc),
+                        overflow,
+                    })?
+            }
+            Kind::Clock => self.clock(inst, self.executed),
+            Kind::Load | Kind::Store | Kind::Atomic(_) | Kind::Resq | Kind::Handle => {
+                self.memory(inst, res)
+            }
+            Kind::Vote(_) | Kind::Ballot | Kind::ReadFirst | Kind::ReadInvoc => {
+                self.interlane(inst, res)
+            }
+            Kind::Texture => self.texture(inst, res),
+            Kind::Emit | Kind::EndPrim => {
+                if let Some(g) = &program.geometry {
+                    let end = matches!(inst.kind, Kind::EndPrim);
+                    self.emit(inst, res, end, &g.outputs, g.max_vertices);
+                }
+            }
+            _ => self.alu(inst, res),
+        }
+        Ok(())
+    }
+
+    /// Execute the single instruction `pc` of `program` for the lanes in `exec`, as the
+    /// interpreter would inside a run prepared by [`Machine::start`]: for engines that run
+    /// control flow themselves (the JIT) and hand the other instructions here. It reads and
+    /// writes the machine's registers; the machine's own masks are replaced by `exec`.
+    /// Control-flow instructions, BARRIER and MEMBAR do nothing.
+    pub fn execute_instruction(
+        &mut self,
+        program: &Program,
+        pc: usize,
+        env: &Env,
+        exec: u32,
+    ) -> Result<(), ExecError> {
+        let Some(inst) = program.insts.get(pc) else {
+            return Ok(());
+        };
+        if matches!(inst.kind, Kind::Flow(_)) {
+            return Ok(());
+        }
+        self.cond = exec & Self::ALL;
+        self.loop_ = Self::ALL;
+        self.cont = Self::ALL;
+        self.func = Self::ALL;
+        self.switch.mask = Self::ALL;
+        let res = Res {
+            consts: env.consts,
+            imms: &program.imms,
+            resources: env.resources,
+            implicit_lod: program.processor == tgsi::Processor::Fragment,
+            shared: None,
+        };
+        self.step(program, inst, pc, &res)
+    }
+
+    /// The per-lane register files (TEMP, IN, OUT, ADDR, SV) as mutable slices, for engines
+    /// that access registers directly. Register `r`, channel `c`, lane `l` of a file is
+    /// `file[r][c][l]`.
+    pub fn register_files_mut(&mut self) -> [&mut [Reg<N>]; LANE_FILES] {
+        let [t, i, o, a, s] = &mut self.regs;
+        [t, i, o, a, s]
     }
 
     /// Execute a control-flow instruction; returns the next pc, or `None` to stop.

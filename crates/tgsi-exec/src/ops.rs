@@ -376,8 +376,10 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::DP2 => Vector(|s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
         Opcode::DP3 => Vector(|s| rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]))),
         Opcode::DP4 => Vector(|s| rep(fl::dp(&fv(s[0]), &fv(s[1])))),
-        Opcode::DPH => Vector(|s| rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]) + f(s[1][3]))),
-        Opcode::DP2A => Vector(|s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]) + f(s[2][0]))),
+        Opcode::DPH => Vector(|s| rep(fl::add(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]), f(s[1][3])))),
+        Opcode::DP2A => {
+            Vector(|s| rep(fl::add(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]), f(s[2][0]))))
+        }
         Opcode::NRM4 => Vector(|s| rep(fl::nrm4(fv(s[0])))),
         Opcode::SFL => Vector(|_| rep(0.0)),
         Opcode::STR => Vector(|_| rep(1.0)),

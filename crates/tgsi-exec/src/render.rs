@@ -10,12 +10,10 @@
 //! by (0, ±1, 0, 0) per memory row down (− for `LOWER_LEFT`); the constants do not change.
 
 use crate::compile::Program;
+use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
 use crate::resource::Resources;
 use tgsi::{CoordOrigin, PixelCenter, Processor, Semantic};
-
-/// Lanes per wave used by the renderer (four quads side by side).
-const WAVE: usize = 16;
 
 /// Largest accepted width or height.
 pub const MAX_SIZE: u32 = 16384;
@@ -93,8 +91,18 @@ struct Lanes {
     helpers: u32,
 }
 
-/// Render `program` (a fragment shader) as described in the module documentation.
+/// Render `program` (a fragment shader) with the interpreter, as described in the module
+/// documentation.
 pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image, ExecError> {
+    render_fragment_with(&Interpreter(program), opts)
+}
+
+/// [`render_fragment`] on any engine (waves of [`WAVE`] lanes: four quads side by side).
+pub fn render_fragment_with(
+    engine: &dyn WaveEngine,
+    opts: &RenderOptions,
+) -> Result<Image, ExecError> {
+    let program = engine.program();
     if program.processor != Processor::Fragment {
         return Err(ExecError::Setup(format!(
             "render_fragment needs a fragment shader, not {}",
@@ -129,7 +137,7 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
                     set_gradients(program, &mut m);
                     for (r, rows) in chunk.chunks_mut(2 * w).enumerate() {
                         let qrow = t * rows_per + r;
-                        render_quad_row(program, opts, output, &mut m, qrow, rows)?;
+                        render_quad_row(engine, opts, output, &mut m, qrow, rows)?;
                         if let Some(p) = &opts.progress {
                             p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         }
@@ -170,13 +178,14 @@ fn color_output(program: &Program, n: u32) -> Option<usize> {
 
 /// Render memory rows `2·qrow` and `2·qrow + 1` (`rows` holds them, 1 or 2 rows of W).
 fn render_quad_row(
-    program: &Program,
+    engine: &dyn WaveEngine,
     opts: &RenderOptions,
     output: Option<usize>,
     m: &mut Machine<WAVE>,
     qrow: usize,
     rows: &mut [[f32; 4]],
 ) -> Result<(), ExecError> {
+    let program = engine.program();
     let (w, h) = (opts.width as usize, opts.height as usize);
     let env_consts = &opts.constants;
     for x0 in (0..w).step_by(WAVE / 2) {
@@ -188,7 +197,7 @@ fn render_quad_row(
             budget: opts.budget,
             helpers: lanes.helpers,
         };
-        let alive = m.run(program, &env)?;
+        let alive = engine.run_wave(m, &env, Machine::<WAVE>::ALL)?;
         for l in 0..WAVE {
             let (px, dy) = lane_pixel(x0, l);
             if lanes.helpers & (1 << l) != 0 || alive & (1 << l) == 0 {

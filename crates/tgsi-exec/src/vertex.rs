@@ -23,12 +23,10 @@
 use std::fmt;
 
 use crate::compile::Program;
+use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
 use crate::resource::Resources;
 use tgsi::{Processor, Semantic};
-
-/// Lanes per wave (four quads of four consecutive vertices).
-const WAVE: usize = 16;
 
 /// Largest accepted vertex count.
 pub const MAX_VERTICES: usize = 1 << 24;
@@ -120,9 +118,19 @@ impl VertexOutputs {
     }
 }
 
-/// Run `program` (a vertex shader) over `opts.count` vertices as described in the module
-/// documentation.
+/// Run `program` (a vertex shader) over `opts.count` vertices with the interpreter, as
+/// described in the module documentation.
 pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOutputs, ExecError> {
+    run_vertices_with(&Interpreter(program), opts)
+}
+
+/// [`run_vertices`] on any engine (waves of [`WAVE`] lanes: four quads of four consecutive
+/// vertices).
+pub fn run_vertices_with(
+    engine: &dyn WaveEngine,
+    opts: &VertexOptions,
+) -> Result<VertexOutputs, ExecError> {
+    let program = engine.program();
     if program.processor != Processor::Vertex {
         return Err(ExecError::Setup(format!(
             "run_vertices needs a vertex shader, not {}",
@@ -166,7 +174,7 @@ pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOut
             budget: opts.budget,
             helpers: !active,
         };
-        m.run_lanes(program, &env, active)?;
+        engine.run_wave(&mut m, &env, active)?;
         let outs = m.outputs();
         values.extend((0..lanes).map(|l| {
             decls

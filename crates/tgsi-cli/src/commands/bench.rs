@@ -1,12 +1,14 @@
-//! `tgsi bench`: how fast a shader runs. A fragment shader is rendered repeatedly at a
-//! given size, a compute shader dispatched repeatedly, after one warm-up run, until at least
-//! `--min-time` seconds have passed. Only execution is timed: process start, parsing,
-//! binding resources and writing images are not. Compile time is measured on its own.
+//! `tgsi bench`: how fast a shader runs, per engine (`--engine interp|jit|all`). A fragment
+//! shader is rendered repeatedly at a given size, a compute shader dispatched repeatedly,
+//! after one warm-up run, until at least `--min-time` seconds have passed. Only execution is
+//! timed: process start, parsing, binding resources and writing images are not. Compile
+//! time (lowering, plus code generation for the JIT) is measured on its own.
 
 use std::time::{Duration, Instant};
 
 use super::render::{compile, constant_inputs, parse_size, read_consts};
 use super::run::DispatchArgs;
+use crate::engine::{self, EngineChoice};
 use crate::input::{self, Failure};
 use crate::resources::ResourceArgs;
 use tgsi::Processor;
@@ -14,15 +16,21 @@ use tgsi_exec::{Program, RenderOptions};
 
 /// The executors `tgsi bench` can time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Engine {
+pub enum Engines {
     /// The reference interpreter (`tgsi_exec`).
     Interp,
+    /// The Cranelift JIT (`tgsi_jit`; the interpreter where it does not compile the shader).
+    Jit,
+    /// Both, one after the other.
+    All,
 }
 
-impl Engine {
-    fn name(self) -> &'static str {
+impl Engines {
+    fn list(self) -> &'static [EngineChoice] {
         match self {
-            Engine::Interp => "interp",
+            Engines::Interp => &[EngineChoice::Interp],
+            Engines::Jit => &[EngineChoice::Jit],
+            Engines::All => &[EngineChoice::Interp, EngineChoice::Jit],
         }
     }
 }
@@ -35,9 +43,9 @@ pub struct BenchArgs {
     /// Fragment shaders: image size.
     #[arg(long, default_value = "256x256")]
     pub size: String,
-    /// Executor to time.
-    #[arg(long, value_enum, default_value = "interp")]
-    pub engine: Engine,
+    /// Executors to time.
+    #[arg(long, value_enum, default_value = "all")]
+    pub engine: Engines,
     /// Worker threads (1 compares with softpipe, which has one; 0 = all cores).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -64,7 +72,9 @@ pub struct BenchArgs {
 
 /// What one engine measured.
 struct Measurement {
-    engine: Engine,
+    engine: EngineChoice,
+    /// The JIT was asked for but the interpreter ran the shader.
+    fallback: bool,
     threads: usize,
     compile: Duration,
     runs: u64,
@@ -86,25 +96,31 @@ impl Measurement {
     fn print(&self, json: bool) {
         let compile_ms = self.compile.as_secs_f64() * 1e3;
         let engine = self.engine.name();
+        let fallback = self.fallback;
+        let note = if fallback {
+            " (interpreter fallback)"
+        } else {
+            ""
+        };
         let threads = self.threads;
         let (runs, seconds) = (self.runs, self.elapsed.as_secs_f64());
         match (self.processor, json) {
             (Processor::Compute, true) => println!(
-                "{{\"engine\":\"{engine}\",\"threads\":{threads},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
             (Processor::Compute, false) => println!(
-                "{engine:7} threads {threads}: {:10.1} us/dispatch, {:8.3} M invocations/s, compile {compile_ms:.3} ms ({runs} dispatches in {seconds:.2} s)",
+                "{engine:7} threads {threads}: {:10.1} us/dispatch, {:8.3} M invocations/s, compile {compile_ms:.3} ms ({runs} dispatches in {seconds:.2} s){note}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
             (_, true) => println!(
-                "{{\"engine\":\"{engine}\",\"threads\":{threads},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.mega_per_s()
             ),
             (_, false) => println!(
-                "{engine:7} threads {threads}: {:8.3} Mpix/s, compile {compile_ms:.3} ms ({runs} frames in {seconds:.2} s)",
+                "{engine:7} threads {threads}: {:8.3} Mpix/s, compile {compile_ms:.3} ms ({runs} frames in {seconds:.2} s){note}",
                 self.mega_per_s()
             ),
         }
@@ -150,54 +166,60 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         eprintln!("{name}: error: {e}");
         Failure::Invalid
     };
-    let (runs, elapsed, work) = match program.processor {
-        Processor::Fragment => {
-            let (width, height) = parse_size(&args.size)?;
-            let options = RenderOptions {
-                width,
-                height,
-                constants: read_consts(args.consts.as_deref())?,
-                inputs: constant_inputs(&args.inputs)?,
-                threads: args.threads,
-                resources: bindings.resources.clone(),
-                ..RenderOptions::default()
-            };
-            let (runs, elapsed) = repeat(min_time, || {
-                tgsi_exec::render_fragment(&program, &options)
-                    .map(drop)
-                    .map_err(fail)
-            })?;
-            (runs, elapsed, u64::from(width) * u64::from(height))
-        }
-        Processor::Compute => {
-            let mut options =
-                args.dispatch
-                    .options(&shader, &bindings, read_consts(args.consts.as_deref())?)?;
-            options.threads = args.threads;
-            let mut invocations = 0;
-            let (runs, elapsed) = repeat(min_time, || {
-                let stats = tgsi_exec::run_compute(&program, &options).map_err(fail)?;
-                invocations = stats.invocations;
-                Ok(())
-            })?;
-            (runs, elapsed, invocations)
-        }
-        other => {
-            eprintln!(
+    for &choice in args.engine.list() {
+        let (engine, jit_time) = engine::prepare(choice, &program, name);
+        let (runs, elapsed, work) = match program.processor {
+            Processor::Fragment => {
+                let (width, height) = parse_size(&args.size)?;
+                let options = RenderOptions {
+                    width,
+                    height,
+                    constants: read_consts(args.consts.as_deref())?,
+                    inputs: constant_inputs(&args.inputs)?,
+                    threads: args.threads,
+                    resources: bindings.resources.clone(),
+                    ..RenderOptions::default()
+                };
+                let (runs, elapsed) = repeat(min_time, || {
+                    tgsi_exec::render_fragment_with(engine.wave(), &options)
+                        .map(drop)
+                        .map_err(fail)
+                })?;
+                (runs, elapsed, u64::from(width) * u64::from(height))
+            }
+            Processor::Compute => {
+                let mut options = args.dispatch.options(
+                    &shader,
+                    &bindings,
+                    read_consts(args.consts.as_deref())?,
+                )?;
+                options.threads = args.threads;
+                let mut invocations = 0;
+                let (runs, elapsed) = repeat(min_time, || {
+                    let stats = tgsi_exec::run_compute(&program, &options).map_err(fail)?;
+                    invocations = stats.invocations;
+                    Ok(())
+                })?;
+                (runs, elapsed, invocations)
+            }
+            other => {
+                eprintln!(
                 "{name}: error: tgsi bench times fragment (FRAG) and compute (COMP) shaders, not {other}"
             );
-            return Err(Failure::Invalid);
-        }
-    };
-    let measurement = Measurement {
-        engine: args.engine,
-        threads: args.threads,
-        compile: compile_time,
-        runs,
-        elapsed,
-        work,
-        processor: program.processor,
-    };
-    measurement.print(args.json);
+                return Err(Failure::Invalid);
+            }
+        };
+        let measurement = Measurement {
+            engine: choice,
+            fallback: engine.fell_back(),
+            threads: args.threads,
+            compile: compile_time + jit_time,
+            runs,
+            elapsed,
+            work,
+            processor: program.processor,
+        };
+        measurement.print(args.json);
+    }
     Ok(())
 }

@@ -1,11 +1,13 @@
 //! `tgsi render`: run a fragment shader once per pixel of a W×H grid (in 2×2 quads) on the
-//! reference interpreter and write a PNG and/or the exact RGBA32F result.
+//! JIT or the reference interpreter (`--engine`; both give the same bits) and write a PNG
+//! and/or the exact RGBA32F result.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engine::{self, EngineChoice};
 use crate::input::{self, Failure};
 use crate::resources::{write_outputs, ResourceArgs};
 use tgsi_exec::{Program, RenderOptions};
@@ -39,6 +41,10 @@ pub struct RenderArgs {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Executor: the Cranelift JIT (falls back to the interpreter for shaders it does not
+    /// compile, with a note) or the reference interpreter. Both give identical results.
+    #[arg(long, value_enum, default_value = "jit")]
+    pub engine: EngineChoice,
     /// Instruction budget per wave of pixels (default: generous).
     #[arg(long)]
     pub budget: Option<u64>,
@@ -172,6 +178,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     let input = input::read(&args.file)?;
     let program = compile(&input, args.tokens)?;
     let bindings = args.resources.load(&input.shader(args.tokens)?)?;
+    let (engine, _) = engine::prepare(args.engine, &program, &input.name);
     let progress = Arc::new(AtomicUsize::new(0));
     let mut options = RenderOptions {
         width,
@@ -211,7 +218,7 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
                 );
             });
         }
-        let result = tgsi_exec::render_fragment(&program, &options);
+        let result = tgsi_exec::render_fragment_with(engine.wave(), &options);
         done.store(1, Ordering::Relaxed);
         result
     })

@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use super::render::{compile, input_index, read_consts, vec4};
+use crate::engine::{self, EngineChoice};
 use crate::input::{self, Failure};
 use crate::resources::{write_outputs, ResourceArgs};
 use tgsi::Processor;
@@ -67,6 +68,11 @@ pub struct RunArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
+    /// Executor of a vertex shader run on its own: the Cranelift JIT (with a note when it
+    /// falls back to the interpreter) or the reference interpreter; identical results.
+    /// Geometry and compute shaders and chains run on the interpreter.
+    #[arg(long, value_enum, default_value = "jit")]
+    pub engine: EngineChoice,
     #[command(flatten)]
     pub dispatch: DispatchArgs,
     /// Compute: worker threads for workgroups (1 reproduces softpipe's order exactly; 0 =
@@ -341,7 +347,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
-    let outputs = tgsi_exec::run_vertices(&program, &options).map_err(|e| {
+    let (engine, _) = engine::prepare(args.engine, &program, &input.name);
+    let outputs = tgsi_exec::run_vertices_with(engine.wave(), &options).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
     })?;

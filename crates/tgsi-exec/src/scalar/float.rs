@@ -65,24 +65,35 @@ pub fn saturate(x: f32) -> f32 {
     fmin(fmax(x, 0.0), 1.0)
 }
 
+/// The result of an SSE arithmetic instruction `x op y` computed as `r`: when an operand is
+/// a NaN, the first NaN operand, quieted (written out so that the compiler's freedom to
+/// commute `x op y` cannot change which NaN survives).
+fn sse_result(x: f32, y: f32, r: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        sse_nan(x, y)
+    } else {
+        r
+    }
+}
+
 /// ADD.
 pub fn add(a: f32, b: f32) -> f32 {
-    a + b
+    sse_result(a, b, a + b)
 }
 
 /// SUB (legacy).
 pub fn sub(a: f32, b: f32) -> f32 {
-    a - b
+    sse_result(a, b, a - b)
 }
 
 /// MUL.
 pub fn mul(a: f32, b: f32) -> f32 {
-    a * b
+    sse_result(a, b, a * b)
 }
 
-/// DIV.
+/// DIV (legacy).
 pub fn div(a: f32, b: f32) -> f32 {
-    a / b
+    sse_result(a, b, a / b)
 }
 
 /// MAD: `a*b + c` with two roundings. The product is formed as `b*a`: with two NaN factors
@@ -228,24 +239,41 @@ pub fn fsne(a: f32, b: f32) -> u32 {
     mask(a != b)
 }
 
-/// FLR: `floorf`.
+/// FLR: `floorf`; a NaN comes back unchanged (signalling ones too), as from every
+/// rounding opcode.
 pub fn flr(x: f32) -> f32 {
-    x.floor()
+    if x.is_nan() {
+        x
+    } else {
+        x.floor()
+    }
 }
 
 /// CEIL: `ceilf`.
 pub fn ceil(x: f32) -> f32 {
-    x.ceil()
+    if x.is_nan() {
+        x
+    } else {
+        x.ceil()
+    }
 }
 
 /// TRUNC: `truncf`.
 pub fn trunc(x: f32) -> f32 {
-    x.trunc()
+    if x.is_nan() {
+        x
+    } else {
+        x.trunc()
+    }
 }
 
 /// ROUND: half to even.
 pub fn round(x: f32) -> f32 {
-    x.round_ties_even()
+    if x.is_nan() {
+        x
+    } else {
+        x.round_ties_even()
+    }
 }
 
 /// FRC: `x − floorf(x)` (1.0 for tiny negative x).
@@ -378,11 +406,13 @@ pub fn u2f(x: u32) -> f32 {
     x as f32
 }
 
-/// DP2: `x0*x1 + y0*y1`, accumulated left to right with separate roundings.
+/// DP2, DP3, DP4: `a0·b0 + a1·b1 + …`, accumulated left to right with separate roundings;
+/// each step adds the accumulator to the new product (`a_i·b_i + acc`, softpipe's
+/// multiply-add order, which decides the NaN that survives when both are NaN).
 pub fn dp(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = a[0] * b[0];
+    let mut acc = mul(a[0], b[0]);
     for i in 1..a.len().min(b.len()) {
-        acc += a[i] * b[i];
+        acc = add(mul(a[i], b[i]), acc);
     }
     acc
 }

@@ -1,0 +1,182 @@
+//! Vector building blocks over four lanes (`i32x4` words, reinterpreted as `f32x4` for
+//! float arithmetic): constants, masks, and the exact forms of the scalar semantics that
+//! need more than one machine instruction — C `fminf`/`fmaxf` as glibc computes them
+//! (MIN, MAX, saturation), the truncating conversion with out-of-range results of
+//! `cvttps2dq`, and MAD's NaN rules. Each mirrors a function of `tgsi_exec::scalar` and is
+//! checked against it by the tests.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I8X16};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// The quiet bit of a binary32 NaN.
+const QUIET: u32 = 0x0040_0000;
+
+/// Helpers over a function builder.
+pub(crate) trait LaneOps {
+    /// `x` in every lane.
+    fn splat_word(&mut self, x: u32) -> Value;
+    /// Words as floats.
+    fn f(&mut self, x: Value) -> Value;
+    /// Floats as words.
+    fn w(&mut self, x: Value) -> Value;
+    /// Lanes (`i32x4` masks) where `x` is a NaN.
+    fn is_nan(&mut self, x: Value) -> Value;
+    /// `x` with the quiet bit set.
+    fn quiet(&mut self, x: Value) -> Value;
+    /// What SSE arithmetic returns for NaN operands: the first NaN of `x`, `y`, quieted.
+    fn sse_nan(&mut self, x: Value, y: Value) -> Value;
+    /// glibc `fminf(x, y)` (`max` false) or `fmaxf(x, y)` (`max` true), on words.
+    fn glibc_minmax(&mut self, x: Value, y: Value, max: bool) -> Value;
+    /// `fminf(fmaxf(x, 0), 1)`, on words.
+    fn saturate(&mut self, x: Value) -> Value;
+    /// `x` truncated to i32, or `i32::MIN` when out of range or NaN (`cvttps2dq`).
+    fn f2i(&mut self, x: Value) -> Value;
+    /// MAD: `a·b + c` rounded twice, with the interpreter's NaN rules.
+    fn mad(&mut self, a: Value, b: Value, c: Value) -> Value;
+    /// A float comparison as an `i32x4` mask.
+    fn fcmp_mask(&mut self, cc: FloatCC, x: Value, y: Value) -> Value;
+    /// `mask ? 1.0 : 0.0`.
+    fn one_if(&mut self, mask: Value) -> Value;
+    /// Lanes of `x` rearranged: lane `i` of the result is lane `order[i]` of `x`.
+    fn lanes(&mut self, x: Value, order: [u8; 4]) -> Value;
+    /// Whether any lane of the mask is set, as an `i8`.
+    fn any(&mut self, mask: Value) -> Value;
+}
+
+impl LaneOps for FunctionBuilder<'_> {
+    fn splat_word(&mut self, x: u32) -> Value {
+        let s = self.ins().iconst(I32, i64::from(x as i32));
+        self.ins().splat(I32X4, s)
+    }
+
+    fn f(&mut self, x: Value) -> Value {
+        self.ins().bitcast(F32X4, MemFlagsData::new(), x)
+    }
+
+    fn w(&mut self, x: Value) -> Value {
+        self.ins().bitcast(I32X4, MemFlagsData::new(), x)
+    }
+
+    fn is_nan(&mut self, x: Value) -> Value {
+        let xf = self.f(x);
+        self.ins().fcmp(FloatCC::Unordered, xf, xf)
+    }
+
+    fn quiet(&mut self, x: Value) -> Value {
+        let q = self.splat_word(QUIET);
+        self.ins().bor(x, q)
+    }
+
+    fn sse_nan(&mut self, x: Value, y: Value) -> Value {
+        let xn = self.is_nan(x);
+        let n = self.ins().bitselect(xn, x, y);
+        self.quiet(n)
+    }
+
+    fn glibc_minmax(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let xn = self.is_nan(x);
+        let yn = self.is_nan(y);
+        let q = self.splat_word(QUIET);
+        let zero = self.splat_word(0);
+        // Signalling NaNs: NaN with the quiet bit clear.
+        let xq = self.ins().band(x, q);
+        let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
+        let xs = self.ins().band(xn, xq0);
+        let yq = self.ins().band(y, q);
+        let yq0 = self.ins().icmp(IntCC::Equal, yq, zero);
+        let ys = self.ins().band(yn, yq0);
+        let both = self.ins().band(xn, yn);
+        let signalling = self.ins().bor(xs, ys);
+        let use_nan = self.ins().bor(both, signalling);
+        let nan = self.sse_nan(x, y);
+        // Ordinary operands: the smaller (larger), else the second; a lone quiet NaN
+        // yields the other operand.
+        let cc = if max {
+            FloatCC::GreaterThan
+        } else {
+            FloatCC::LessThan
+        };
+        let pick_x = self.fcmp_mask(cc, x, y);
+        let r = self.ins().bitselect(pick_x, x, y);
+        let r = self.ins().bitselect(yn, x, r);
+        self.ins().bitselect(use_nan, nan, r)
+    }
+
+    fn saturate(&mut self, x: Value) -> Value {
+        let zero = self.splat_word(0);
+        let one = self.splat_word(1f32.to_bits());
+        // fmaxf(x, 0): a quiet NaN gives 0, a signalling NaN itself quieted (which fminf
+        // then ignores, giving 1).
+        let pos = self.fcmp_mask(FloatCC::GreaterThan, x, zero);
+        let y = self.ins().band(pos, x);
+        let below = self.fcmp_mask(FloatCC::LessThan, y, one);
+        let z = self.ins().bitselect(below, y, one);
+        let xn = self.is_nan(x);
+        let q = self.splat_word(QUIET);
+        let xq = self.ins().band(x, q);
+        let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
+        let xs = self.ins().band(xn, xq0);
+        self.ins().bitselect(xs, one, z)
+    }
+
+    fn f2i(&mut self, x: Value) -> Value {
+        let lo = self.splat_word((-2147483648f32).to_bits());
+        let hi = self.splat_word(2147483648f32.to_bits());
+        let ge = self.fcmp_mask(FloatCC::GreaterThanOrEqual, x, lo);
+        let lt = self.fcmp_mask(FloatCC::LessThan, x, hi);
+        let ok = self.ins().band(ge, lt);
+        let xf = self.f(x);
+        let t = self.ins().fcvt_to_sint_sat(I32X4, xf);
+        let min = self.splat_word(0x8000_0000);
+        self.ins().bitselect(ok, t, min)
+    }
+
+    fn mad(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let an = self.is_nan(a);
+        let bn = self.is_nan(b);
+        let either = self.ins().bor(an, bn);
+        let (af, bf) = (self.f(a), self.f(b));
+        let p = self.ins().fmul(af, bf);
+        let p = self.w(p);
+        let nan = self.sse_nan(b, a);
+        let p = self.ins().bitselect(either, nan, p);
+        let (pf, cf) = (self.f(p), self.f(c));
+        let s = self.ins().fadd(pf, cf);
+        let s = self.w(s);
+        let pn = self.is_nan(p);
+        let cn = self.is_nan(c);
+        let either = self.ins().bor(pn, cn);
+        let nan = self.sse_nan(p, c);
+        self.ins().bitselect(either, nan, s)
+    }
+
+    fn fcmp_mask(&mut self, cc: FloatCC, x: Value, y: Value) -> Value {
+        let (xf, yf) = (self.f(x), self.f(y));
+        self.ins().fcmp(cc, xf, yf)
+    }
+
+    fn one_if(&mut self, mask: Value) -> Value {
+        let one = self.splat_word(1f32.to_bits());
+        self.ins().band(mask, one)
+    }
+
+    fn lanes(&mut self, x: Value, order: [u8; 4]) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        let bytes = self.ins().bitcast(I8X16, le, x);
+        let mut mask = [0u8; 16];
+        for (i, &l) in order.iter().enumerate() {
+            for k in 0..4 {
+                mask[4 * i + k] = 4 * l + k as u8;
+            }
+        }
+        let imm = self.func.dfg.immediates.push(mask.to_vec().into());
+        let shuffled = self.ins().shuffle(bytes, bytes, imm);
+        self.ins().bitcast(I32X4, le, shuffled)
+    }
+
+    fn any(&mut self, mask: Value) -> Value {
+        self.ins().vany_true(mask)
+    }
+}

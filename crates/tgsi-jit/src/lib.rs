@@ -1,0 +1,264 @@
+//! # tgsi-jit
+//!
+//! A Cranelift JIT for TGSI: a compiled [`tgsi_exec::Program`] becomes one native function
+//! per shader that runs a wave of 16 lanes as four 128-bit vectors per register channel,
+//! behind the same [`WaveEngine`] interface as the interpreter, with bit-identical results.
+//!
+//! * [`JitProgram::compile`] compiles a program, or says why it runs on the interpreter
+//!   ([`NotCompiled`]); [`Engine`] picks the JIT or the interpreter per shader.
+//! * The scalar semantics stay the interpreter's: the opcodes compiled to vector code
+//!   ([`native`]) are exact vector forms of `tgsi_exec::scalar` (checked by tests), and
+//!   everything else calls the interpreter's own kernels or its single-instruction step.
+//! * Control flow keeps the interpreter's execution masks and jumps; the instruction
+//!   budget is counted the same way and checked at every loop end.
+//!
+//! ```
+//! let shader = tgsi::parse("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n  0: MUL OUT[0], IMM[0], IMM[0].wwww\n  1: END\n").unwrap();
+//! let program = tgsi_exec::Program::compile(&shader).unwrap();
+//! let engine = tgsi_jit::Engine::new(program);
+//! assert!(engine.is_compiled());
+//! let opts = tgsi_exec::RenderOptions { width: 2, height: 2, ..Default::default() };
+//! let image = tgsi_exec::render_fragment_with(&engine, &opts).unwrap();
+//! assert_eq!(image.pixels[3], [0.25, 0.5, 0.75, 1.0]);
+//! ```
+#![warn(missing_docs)]
+
+mod lanes;
+pub mod native;
+mod runtime;
+mod support;
+mod translate;
+
+use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+use runtime::{status, ConstBuffer, Frame, Host, WaveFn};
+use std::fmt;
+use std::time::{Duration, Instant};
+use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, WaveEngine, WAVE};
+
+/// A program compiled to native code.
+pub struct JitProgram {
+    program: Program,
+    func: WaveFn,
+    compile_time: Duration,
+    /// Owns the code `func` points into.
+    _code: Code,
+}
+
+/// The JIT module that owns compiled code; dropping it frees the code.
+struct Code(Option<JITModule>);
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        if let Some(module) = self.0.take() {
+            // SAFETY: the code is freed with its owner, the `JitProgram`, so no function
+            // pointer into it survives.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+// SAFETY: after `finalize_definitions` the module is only kept to own the executable
+// memory, which is immutable; nothing else in it is touched again, from any thread.
+unsafe impl Send for Code {}
+// SAFETY: as above: shared references to it are never used.
+unsafe impl Sync for Code {}
+
+/// Why a program is not compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotCompiled(pub String);
+
+impl fmt::Display for NotCompiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotCompiled {}
+
+impl JitProgram {
+    /// Compile `program`, or say why it must run on the interpreter.
+    pub fn compile(program: Program) -> Result<JitProgram, NotCompiled> {
+        if let Some(why) = support::unsupported(&program) {
+            return Err(NotCompiled(why));
+        }
+        let start = Instant::now();
+        let (module, func) = build(&program).map_err(NotCompiled)?;
+        Ok(JitProgram {
+            program,
+            func,
+            compile_time: start.elapsed(),
+            _code: Code(Some(module)),
+        })
+    }
+
+    /// Time spent compiling.
+    pub fn compile_time(&self) -> Duration {
+        self.compile_time
+    }
+}
+
+/// Translate and compile; returns the module owning the code and the entry point.
+fn build(program: &Program) -> Result<(JITModule, WaveFn), String> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| {
+        f.set(k, v)
+            .map_err(|e| format!("cranelift setting {k}={v}: {e}"))
+    };
+    set(
+        &mut flags,
+        "opt_level",
+        std::env::var("JITOPT").as_deref().unwrap_or("speed"),
+    )?;
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "is_pic", "false")?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| format!("this CPU is not supported by Cranelift: {e}"))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let ptr = isa.pointer_type();
+    let call_conv = isa.default_call_conv();
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut ctx = module.make_context();
+    ctx.func.signature.params.push(AbiParam::new(ptr));
+    ctx.func.signature.returns.push(AbiParam::new(types::I32));
+    let id = module
+        .declare_function("wave", Linkage::Local, &ctx.func.signature)
+        .map_err(|e| format!("cranelift: {e}"))?;
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let mut fctx = FunctionBuilderContext::new();
+    let target = module.target_config();
+    {
+        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        translate::Translator::translate(&mut b, program, ptr, call_conv);
+        b.finalize(target);
+    }
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("cranelift could not compile the shader: {e:?}"))?;
+    module.clear_context(&mut ctx);
+    module
+        .finalize_definitions()
+        .map_err(|e| format!("cranelift: {e}"))?;
+    let code = module.get_finalized_function(id);
+    // SAFETY: the function was built with the signature `fn(*mut Frame) -> i32` in the
+    // platform's C calling convention.
+    let func = unsafe { std::mem::transmute::<*const u8, WaveFn>(code) };
+    Ok((module, func))
+}
+
+impl WaveEngine for JitProgram {
+    fn program(&self) -> &Program {
+        &self.program
+    }
+
+    fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
+        m.start(env, active);
+        let consts: Vec<ConstBuffer> = env
+            .consts
+            .iter()
+            .map(|b| ConstBuffer {
+                words: b.as_ptr().cast(),
+                len: b.len() as u64,
+            })
+            .collect();
+        let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
+        let mut host = Host {
+            machine: m,
+            program: &self.program,
+            env,
+            error: None,
+        };
+        let mut frame = Frame {
+            files: [t, i, o, a, s],
+            consts: consts.as_ptr(),
+            num_consts: consts.len() as u64,
+            budget: env.budget,
+            executed: 0,
+            active,
+            kill: 0,
+            host: (&mut host as *mut Host<'_>).cast(),
+            zero: [0; 4],
+        };
+        // SAFETY: the frame points at the machine's register files (sized for this program,
+        // which the code was compiled for), the constant table and the host, all alive for
+        // the call; no Rust reference to the machine is used until it returns.
+        let st = unsafe { (self.func)(&mut frame) };
+        match st {
+            status::DONE => Ok(!frame.kill & Machine::<WAVE>::ALL),
+            // The budget ran out: the interpreter re-runs the wave to name the instruction
+            // where it did, so both engines report the same error.
+            status::BUDGET => match Interpreter(&self.program).run_wave(m, env, active) {
+                Err(e) => Err(e),
+                Ok(_) => Err(ExecError::Setup(
+                    "the JIT exhausted the instruction budget but the interpreter did not (a JIT bug)"
+                        .into(),
+                )),
+            },
+            _ => Err(host.error.take().unwrap_or_else(|| {
+                ExecError::Setup("the JIT's host call failed without an error".into())
+            })),
+        }
+    }
+}
+
+/// The JIT where it compiles, else the interpreter: what `--engine jit` runs.
+pub enum Engine {
+    /// Compiled.
+    Compiled(Box<JitProgram>),
+    /// Run on the interpreter, and why.
+    Interpreted(Box<Program>, NotCompiled),
+}
+
+impl Engine {
+    /// Compile `program` if the JIT supports it.
+    pub fn new(program: Program) -> Engine {
+        match support::unsupported(&program) {
+            Some(why) => Engine::Interpreted(Box::new(program), NotCompiled(why)),
+            None => match JitProgram::compile(program.clone()) {
+                Ok(j) => Engine::Compiled(Box::new(j)),
+                Err(e) => Engine::Interpreted(Box::new(program), e),
+            },
+        }
+    }
+
+    /// Whether the JIT compiled the program.
+    pub fn is_compiled(&self) -> bool {
+        matches!(self, Engine::Compiled(_))
+    }
+
+    /// Why the program runs on the interpreter (`None` when compiled).
+    pub fn fallback_reason(&self) -> Option<&NotCompiled> {
+        match self {
+            Engine::Compiled(_) => None,
+            Engine::Interpreted(_, why) => Some(why),
+        }
+    }
+
+    /// Compile time (zero when not compiled).
+    pub fn compile_time(&self) -> Duration {
+        match self {
+            Engine::Compiled(j) => j.compile_time(),
+            Engine::Interpreted(..) => Duration::ZERO,
+        }
+    }
+}
+
+impl WaveEngine for Engine {
+    fn program(&self) -> &Program {
+        match self {
+            Engine::Compiled(j) => j.program(),
+            Engine::Interpreted(p, _) => p,
+        }
+    }
+
+    fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
+        match self {
+            Engine::Compiled(j) => j.run_wave(m, env, active),
+            Engine::Interpreted(p, _) => Interpreter(p).run_wave(m, env, active),
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! The opcodes compiled to vector instructions, four lanes at a time. Each arm is the
+//! vector form of the interpreter's scalar function for the opcode (`tgsi_exec::scalar`),
+//! bit for bit; opcodes not listed here run through the interpreter's own kernels.
+
+use crate::lanes::LaneOps;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::F32X4;
+use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
+use tgsi::Opcode;
+
+/// Whether [`component`] compiles `op` (a component-wise opcode). `uniform_shift` says the
+/// shift count (`src1`) is the same in every lane, which vector shifts need.
+pub fn has_component(op: Opcode, uniform_shift: bool) -> bool {
+    match op {
+        Opcode::SHL | Opcode::USHR | Opcode::ISHR => uniform_shift,
+        Opcode::MOV
+        | Opcode::UARL
+        | Opcode::INTERP_CENTROID
+        | Opcode::INTERP_SAMPLE
+        | Opcode::ADD
+        | Opcode::SUB
+        | Opcode::MUL
+        | Opcode::DIV
+        | Opcode::MAD
+        | Opcode::LRP
+        | Opcode::CMP
+        | Opcode::CND
+        | Opcode::CLAMP
+        | Opcode::ABS
+        | Opcode::MIN
+        | Opcode::MAX
+        | Opcode::SLT
+        | Opcode::SGE
+        | Opcode::SGT
+        | Opcode::SLE
+        | Opcode::SEQ
+        | Opcode::SNE
+        | Opcode::FSLT
+        | Opcode::FSGE
+        | Opcode::FSEQ
+        | Opcode::FSNE
+        | Opcode::FLR
+        | Opcode::CEIL
+        | Opcode::TRUNC
+        | Opcode::ROUND
+        | Opcode::FRC
+        | Opcode::SSG
+        | Opcode::ARL
+        | Opcode::ARR
+        | Opcode::F2I
+        | Opcode::I2F
+        | Opcode::U2F
+        | Opcode::UADD
+        | Opcode::UMUL
+        | Opcode::UMAD
+        | Opcode::IMAX
+        | Opcode::IMIN
+        | Opcode::UMAX
+        | Opcode::UMIN
+        | Opcode::ISGE
+        | Opcode::ISLT
+        | Opcode::USGE
+        | Opcode::USLT
+        | Opcode::USEQ
+        | Opcode::USNE
+        | Opcode::INEG
+        | Opcode::IABS
+        | Opcode::NOT
+        | Opcode::AND
+        | Opcode::OR
+        | Opcode::XOR
+        | Opcode::UCMP => true,
+        _ => false,
+    }
+}
+
+/// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words).
+/// `shift` is the uniform shift count of SHL/USHR/ISHR.
+pub(crate) fn component(
+    b: &mut FunctionBuilder,
+    op: Opcode,
+    s: &[Value],
+    shift: Option<Value>,
+) -> Option<Value> {
+    let arg = |i: usize| s.get(i).copied();
+    let (a, x, y) = (arg(0)?, arg(1), arg(2));
+    let fbin = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value, Value) -> Value| {
+        let x = x?;
+        let (af, xf) = (b.f(a), b.f(x));
+        let r = f(b, af, xf);
+        Some(b.w(r))
+    };
+    let funary = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value) -> Value| {
+        let af = b.f(a);
+        let r = f(b, af);
+        b.w(r)
+    };
+    // The rounding opcodes return a NaN unchanged (the instructions would quiet it).
+    let round = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value) -> Value| {
+        let r = funary(b, f);
+        let nan = b.is_nan(a);
+        b.ins().bitselect(nan, a, r)
+    };
+    Some(match op {
+        Opcode::MOV | Opcode::UARL | Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => a,
+        Opcode::ADD => fbin(b, |b, p, q| b.ins().fadd(p, q))?,
+        Opcode::SUB => fbin(b, |b, p, q| b.ins().fsub(p, q))?,
+        Opcode::MUL => fbin(b, |b, p, q| b.ins().fmul(p, q))?,
+        Opcode::DIV => fbin(b, |b, p, q| b.ins().fdiv(p, q))?,
+        Opcode::MAD => b.mad(a, x?, y?),
+        Opcode::LRP => {
+            let (af, xf, yf) = (b.f(a), b.f(x?), b.f(y?));
+            let d = b.ins().fsub(xf, yf);
+            let p = b.ins().fmul(af, d);
+            let r = b.ins().fadd(p, yf);
+            b.w(r)
+        }
+        Opcode::CMP => {
+            let zero = b.splat_word(0);
+            let neg = b.fcmp_mask(FloatCC::LessThan, a, zero);
+            b.ins().bitselect(neg, x?, y?)
+        }
+        Opcode::CND => {
+            let half = b.splat_word(0.5f32.to_bits());
+            let gt = b.fcmp_mask(FloatCC::GreaterThan, y?, half);
+            b.ins().bitselect(gt, a, x?)
+        }
+        Opcode::CLAMP => {
+            let (lo, hi) = (x?, y?);
+            let above = b.fcmp_mask(FloatCC::GreaterThan, a, hi);
+            let r = b.ins().bitselect(above, hi, a);
+            let below = b.fcmp_mask(FloatCC::LessThan, a, lo);
+            b.ins().bitselect(below, lo, r)
+        }
+        Opcode::ABS => {
+            let m = b.splat_word(0x7fff_ffff);
+            b.ins().band(a, m)
+        }
+        // MIN/MAX are fminf/fmaxf with the operands swapped.
+        Opcode::MIN => b.glibc_minmax(x?, a, false),
+        Opcode::MAX => b.glibc_minmax(x?, a, true),
+        Opcode::SLT | Opcode::SGE | Opcode::SGT | Opcode::SLE | Opcode::SEQ | Opcode::SNE => {
+            let m = b.fcmp_mask(float_cc(op)?, a, x?);
+            b.one_if(m)
+        }
+        Opcode::FSLT | Opcode::FSGE | Opcode::FSEQ | Opcode::FSNE => {
+            b.fcmp_mask(float_cc(op)?, a, x?)
+        }
+        Opcode::FLR => round(b, |b, v| b.ins().floor(v)),
+        Opcode::CEIL => round(b, |b, v| b.ins().ceil(v)),
+        Opcode::TRUNC => round(b, |b, v| b.ins().trunc(v)),
+        Opcode::ROUND => round(b, |b, v| b.ins().nearest(v)),
+        Opcode::FRC => funary(b, |b, v| {
+            let f = b.ins().floor(v);
+            b.ins().fsub(v, f)
+        }),
+        Opcode::SSG => {
+            let zero = b.splat_word(0);
+            let pos = b.fcmp_mask(FloatCC::GreaterThan, a, zero);
+            let neg = b.fcmp_mask(FloatCC::LessThan, a, zero);
+            let one = b.one_if(pos);
+            let minus = b.splat_word((-1f32).to_bits());
+            b.ins().bitselect(neg, minus, one)
+        }
+        Opcode::ARL => {
+            let f = funary(b, |b, v| b.ins().floor(v));
+            b.f2i(f)
+        }
+        Opcode::ARR => {
+            let half = b.splat_word(0.5f32.to_bits());
+            let (af, hf) = (b.f(a), b.f(half));
+            let sum = b.ins().fadd(af, hf);
+            let fl = b.ins().floor(sum);
+            let fl = b.w(fl);
+            b.f2i(fl)
+        }
+        Opcode::F2I => b.f2i(a),
+        Opcode::I2F => {
+            let r = b.ins().fcvt_from_sint(F32X4, a);
+            b.w(r)
+        }
+        Opcode::U2F => {
+            let r = b.ins().fcvt_from_uint(F32X4, a);
+            b.w(r)
+        }
+        Opcode::UADD => b.ins().iadd(a, x?),
+        Opcode::UMUL => b.ins().imul(a, x?),
+        Opcode::UMAD => {
+            let p = b.ins().imul(a, x?);
+            b.ins().iadd(p, y?)
+        }
+        Opcode::IMAX => b.ins().smax(a, x?),
+        Opcode::IMIN => b.ins().smin(a, x?),
+        Opcode::UMAX => b.ins().umax(a, x?),
+        Opcode::UMIN => b.ins().umin(a, x?),
+        Opcode::ISGE | Opcode::ISLT | Opcode::USGE | Opcode::USLT | Opcode::USEQ | Opcode::USNE => {
+            b.ins().icmp(int_cc(op)?, a, x?)
+        }
+        Opcode::INEG => b.ins().ineg(a),
+        Opcode::IABS => b.ins().iabs(a),
+        Opcode::NOT => b.ins().bnot(a),
+        Opcode::AND => b.ins().band(a, x?),
+        Opcode::OR => b.ins().bor(a, x?),
+        Opcode::XOR => b.ins().bxor(a, x?),
+        Opcode::UCMP => {
+            let zero = b.splat_word(0);
+            let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
+            b.ins().bitselect(nz, x?, y?)
+        }
+        Opcode::SHL => b.ins().ishl(a, shift?),
+        Opcode::USHR => b.ins().ushr(a, shift?),
+        Opcode::ISHR => b.ins().sshr(a, shift?),
+        _ => return None,
+    })
+}
+
+/// The comparison of an SLT/FSLT-family opcode.
+fn float_cc(op: Opcode) -> Option<FloatCC> {
+    Some(match op {
+        Opcode::SLT | Opcode::FSLT => FloatCC::LessThan,
+        Opcode::SGE | Opcode::FSGE => FloatCC::GreaterThanOrEqual,
+        Opcode::SGT => FloatCC::GreaterThan,
+        Opcode::SLE => FloatCC::LessThanOrEqual,
+        Opcode::SEQ | Opcode::FSEQ => FloatCC::Equal,
+        Opcode::SNE | Opcode::FSNE => FloatCC::NotEqual,
+        _ => return None,
+    })
+}
+
+/// The comparison of an integer set-on opcode.
+fn int_cc(op: Opcode) -> Option<IntCC> {
+    Some(match op {
+        Opcode::ISGE => IntCC::SignedGreaterThanOrEqual,
+        Opcode::ISLT => IntCC::SignedLessThan,
+        Opcode::USGE => IntCC::UnsignedGreaterThanOrEqual,
+        Opcode::USLT => IntCC::UnsignedLessThan,
+        Opcode::USEQ => IntCC::Equal,
+        Opcode::USNE => IntCC::NotEqual,
+        _ => return None,
+    })
+}
+
+/// Whether [`replicated`] compiles `op` (an opcode whose one result goes to every channel).
+pub fn has_replicated(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::RCP
+            | Opcode::RSQ
+            | Opcode::SQRT
+            | Opcode::DP2
+            | Opcode::DP3
+            | Opcode::DP4
+            | Opcode::DPH
+    )
+}
+
+/// One chunk of a replicated opcode; `s[k][c]` is channel `c` of source `k`.
+pub(crate) fn replicated(b: &mut FunctionBuilder, op: Opcode, s: &[[Value; 4]]) -> Option<Value> {
+    let dot = |b: &mut FunctionBuilder, n: usize| -> Option<Value> {
+        let (x, y) = (s.first()?, s.get(1)?);
+        let mut acc = None;
+        for c in 0..n {
+            let (p, q) = (b.f(x[c]), b.f(y[c]));
+            let m = b.ins().fmul(p, q);
+            acc = Some(match acc {
+                None => m,
+                // The new product first, as `tgsi_exec::scalar::float::dp` adds.
+                Some(a) => b.ins().fadd(m, a),
+            });
+        }
+        acc
+    };
+    let x = s.first()?[0];
+    let one = |b: &mut FunctionBuilder| {
+        let w = b.splat_word(1f32.to_bits());
+        b.f(w)
+    };
+    let r = match op {
+        Opcode::RCP => {
+            let (o, xf) = (one(b), b.f(x));
+            b.ins().fdiv(o, xf)
+        }
+        Opcode::RSQ => {
+            let (o, xf) = (one(b), b.f(x));
+            let r = b.ins().sqrt(xf);
+            b.ins().fdiv(o, r)
+        }
+        Opcode::SQRT => {
+            let xf = b.f(x);
+            b.ins().sqrt(xf)
+        }
+        Opcode::DP2 => dot(b, 2)?,
+        Opcode::DP3 => dot(b, 3)?,
+        Opcode::DP4 => dot(b, 4)?,
+        Opcode::DPH => {
+            let d = dot(b, 3)?;
+            let w = b.f(s.get(1)?[3]);
+            b.ins().fadd(d, w)
+        }
+        _ => return None,
+    };
+    Some(b.w(r))
+}

@@ -1,0 +1,169 @@
+//! What compiled code sees at run time: the [`Frame`] it is called with (register files,
+//! constant buffers, budget, results) and the host functions it calls back into for the
+//! instructions it does not compile natively — the interpreter's lane kernels and
+//! per-lane vector functions (so their scalar semantics are the interpreter's own), and
+//! the interpreter's single-instruction step for everything else (textures, memory, 64-bit
+//! operations, indirect operands).
+
+use std::mem::offset_of;
+use tgsi_exec::ops::Kind;
+use tgsi_exec::{Env, ExecError, Machine, Program, WAVE};
+
+/// Lanes per 128-bit vector.
+pub(crate) const CHUNK: usize = 4;
+
+/// 128-bit vectors per channel of a register.
+pub(crate) const CHUNKS: usize = WAVE / CHUNK;
+
+/// Bytes of one channel of one register (all lanes).
+pub(crate) const CHANNEL_BYTES: i32 = (WAVE * 4) as i32;
+
+/// Bytes of one register (four channels).
+pub(crate) const REGISTER_BYTES: i32 = 4 * CHANNEL_BYTES;
+
+/// A constant buffer as compiled code reads it.
+#[repr(C)]
+pub(crate) struct ConstBuffer {
+    /// First word of `CONST[b][0]`.
+    pub words: *const u32,
+    /// Registers in the buffer.
+    pub len: u64,
+}
+
+/// The argument of a compiled wave function.
+#[repr(C)]
+pub(crate) struct Frame {
+    /// Base of each per-lane register file (TEMP, IN, OUT, ADDR, SV).
+    pub files: [*mut u32; 5],
+    /// Constant buffers.
+    pub consts: *const ConstBuffer,
+    /// Number of constant buffers.
+    pub num_consts: u64,
+    /// Instruction budget.
+    pub budget: u64,
+    /// Out: instructions executed.
+    pub executed: u64,
+    /// Lanes that execute (FuncMask at the start).
+    pub active: u32,
+    /// Out: lanes discarded.
+    pub kill: u32,
+    /// The host side, for callbacks.
+    pub host: *mut Host<'static>,
+    /// Four zero words: what out-of-range constant reads load.
+    pub zero: [u32; 4],
+}
+
+/// Byte offsets of [`Frame`] fields, for the code generator.
+pub(crate) mod field {
+    use super::*;
+    pub const FILES: i32 = offset_of!(Frame, files) as i32;
+    pub const CONSTS: i32 = offset_of!(Frame, consts) as i32;
+    pub const NUM_CONSTS: i32 = offset_of!(Frame, num_consts) as i32;
+    pub const BUDGET: i32 = offset_of!(Frame, budget) as i32;
+    pub const EXECUTED: i32 = offset_of!(Frame, executed) as i32;
+    pub const ACTIVE: i32 = offset_of!(Frame, active) as i32;
+    pub const KILL: i32 = offset_of!(Frame, kill) as i32;
+    pub const HOST: i32 = offset_of!(Frame, host) as i32;
+    pub const ZERO: i32 = offset_of!(Frame, zero) as i32;
+    pub const CONST_WORDS: i32 = offset_of!(ConstBuffer, words) as i32;
+    pub const CONST_LEN: i32 = offset_of!(ConstBuffer, len) as i32;
+}
+
+/// Status a compiled function returns.
+pub(crate) mod status {
+    /// The program ended.
+    pub const DONE: i32 = 0;
+    /// The instruction budget ran out.
+    pub const BUDGET: i32 = 1;
+    /// A host call failed; the error is in [`super::Host::error`].
+    pub const HOST_ERROR: i32 = 2;
+}
+
+/// The Rust side of a run, reached by the callbacks.
+pub(crate) struct Host<'a> {
+    pub machine: *mut Machine<WAVE>,
+    pub program: &'a Program,
+    pub env: &'a Env<'a>,
+    pub error: Option<ExecError>,
+}
+
+/// A compiled wave function.
+pub(crate) type WaveFn = unsafe extern "C" fn(*mut Frame) -> i32;
+
+/// Run instruction `pc` on the interpreter for the lanes in `exec` (registers are in the
+/// machine's memory). Returns 0, or 1 after storing the error in the host.
+///
+/// # Safety
+/// `host` is the live [`Host`] of the running wave and no Rust reference to its machine
+/// exists while compiled code runs.
+pub(crate) unsafe extern "C" fn step(host: *mut Host<'static>, pc: u64, exec: u32) -> u32 {
+    // SAFETY: the caller guarantees `host` is valid and exclusively ours during the call.
+    let host = unsafe { &mut *host };
+    // SAFETY: the machine outlives the run and compiled code holds no reference to it.
+    let machine = unsafe { &mut *host.machine };
+    match machine.execute_instruction(host.program, pc as usize, host.env, exec) {
+        Ok(()) => 0,
+        Err(e) => {
+            host.error = Some(e);
+            1
+        }
+    }
+}
+
+/// Run the interpreter's lane kernel of instruction `pc` (a [`Kind::Component`]) over one
+/// channel: `out` has [`WAVE`] words, `src` four sources of [`WAVE`] words each.
+///
+/// # Safety
+/// `host` as for [`step`]; `out` and `src` point to buffers of those sizes.
+pub(crate) unsafe extern "C" fn component(
+    host: *mut Host<'static>,
+    pc: u64,
+    out: *mut u32,
+    src: *const u32,
+) {
+    // SAFETY: see the function's contract.
+    let (host, out, src) = unsafe {
+        (
+            &*host,
+            std::slice::from_raw_parts_mut(out, WAVE),
+            std::slice::from_raw_parts(src, 4 * WAVE),
+        )
+    };
+    if let Some(Kind::Component(kernel)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
+        let (s0, rest) = src.split_at(WAVE);
+        let (s1, rest) = rest.split_at(WAVE);
+        let (s2, s3) = rest.split_at(WAVE);
+        kernel(out, [s0, s1, s2, s3]);
+    }
+}
+
+/// Run the interpreter's per-lane vector function of instruction `pc` (a [`Kind::Vector`]):
+/// `src` holds three sources × four channels × [`WAVE`] words, `out` four channels.
+///
+/// # Safety
+/// `host` as for [`step`]; `out` and `src` point to buffers of those sizes.
+pub(crate) unsafe extern "C" fn vector(
+    host: *mut Host<'static>,
+    pc: u64,
+    out: *mut u32,
+    src: *const u32,
+) {
+    // SAFETY: see the function's contract.
+    let (host, out, src) = unsafe {
+        (
+            &*host,
+            std::slice::from_raw_parts_mut(out, 4 * WAVE),
+            std::slice::from_raw_parts(src, 12 * WAVE),
+        )
+    };
+    if let Some(Kind::Vector(f)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
+        for l in 0..WAVE {
+            let lane: [[u32; 4]; 3] =
+                std::array::from_fn(|k| std::array::from_fn(|c| src[(4 * k + c) * WAVE + l]));
+            let r = f(&lane);
+            for (c, v) in r.into_iter().enumerate() {
+                out[c * WAVE + l] = v;
+            }
+        }
+    }
+}

@@ -1,0 +1,942 @@
+//! Translating a [`Program`] into one Cranelift function that runs a wave.
+//!
+//! The wave's 16 lanes are four `i32x4` vectors per register channel. Temporaries live in
+//! SSA variables unless some operand addresses them indirectly (then, like every other
+//! register file, in the machine's memory). The execution masks of the interpreter (cond,
+//! loop, cont, func) are variables too, one vector per four lanes, updated at the same
+//! instructions and by the same rules, so every instruction sees the mask the interpreter
+//! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. The
+//! instruction count follows the interpreter's as well, and is checked against the budget
+//! at every loop end and at the exit.
+//!
+//! Instructions not compiled natively ([`crate::native`]) call the interpreter: its lane
+//! kernel or vector function on values passed through a scratch buffer, or its
+//! single-instruction step on the machine's registers (SSA temporaries are written back
+//! before and reloaded after).
+
+use crate::lanes::LaneOps;
+use crate::native;
+use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::{
+    AbiParam, Block, ConstantData, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
+    StackSlotKind, Type, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, Variable};
+use std::collections::HashMap;
+use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
+use tgsi_exec::ops::{Deriv, Flow, Kind};
+use tgsi_exec::Program;
+
+/// A channel of a register over the wave.
+type Channel = [Value; CHUNKS];
+
+/// Masks kept per four lanes.
+type Mask = [Variable; CHUNKS];
+
+/// Direct constant reads loaded once at the start, at most this many words.
+const MAX_PRELOADED_CONSTS: usize = 1024;
+
+/// An open block structure.
+enum Open {
+    If {
+        saved: Mask,
+        else_block: Option<Block>,
+        end: Block,
+    },
+    Loop {
+        saved_loop: Mask,
+        saved_cont: Mask,
+        body: Block,
+        exit: Block,
+    },
+}
+
+/// Signatures of the host calls.
+struct Calls {
+    step: SigRef,
+    kernel: SigRef,
+}
+
+/// The translation state.
+pub(crate) struct Translator<'a, 'b> {
+    b: &'a mut FunctionBuilder<'b>,
+    program: &'a Program,
+    ptr: Type,
+    frame: Value,
+    files: [Value; 5],
+    sizes: [usize; 5],
+    /// SSA variables of the temporaries (`(index·4 + channel)·CHUNKS + chunk`), or `None`
+    /// when they live in memory.
+    temps: Option<Vec<Variable>>,
+    cond: Mask,
+    loop_: Mask,
+    cont: Mask,
+    func: Mask,
+    kill: Mask,
+    executed: Variable,
+    pending: i64,
+    scratch: Value,
+    consts: HashMap<(i32, i32, usize), Value>,
+    exit: Block,
+    host_error: Block,
+    opens: Vec<Open>,
+    calls: Calls,
+}
+
+/// Scratch bytes for host calls: sources (three × four channels, or four channels) and
+/// results (four channels).
+const SCRATCH_BYTES: u32 = (16 * CHANNEL_BYTES) as u32;
+/// Offset of the results in the scratch buffer.
+const SCRATCH_OUT: i32 = 12 * CHANNEL_BYTES;
+
+impl<'a, 'b> Translator<'a, 'b> {
+    /// Translate `program` into the function `b` builds (signature: frame pointer → status).
+    pub(crate) fn translate(
+        b: &'a mut FunctionBuilder<'b>,
+        program: &'a Program,
+        ptr: Type,
+        call_conv: CallConv,
+    ) {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let frame = b.block_params(entry)[0];
+        let mem = MemFlagsData::trusted();
+        let files = std::array::from_fn(|f| {
+            b.ins().load(
+                ptr,
+                mem,
+                frame,
+                field::FILES + (f * ptr.bytes() as usize) as i32,
+            )
+        });
+        let calls = Calls {
+            step: b.import_signature(signature(call_conv, &[ptr, I64, I32], &[I32])),
+            kernel: b.import_signature(signature(call_conv, &[ptr, I64, ptr, ptr], &[])),
+        };
+        let slot = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            SCRATCH_BYTES,
+            4,
+        ));
+        let scratch = b.ins().stack_addr(ptr, slot, 0);
+        let sizes = program.register_counts();
+        let ssa = !program.insts.iter().any(|i| {
+            i.src
+                .iter()
+                .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
+                || i.dst
+                    .iter()
+                    .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
+                || i.tex.as_ref().is_some_and(|t| {
+                    t.offsets
+                        .as_ref()
+                        .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
+                })
+        });
+        let zero = b.splat_word(0);
+        let ones = b.splat_word(!0);
+        let cond = mask(b, ones);
+        let loop_ = mask(b, ones);
+        let cont = mask(b, ones);
+        let kill = mask(b, zero);
+        let active = b.ins().load(I32, mem, frame, field::ACTIVE);
+        let func: Mask = std::array::from_fn(|k| {
+            let m = bits_to_mask(b, active, k);
+            let v = b.declare_var(I32X4);
+            b.def_var(v, m);
+            v
+        });
+        let temps = ssa.then(|| {
+            (0..sizes[0] * 4 * CHUNKS)
+                .map(|_| {
+                    let v = b.declare_var(I32X4);
+                    b.def_var(v, zero);
+                    v
+                })
+                .collect()
+        });
+        let executed = b.declare_var(I64);
+        let z64 = b.ins().iconst(I64, 0);
+        b.def_var(executed, z64);
+        let exit = b.create_block();
+        let host_error = b.create_block();
+        let mut t = Translator {
+            b,
+            program,
+            ptr,
+            frame,
+            files,
+            sizes,
+            temps,
+            cond,
+            loop_,
+            cont,
+            func,
+            kill,
+            executed,
+            pending: 0,
+            scratch,
+            consts: HashMap::new(),
+            exit,
+            host_error,
+            opens: Vec::new(),
+            calls,
+        };
+        t.preload_consts();
+        for pc in 0..program.insts.len() {
+            t.instruction(pc);
+        }
+        t.flush();
+        t.b.ins().jump(exit, &[]);
+        t.finish();
+    }
+
+    /// Load every directly addressed constant word the program reads (up to a limit).
+    fn preload_consts(&mut self) {
+        let program = self.program;
+        for inst in &program.insts {
+            let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+            for s in inst.src.iter().chain(offsets) {
+                if s.file != RegFile::Const || s.indirect.is_some() || s.dim_indirect.is_some() {
+                    continue;
+                }
+                for &c in &s.swizzle {
+                    let key = (s.dim, s.index, c as usize & 3);
+                    if self.consts.len() >= MAX_PRELOADED_CONSTS {
+                        return;
+                    }
+                    if !self.consts.contains_key(&key) {
+                        let v = self.load_const(key.0, key.1, key.2);
+                        self.consts.insert(key, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `CONST[dim][index]` channel `c` in every lane: 0 outside the bound buffers.
+    fn load_const(&mut self, dim: i32, index: i32, c: usize) -> Value {
+        if dim < 0 || index < 0 {
+            return self.b.splat_word(0);
+        }
+        let b = &mut *self.b;
+        let mem = MemFlagsData::trusted().with_readonly();
+        let nbufs = b.ins().load(I64, mem, self.frame, field::NUM_CONSTS);
+        let dim_v = b.ins().iconst(I64, i64::from(dim));
+        let ok_buf = b.ins().icmp(IntCC::UnsignedLessThan, dim_v, nbufs);
+        let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
+        // Buffer `dim` of the table, or the frame's zero words standing in for an empty one.
+        let entry_size = 2 * 8;
+        let entry = b.ins().iadd_imm_s(table, i64::from(dim) * entry_size);
+        let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
+        let len = {
+            let l = b.ins().load(I64, mem, entry, field::CONST_LEN);
+            let z = b.ins().iconst(I64, 0);
+            // Not read unless the buffer exists: the load above is guarded below.
+            b.ins().select(ok_buf, l, z)
+        };
+        let idx = b.ins().iconst(I64, i64::from(index));
+        let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, len);
+        let words = b.ins().load(self.ptr, mem, entry, field::CONST_WORDS);
+        let addr = b
+            .ins()
+            .iadd_imm_s(words, i64::from(index) * 16 + 4 * c as i64);
+        let addr = b.ins().select(ok, addr, zero_words);
+        let w = b.ins().load(I32, MemFlagsData::trusted(), addr, 0);
+        b.ins().splat(I32X4, w)
+    }
+
+    /// Count executed instructions not yet added to the counter.
+    fn flush(&mut self) {
+        if self.pending != 0 {
+            let e = self.b.use_var(self.executed);
+            let e = self.b.ins().iadd_imm_s(e, self.pending);
+            self.b.def_var(self.executed, e);
+            self.pending = 0;
+        }
+    }
+
+    /// Jump to `target` (counting first) and continue in `next`.
+    fn jump_and_switch(&mut self, target: Block, next: Block) {
+        self.flush();
+        self.b.ins().jump(target, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// The exit paths: results to the frame, the budget check, the status.
+    fn finish(&mut self) {
+        let b = &mut *self.b;
+        b.switch_to_block(self.exit);
+        let mem = MemFlagsData::trusted();
+        let executed = b.use_var(self.executed);
+        b.ins().store(mem, executed, self.frame, field::EXECUTED);
+        let mut bits = b.ins().iconst(I32, 0);
+        for k in 0..CHUNKS {
+            let m = b.use_var(self.kill[k]);
+            let hb = b.ins().vhigh_bits(I32, m);
+            let hb = b.ins().ishl_imm_u(hb, (CHUNK * k) as i64);
+            bits = b.ins().bor(bits, hb);
+        }
+        b.ins().store(mem, bits, self.frame, field::KILL);
+        let budget = b.ins().load(I64, mem, self.frame, field::BUDGET);
+        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, executed, budget);
+        let done = b.ins().iconst(I32, i64::from(status::DONE));
+        let out = b.ins().iconst(I32, i64::from(status::BUDGET));
+        let st = b.ins().select(over, out, done);
+        b.ins().return_(&[st]);
+        b.switch_to_block(self.host_error);
+        let st = b.ins().iconst(I32, i64::from(status::HOST_ERROR));
+        b.ins().return_(&[st]);
+        b.seal_all_blocks();
+    }
+
+    /// The execution mask of chunk `k`.
+    fn exec(&mut self, k: usize) -> Value {
+        let b = &mut *self.b;
+        let c = b.use_var(self.cond[k]);
+        let l = b.use_var(self.loop_[k]);
+        let t = b.use_var(self.cont[k]);
+        let f = b.use_var(self.func[k]);
+        let cl = b.ins().band(c, l);
+        let tf = b.ins().band(t, f);
+        b.ins().band(cl, tf)
+    }
+
+    /// The execution mask of every chunk.
+    fn exec_all(&mut self) -> Channel {
+        std::array::from_fn(|k| self.exec(k))
+    }
+
+    /// Whether any lane of `m` is set (an `i8`).
+    fn any_of(&mut self, m: &Channel) -> Value {
+        let mut acc = m[0];
+        for &v in &m[1..] {
+            acc = self.b.ins().bor(acc, v);
+        }
+        self.b.any(acc)
+    }
+
+    /// Copy mask variables.
+    fn copy_mask(&mut self, from: Mask) -> Mask {
+        std::array::from_fn(|k| {
+            let v = self.b.use_var(from[k]);
+            let n = self.b.declare_var(I32X4);
+            self.b.def_var(n, v);
+            n
+        })
+    }
+
+    /// Set mask variables.
+    fn set_mask(&mut self, m: Mask, v: &Channel) {
+        for k in 0..CHUNKS {
+            self.b.def_var(m[k], v[k]);
+        }
+    }
+
+    /// Read mask variables.
+    fn get_mask(&mut self, m: Mask) -> Channel {
+        std::array::from_fn(|k| self.b.use_var(m[k]))
+    }
+
+    /// Translate instruction `pc`.
+    fn instruction(&mut self, pc: usize) {
+        let inst = &self.program.insts[pc];
+        self.pending += 1;
+        match inst.kind {
+            Kind::Flow(flow) => self.flow(inst, flow),
+            Kind::Nop | Kind::Sync => {}
+            Kind::Kill => {
+                for k in 0..CHUNKS {
+                    let e = self.exec(k);
+                    let old = self.b.use_var(self.kill[k]);
+                    let n = self.b.ins().bor(old, e);
+                    self.b.def_var(self.kill[k], n);
+                }
+            }
+            Kind::KillIf => {
+                let exec = self.exec_all();
+                for c in 0..4 {
+                    let v = self.fetch(&inst.src[0], c);
+                    for k in 0..CHUNKS {
+                        let zero = self.b.splat_word(0);
+                        let neg = self.b.fcmp_mask(FloatCC::LessThan, v[k], zero);
+                        let hit = self.b.ins().band(neg, exec[k]);
+                        let old = self.b.use_var(self.kill[k]);
+                        let n = self.b.ins().bor(old, hit);
+                        self.b.def_var(self.kill[k], n);
+                    }
+                }
+            }
+            _ if has_indirect(inst) => self.step(pc, inst),
+            Kind::Component(_) => self.component(pc, inst),
+            Kind::Vector(_) => self.vector(pc, inst),
+            Kind::Deriv(d) => self.deriv(inst, d),
+            _ => self.step(pc, inst),
+        }
+    }
+
+    /// Control flow, with the interpreter's mask rules.
+    fn flow(&mut self, inst: &Inst, flow: Flow) {
+        match flow {
+            Flow::If { int } => {
+                let v = self.fetch(&inst.src[0], 0);
+                let saved = self.copy_mask(self.cond);
+                let mut cond = self.get_mask(self.cond);
+                for k in 0..CHUNKS {
+                    let zero = self.b.splat_word(0);
+                    let taken = if int {
+                        self.b.ins().icmp(IntCC::NotEqual, v[k], zero)
+                    } else {
+                        self.b.fcmp_mask(FloatCC::NotEqual, v[k], zero)
+                    };
+                    cond[k] = self.b.ins().band(cond[k], taken);
+                }
+                self.set_mask(self.cond, &cond);
+                let any = self.any_of(&cond);
+                let has_else = matches!(
+                    self.program.insts.get(inst.target).map(|i| i.kind),
+                    Some(Kind::Flow(Flow::Else))
+                );
+                let else_block = has_else.then(|| self.b.create_block());
+                let end = self.b.create_block();
+                let then = self.b.create_block();
+                self.flush();
+                self.b
+                    .ins()
+                    .brif(any, then, &[], else_block.unwrap_or(end), &[]);
+                self.b.switch_to_block(then);
+                self.opens.push(Open::If {
+                    saved,
+                    else_block,
+                    end,
+                });
+            }
+            Flow::Else => {
+                let Some(Open::If {
+                    saved,
+                    else_block: Some(else_block),
+                    end,
+                }) = self.opens.last()
+                else {
+                    return;
+                };
+                let (saved, else_block, end) = (*saved, *else_block, *end);
+                // The ELSE itself was counted by `instruction`; count it on its own block.
+                self.pending -= 1;
+                self.jump_and_switch(else_block, else_block);
+                self.pending += 1;
+                let prev = self.get_mask(saved);
+                let cond = self.get_mask(self.cond);
+                let new: Channel = std::array::from_fn(|k| self.b.ins().band_not(prev[k], cond[k]));
+                self.set_mask(self.cond, &new);
+                let any = self.any_of(&new);
+                let body = self.b.create_block();
+                self.flush();
+                self.b.ins().brif(any, body, &[], end, &[]);
+                self.b.switch_to_block(body);
+            }
+            Flow::EndIf => {
+                let Some(Open::If { saved, end, .. }) = self.opens.pop() else {
+                    return;
+                };
+                self.pending -= 1;
+                self.jump_and_switch(end, end);
+                self.pending += 1;
+                let prev = self.get_mask(saved);
+                self.set_mask(self.cond, &prev);
+            }
+            Flow::BgnLoop => {
+                let saved_loop = self.copy_mask(self.loop_);
+                let saved_cont = self.copy_mask(self.cont);
+                let body = self.b.create_block();
+                let exit = self.b.create_block();
+                self.jump_and_switch(body, body);
+                self.opens.push(Open::Loop {
+                    saved_loop,
+                    saved_cont,
+                    body,
+                    exit,
+                });
+            }
+            Flow::EndLoop => {
+                let Some(Open::Loop {
+                    saved_loop,
+                    saved_cont,
+                    body,
+                    exit,
+                }) = self.opens.pop()
+                else {
+                    return;
+                };
+                let cont = self.get_mask(saved_cont);
+                self.set_mask(self.cont, &cont);
+                let exec = self.exec_all();
+                let any = self.any_of(&exec);
+                let again = self.b.create_block();
+                let leave = self.b.create_block();
+                self.flush();
+                self.b.ins().brif(any, again, &[], leave, &[]);
+                // Loop again, unless the budget is spent.
+                self.b.switch_to_block(again);
+                let executed = self.b.use_var(self.executed);
+                let budget =
+                    self.b
+                        .ins()
+                        .load(I64, MemFlagsData::trusted(), self.frame, field::BUDGET);
+                let over = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::UnsignedGreaterThan, executed, budget);
+                self.b.ins().brif(over, self.exit, &[], body, &[]);
+                self.b.switch_to_block(leave);
+                let l = self.get_mask(saved_loop);
+                self.set_mask(self.loop_, &l);
+                let c = self.get_mask(saved_cont);
+                self.set_mask(self.cont, &c);
+                self.jump_and_switch(exit, exit);
+            }
+            Flow::Brk => {
+                for k in 0..CHUNKS {
+                    let e = self.exec(k);
+                    let l = self.b.use_var(self.loop_[k]);
+                    let n = self.b.ins().band_not(l, e);
+                    self.b.def_var(self.loop_[k], n);
+                }
+            }
+            Flow::Cont => {
+                for k in 0..CHUNKS {
+                    let e = self.exec(k);
+                    let c = self.b.use_var(self.cont[k]);
+                    let n = self.b.ins().band_not(c, e);
+                    self.b.def_var(self.cont[k], n);
+                }
+            }
+            Flow::Ret => {
+                let exec = self.exec_all();
+                let func = self.get_mask(self.func);
+                let new: Channel = std::array::from_fn(|k| self.b.ins().band_not(func[k], exec[k]));
+                self.set_mask(self.func, &new);
+                let any = self.any_of(&new);
+                let next = self.b.create_block();
+                self.flush();
+                self.b.ins().brif(any, next, &[], self.exit, &[]);
+                self.b.switch_to_block(next);
+            }
+            Flow::End => {
+                let dead = self.b.create_block();
+                self.jump_and_switch(self.exit, dead);
+            }
+            // Rejected by `support::unsupported`.
+            _ => {}
+        }
+    }
+
+    /// Channel `chan` (after swizzle) of a directly addressed source, with modifiers.
+    fn fetch(&mut self, s: &SrcOp, chan: usize) -> Channel {
+        let c = s.swizzle[chan & 3] as usize & 3;
+        let mut v = self.read(s.file, s.index, s.dim, c);
+        if s.abs {
+            let m = self.b.splat_word(0x7fff_ffff);
+            v = v.map(|x| self.b.ins().band(x, m));
+        }
+        if s.neg {
+            if s.ty.is_float_like() {
+                let m = self.b.splat_word(0x8000_0000);
+                v = v.map(|x| self.b.ins().bxor(x, m));
+            } else {
+                v = v.map(|x| self.b.ins().ineg(x));
+            }
+        }
+        v
+    }
+
+    /// The memory offset of register `index`, channel `c`, chunk `k` of a per-lane file.
+    fn offset(index: usize, c: usize, k: usize) -> i32 {
+        index as i32 * REGISTER_BYTES + c as i32 * CHANNEL_BYTES + (k * CHUNK * 4) as i32
+    }
+
+    /// Whether register `index` of per-lane file `f` exists (2-D index `dim`).
+    fn in_range(&self, f: usize, index: i32, dim: i32) -> Option<usize> {
+        let index = usize::try_from(index).ok()?;
+        if f == 1 && dim != 0 {
+            return None;
+        }
+        (index < self.sizes[f]).then_some(index)
+    }
+
+    /// Raw words of channel `c` of a directly addressed register.
+    fn read(&mut self, file: RegFile, index: i32, dim: i32, c: usize) -> Channel {
+        match file {
+            RegFile::Imm => {
+                let w = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| self.program.imms.get(i))
+                    .map_or(0, |v| v[c]);
+                let v = self.b.splat_word(w);
+                [v; CHUNKS]
+            }
+            RegFile::Const => {
+                let v = match self.consts.get(&(dim, index, c)) {
+                    Some(&v) => v,
+                    None => self.load_const(dim, index, c),
+                };
+                [v; CHUNKS]
+            }
+            _ => {
+                let Some(f) = file.lane_file() else {
+                    let v = self.b.splat_word(0);
+                    return [v; CHUNKS];
+                };
+                let Some(i) = self.in_range(f, index, dim) else {
+                    let v = self.b.splat_word(0);
+                    return [v; CHUNKS];
+                };
+                if let (0, Some(vars)) = (f, &self.temps) {
+                    let vars: Vec<Variable> = (0..CHUNKS)
+                        .map(|k| vars[(i * 4 + c) * CHUNKS + k])
+                        .collect();
+                    return std::array::from_fn(|k| self.b.use_var(vars[k]));
+                }
+                let base = self.files[f];
+                std::array::from_fn(|k| {
+                    self.b
+                        .ins()
+                        .load(I32X4, mem_flags(), base, Self::offset(i, c, k))
+                })
+            }
+        }
+    }
+
+    /// Write channel `c` of a directly addressed destination for the lanes in `exec`.
+    fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
+        let Some(f) = d.file.lane_file() else { return };
+        let Some(i) = self.in_range(f, d.index, 0) else {
+            return;
+        };
+        if let (0, Some(vars)) = (f, &self.temps) {
+            let vars: Vec<Variable> = (0..CHUNKS)
+                .map(|k| vars[(i * 4 + c) * CHUNKS + k])
+                .collect();
+            for k in 0..CHUNKS {
+                let old = self.b.use_var(vars[k]);
+                let n = self.b.ins().bitselect(exec[k], vals[k], old);
+                self.b.def_var(vars[k], n);
+            }
+            return;
+        }
+        let base = self.files[f];
+        for k in 0..CHUNKS {
+            let off = Self::offset(i, c, k);
+            let old = self.b.ins().load(I32X4, mem_flags(), base, off);
+            let n = self.b.ins().bitselect(exec[k], vals[k], old);
+            self.b.ins().store(mem_flags(), n, base, off);
+        }
+    }
+
+    /// Write every channel of `out` enabled in `dst0`'s write mask, saturating as the
+    /// instruction says.
+    fn write_all(&mut self, inst: &Inst, out: &[Option<Channel>; 4]) {
+        let Some(dst) = inst.dst.first().copied() else {
+            return;
+        };
+        let exec = self.exec_all();
+        for (c, vals) in out.iter().enumerate() {
+            let Some(mut vals) = *vals else { continue };
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            if inst.saturate && !dst.ty.is_64bit() {
+                vals = vals.map(|v| self.b.saturate(v));
+            }
+            self.write(&dst, c, &vals, &exec);
+        }
+    }
+
+    /// A component-wise opcode: natively, or through the interpreter's lane kernel.
+    fn component(&mut self, pc: usize, inst: &Inst) {
+        let mask = inst.dst.first().map_or(0, |d| d.mask);
+        let shift = self.uniform_shift(inst);
+        let native = native::has_component(inst.opcode, shift.is_some());
+        let mut out: [Option<Channel>; 4] = [None; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let srcs: Vec<Channel> = inst.src.iter().take(4).map(|s| self.fetch(s, c)).collect();
+            if native {
+                let sh = shift.map(|s| s[c]);
+                let sh = sh.map(|w| self.b.ins().iconst(I32, i64::from(w & 31)));
+                let mut ch = [srcs[0][0]; CHUNKS];
+                for (k, v) in ch.iter_mut().enumerate() {
+                    let args: Vec<Value> = srcs.iter().map(|s| s[k]).collect();
+                    match native::component(self.b, inst.opcode, &args, sh) {
+                        Some(r) => *v = r,
+                        None => return self.step(pc, inst),
+                    }
+                }
+                *o = Some(ch);
+            } else {
+                for (k, s) in srcs.iter().enumerate() {
+                    self.store_scratch(k as i32 * CHANNEL_BYTES, s);
+                }
+                let out_at = SCRATCH_OUT;
+                self.call_kernel(runtime::component as *const () as usize, pc, out_at);
+                *o = Some(self.load_scratch(out_at));
+            }
+        }
+        self.write_all(inst, &out);
+    }
+
+    /// The shift counts of SHL/USHR/ISHR when they are an immediate (per channel).
+    fn uniform_shift(&self, inst: &Inst) -> Option<[u32; 4]> {
+        let s = inst.src.get(1)?;
+        if s.file != RegFile::Imm || s.abs || s.neg {
+            return None;
+        }
+        let imm = self.program.imms.get(usize::try_from(s.index).ok()?)?;
+        Some(std::array::from_fn(|c| imm[s.swizzle[c] as usize & 3]))
+    }
+
+    /// A whole-vector opcode: natively when replicated and simple, else through the
+    /// interpreter's per-lane function.
+    fn vector(&mut self, pc: usize, inst: &Inst) {
+        let srcs: Vec<[Channel; 4]> = inst
+            .src
+            .iter()
+            .take(3)
+            .map(|s| std::array::from_fn(|c| self.fetch(s, c)))
+            .collect();
+        if native::has_replicated(inst.opcode) {
+            let mut ch = [srcs[0][0][0]; CHUNKS];
+            for (k, v) in ch.iter_mut().enumerate() {
+                let args: Vec<[Value; 4]> = srcs
+                    .iter()
+                    .map(|s| std::array::from_fn(|c| s[c][k]))
+                    .collect();
+                match native::replicated(self.b, inst.opcode, &args) {
+                    Some(r) => *v = r,
+                    None => return self.step(pc, inst),
+                }
+            }
+            self.write_all(inst, &[Some(ch); 4]);
+            return;
+        }
+        for (k, s) in srcs.iter().enumerate() {
+            for (c, ch) in s.iter().enumerate() {
+                self.store_scratch((4 * k + c) as i32 * CHANNEL_BYTES, ch);
+            }
+        }
+        self.call_kernel(runtime::vector as *const () as usize, pc, SCRATCH_OUT);
+        let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
+            Some(self.load_scratch(SCRATCH_OUT + c as i32 * CHANNEL_BYTES))
+        });
+        self.write_all(inst, &out);
+    }
+
+    /// Quad derivatives: each chunk is one quad (TL, TR, BL, BR).
+    fn deriv(&mut self, inst: &Inst, d: Deriv) {
+        let mask = inst.dst.first().map_or(0, |d| d.mask);
+        let (hi, lo) = match d {
+            Deriv::CoarseX => ([3, 3, 3, 3], [2, 2, 2, 2]),
+            Deriv::CoarseY => ([2, 2, 2, 2], [0, 0, 0, 0]),
+            Deriv::FineX => ([1, 1, 3, 3], [0, 0, 2, 2]),
+            Deriv::FineY => ([2, 3, 2, 3], [0, 1, 0, 1]),
+        };
+        let mut out: [Option<Channel>; 4] = [None; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let v = self.fetch(&inst.src[0], c);
+            *o = Some(v.map(|x| {
+                let a = self.b.lanes(x, hi);
+                let b = self.b.lanes(x, lo);
+                let (af, bf) = (self.b.f(a), self.b.f(b));
+                let r = self.b.ins().fsub(af, bf);
+                self.b.w(r)
+            }));
+        }
+        self.write_all(inst, &out);
+    }
+
+    /// Store a channel into the scratch buffer at byte `at`.
+    fn store_scratch(&mut self, at: i32, v: &Channel) {
+        for (k, &x) in v.iter().enumerate() {
+            self.b.ins().store(
+                MemFlagsData::trusted(),
+                x,
+                self.scratch,
+                at + (k * CHUNK * 4) as i32,
+            );
+        }
+    }
+
+    /// Load a channel from the scratch buffer at byte `at`.
+    fn load_scratch(&mut self, at: i32) -> Channel {
+        std::array::from_fn(|k| {
+            self.b.ins().load(
+                I32X4,
+                MemFlagsData::trusted(),
+                self.scratch,
+                at + (k * CHUNK * 4) as i32,
+            )
+        })
+    }
+
+    /// Call a kernel host function `(host, pc, out, src)` with the scratch buffer.
+    fn call_kernel(&mut self, func: usize, pc: usize, out_at: i32) {
+        let host = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlagsData::trusted(), self.frame, field::HOST);
+        let pc = self.b.ins().iconst(I64, pc as i64);
+        let out = self.b.ins().iadd_imm_s(self.scratch, i64::from(out_at));
+        let callee = self.b.ins().iconst(self.ptr, func as i64);
+        let args = [host, pc, out, self.scratch];
+        self.b.ins().call_indirect(self.calls.kernel, callee, &args);
+    }
+
+    /// Run instruction `pc` on the interpreter's step, with the machine's memory up to date.
+    fn step(&mut self, pc: usize, inst: &Inst) {
+        let touched = self.touched_temps(inst);
+        for &(i, _) in &touched {
+            self.spill(i);
+        }
+        let exec = self.exec_all();
+        let mut bits = self.b.ins().iconst(I32, 0);
+        for (k, &m) in exec.iter().enumerate() {
+            let hb = self.b.ins().vhigh_bits(I32, m);
+            let hb = self.b.ins().ishl_imm_u(hb, (CHUNK * k) as i64);
+            bits = self.b.ins().bor(bits, hb);
+        }
+        let host = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlagsData::trusted(), self.frame, field::HOST);
+        let pcv = self.b.ins().iconst(I64, pc as i64);
+        let callee = self
+            .b
+            .ins()
+            .iconst(self.ptr, runtime::step as *const () as usize as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.calls.step, callee, &[host, pcv, bits]);
+        let failed = self.b.inst_results(call)[0];
+        let next = self.b.create_block();
+        self.flush();
+        self.b.ins().brif(failed, self.host_error, &[], next, &[]);
+        self.b.switch_to_block(next);
+        for &(i, written) in &touched {
+            if written {
+                self.reload(i);
+            }
+        }
+    }
+
+    /// The SSA temporaries an instruction reads or writes (index, written).
+    fn touched_temps(&self, inst: &Inst) -> Vec<(usize, bool)> {
+        if self.temps.is_none() {
+            return Vec::new();
+        }
+        let mut out: Vec<(usize, bool)> = Vec::new();
+        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        let reads = inst
+            .src
+            .iter()
+            .chain(offsets)
+            .map(|s| (s.file, s.index, false));
+        let writes = inst.dst.iter().map(|d| (d.file, d.index, true));
+        for (file, index, written) in reads.chain(writes) {
+            if file != RegFile::Temp {
+                continue;
+            }
+            let Some(i) = self.in_range(0, index, 0) else {
+                continue;
+            };
+            match out.iter_mut().find(|(j, _)| *j == i) {
+                Some(e) => e.1 |= written,
+                None => out.push((i, written)),
+            }
+        }
+        out
+    }
+
+    /// Write SSA temporary `i` to the machine's memory.
+    fn spill(&mut self, i: usize) {
+        let Some(vars) = &self.temps else { return };
+        let vars: Vec<Variable> = vars[i * 4 * CHUNKS..(i + 1) * 4 * CHUNKS].to_vec();
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                let v = self.b.use_var(vars[c * CHUNKS + k]);
+                self.b
+                    .ins()
+                    .store(mem_flags(), v, self.files[0], Self::offset(i, c, k));
+            }
+        }
+    }
+
+    /// Read SSA temporary `i` back from the machine's memory.
+    fn reload(&mut self, i: usize) {
+        let Some(vars) = &self.temps else { return };
+        let vars: Vec<Variable> = vars[i * 4 * CHUNKS..(i + 1) * 4 * CHUNKS].to_vec();
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                let v = self
+                    .b
+                    .ins()
+                    .load(I32X4, mem_flags(), self.files[0], Self::offset(i, c, k));
+                self.b.def_var(vars[c * CHUNKS + k], v);
+            }
+        }
+    }
+}
+
+/// Whether an instruction has an indirectly addressed operand.
+fn has_indirect(inst: &Inst) -> bool {
+    inst.src
+        .iter()
+        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
+        || inst.dst.iter().any(|d| d.indirect.is_some())
+}
+
+/// Flags of register accesses: in bounds (checked when compiling), not 16-byte aligned.
+fn mem_flags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// The lane mask (`i32x4`) of lanes `4k .. 4k + 4` of the bit mask `bits`.
+fn bits_to_mask(b: &mut FunctionBuilder, bits: Value, k: usize) -> Value {
+    let s = b.ins().splat(I32X4, bits);
+    let mut data = Vec::with_capacity(16);
+    for l in 0..CHUNK {
+        data.extend_from_slice(&(1u32 << (CHUNK * k + l)).to_le_bytes());
+    }
+    let handle = b.func.dfg.constants.insert(ConstantData::from(data));
+    let sel = b.ins().vconst(I32X4, handle);
+    let m = b.ins().band(s, sel);
+    let zero = b.splat_word(0);
+    b.ins().icmp(IntCC::NotEqual, m, zero)
+}
+
+/// Mask variables holding `init`.
+fn mask(b: &mut FunctionBuilder, init: Value) -> Mask {
+    std::array::from_fn(|_| {
+        let v = b.declare_var(I32X4);
+        b.def_var(v, init);
+        v
+    })
+}
+
+/// A host-call signature.
+fn signature(call_conv: CallConv, params: &[Type], returns: &[Type]) -> Signature {
+    let mut sig = Signature::new(call_conv);
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns
+        .extend(returns.iter().map(|&t| AbiParam::new(t)));
+    sig
+}

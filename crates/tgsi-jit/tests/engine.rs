@@ -1,0 +1,107 @@
+//! The JIT engine's contract: what it compiles and what it leaves to the interpreter (with
+//! a reason), the same error as the interpreter when the budget runs out, and discards,
+//! early returns and nested loops giving the interpreter's bits.
+
+use tgsi_exec::{render_fragment, render_fragment_with, Program, RenderOptions};
+use tgsi_jit::Engine;
+
+fn engine(text: &str) -> (Program, Engine) {
+    let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
+    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    (program.clone(), Engine::new(program))
+}
+
+fn same_image(text: &str, opts: &RenderOptions) {
+    let (program, jit) = engine(text);
+    assert!(jit.is_compiled(), "{:?}", jit.fallback_reason());
+    let want = render_fragment(&program, opts).map(|i| i.to_le_bytes());
+    let got = render_fragment_with(&jit, opts).map(|i| i.to_le_bytes());
+    assert_eq!(want, got);
+}
+
+#[test]
+fn falls_back_with_a_reason() {
+    let (_, e) = engine("COMP\nDCL SV[0], THREAD_ID\n  0: END\n");
+    assert_eq!(
+        e.fallback_reason().map(|r| r.0.as_str()),
+        Some("COMP shaders run on the interpreter")
+    );
+    let (_, e) = engine(
+        "FRAG\nDCL OUT[0], COLOR\n  0: BGNSUB\n  1: RET\n  2: ENDSUB\n  3: CAL :0\n  4: END\n",
+    );
+    assert!(e
+        .fallback_reason()
+        .is_some_and(|r| r.0.contains("BGNSUB (instruction 0)")));
+    let (_, e) = engine(
+        "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 2.0, 3.0, 4.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n",
+    );
+    assert!(e.is_compiled());
+}
+
+#[test]
+fn an_endless_loop_fails_exactly_as_on_the_interpreter() {
+    let text = "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n  0: BGNLOOP\n  1: ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n  2: ENDLOOP\n  3: MOV OUT[0], TEMP[0]\n  4: END\n";
+    let opts = RenderOptions {
+        width: 4,
+        height: 2,
+        budget: 1000,
+        ..Default::default()
+    };
+    let (program, jit) = engine(text);
+    let want = render_fragment(&program, &opts).map(|_| ()).unwrap_err();
+    let got = render_fragment_with(&jit, &opts).map(|_| ()).unwrap_err();
+    assert_eq!(want, got);
+    assert!(want.to_string().contains("budget of 1000"), "{want}");
+}
+
+#[test]
+fn kills_returns_and_nested_loops_match_the_interpreter() {
+    let opts = RenderOptions {
+        width: 11,
+        height: 7,
+        clear: [-1.0, -2.0, -3.0, -4.0],
+        ..Default::default()
+    };
+    // Discards on a checkerboard, an early RET on a diagonal band, and a loop whose trip
+    // count depends on the pixel, with CONT and BRK inside an IF/ELSE.
+    same_image(
+        "FRAG
+DCL IN[0], POSITION
+DCL OUT[0], COLOR
+DCL TEMP[0..2]
+IMM[0] FLT32 {0.5, 1.0, 3.0, 0.0}
+IMM[1] FLT32 {7.0, 0.25, 2.0, -1.0}
+  0: MUL TEMP[0].xy, IN[0].xyyy, IMM[0].xxxx
+  1: FRC TEMP[0].xy, TEMP[0].xyyy
+  2: ADD TEMP[0].z, TEMP[0].xxxx, TEMP[0].yyyy
+  3: SEQ TEMP[0].w, TEMP[0].zzzz, IMM[0].yyyy
+  4: KILL_IF -TEMP[0].wwww
+  5: MOV TEMP[1], IMM[0].wwww
+  6: MOV TEMP[2].x, IMM[0].wwww
+  7: BGNLOOP
+  8:   ADD TEMP[2].x, TEMP[2].xxxx, IMM[0].yyyy
+  9:   SGE TEMP[0].w, TEMP[2].xxxx, IN[0].xxxx
+ 10:   IF TEMP[0].wwww
+ 11:     BRK
+ 12:   ELSE
+ 13:     SLT TEMP[0].w, TEMP[2].xxxx, IMM[0].zzzz
+ 14:     IF TEMP[0].wwww
+ 15:       CONT
+ 16:     ENDIF
+ 17:   ENDIF
+ 18:   MAD TEMP[1], TEMP[1], IMM[1].yyyy, IMM[1].zzzz
+ 19: ENDLOOP
+ 20: ADD TEMP[0].w, IN[0].xxxx, -IN[0].yyyy
+ 21: ABS TEMP[0].w, TEMP[0].wwww
+ 22: SLT TEMP[0].w, TEMP[0].wwww, IMM[0].yyyy
+ 23: MOV OUT[0], TEMP[1]
+ 24: IF TEMP[0].wwww
+ 25:   MOV OUT[0], IMM[1]
+ 26:   RET
+ 27: ENDIF
+ 28: MUL_SAT OUT[0], TEMP[1], IMM[1].wwww
+ 29: END
+",
+        &opts,
+    );
+}
