@@ -11,6 +11,11 @@
 //!   everything else calls the interpreter's own kernels or its single-instruction step.
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
 //!   budget is counted the same way and checked at every loop end.
+//! * Programs whose lanes do not interact (no texture sampling, stores, atomics or
+//!   inter-lane opcodes) run a quad at a time, so each quad leaves loops on its own.
+//!
+//! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
+//! 1); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr.
 //!
 //! ```
 //! let shader = tgsi::parse("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n  0: MUL OUT[0], IMM[0], IMM[0].wwww\n  1: END\n").unwrap();
@@ -43,6 +48,8 @@ use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, WaveEngine, WAVE}
 pub struct JitProgram {
     program: Program,
     func: WaveFn,
+    /// Quads per call (`support::group_quads`).
+    group: usize,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -86,10 +93,12 @@ impl JitProgram {
             return Err(NotCompiled(why));
         }
         let start = Instant::now();
-        let (module, func) = build(&program).map_err(NotCompiled)?;
+        let group = support::group_quads(&program);
+        let (module, func) = build(&program, group).map_err(NotCompiled)?;
         Ok(JitProgram {
             program,
             func,
+            group,
             compile_time: start.elapsed(),
             _code: Code(Some(module)),
         })
@@ -102,7 +111,7 @@ impl JitProgram {
 }
 
 /// Translate and compile; returns the module owning the code and the entry point.
-fn build(program: &Program) -> Result<(JITModule, WaveFn), String> {
+fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -115,6 +124,7 @@ fn build(program: &Program) -> Result<(JITModule, WaveFn), String> {
     )?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
+    set(&mut flags, "enable_verifier", "false")?;
     let isa = cranelift_native::builder()
         .map_err(|e| format!("this CPU is not supported by Cranelift: {e}"))?
         .finish(settings::Flags::new(flags))
@@ -133,12 +143,18 @@ fn build(program: &Program) -> Result<(JITModule, WaveFn), String> {
     let target = module.target_config();
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        translate::Translator::translate(&mut b, program, ptr, call_conv);
+        translate::Translator::translate(&mut b, program, group, ptr, call_conv);
         b.finalize(target);
     }
+    let dump = std::env::var_os("TGSI_JIT_DUMP").is_some();
+    ctx.set_disasm(dump);
     module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("cranelift could not compile the shader: {e:?}"))?;
+    if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+        // Only present when `dump` asked for it.
+        eprintln!("{code}");
+    }
     module.clear_context(&mut ctx);
     module
         .finalize_definitions()
@@ -172,36 +188,47 @@ impl WaveEngine for JitProgram {
             env,
             error: None,
         };
-        let mut frame = Frame {
-            files: [t, i, o, a, s],
-            consts: consts.as_ptr(),
-            num_consts: consts.len() as u64,
-            budget: env.budget,
-            executed: 0,
-            active,
-            kill: 0,
-            host: (&mut host as *mut Host<'_>).cast(),
-            zero: [0; 4],
-        };
-        // SAFETY: the frame points at the machine's register files (sized for this program,
-        // which the code was compiled for), the constant table and the host, all alive for
-        // the call; no Rust reference to the machine is used until it returns.
-        let st = unsafe { (self.func)(&mut frame) };
-        match st {
-            status::DONE => Ok(!frame.kill & Machine::<WAVE>::ALL),
-            // The budget ran out: the interpreter re-runs the wave to name the instruction
-            // where it did, so both engines report the same error.
-            status::BUDGET => match Interpreter(&self.program).run_wave(m, env, active) {
-                Err(e) => Err(e),
-                Ok(_) => Err(ExecError::Setup(
-                    "the JIT exhausted the instruction budget but the interpreter did not (a JIT bug)"
-                        .into(),
-                )),
-            },
-            _ => Err(host.error.take().unwrap_or_else(|| {
-                ExecError::Setup("the JIT's host call failed without an error".into())
-            })),
+        let lanes = 4 * self.group;
+        let group_mask = (1u32 << lanes) - 1;
+        let (mut kill, mut executed, mut spent) = (0u32, 0u64, false);
+        for group in 0..WAVE / lanes {
+            let first = group * lanes;
+            let mut frame = Frame {
+                files: [t, i, o, a, s],
+                consts: consts.as_ptr(),
+                num_consts: consts.len() as u64,
+                budget: env.budget,
+                executed: 0,
+                group: (group * self.group) as u64,
+                active: (active >> first) & group_mask,
+                kill: 0,
+                host: (&mut host as *mut Host<'_>).cast(),
+                zero: [0; 4],
+            };
+            // SAFETY: the frame points at the machine's register files (sized for this
+            // program, which the code was compiled for; the group stays inside the wave),
+            // the constant table and the host, all alive for the call; no Rust reference to
+            // the machine is used until it returns.
+            let st = unsafe { (self.func)(&mut frame) };
+            match st {
+                status::DONE => {}
+                status::BUDGET => spent = true,
+                _ => {
+                    return Err(host.error.take().unwrap_or_else(|| {
+                        ExecError::Setup("the JIT's host call failed without an error".into())
+                    }))
+                }
+            }
+            kill |= (frame.kill & group_mask) << first;
+            executed = executed.saturating_add(frame.executed);
         }
+        if spent || executed > env.budget {
+            // The interpreter counts instructions per wave, at most the groups' total: it
+            // re-runs the wave to decide, and to name the instruction where the budget ran
+            // out, so both engines report the same error (or the same result).
+            return Interpreter(&self.program).run_wave(m, env, active);
+        }
+        Ok(!kill & Machine::<WAVE>::ALL)
     }
 }
 

@@ -43,9 +43,11 @@ pub(crate) struct Frame {
     pub budget: u64,
     /// Out: instructions executed.
     pub executed: u64,
-    /// Lanes that execute (FuncMask at the start).
+    /// The group of quads this call runs: its first lane is `4 · group`.
+    pub group: u64,
+    /// Lanes of the group that execute (FuncMask at the start), from bit 0.
     pub active: u32,
-    /// Out: lanes discarded.
+    /// Out: lanes of the group discarded, from bit 0.
     pub kill: u32,
     /// The host side, for callbacks.
     pub host: *mut Host<'static>,
@@ -61,6 +63,7 @@ pub(crate) mod field {
     pub const NUM_CONSTS: i32 = offset_of!(Frame, num_consts) as i32;
     pub const BUDGET: i32 = offset_of!(Frame, budget) as i32;
     pub const EXECUTED: i32 = offset_of!(Frame, executed) as i32;
+    pub const GROUP: i32 = offset_of!(Frame, group) as i32;
     pub const ACTIVE: i32 = offset_of!(Frame, active) as i32;
     pub const KILL: i32 = offset_of!(Frame, kill) as i32;
     pub const HOST: i32 = offset_of!(Frame, host) as i32;
@@ -111,7 +114,8 @@ pub(crate) unsafe extern "C" fn step(host: *mut Host<'static>, pc: u64, exec: u3
 }
 
 /// Run the interpreter's lane kernel of instruction `pc` (a [`Kind::Component`]) over one
-/// channel: `out` has [`WAVE`] words, `src` four sources of [`WAVE`] words each.
+/// channel of `lanes` lanes: `out` has [`WAVE`] words, `src` four sources of [`WAVE`] words
+/// each, of which the first `lanes` are set.
 ///
 /// # Safety
 /// `host` as for [`step`]; `out` and `src` point to buffers of those sizes.
@@ -120,6 +124,7 @@ pub(crate) unsafe extern "C" fn component(
     pc: u64,
     out: *mut u32,
     src: *const u32,
+    lanes: u64,
 ) {
     // SAFETY: see the function's contract.
     let (host, out, src) = unsafe {
@@ -129,16 +134,16 @@ pub(crate) unsafe extern "C" fn component(
             std::slice::from_raw_parts(src, 4 * WAVE),
         )
     };
+    let n = (lanes as usize).min(WAVE);
     if let Some(Kind::Component(kernel)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
-        let (s0, rest) = src.split_at(WAVE);
-        let (s1, rest) = rest.split_at(WAVE);
-        let (s2, s3) = rest.split_at(WAVE);
-        kernel(out, [s0, s1, s2, s3]);
+        let s = |k: usize| &src[k * WAVE..k * WAVE + n];
+        kernel(&mut out[..n], [s(0), s(1), s(2), s(3)]);
     }
 }
 
-/// Run the interpreter's per-lane vector function of instruction `pc` (a [`Kind::Vector`]):
-/// `src` holds three sources × four channels × [`WAVE`] words, `out` four channels.
+/// Run the interpreter's per-lane vector function of instruction `pc` (a [`Kind::Vector`])
+/// on the first `lanes` lanes: `src` holds three sources × four channels × [`WAVE`] words,
+/// `out` four channels.
 ///
 /// # Safety
 /// `host` as for [`step`]; `out` and `src` point to buffers of those sizes.
@@ -147,6 +152,7 @@ pub(crate) unsafe extern "C" fn vector(
     pc: u64,
     out: *mut u32,
     src: *const u32,
+    lanes: u64,
 ) {
     // SAFETY: see the function's contract.
     let (host, out, src) = unsafe {
@@ -157,7 +163,7 @@ pub(crate) unsafe extern "C" fn vector(
         )
     };
     if let Some(Kind::Vector(f)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
-        for l in 0..WAVE {
+        for l in 0..(lanes as usize).min(WAVE) {
             let lane: [[u32; 4]; 3] =
                 std::array::from_fn(|k| std::array::from_fn(|c| src[(4 * k + c) * WAVE + l]));
             let r = f(&lane);

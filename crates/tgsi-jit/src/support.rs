@@ -50,3 +50,33 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
     }
     None
 }
+
+/// Quads each call of the compiled code runs. Lanes are independent except through
+/// resources: texture sampling goes through softpipe's tile cache, whose state depends on
+/// the order of every lane's accesses, and stores, atomics and inter-lane operations see
+/// other lanes; programs with those run the whole wave in one call, in the interpreter's
+/// order. Others run a quad at a time (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each
+/// quad leaves loops and skips branches on its own and fewer values compete for registers.
+pub(crate) fn group_quads(program: &Program) -> usize {
+    let wave = tgsi_exec::WAVE / 4;
+    let shared = program.insts.iter().any(|i| {
+        matches!(
+            i.kind,
+            Kind::Texture
+                | Kind::Store
+                | Kind::Atomic(_)
+                | Kind::Vote(_)
+                | Kind::Ballot
+                | Kind::ReadFirst
+                | Kind::ReadInvoc
+        )
+    });
+    if shared {
+        return wave;
+    }
+    std::env::var("TGSI_JIT_QUADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| [1, 2, 4].contains(n))
+        .unwrap_or(1)
+}

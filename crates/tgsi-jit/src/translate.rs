@@ -30,10 +30,10 @@ use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
-/// A channel of a register over the wave.
-type Channel = [Value; CHUNKS];
+/// A channel of a register over the chunks compiled (one `i32x4` per four lanes).
+type Channel = Vec<Value>;
 
-/// Masks kept per four lanes.
+/// Masks kept per four lanes (only the first `Translator::g` entries are used).
 type Mask = [Variable; CHUNKS];
 
 /// Direct constant reads loaded once at the start, at most this many words.
@@ -64,11 +64,13 @@ struct Calls {
 pub(crate) struct Translator<'a, 'b> {
     b: &'a mut FunctionBuilder<'b>,
     program: &'a Program,
+    /// Chunks of four lanes one call runs (a whole wave, or a group of quads).
+    g: usize,
     ptr: Type,
     frame: Value,
     files: [Value; 5],
     sizes: [usize; 5],
-    /// SSA variables of the temporaries (`(index·4 + channel)·CHUNKS + chunk`), or `None`
+    /// SSA variables of the temporaries (`(index·4 + channel)·g + chunk`), or `None`
     /// when they live in memory.
     temps: Option<Vec<Variable>>,
     cond: Mask,
@@ -97,6 +99,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     pub(crate) fn translate(
         b: &'a mut FunctionBuilder<'b>,
         program: &'a Program,
+        g: usize,
         ptr: Type,
         call_conv: CallConv,
     ) {
@@ -105,17 +108,21 @@ impl<'a, 'b> Translator<'a, 'b> {
         b.switch_to_block(entry);
         let frame = b.block_params(entry)[0];
         let mem = MemFlagsData::trusted();
+        // The group's first lane: register files are addressed from there.
+        let group = b.ins().load(I64, mem, frame, field::GROUP);
+        let lane_bytes = b.ins().imul_imm_s(group, (CHUNK * 4) as i64);
         let files = std::array::from_fn(|f| {
-            b.ins().load(
+            let base = b.ins().load(
                 ptr,
                 mem,
                 frame,
                 field::FILES + (f * ptr.bytes() as usize) as i32,
-            )
+            );
+            b.ins().iadd(base, lane_bytes)
         });
         let calls = Calls {
             step: b.import_signature(signature(call_conv, &[ptr, I64, I32], &[I32])),
-            kernel: b.import_signature(signature(call_conv, &[ptr, I64, ptr, ptr], &[])),
+            kernel: b.import_signature(signature(call_conv, &[ptr, I64, ptr, ptr, I64], &[])),
         };
         let slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
@@ -139,19 +146,18 @@ impl<'a, 'b> Translator<'a, 'b> {
         });
         let zero = b.splat_word(0);
         let ones = b.splat_word(!0);
-        let cond = mask(b, ones);
-        let loop_ = mask(b, ones);
-        let cont = mask(b, ones);
-        let kill = mask(b, zero);
+        let cond = mask(b, g, ones);
+        let loop_ = mask(b, g, ones);
+        let cont = mask(b, g, ones);
+        let kill = mask(b, g, zero);
         let active = b.ins().load(I32, mem, frame, field::ACTIVE);
-        let func: Mask = std::array::from_fn(|k| {
+        let func = mask(b, g, zero);
+        for (k, &v) in func.iter().enumerate().take(g) {
             let m = bits_to_mask(b, active, k);
-            let v = b.declare_var(I32X4);
             b.def_var(v, m);
-            v
-        });
+        }
         let temps = ssa.then(|| {
-            (0..sizes[0] * 4 * CHUNKS)
+            (0..sizes[0] * 4 * g)
                 .map(|_| {
                     let v = b.declare_var(I32X4);
                     b.def_var(v, zero);
@@ -167,6 +173,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let mut t = Translator {
             b,
             program,
+            g,
             ptr,
             frame,
             files,
@@ -274,13 +281,9 @@ impl<'a, 'b> Translator<'a, 'b> {
         let mem = MemFlagsData::trusted();
         let executed = b.use_var(self.executed);
         b.ins().store(mem, executed, self.frame, field::EXECUTED);
-        let mut bits = b.ins().iconst(I32, 0);
-        for k in 0..CHUNKS {
-            let m = b.use_var(self.kill[k]);
-            let hb = b.ins().vhigh_bits(I32, m);
-            let hb = b.ins().ishl_imm_u(hb, (CHUNK * k) as i64);
-            bits = b.ins().bor(bits, hb);
-        }
+        let kill = self.get_mask(self.kill);
+        let bits = self.mask_bits(&kill);
+        let b = &mut *self.b;
         b.ins().store(mem, bits, self.frame, field::KILL);
         let budget = b.ins().load(I64, mem, self.frame, field::BUDGET);
         let over = b.ins().icmp(IntCC::UnsignedGreaterThan, executed, budget);
@@ -292,6 +295,17 @@ impl<'a, 'b> Translator<'a, 'b> {
         let st = b.ins().iconst(I32, i64::from(status::HOST_ERROR));
         b.ins().return_(&[st]);
         b.seal_all_blocks();
+    }
+
+    /// The lane bits of a mask (bit `4k + l` for lane `l` of chunk `k`).
+    fn mask_bits(&mut self, m: &Channel) -> Value {
+        let mut bits = self.b.ins().iconst(I32, 0);
+        for (k, &v) in m.iter().enumerate() {
+            let hb = self.b.ins().vhigh_bits(I32, v);
+            let hb = self.b.ins().ishl_imm_u(hb, (CHUNK * k) as i64);
+            bits = self.b.ins().bor(bits, hb);
+        }
+        bits
     }
 
     /// The execution mask of chunk `k`.
@@ -308,7 +322,7 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// The execution mask of every chunk.
     fn exec_all(&mut self) -> Channel {
-        std::array::from_fn(|k| self.exec(k))
+        (0..self.g).map(|k| self.exec(k)).collect()
     }
 
     /// Whether any lane of `m` is set (an `i8`).
@@ -322,24 +336,25 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Copy mask variables.
     fn copy_mask(&mut self, from: Mask) -> Mask {
-        std::array::from_fn(|k| {
+        let mut to = from;
+        for k in 0..self.g {
             let v = self.b.use_var(from[k]);
-            let n = self.b.declare_var(I32X4);
-            self.b.def_var(n, v);
-            n
-        })
+            to[k] = self.b.declare_var(I32X4);
+            self.b.def_var(to[k], v);
+        }
+        to
     }
 
     /// Set mask variables.
     fn set_mask(&mut self, m: Mask, v: &Channel) {
-        for k in 0..CHUNKS {
+        for k in 0..self.g {
             self.b.def_var(m[k], v[k]);
         }
     }
 
     /// Read mask variables.
     fn get_mask(&mut self, m: Mask) -> Channel {
-        std::array::from_fn(|k| self.b.use_var(m[k]))
+        (0..self.g).map(|k| self.b.use_var(m[k])).collect()
     }
 
     /// Translate instruction `pc`.
@@ -350,7 +365,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             Kind::Flow(flow) => self.flow(inst, flow),
             Kind::Nop | Kind::Sync => {}
             Kind::Kill => {
-                for k in 0..CHUNKS {
+                for k in 0..self.g {
                     let e = self.exec(k);
                     let old = self.b.use_var(self.kill[k]);
                     let n = self.b.ins().bor(old, e);
@@ -361,7 +376,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 let exec = self.exec_all();
                 for c in 0..4 {
                     let v = self.fetch(&inst.src[0], c);
-                    for k in 0..CHUNKS {
+                    for k in 0..self.g {
                         let zero = self.b.splat_word(0);
                         let neg = self.b.fcmp_mask(FloatCC::LessThan, v[k], zero);
                         let hit = self.b.ins().band(neg, exec[k]);
@@ -386,7 +401,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 let v = self.fetch(&inst.src[0], 0);
                 let saved = self.copy_mask(self.cond);
                 let mut cond = self.get_mask(self.cond);
-                for k in 0..CHUNKS {
+                for k in 0..self.g {
                     let zero = self.b.splat_word(0);
                     let taken = if int {
                         self.b.ins().icmp(IntCC::NotEqual, v[k], zero)
@@ -431,7 +446,9 @@ impl<'a, 'b> Translator<'a, 'b> {
                 self.pending += 1;
                 let prev = self.get_mask(saved);
                 let cond = self.get_mask(self.cond);
-                let new: Channel = std::array::from_fn(|k| self.b.ins().band_not(prev[k], cond[k]));
+                let new: Channel = (0..self.g)
+                    .map(|k| self.b.ins().band_not(prev[k], cond[k]))
+                    .collect();
                 self.set_mask(self.cond, &new);
                 let any = self.any_of(&new);
                 let body = self.b.create_block();
@@ -500,7 +517,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 self.jump_and_switch(exit, exit);
             }
             Flow::Brk => {
-                for k in 0..CHUNKS {
+                for k in 0..self.g {
                     let e = self.exec(k);
                     let l = self.b.use_var(self.loop_[k]);
                     let n = self.b.ins().band_not(l, e);
@@ -508,7 +525,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 }
             }
             Flow::Cont => {
-                for k in 0..CHUNKS {
+                for k in 0..self.g {
                     let e = self.exec(k);
                     let c = self.b.use_var(self.cont[k]);
                     let n = self.b.ins().band_not(c, e);
@@ -518,7 +535,9 @@ impl<'a, 'b> Translator<'a, 'b> {
             Flow::Ret => {
                 let exec = self.exec_all();
                 let func = self.get_mask(self.func);
-                let new: Channel = std::array::from_fn(|k| self.b.ins().band_not(func[k], exec[k]));
+                let new: Channel = (0..self.g)
+                    .map(|k| self.b.ins().band_not(func[k], exec[k]))
+                    .collect();
                 self.set_mask(self.func, &new);
                 let any = self.any_of(&new);
                 let next = self.b.create_block();
@@ -541,14 +560,14 @@ impl<'a, 'b> Translator<'a, 'b> {
         let mut v = self.read(s.file, s.index, s.dim, c);
         if s.abs {
             let m = self.b.splat_word(0x7fff_ffff);
-            v = v.map(|x| self.b.ins().band(x, m));
+            v = v.into_iter().map(|x| self.b.ins().band(x, m)).collect();
         }
         if s.neg {
             if s.ty.is_float_like() {
                 let m = self.b.splat_word(0x8000_0000);
-                v = v.map(|x| self.b.ins().bxor(x, m));
+                v = v.into_iter().map(|x| self.b.ins().bxor(x, m)).collect();
             } else {
-                v = v.map(|x| self.b.ins().ineg(x));
+                v = v.into_iter().map(|x| self.b.ins().ineg(x)).collect();
             }
         }
         v
@@ -577,36 +596,37 @@ impl<'a, 'b> Translator<'a, 'b> {
                     .and_then(|i| self.program.imms.get(i))
                     .map_or(0, |v| v[c]);
                 let v = self.b.splat_word(w);
-                [v; CHUNKS]
+                vec![v; self.g]
             }
             RegFile::Const => {
                 let v = match self.consts.get(&(dim, index, c)) {
                     Some(&v) => v,
                     None => self.load_const(dim, index, c),
                 };
-                [v; CHUNKS]
+                vec![v; self.g]
             }
             _ => {
                 let Some(f) = file.lane_file() else {
                     let v = self.b.splat_word(0);
-                    return [v; CHUNKS];
+                    return vec![v; self.g];
                 };
                 let Some(i) = self.in_range(f, index, dim) else {
                     let v = self.b.splat_word(0);
-                    return [v; CHUNKS];
+                    return vec![v; self.g];
                 };
                 if let (0, Some(vars)) = (f, &self.temps) {
-                    let vars: Vec<Variable> = (0..CHUNKS)
-                        .map(|k| vars[(i * 4 + c) * CHUNKS + k])
-                        .collect();
-                    return std::array::from_fn(|k| self.b.use_var(vars[k]));
+                    let g = self.g;
+                    let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
+                    return vars.iter().map(|&v| self.b.use_var(v)).collect();
                 }
                 let base = self.files[f];
-                std::array::from_fn(|k| {
-                    self.b
-                        .ins()
-                        .load(I32X4, mem_flags(), base, Self::offset(i, c, k))
-                })
+                (0..self.g)
+                    .map(|k| {
+                        self.b
+                            .ins()
+                            .load(I32X4, mem_flags(), base, Self::offset(i, c, k))
+                    })
+                    .collect()
             }
         }
     }
@@ -618,10 +638,9 @@ impl<'a, 'b> Translator<'a, 'b> {
             return;
         };
         if let (0, Some(vars)) = (f, &self.temps) {
-            let vars: Vec<Variable> = (0..CHUNKS)
-                .map(|k| vars[(i * 4 + c) * CHUNKS + k])
-                .collect();
-            for k in 0..CHUNKS {
+            let g = self.g;
+            let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
+            for k in 0..self.g {
                 let old = self.b.use_var(vars[k]);
                 let n = self.b.ins().bitselect(exec[k], vals[k], old);
                 self.b.def_var(vars[k], n);
@@ -629,7 +648,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             return;
         }
         let base = self.files[f];
-        for k in 0..CHUNKS {
+        for k in 0..self.g {
             let off = Self::offset(i, c, k);
             let old = self.b.ins().load(I32X4, mem_flags(), base, off);
             let n = self.b.ins().bitselect(exec[k], vals[k], old);
@@ -645,12 +664,14 @@ impl<'a, 'b> Translator<'a, 'b> {
         };
         let exec = self.exec_all();
         for (c, vals) in out.iter().enumerate() {
-            let Some(mut vals) = *vals else { continue };
+            let Some(mut vals) = vals.clone() else {
+                continue;
+            };
             if dst.mask & (1 << c) == 0 {
                 continue;
             }
             if inst.saturate && !dst.ty.is_64bit() {
-                vals = vals.map(|v| self.b.saturate(v));
+                vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
             }
             self.write(&dst, c, &vals, &exec);
         }
@@ -661,7 +682,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
         let shift = self.uniform_shift(inst);
         let native = native::has_component(inst.opcode, shift.is_some());
-        let mut out: [Option<Channel>; 4] = [None; 4];
+        let mut out: [Option<Channel>; 4] = Default::default();
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
@@ -670,7 +691,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             if native {
                 let sh = shift.map(|s| s[c]);
                 let sh = sh.map(|w| self.b.ins().iconst(I32, i64::from(w & 31)));
-                let mut ch = [srcs[0][0]; CHUNKS];
+                let mut ch = srcs[0].clone();
                 for (k, v) in ch.iter_mut().enumerate() {
                     let args: Vec<Value> = srcs.iter().map(|s| s[k]).collect();
                     match native::component(self.b, inst.opcode, &args, sh) {
@@ -711,7 +732,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             .map(|s| std::array::from_fn(|c| self.fetch(s, c)))
             .collect();
         if native::has_replicated(inst.opcode) {
-            let mut ch = [srcs[0][0][0]; CHUNKS];
+            let mut ch = srcs[0][0].clone();
             for (k, v) in ch.iter_mut().enumerate() {
                 let args: Vec<[Value; 4]> = srcs
                     .iter()
@@ -722,7 +743,13 @@ impl<'a, 'b> Translator<'a, 'b> {
                     None => return self.step(pc, inst),
                 }
             }
-            self.write_all(inst, &[Some(ch); 4]);
+            let out = [
+                Some(ch.clone()),
+                Some(ch.clone()),
+                Some(ch.clone()),
+                Some(ch),
+            ];
+            self.write_all(inst, &out);
             return;
         }
         for (k, s) in srcs.iter().enumerate() {
@@ -746,19 +773,23 @@ impl<'a, 'b> Translator<'a, 'b> {
             Deriv::FineX => ([1, 1, 3, 3], [0, 0, 2, 2]),
             Deriv::FineY => ([2, 3, 2, 3], [0, 1, 0, 1]),
         };
-        let mut out: [Option<Channel>; 4] = [None; 4];
+        let mut out: [Option<Channel>; 4] = Default::default();
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
             }
             let v = self.fetch(&inst.src[0], c);
-            *o = Some(v.map(|x| {
-                let a = self.b.lanes(x, hi);
-                let b = self.b.lanes(x, lo);
-                let (af, bf) = (self.b.f(a), self.b.f(b));
-                let r = self.b.ins().fsub(af, bf);
-                self.b.w(r)
-            }));
+            *o = Some(
+                v.iter()
+                    .map(|&x| {
+                        let a = self.b.lanes(x, hi);
+                        let b = self.b.lanes(x, lo);
+                        let (af, bf) = (self.b.f(a), self.b.f(b));
+                        let r = self.b.ins().fsub(af, bf);
+                        self.b.w(r)
+                    })
+                    .collect(),
+            );
         }
         self.write_all(inst, &out);
     }
@@ -777,17 +808,19 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Load a channel from the scratch buffer at byte `at`.
     fn load_scratch(&mut self, at: i32) -> Channel {
-        std::array::from_fn(|k| {
-            self.b.ins().load(
-                I32X4,
-                MemFlagsData::trusted(),
-                self.scratch,
-                at + (k * CHUNK * 4) as i32,
-            )
-        })
+        (0..self.g)
+            .map(|k| {
+                self.b.ins().load(
+                    I32X4,
+                    MemFlagsData::trusted(),
+                    self.scratch,
+                    at + (k * CHUNK * 4) as i32,
+                )
+            })
+            .collect()
     }
 
-    /// Call a kernel host function `(host, pc, out, src)` with the scratch buffer.
+    /// Call a kernel host function `(host, pc, out, src, lanes)` with the scratch buffer.
     fn call_kernel(&mut self, func: usize, pc: usize, out_at: i32) {
         let host = self
             .b
@@ -796,7 +829,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         let pc = self.b.ins().iconst(I64, pc as i64);
         let out = self.b.ins().iadd_imm_s(self.scratch, i64::from(out_at));
         let callee = self.b.ins().iconst(self.ptr, func as i64);
-        let args = [host, pc, out, self.scratch];
+        let lanes = self.b.ins().iconst(I64, (self.g * CHUNK) as i64);
+        let args = [host, pc, out, self.scratch, lanes];
         self.b.ins().call_indirect(self.calls.kernel, callee, &args);
     }
 
@@ -807,12 +841,15 @@ impl<'a, 'b> Translator<'a, 'b> {
             self.spill(i);
         }
         let exec = self.exec_all();
-        let mut bits = self.b.ins().iconst(I32, 0);
-        for (k, &m) in exec.iter().enumerate() {
-            let hb = self.b.ins().vhigh_bits(I32, m);
-            let hb = self.b.ins().ishl_imm_u(hb, (CHUNK * k) as i64);
-            bits = self.b.ins().bor(bits, hb);
-        }
+        let bits = self.mask_bits(&exec);
+        // The step takes the wave's lane mask: this group's lanes start at lane 4·group.
+        let group = self
+            .b
+            .ins()
+            .load(I64, MemFlagsData::trusted(), self.frame, field::GROUP);
+        let group = self.b.ins().ireduce(I32, group);
+        let shift = self.b.ins().imul_imm_s(group, CHUNK as i64);
+        let bits = self.b.ins().ishl(bits, shift);
         let host = self
             .b
             .ins()
@@ -869,10 +906,11 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Write SSA temporary `i` to the machine's memory.
     fn spill(&mut self, i: usize) {
         let Some(vars) = &self.temps else { return };
-        let vars: Vec<Variable> = vars[i * 4 * CHUNKS..(i + 1) * 4 * CHUNKS].to_vec();
+        let g = self.g;
+        let vars: Vec<Variable> = vars[i * 4 * g..(i + 1) * 4 * g].to_vec();
         for c in 0..4 {
-            for k in 0..CHUNKS {
-                let v = self.b.use_var(vars[c * CHUNKS + k]);
+            for k in 0..g {
+                let v = self.b.use_var(vars[c * g + k]);
                 self.b
                     .ins()
                     .store(mem_flags(), v, self.files[0], Self::offset(i, c, k));
@@ -883,14 +921,15 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Read SSA temporary `i` back from the machine's memory.
     fn reload(&mut self, i: usize) {
         let Some(vars) = &self.temps else { return };
-        let vars: Vec<Variable> = vars[i * 4 * CHUNKS..(i + 1) * 4 * CHUNKS].to_vec();
+        let g = self.g;
+        let vars: Vec<Variable> = vars[i * 4 * g..(i + 1) * 4 * g].to_vec();
         for c in 0..4 {
-            for k in 0..CHUNKS {
+            for k in 0..g {
                 let v = self
                     .b
                     .ins()
                     .load(I32X4, mem_flags(), self.files[0], Self::offset(i, c, k));
-                self.b.def_var(vars[c * CHUNKS + k], v);
+                self.b.def_var(vars[c * g + k], v);
             }
         }
     }
@@ -923,13 +962,17 @@ fn bits_to_mask(b: &mut FunctionBuilder, bits: Value, k: usize) -> Value {
     b.ins().icmp(IntCC::NotEqual, m, zero)
 }
 
-/// Mask variables holding `init`.
-fn mask(b: &mut FunctionBuilder, init: Value) -> Mask {
-    std::array::from_fn(|_| {
-        let v = b.declare_var(I32X4);
-        b.def_var(v, init);
-        v
-    })
+/// Mask variables holding `init` for the first `g` chunks (the others repeat the first
+/// variable and are never used).
+fn mask(b: &mut FunctionBuilder, g: usize, init: Value) -> Mask {
+    let first = b.declare_var(I32X4);
+    b.def_var(first, init);
+    let mut m = [first; CHUNKS];
+    for v in m.iter_mut().take(g).skip(1) {
+        *v = b.declare_var(I32X4);
+        b.def_var(*v, init);
+    }
+    m
 }
 
 /// A host-call signature.
