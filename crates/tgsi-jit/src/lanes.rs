@@ -71,7 +71,7 @@ impl LaneOps for FunctionBuilder<'_> {
 
     fn sse_nan(&mut self, x: Value, y: Value) -> Value {
         let xn = self.is_nan(x);
-        let n = self.ins().bitselect(xn, x, y);
+        let n = self.ins().blendv(xn, x, y);
         self.quiet(n)
     }
 
@@ -99,9 +99,9 @@ impl LaneOps for FunctionBuilder<'_> {
             FloatCC::LessThan
         };
         let pick_x = self.fcmp_mask(cc, x, y);
-        let r = self.ins().bitselect(pick_x, x, y);
-        let r = self.ins().bitselect(yn, x, r);
-        self.ins().bitselect(use_nan, nan, r)
+        let r = self.ins().blendv(pick_x, x, y);
+        let r = self.ins().blendv(yn, x, r);
+        self.ins().blendv(use_nan, nan, r)
     }
 
     fn saturate(&mut self, x: Value) -> Value {
@@ -112,13 +112,13 @@ impl LaneOps for FunctionBuilder<'_> {
         let pos = self.fcmp_mask(FloatCC::GreaterThan, x, zero);
         let y = self.ins().band(pos, x);
         let below = self.fcmp_mask(FloatCC::LessThan, y, one);
-        let z = self.ins().bitselect(below, y, one);
+        let z = self.ins().blendv(below, y, one);
         let xn = self.is_nan(x);
         let q = self.splat_word(QUIET);
         let xq = self.ins().band(x, q);
         let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
         let xs = self.ins().band(xn, xq0);
-        self.ins().bitselect(xs, one, z)
+        self.ins().blendv(xs, one, z)
     }
 
     fn f2i(&mut self, x: Value) -> Value {
@@ -130,7 +130,7 @@ impl LaneOps for FunctionBuilder<'_> {
         let xf = self.f(x);
         let t = self.ins().fcvt_to_sint_sat(I32X4, xf);
         let min = self.splat_word(0x8000_0000);
-        self.ins().bitselect(ok, t, min)
+        self.ins().blendv(ok, t, min)
     }
 
     fn mad(&mut self, a: Value, b: Value, c: Value) -> Value {
@@ -141,7 +141,7 @@ impl LaneOps for FunctionBuilder<'_> {
         let p = self.ins().fmul(af, bf);
         let p = self.w(p);
         let nan = self.sse_nan(b, a);
-        let p = self.ins().bitselect(either, nan, p);
+        let p = self.ins().blendv(either, nan, p);
         let (pf, cf) = (self.f(p), self.f(c));
         let s = self.ins().fadd(pf, cf);
         let s = self.w(s);
@@ -149,7 +149,7 @@ impl LaneOps for FunctionBuilder<'_> {
         let cn = self.is_nan(c);
         let either = self.ins().bor(pn, cn);
         let nan = self.sse_nan(p, c);
-        self.ins().bitselect(either, nan, s)
+        self.ins().blendv(either, nan, s)
     }
 
     fn fcmp_mask(&mut self, cc: FloatCC, x: Value, y: Value) -> Value {

@@ -100,7 +100,7 @@ pub(crate) fn component(
     let round = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value) -> Value| {
         let r = funary(b, f);
         let nan = b.is_nan(a);
-        b.ins().bitselect(nan, a, r)
+        b.ins().blendv(nan, a, r)
     };
     Some(match op {
         Opcode::MOV | Opcode::UARL | Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => a,
@@ -119,19 +119,19 @@ pub(crate) fn component(
         Opcode::CMP => {
             let zero = b.splat_word(0);
             let neg = b.fcmp_mask(FloatCC::LessThan, a, zero);
-            b.ins().bitselect(neg, x?, y?)
+            b.ins().blendv(neg, x?, y?)
         }
         Opcode::CND => {
             let half = b.splat_word(0.5f32.to_bits());
             let gt = b.fcmp_mask(FloatCC::GreaterThan, y?, half);
-            b.ins().bitselect(gt, a, x?)
+            b.ins().blendv(gt, a, x?)
         }
         Opcode::CLAMP => {
             let (lo, hi) = (x?, y?);
             let above = b.fcmp_mask(FloatCC::GreaterThan, a, hi);
-            let r = b.ins().bitselect(above, hi, a);
+            let r = b.ins().blendv(above, hi, a);
             let below = b.fcmp_mask(FloatCC::LessThan, a, lo);
-            b.ins().bitselect(below, lo, r)
+            b.ins().blendv(below, lo, r)
         }
         Opcode::ABS => {
             let m = b.splat_word(0x7fff_ffff);
@@ -161,7 +161,7 @@ pub(crate) fn component(
             let neg = b.fcmp_mask(FloatCC::LessThan, a, zero);
             let one = b.one_if(pos);
             let minus = b.splat_word((-1f32).to_bits());
-            b.ins().bitselect(neg, minus, one)
+            b.ins().blendv(neg, minus, one)
         }
         Opcode::ARL => {
             let f = funary(b, |b, v| b.ins().floor(v));
@@ -206,7 +206,7 @@ pub(crate) fn component(
         Opcode::UCMP => {
             let zero = b.splat_word(0);
             let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
-            b.ins().bitselect(nz, x?, y?)
+            b.ins().blendv(nz, x?, y?)
         }
         Opcode::SHL => b.ins().ishl(a, shift?),
         Opcode::USHR => b.ins().ushr(a, shift?),

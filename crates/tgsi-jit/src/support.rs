@@ -1,4 +1,4 @@
-//! Which programs the JIT compiles. Control flow it does not structure itself (switches,
+//! Which programs the JIT compiles (on x86-64 with SSE4.1). Control flow it does not structure itself (switches,
 //! subroutines, the legacy jumps and counted loops), geometry and compute stages, and the
 //! instructions whose results depend on interpreter state it does not keep (CLOCK, DEMOTE,
 //! EMIT) make the whole program run on the interpreter instead; everything else compiles,
@@ -10,6 +10,9 @@ use tgsi_exec::Program;
 
 /// Why `program` runs on the interpreter, or `None` when the JIT compiles it.
 pub(crate) fn unsupported(program: &Program) -> Option<String> {
+    if !cpu_supported() {
+        return Some("the JIT needs an x86-64 CPU with SSE4.1".into());
+    }
     if !matches!(program.processor, Processor::Fragment | Processor::Vertex) {
         return Some(format!(
             "{} shaders run on the interpreter",
@@ -79,4 +82,17 @@ pub(crate) fn group_quads(program: &Program) -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|n| [1, 2, 4].contains(n))
         .unwrap_or(1)
+}
+
+/// Whether the code generator's vector instructions run on this CPU (x86-64 with SSE4.1:
+/// rounding, blends, 32-bit multiplies and min/max).
+fn cpu_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("sse4.1")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }

@@ -642,7 +642,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
             for k in 0..self.g {
                 let old = self.b.use_var(vars[k]);
-                let n = self.b.ins().bitselect(exec[k], vals[k], old);
+                let n = self.b.ins().blendv(exec[k], vals[k], old);
                 self.b.def_var(vars[k], n);
             }
             return;
@@ -651,7 +651,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         for k in 0..self.g {
             let off = Self::offset(i, c, k);
             let old = self.b.ins().load(I32X4, mem_flags(), base, off);
-            let n = self.b.ins().bitselect(exec[k], vals[k], old);
+            let n = self.b.ins().blendv(exec[k], vals[k], old);
             self.b.ins().store(mem_flags(), n, base, off);
         }
     }
