@@ -12,6 +12,9 @@
 //!   emits on each vertex stream ([`emit`] says how EMIT and ENDPRIM record vertices).
 //! * [`run_pipeline`]: a vertex shader chained to a geometry shader through primitive
 //!   assembly ([`assembly`]), as Gallium's draw module chains them.
+//! * [`run_tess_pipeline`]: a vertex shader, an optional tessellation control shader, the
+//!   fixed-function [`tessellator`] and a tessellation evaluation shader ([`tessellation`]),
+//!   then an optional geometry shader; the result is what transform feedback captures.
 //! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
 //!   memory.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and

@@ -9,7 +9,7 @@
 //!   of 2⁻¹⁶ (1/3 is 21845·2⁻¹⁶); for triangles `w = 1 − u − v` exactly;
 //! * an edge of level `f` has ⌈f⌉ segments rounded up to the spacing's parity; points are
 //!   placed from both ends towards the middle, and fractional levels shorten the segments
-//!   the ruler-function split order ([`split_order`]) makes last;
+//!   the ruler-function split order makes last;
 //! * points come ring by ring from the outside in: triangles walk edge u = 0 from (0,1,0),
 //!   then v = 0, then w = 0; quads walk u = 0 from (0,1), then v = 0, u = 1, v = 1; inner
 //!   rings the same way, the centre (or the middle row of an even/odd quad) last;
