@@ -2,6 +2,8 @@
 //! and how they join into triangles, lines or points, following the D3D11 tessellator
 //! rules that Gallium's `auxiliary/tessellator` (and so llvmpipe's draw module) implements:
 //!
+//! * a patch whose (clamped, fixed-point) levels are all 1 is one triangle, or a quad of
+//!   two triangles;
 //! * levels are clamped per spacing (equal: 1‥64 rounded up to an integer; fractional_odd:
 //!   1‥63; fractional_even: 2‥64); a patch with an outer level that is not > 0 (or NaN) is
 //!   culled; isoline density is clamped to 1‥64 and rounded up;
@@ -142,7 +144,8 @@ struct Level {
     half_points: i32,
     /// Fraction of the half level past its floor.
     half_fraction: i32,
-    /// The last split-order index that exists on the floor level.
+    /// Points past this index sit one place earlier on the floor level (the floor level
+    /// lacks the point the fraction is splitting in).
     split: i32,
     /// 1 / segments of the floor and ceiling levels.
     inv_floor: i32,
@@ -154,10 +157,12 @@ fn reciprocal(n: i32) -> i32 {
     ONE / n.max(1)
 }
 
+/// The integer part of a 16.16 value.
 fn floor(x: i32) -> i32 {
     x & !(ONE - 1)
 }
 
+/// The smallest integer ≥ a 16.16 value.
 fn ceil(x: i32) -> i32 {
     floor(x + ONE - 1)
 }
@@ -463,9 +468,12 @@ fn triangles(mesh: &mut Mesh, spacing: Spacing, outer: [f32; 4], inner: f32) {
     let inner = clamp(inner, inner_bounds(spacing, &outer), spacing);
     let edges = outer.map(|l| level(l, spacing, false));
     let middle = level(inner, spacing, true);
-    if spacing != Spacing::FractionalOdd && [outer[0], outer[1], outer[2], inner] == [1.0; 4] {
+    if [outer[0], outer[1], outer[2], inner]
+        .iter()
+        .all(|&l| fixed(l) == ONE)
+    {
         let corners = [(0, ONE), (0, 0), (ONE, 0)].map(|(u, v)| mesh.point(u, v));
-        mesh.triangle(corners[0], corners[2], corners[1]);
+        mesh.triangle(corners[0], corners[1], corners[2]);
         return;
     }
     // The outer ring: edge u = 0 (v falling), v = 0 (u rising), w = 0 (u falling).
@@ -534,9 +542,8 @@ fn quads(mesh: &mut Mesh, spacing: Spacing, outer: [f32; 4], inner: [f32; 2]) {
     let b = bounds(spacing);
     let outer = outer.map(|l| clamp(l, b, spacing));
     let all = [outer[0], outer[1], outer[2], outer[3], inner[0], inner[1]];
-    let ib = inner_bounds(spacing, &all);
-    let inner = inner.map(|l| clamp(l, ib, spacing));
-    if spacing != Spacing::FractionalOdd && outer == [1.0; 4] && inner == [1.0; 2] {
+    let inner = inner.map(|l| clamp(l, inner_bounds(spacing, &all), spacing));
+    if outer.iter().chain(&inner).all(|&l| fixed(l) == ONE) {
         let c = [(0, 0), (ONE, 0), (ONE, ONE), (0, ONE)].map(|(u, v)| mesh.point(u, v));
         mesh.triangle(c[0], c[1], c[3]);
         mesh.triangle(c[1], c[2], c[3]);

@@ -56,10 +56,14 @@ fn one_third_is_21845_units() {
 fn minimal_levels_give_one_primitive() {
     let tri = tessellate(&mode(Domain::Triangles, Spacing::Equal), [1.0; 4], [1.0; 2]);
     assert_eq!(tri.points, vec![[0, ONE], [0, 0], [ONE, 0]]);
-    assert_eq!(tri.indices, vec![0, 2, 1]);
+    assert_eq!(tri.indices, vec![0, 1, 2]);
     let quad = tessellate(&mode(Domain::Quads, Spacing::Equal), [1.0; 4], [1.0; 2]);
-    assert_eq!(quad.points.len(), 4);
-    assert_eq!(quad.indices.len(), 6);
+    assert_eq!(quad.points, vec![[0, 0], [ONE, 0], [ONE, ONE], [0, ONE]]);
+    assert_eq!(quad.indices, vec![0, 1, 3, 1, 2, 3]);
+    // Fractional odd levels of 1 (or within 2⁻¹⁷ of it) are the same single primitive.
+    let odd = mode(Domain::Triangles, Spacing::FractionalOdd);
+    assert_eq!(tessellate(&odd, [1.0; 4], [1.0; 2]), tri);
+    assert_eq!(tessellate(&odd, [1.000_005, 1.0, 1.0, 1.0], [0.5; 2]), tri);
 }
 
 #[test]
@@ -170,10 +174,31 @@ fn culling_and_clamping() {
     assert_eq!(nan, tessellate(&m, [2.0; 4], [1.0; 2]));
 }
 
+/// The triangles of `domain` with these levels tile it exactly (their doubled areas sum to
+/// the domain's), none winds the other way, and every point is used.
+fn assert_tiles(domain: Domain, spacing: Spacing, outer: [f32; 4], inner: [f32; 2]) {
+    let t = tessellate(&mode(domain, spacing), outer, inner);
+    let areas = doubled_areas(&t);
+    let case = format!("{domain:?} {spacing:?} outer {outer:?} inner {inner:?}");
+    assert!(
+        areas.iter().all(|&x| x >= 0),
+        "{case}: a triangle winds the other way"
+    );
+    let want = if domain == Domain::Quads { 2 } else { 1 } * i64::from(ONE) * i64::from(ONE);
+    assert_eq!(
+        areas.iter().sum::<i64>(),
+        want,
+        "{case}: triangles do not tile the domain"
+    );
+    let mut used = vec![false; t.points.len()];
+    t.indices.iter().for_each(|&i| used[i as usize] = true);
+    assert!(used.iter().all(|&u| u), "{case}: a point is in no triangle");
+}
+
 #[test]
 fn triangles_tile_the_domain_with_one_winding() {
     let levels = [
-        1.0, 1.5, 2.0, 2.25, 3.0, 3.5, 4.0, 5.0, 6.7, 7.0, 8.0, 13.3, 31.0, 64.0,
+        1.0, 1.000_02, 1.5, 2.0, 2.25, 3.0, 3.5, 4.0, 5.0, 6.7, 7.0, 8.0, 13.3, 31.0, 64.0,
     ];
     for domain in [Domain::Triangles, Domain::Quads] {
         for spacing in [
@@ -181,28 +206,11 @@ fn triangles_tile_the_domain_with_one_winding() {
             Spacing::FractionalOdd,
             Spacing::FractionalEven,
         ] {
+            assert_tiles(domain, spacing, [1.0; 4], [1.0; 2]);
             for (k, &a) in levels.iter().enumerate() {
                 for &b in &levels[k % 5..] {
                     let outer = [a, b, levels[(k + 3) % levels.len()], b];
-                    let inner = [b, a];
-                    let t = tessellate(&mode(domain, spacing), outer, inner);
-                    let areas = doubled_areas(&t);
-                    let case = format!("{domain:?} {spacing:?} outer {outer:?} inner {inner:?}");
-                    assert!(
-                        areas.iter().all(|&x| x >= 0),
-                        "{case}: a triangle winds the other way"
-                    );
-                    let want = if domain == Domain::Quads { 2 } else { 1 }
-                        * i64::from(ONE)
-                        * i64::from(ONE);
-                    assert_eq!(
-                        areas.iter().sum::<i64>(),
-                        want,
-                        "{case}: triangles do not tile the domain"
-                    );
-                    let mut used = vec![false; t.points.len()];
-                    t.indices.iter().for_each(|&i| used[i as usize] = true);
-                    assert!(used.iter().all(|&u| u), "{case}: a point is in no triangle");
+                    assert_tiles(domain, spacing, outer, [b, a]);
                 }
             }
         }
