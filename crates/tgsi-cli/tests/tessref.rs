@@ -265,7 +265,7 @@ fn isolines_without_a_control_shader_print_and_write() {
 #[test]
 fn malformed_tessellation_requests_are_refused() {
     let p = write("refused", &[("vs.tgsi", VS), ("tes.tgsi", TES)]);
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["run", &p[0], &p[1], "--count", "2"], "--patch-vertices"),
         (
             &[

@@ -310,13 +310,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if args.files.len() >= 2 {
         return super::tessellation::run_chained(args);
     }
-    if args.patch_vertices.is_some() {
-        return Err(Failure::Io(
-            "--patch-vertices is for tessellation chains: tgsi run VS.tgsi [TCS.tgsi] TES.tgsi \
-             [GS.tgsi] --patch-vertices N"
-                .into(),
-        ));
-    }
+    super::tessellation::refuse_tess_options(args)?;
     if args.prim.is_some() {
         return Err(Failure::Io(
             "--prim is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE".into(),

@@ -138,6 +138,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             );
             return Err(Failure::Invalid);
         }
+        refuse_tess_options(args)?;
         return super::geometry::run_chained(args);
     }
     if args.prim.is_some() {
@@ -209,6 +210,26 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     match &args.output {
         Some(path) => input::write(path, &outputs.to_le_bytes()),
         None => input::write("-", table(&outputs, args.hex).as_bytes()),
+    }
+}
+
+/// An error naming the first tessellation-only option `args` sets, for runs that are not
+/// tessellation chains.
+pub fn refuse_tess_options(args: &RunArgs) -> Result<(), Failure> {
+    let given = [
+        ("--patch-vertices", args.patch_vertices.is_some()),
+        ("--instances", args.instances != 1),
+        ("--indices", args.indices.is_some()),
+        ("--tess-outer", args.tess_outer != DEFAULT_OUTER),
+        ("--tess-inner", args.tess_inner != DEFAULT_INNER),
+        ("--provoking-first", args.provoking_first),
+    ];
+    match given.iter().find(|(_, set)| *set) {
+        Some((name, _)) => Err(Failure::Io(format!(
+            "{name} is for tessellation chains: tgsi run VS.tgsi [TCS.tgsi] TES.tgsi \
+             [GS.tgsi] --patch-vertices N"
+        ))),
+        None => Ok(()),
     }
 }
 
