@@ -265,55 +265,39 @@ fn isolines_without_a_control_shader_print_and_write() {
 #[test]
 fn malformed_tessellation_requests_are_refused() {
     let p = write("refused", &[("vs.tgsi", VS), ("tes.tgsi", TES)]);
-    let cases: [(&[&str], &str); 7] = [
-        (&["run", &p[0], &p[1], "--count", "2"], "--patch-vertices"),
+    let (vs, tes) = (p[0].as_str(), p[1].as_str());
+    let chain = |extra: &[&'static str]| {
+        let mut list = vec!["run", vs, tes, "--count", "2"];
+        list.extend_from_slice(extra);
+        list
+    };
+    let cases = [
+        (chain(&[]), "--patch-vertices"),
+        (chain(&["--patch-vertices", "33"]), "33 vertices per patch"),
         (
-            &[
-                "run",
-                &p[0],
-                &p[1],
-                "--count",
-                "2",
-                "--patch-vertices",
-                "33",
-            ],
-            "33 vertices per patch",
-        ),
-        (
-            &["run", &p[1], &p[0], "--count", "2", "--patch-vertices", "2"],
+            vec!["run", tes, vs, "--count", "2", "--patch-vertices", "2"],
             "VERT [TESS_CTRL] TESS_EVAL [GEOM]",
         ),
         (
-            &[
-                "run",
-                &p[0],
-                &p[1],
-                "--count",
-                "2",
-                "--patch-vertices",
-                "2",
-                "--indices",
-                "0,5",
-            ],
+            chain(&["--patch-vertices", "2", "--indices", "0,5"]),
             "index 5",
         ),
         (
-            &[
-                "run",
-                &p[0],
-                &p[1],
-                "--count",
-                "2",
-                "--patch-vertices",
-                "2",
-                "--tess-inner",
-                "1",
-            ],
+            chain(&["--patch-vertices", "2", "--tess-inner", "1"]),
             "--tess-inner",
+        ),
+        // Tessellation options elsewhere are refused rather than ignored.
+        (
+            vec!["run", vs, "--count", "2", "--instances", "3"],
+            "--instances is for tessellation",
+        ),
+        (
+            vec!["run", vs, "--count", "2", "--patch-vertices", "3"],
+            "--patch-vertices is for",
         ),
     ];
     for (list, want) in cases {
-        let out = tgsi(&args(list));
+        let out = tgsi(&args(&list));
         assert!(!out.status.success(), "{list:?} succeeded");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(want), "{list:?}: {stderr}");
