@@ -286,6 +286,10 @@ fn malformed_tessellation_requests_are_refused() {
             chain(&["--patch-vertices", "2", "--tess-inner", "1"]),
             "--tess-inner",
         ),
+        (
+            chain(&["--patch-vertices", "2", "--instance", "1"]),
+            "--instance does not apply",
+        ),
         // Tessellation options elsewhere are refused rather than ignored.
         (
             vec!["run", vs, "--count", "2", "--instances", "3"],

@@ -232,14 +232,7 @@ pub fn run_tess_pipeline(
     };
     let mut out = CapturedOutputs {
         decls: match geometry {
-            Some((gs, _)) => crate::vertex::output_decls(gs)
-                .into_iter()
-                .filter(|d| {
-                    gs.geometry
-                        .as_ref()
-                        .is_some_and(|g| g.outputs.contains(&d.index))
-                })
-                .collect(),
+            Some((gs, _)) => crate::vertex::output_decls(gs),
             None => eval.outputs.clone(),
         },
         primitive: match geometry {

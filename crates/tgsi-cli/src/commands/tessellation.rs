@@ -141,11 +141,17 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         refuse_tess_options(args)?;
         return super::geometry::run_chained(args);
     }
-    if args.prim.is_some() {
-        return Err(Failure::Io(
-            "--prim is for VS GS chains; a tessellation chain draws patches (--patch-vertices N)"
-                .into(),
-        ));
+    let misplaced = [
+        ("--prim", args.prim.is_some()),
+        ("--instance", args.instance != 0),
+        ("--stream", args.stream != 0),
+        ("--primitives", args.primitives.is_some()),
+    ];
+    if let Some((name, _)) = misplaced.iter().find(|(_, set)| *set) {
+        return Err(Failure::Io(format!(
+            "{name} does not apply to a tessellation chain (it draws --patch-vertices N \
+             patches, --instances K times, and captures stream 0)"
+        )));
     }
     let last = programs.last().map(|(n, _)| n.clone()).unwrap_or_default();
     let chain = chain(programs)?;
