@@ -216,3 +216,65 @@ fn triangles_tile_the_domain_with_one_winding() {
         }
     }
 }
+
+#[test]
+fn random_levels_stay_in_the_domain_and_tile_it() {
+    // xorshift32: levels in 0‥80 with quarter steps, odd values and the specials.
+    let mut state = 0x2545_f491_u32;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state
+    };
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        -1.0,
+        0.0,
+        1e-9,
+        1.0 + 1e-6,
+        63.5,
+        64.0,
+        1e30,
+    ];
+    let mut level = || {
+        let r = next();
+        match r % 8 {
+            0 => specials[(r >> 8) as usize % specials.len()],
+            1 => (r >> 8) as f32 / 16_777_216.0 * 80.0,
+            _ => ((r >> 8) % 320) as f32 / 4.0,
+        }
+    };
+    for _ in 0..100 {
+        let outer = [level(), level(), level(), level()];
+        let inner = [level(), level()];
+        for domain in [Domain::Triangles, Domain::Quads, Domain::Isolines] {
+            for spacing in [
+                Spacing::Equal,
+                Spacing::FractionalOdd,
+                Spacing::FractionalEven,
+            ] {
+                let t = tessellate(&mode(domain, spacing), outer, inner);
+                let case = format!("{domain:?} {spacing:?} outer {outer:?} inner {inner:?}");
+                assert!(
+                    t.indices.iter().all(|&i| (i as usize) < t.points.len()),
+                    "{case}"
+                );
+                for p in &t.points {
+                    let inside = p.iter().all(|&x| (0..=ONE).contains(&x));
+                    let tri = domain != Domain::Triangles || p[0] + p[1] <= ONE;
+                    assert!(inside && tri, "{case}: point {p:?} outside the domain");
+                }
+                let culled = outer[..if domain == Domain::Isolines { 2 } else { 3 }]
+                    .iter()
+                    .chain(&outer[3..if domain == Domain::Quads { 4 } else { 3 }])
+                    .any(|&l| l.is_nan() || l <= 0.0);
+                assert_eq!(t.points.is_empty(), culled, "{case}");
+                if domain != Domain::Isolines && !culled {
+                    assert_tiles(domain, spacing, outer, inner);
+                }
+            }
+        }
+    }
+}
