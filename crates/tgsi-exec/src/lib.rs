@@ -56,6 +56,10 @@
 //!   SAMP2HND return the slot number; ATOMFADD adds on `R32_FLOAT` images (softpipe skips
 //!   all of these). RESQ channels softpipe leaves unset are 0; memory accesses never reach
 //!   outside a resource.
+//! * Tessellation (softpipe has none) follows llvmpipe, Gallium's tessellating driver: the
+//!   D3D11 tessellator's vertex order and 16.16 coordinates, PRIM_ID counted per instance;
+//!   control-shader invocations run in lockstep in one wave sharing their outputs (see
+//!   [`tessellation`]).
 //! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
 //!   (see [`Machine::input_gradients_mut`]).
 //!
