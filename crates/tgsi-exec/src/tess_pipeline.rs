@@ -307,23 +307,26 @@ pub fn run_tess_pipeline(
         match geometry {
             None => out.vertices.append(&mut emitted),
             Some((gs, kind)) => {
-                let inputs = (0..gs.sizes[1] as u32)
+                // The geometry shader's input registers, linked by semantic; each linked one
+                // is a copy of a column of `emitted`, counted against the output limit.
+                let slots: Vec<Option<usize>> = (0..gs.sizes[1] as u32)
                     .map(|i| {
-                        let slot = gs
-                            .inputs
+                        gs.inputs
                             .iter()
                             .find(|d| d.index == i && d.semantic != Semantic::PrimId)
                             .and_then(|d| {
                                 eval.outputs.iter().position(|o| {
                                     o.semantic == Some((d.semantic, d.semantic_index))
                                 })
-                            });
-                        match slot {
-                            Some(s) => {
-                                VertexInput::PerVertex(emitted.iter().map(|v| v[s]).collect())
-                            }
-                            None => VertexInput::Constant([0; 4]),
-                        }
+                            })
+                    })
+                    .collect();
+                count_words(emitted.len(), slots.iter().flatten().count())?;
+                let inputs = slots
+                    .iter()
+                    .map(|slot| match slot {
+                        Some(s) => VertexInput::PerVertex(emitted.iter().map(|v| v[*s]).collect()),
+                        None => VertexInput::Constant([0; 4]),
                     })
                     .collect();
                 let result = run_geometry(
