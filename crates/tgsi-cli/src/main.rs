@@ -23,6 +23,7 @@ Examples:
   tgsi render s.tgsi -o a.png --engine interp   the same on the reference interpreter
   tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
   tgsi run gs.tgsi --count 4            run a geometry shader over 4 input primitives
+  tgsi run vs.tgsi tcs.tgsi tes.tgsi --patch-vertices 3 --input IN[0]=p.f32  tessellate patches
   tgsi bench shader.tgsi --size 256x256  how fast a shader runs, interpreter and JIT
   cat shader.tgsi | tgsi check -        read from stdin
 
@@ -86,7 +87,8 @@ enum Command {
         after_help = "Examples:\n  tgsi render examples/plasma.tgsi -o plasma.png\n  tgsi render shader.tgsi --size 64x64 --consts consts.txt --clear=-1,-2,-3,-4 --raw out.f32\n\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Render(commands::render::RenderArgs),
-    /// Run a vertex, geometry or compute shader on the reference interpreter.
+    /// Run a vertex, geometry or compute shader, or a chain of stages, on the reference
+    /// interpreter.
     ///
     /// Vertex shaders: lanes are consecutive vertices (4 per quad, as the draw module feeds
     /// softpipe). Each --input sets one IN register: from a file of little-endian f32 vec4s,
@@ -111,9 +113,20 @@ enum Command {
     /// -o then writes the stream decomposed into independent primitives, as transform
     /// feedback captures it. --consts vs=FILE / gs=FILE give each stage its constants.
     ///
+    /// Tessellation chains (VS.tgsi [TCS.tgsi] TES.tgsi [GS.tgsi] --patch-vertices N; each
+    /// file's processor header says its stage): the vertex shader over the vertices, patch p
+    /// = draw vertices p*N .. p*N+N-1 (through --indices for an indexed draw), --instances
+    /// times; the control shader once per patch (one invocation per output vertex, outputs
+    /// shared, BARRIER honoured), the D3D11 tessellator in 16.16 fixed point with llvmpipe's
+    /// vertex order, the evaluation shader per domain point, the geometry shader per
+    /// tessellated primitive. Without a control shader the levels are --tess-outer and
+    /// --tess-inner. Prints every captured primitive; -o writes the last stage's outputs per
+    /// vertex in primitive order, as transform feedback captures them. --consts tcs=FILE /
+    /// tes=FILE give those stages their constants.
+    ///
     /// Compute shaders: one dispatch of --grid workgroups of --block threads.
     #[command(
-        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n  tgsi run gs.tgsi --count 4 --input IN[0]=triangle-vertices.f32\n  tgsi run gs.tgsi --count 4 --input IN[0]=v.f32 --stream 1 -o s1.bin --primitives s1.len\n  tgsi run vs.tgsi gs.tgsi --prim triangle_strip --count 6 --input IN[0]=pos.f32 -o tf.bin\n  tgsi run cs.tgsi --grid 4,2,1 --bindings buffers.json\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`; geometry shaders\nprint `stream 0 primitive 0 (triangle_strip, input primitive 0, invocation 0): 3 vertices`\nbefore each primitive's vertex lines.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w\n(geometry: the vertices of one stream ordered by input primitive, invocation, emission).\n--primitives writes one little-endian u32 per emitted primitive of that stream: its vertex count.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
+        after_help = "Examples:\n  tgsi run examples/transform.vert.tgsi --input IN[0]=positions.f32 --input IN[1]=1,0,0,1 --consts matrix.txt\n  tgsi run shader.tgsi --count 6 --instance 2 --base-vertex=-1 --hex\n  tgsi run shader.tgsi --input IN[0]=positions.f32 -o outputs.bin\n  tgsi run gs.tgsi --count 4 --input IN[0]=triangle-vertices.f32\n  tgsi run gs.tgsi --count 4 --input IN[0]=v.f32 --stream 1 -o s1.bin --primitives s1.len\n  tgsi run vs.tgsi gs.tgsi --prim triangle_strip --count 6 --input IN[0]=pos.f32 -o tf.bin\n  tgsi run vs.tgsi tcs.tgsi tes.tgsi --patch-vertices 3 --input IN[0]=pos.f32 -o tf.bin\n  tgsi run vs.tgsi tes.tgsi --patch-vertices 4 --count 8 --tess-outer 4,4,4,4 --tess-inner 3,3\n  tgsi run cs.tgsi --grid 4,2,1 --bindings buffers.json\n\nOutput lines: `vertex 0 OUT[0] POSITION: 1.0000 2.0000 3.0000 1.0000`; geometry shaders\nprint `stream 0 primitive 0 (triangle_strip, input primitive 0, invocation 0): 3 vertices`\nbefore each primitive's vertex lines, tessellation chains `primitive 0 (triangles): 3 vertices`.\n-o writes little-endian u32 words: vertex-major, then output registers in index order, x y z w\n(geometry: the vertices of one stream ordered by input primitive, invocation, emission).\n--primitives writes one little-endian u32 per emitted primitive of that stream: its vertex count.\nConstants file: one vector per line, `CONST[b][i] = v0 v1 v2 v3` (`CONST[i]` = buffer 0);\nvalues are float literals or 0x raw 32-bit words; `#` starts a comment."
     )]
     Run(commands::run::RunArgs),
     /// Time a fragment shader (Mpix/s) or a compute shader (us per dispatch).

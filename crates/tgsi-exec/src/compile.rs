@@ -5,6 +5,7 @@
 
 use crate::geometry::GeometryInfo;
 use crate::ops::{self, Flow, Kind};
+use crate::tessellation::TessInfo;
 use std::fmt;
 use tgsi::opcode::{OperandType, StageRestriction};
 use tgsi::{
@@ -122,6 +123,10 @@ pub struct DstOp {
     pub index: i32,
     /// Indirect index (value taken from the first lane of each quad).
     pub indirect: Option<Indirect>,
+    /// Vertex index of a tessellation-control output (`OUT[v][i]`); 0 when 1-D.
+    pub dim: i32,
+    /// Indirect vertex index (value taken from each lane).
+    pub dim_indirect: Option<Indirect>,
     /// Write mask, bit c = channel c.
     pub mask: u8,
     /// Operand type from the opcode table.
@@ -237,6 +242,8 @@ pub struct Program {
     pub fixed_block: [Option<u32>; 3],
     /// Geometry shaders: primitives, limits and the registers a vertex records.
     pub geometry: Option<GeometryInfo>,
+    /// Tessellation shaders: output vertices (TCS) or the tessellator's mode (TES).
+    pub tessellation: Option<TessInfo>,
 }
 
 /// Why a shader cannot be compiled.
@@ -413,6 +420,11 @@ impl<'a> Lowering<'a> {
             span: sh.properties.first().map_or(Span::default(), |p| p.span),
             message,
         })?;
+        let tessellation = TessInfo::of(sh).map_err(|message| CompileError {
+            instruction: None,
+            span: sh.properties.first().map_or(Span::default(), |p| p.span),
+            message,
+        })?;
         let prop = |name| sh.property(name).unwrap_or(0);
         Ok(Program {
             processor: sh.processor,
@@ -430,6 +442,7 @@ impl<'a> Lowering<'a> {
             color0_writes_all: prop(PropertyName::FsColor0WritesAllCbufs) != 0,
             fixed_block: crate::compute::fixed_block(sh),
             geometry,
+            tessellation,
         })
     }
 
@@ -913,13 +926,14 @@ impl<'a> Lowering<'a> {
             self.touch(at, RegFile::Addr, a.index as i32, true)?;
         }
         self.touch(at, file, s.reg.index, indirect.is_none())?;
-        let per_vertex = file == RegFile::Input && self.shader.processor == Processor::Geometry;
+        let per_vertex = self.per_vertex(file);
         let (dim, dim_indirect) = match &s.reg.dimension {
             None => (0, None),
             Some(_) if !(per_vertex || matches!(file, RegFile::Const | RegFile::HwAtomic)) => {
                 return Err(self.err(
                     at,
-                    "2-D operands are only supported for CONST, HWATOMIC and geometry-shader inputs",
+                    "2-D operands are only supported for CONST, HWATOMIC, geometry and \
+                     tessellation inputs and tessellation-control outputs",
                 ))
             }
             Some(d) if per_vertex && d.indirect.is_none() && d.index < 0 => {
@@ -982,12 +996,42 @@ impl<'a> Lowering<'a> {
             }
         }
         self.touch(at, file, d.reg.index, indirect.is_none())?;
+        let (dim, dim_indirect) = match &d.reg.dimension {
+            None => (0, None),
+            Some(_) if !(file == RegFile::Output && self.per_vertex(file)) => {
+                return Err(self.err(
+                    at,
+                    "2-D destinations are only supported for tessellation-control outputs",
+                ))
+            }
+            Some(v) if v.indirect.is_none() && v.index < 0 => {
+                return Err(self.err(at, format!("negative vertex index {}", v.index)))
+            }
+            Some(v) => {
+                let di = self.indirect(at, &v.indirect, true)?;
+                if let Some(a) = di {
+                    self.touch(at, RegFile::Addr, a.index as i32, true)?;
+                }
+                (v.index, di)
+            }
+        };
         Ok(DstOp {
             file,
             index: d.reg.index,
             indirect,
+            dim,
+            dim_indirect,
             mask: d.write_mask.0 & 0xf,
             ty,
         })
+    }
+
+    /// Whether `file` holds a register per vertex (`IN[v][i]`, `OUT[v][i]`) in this stage.
+    fn per_vertex(&self, file: RegFile) -> bool {
+        match self.shader.processor {
+            Processor::Geometry | Processor::TessEval => file == RegFile::Input,
+            Processor::TessCtrl => matches!(file, RegFile::Input | RegFile::Output),
+            _ => false,
+        }
     }
 }

@@ -13,6 +13,9 @@
 //!   emits on each vertex stream ([`emit`] says how EMIT and ENDPRIM record vertices).
 //! * [`run_pipeline`]: a vertex shader chained to a geometry shader through primitive
 //!   assembly ([`assembly`]), as Gallium's draw module chains them.
+//! * [`run_tess_pipeline`]: a vertex shader, an optional tessellation control shader, the
+//!   fixed-function [`tessellator`] and a tessellation evaluation shader ([`tessellation`]),
+//!   then an optional geometry shader; the result is what transform feedback captures.
 //! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
 //!   memory.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
@@ -54,6 +57,10 @@
 //!   SAMP2HND return the slot number; ATOMFADD adds on `R32_FLOAT` images (softpipe skips
 //!   all of these). RESQ channels softpipe leaves unset are 0; memory accesses never reach
 //!   outside a resource.
+//! * Tessellation (softpipe has none) follows llvmpipe, Gallium's tessellating driver: the
+//!   D3D11 tessellator's vertex order and 16.16 coordinates, PRIM_ID counted per instance;
+//!   control-shader invocations run in lockstep in one wave sharing their outputs (see
+//!   [`tessellation`]).
 //! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
 //!   (see [`Machine::input_gradients_mut`]).
 //!
@@ -90,6 +97,9 @@ pub mod pipeline;
 pub mod render;
 pub mod resource;
 pub mod scalar;
+pub mod tess_pipeline;
+pub mod tessellation;
+pub mod tessellator;
 mod texop;
 pub mod texture;
 pub mod vertex;
@@ -102,6 +112,7 @@ pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use pipeline::{run_pipeline, PipelineOptions};
 pub use render::{render_fragment, render_fragment_with, Image, RenderOptions};
+pub use tess_pipeline::{run_tess_pipeline, CapturedOutputs, TessOptions, TessStages};
 pub use vertex::{
     run_vertices, run_vertices_with, OutputDecl, VertexInput, VertexOptions, VertexOutputs,
 };

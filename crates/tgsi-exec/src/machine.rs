@@ -168,6 +168,9 @@ pub struct Machine<const N: usize> {
     pub(crate) gradients: Vec<[[f32; 4]; 2]>,
     /// Registers per vertex of the input file (inputs of vertex v start at v × stride).
     pub(crate) input_stride: usize,
+    /// Registers per vertex of the output file when the lanes share their outputs
+    /// (tessellation control, see [`crate::tessellation`]); 0 when every lane has its own.
+    pub(crate) output_stride: usize,
     /// What each lane has emitted (geometry shaders).
     pub(crate) emission: [Emission; N],
     /// Next instruction of a resumable run; `None` once it has ended.
@@ -212,6 +215,7 @@ impl<const N: usize> Machine<N> {
             address_stacks: std::array::from_fn(|_| Vec::new()),
             gradients: vec![[[0.0; 4]; 2]; program.sizes[1]],
             input_stride: program.sizes[1],
+            output_stride: 0,
             emission: std::array::from_fn(|_| Emission::default()),
             pc: None,
             executed: 0,

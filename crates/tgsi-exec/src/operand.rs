@@ -1,7 +1,8 @@
 //! Operand access: source fetch (swizzle, indirect and 2-D indices — the constant buffer of
 //! CONST and HWATOMIC, the vertex of geometry-shader inputs — abs then type-dependent
 //! negate, 64-bit channel pairs) and destination writes (execution mask, write mask,
-//! saturate, indirect destinations addressed by each quad's first lane).
+//! saturate, indirect destinations addressed by each quad's first lane; outputs shared by
+//! the lanes of a tessellation-control wave, addressed per lane).
 //!
 //! Out-of-range register reads return 0 and out-of-range writes are dropped (softpipe does
 //! not check them at all), so no shader can make the machine panic.
@@ -100,14 +101,16 @@ impl<const N: usize> Machine<N> {
     fn lane_reg(&self, f: usize, vertex: i64, index: i64) -> Option<&Reg<N>> {
         let index = usize::try_from(index).ok()?;
         let regs = &self.regs[f];
-        if f != 1 {
-            return regs.get(index);
-        }
-        if index >= self.input_stride {
+        let stride = match f {
+            1 => self.input_stride,
+            2 if self.output_stride > 0 => self.output_stride,
+            _ => return regs.get(index),
+        };
+        if index >= stride {
             return None;
         }
         let vertex = usize::try_from(vertex).ok()?;
-        regs.get(vertex.checked_mul(self.input_stride)?.checked_add(index)?)
+        regs.get(vertex.checked_mul(stride)?.checked_add(index)?)
     }
 
     /// [`Machine::fetch_raw`] for a source without indirect indices: one register for all
@@ -180,6 +183,9 @@ impl<const N: usize> Machine<N> {
     /// Write channel `chan` of `d` for the lanes in `exec` (write mask checked by callers).
     pub(crate) fn store(&mut self, d: &DstOp, chan: usize, vals: &[u32; N], exec: u32) {
         let Some(f) = d.file.lane_file() else { return };
+        if f == 2 && self.output_stride > 0 {
+            return self.store_shared(d, chan, vals, exec);
+        }
         match &d.indirect {
             None => {
                 if let Some(r) = self.regs[f].get_mut(d.index as usize) {
@@ -214,6 +220,28 @@ impl<const N: usize> Machine<N> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// [`Machine::store`] to outputs the lanes share (tessellation control): each lane in
+    /// `exec`, in lane order, writes its value into every lane's copy of the register it
+    /// addresses (`OUT[v][i]`, vertex and index taken per lane), so the last writer wins.
+    fn store_shared(&mut self, d: &DstOp, chan: usize, vals: &[u32; N], exec: u32) {
+        let stride = self.output_stride as i64;
+        let per_lane = |m: &Self, base: i32, ind: &Option<Indirect>| match ind {
+            Some(ind) => m.lane_indices(base, ind, exec),
+            None => [i64::from(base); N],
+        };
+        let index = per_lane(self, d.index, &d.indirect);
+        let vertex = per_lane(self, d.dim, &d.dim_indirect);
+        for l in 0..N {
+            if exec & (1 << l) == 0 || !(0..stride).contains(&index[l]) || vertex[l] < 0 {
+                continue;
+            }
+            let at = usize::try_from(vertex[l] * stride + index[l]).ok();
+            if let Some(r) = at.and_then(|i| self.regs[2].get_mut(i)) {
+                r[chan] = [vals[l]; N];
             }
         }
     }

@@ -187,7 +187,7 @@ pub fn run_vertices_with(
 }
 
 /// Output registers with a semantic and those without, ordered by register index.
-fn output_decls(program: &Program) -> Vec<OutputDecl> {
+pub(crate) fn output_decls(program: &Program) -> Vec<OutputDecl> {
     let mut decls: Vec<OutputDecl> = program
         .outputs
         .iter()

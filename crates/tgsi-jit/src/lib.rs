@@ -204,6 +204,10 @@ impl WaveEngine for JitProgram {
                 kill: 0,
                 host: (&mut host as *mut Host<'_>).cast(),
                 zero: [0; 4],
+                no_buffer: ConstBuffer {
+                    words: std::ptr::null(),
+                    len: 0,
+                },
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),

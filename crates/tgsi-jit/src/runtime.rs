@@ -53,6 +53,8 @@ pub(crate) struct Frame {
     pub host: *mut Host<'static>,
     /// Four zero words: what out-of-range constant reads load.
     pub zero: [u32; 4],
+    /// An empty buffer: what reads of unbound constant buffers look up.
+    pub no_buffer: ConstBuffer,
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -68,6 +70,7 @@ pub(crate) mod field {
     pub const KILL: i32 = offset_of!(Frame, kill) as i32;
     pub const HOST: i32 = offset_of!(Frame, host) as i32;
     pub const ZERO: i32 = offset_of!(Frame, zero) as i32;
+    pub const NO_BUFFER: i32 = offset_of!(Frame, no_buffer) as i32;
     pub const CONST_WORDS: i32 = offset_of!(ConstBuffer, words) as i32;
     pub const CONST_LEN: i32 = offset_of!(ConstBuffer, len) as i32;
 }

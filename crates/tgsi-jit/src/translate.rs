@@ -236,16 +236,13 @@ impl<'a, 'b> Translator<'a, 'b> {
         let dim_v = b.ins().iconst(I64, i64::from(dim));
         let ok_buf = b.ins().icmp(IntCC::UnsignedLessThan, dim_v, nbufs);
         let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
-        // Buffer `dim` of the table, or the frame's zero words standing in for an empty one.
-        let entry_size = 2 * 8;
-        let entry = b.ins().iadd_imm_s(table, i64::from(dim) * entry_size);
+        // Buffer `dim` of the table, or the frame's empty buffer when it is not bound.
+        let entry_size = std::mem::size_of::<runtime::ConstBuffer>() as i64;
+        let bound = b.ins().iadd_imm_s(table, i64::from(dim) * entry_size);
+        let unbound = b.ins().iadd_imm_s(self.frame, i64::from(field::NO_BUFFER));
+        let entry = b.ins().select(ok_buf, bound, unbound);
         let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
-        let len = {
-            let l = b.ins().load(I64, mem, entry, field::CONST_LEN);
-            let z = b.ins().iconst(I64, 0);
-            // Not read unless the buffer exists: the load above is guarded below.
-            b.ins().select(ok_buf, l, z)
-        };
+        let len = b.ins().load(I64, mem, entry, field::CONST_LEN);
         let idx = b.ins().iconst(I64, i64::from(index));
         let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, len);
         let words = b.ins().load(self.ptr, mem, entry, field::CONST_WORDS);

@@ -105,3 +105,21 @@ IMM[1] FLT32 {7.0, 0.25, 2.0, -1.0}
         &opts,
     );
 }
+
+#[test]
+fn constants_outside_the_bound_buffers_read_zero() {
+    let text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL OUT[2], GENERIC[2]\nDCL CONST[0][0..3]\nDCL CONST[5][2]\n  0: ADD OUT[0], IN[0], CONST[0][1]\n  1: MOV OUT[1], CONST[5][2]\n  2: MOV OUT[2], CONST[0][3000]\n  3: END\n";
+    let (program, jit) = engine(text);
+    assert!(jit.is_compiled());
+    for constants in [vec![], vec![vec![[0x3f80_0000, 2, 3, 4]; 2]]] {
+        let opts = tgsi_exec::VertexOptions {
+            count: 5,
+            inputs: vec![tgsi_exec::VertexInput::Constant([1, 2, 3, 4])],
+            constants,
+            ..Default::default()
+        };
+        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+        assert_eq!(want.values, got.values);
+    }
+}

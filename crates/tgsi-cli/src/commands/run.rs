@@ -19,9 +19,11 @@ use tgsi_exec::{VertexInput, VertexOptions, VertexOutputs};
 /// Options of `tgsi run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Vertex, geometry or compute shader (text or tokens); or a vertex shader then a
-    /// geometry shader, chained (needs --prim).
-    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    /// Vertex, geometry or compute shader (text or tokens); or chained stages: a vertex
+    /// shader then a geometry shader (needs --prim), or a vertex shader, an optional
+    /// tessellation control shader, a tessellation evaluation shader and an optional
+    /// geometry shader (needs --patch-vertices).
+    #[arg(required = true, num_args = 1..=4, value_name = "FILE")]
     pub files: Vec<String>,
     /// Chained stages: how the vertices form primitives (points, lines, line_strip,
     /// line_loop, triangles, triangle_strip, triangle_fan, lines_adjacency,
@@ -37,13 +39,33 @@ pub struct RunArgs {
     /// input file gives it).
     #[arg(long)]
     pub count: Option<usize>,
-    /// Constants file; with chained stages `vs=FILE` or `gs=FILE` for one stage (a plain
-    /// FILE is for every stage). Repeatable.
+    /// Constants file; with chained stages `vs=FILE`, `tcs=FILE`, `tes=FILE` or `gs=FILE`
+    /// for one stage (a plain FILE is for every stage). Repeatable.
     #[arg(long, value_name = "[STAGE=]FILE")]
     pub consts: Vec<String>,
     /// INSTANCEID.
     #[arg(long, default_value_t = 0)]
     pub instance: u32,
+    /// Tessellation: vertices per patch (1-32); patch p is draw vertices p*N .. p*N+N-1.
+    #[arg(long, value_name = "N")]
+    pub patch_vertices: Option<usize>,
+    /// Tessellation: instances to draw (INSTANCEID 0, 1, ...).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub instances: u32,
+    /// Tessellation: an indexed draw, the vertex of each draw position: a list like
+    /// 0,1,2,2,1,3 or a file of little-endian u32 words.
+    #[arg(long, value_name = "LIST|FILE")]
+    pub indices: Option<String>,
+    /// Tessellation without a control shader: the default outer levels.
+    #[arg(long, value_name = "X,Y,Z,W", default_value = super::tessellation::DEFAULT_OUTER)]
+    pub tess_outer: String,
+    /// Tessellation without a control shader: the default inner levels.
+    #[arg(long, value_name = "X,Y", default_value = super::tessellation::DEFAULT_INNER)]
+    pub tess_inner: String,
+    /// Tessellation with a geometry shader: the provoking vertex is the first, which
+    /// changes how triangle strips are split (GL_FIRST_VERTEX_CONVENTION).
+    #[arg(long)]
+    pub provoking_first: bool,
     /// BASEVERTEX, added to the vertex index for VERTEXID.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub base_vertex: i32,
@@ -271,8 +293,8 @@ pub(super) fn push_value(text: &mut String, value: &[u32; 4], hex: bool) {
     text.push('\n');
 }
 
-/// The constants for `stage` (`vs`, `gs`, `cs`): the last `--consts STAGE=FILE` or plain
-/// `--consts FILE`.
+/// The constants for `stage` (`vs`, `tcs`, `tes`, `gs`, `cs`): the last
+/// `--consts STAGE=FILE` or plain `--consts FILE`.
 pub(super) fn stage_consts(args: &RunArgs, stage: &str) -> Result<Vec<Vec<[u32; 4]>>, Failure> {
     let path = args
         .consts
@@ -280,17 +302,21 @@ pub(super) fn stage_consts(args: &RunArgs, stage: &str) -> Result<Vec<Vec<[u32; 
         .rev()
         .find_map(|c| match c.split_once('=') {
             Some((s, file)) if s.eq_ignore_ascii_case(stage) => Some(file),
-            Some((s, _)) if ["vs", "gs", "cs"].iter().any(|k| s.eq_ignore_ascii_case(k)) => None,
+            Some((s, _)) if STAGES.iter().any(|k| s.eq_ignore_ascii_case(k)) => None,
             _ => Some(c.as_str()),
         });
     read_consts(path)
 }
 
+/// The stage names `--consts STAGE=FILE` knows.
+const STAGES: [&str; 5] = ["vs", "tcs", "tes", "gs", "cs"];
+
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
-    if args.files.len() == 2 {
-        return super::geometry::run_chained(args);
+    if args.files.len() >= 2 {
+        return super::tessellation::run_chained(args);
     }
+    super::tessellation::refuse_tess_options(args)?;
     if args.prim.is_some() {
         return Err(Failure::Io(
             "--prim is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE".into(),
@@ -311,10 +337,13 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
              shader, not {}{}",
             input.name,
             program.processor,
-            if program.processor == Processor::Fragment {
-                "; use tgsi render for fragment shaders"
-            } else {
-                ""
+            match program.processor {
+                Processor::Fragment => "; use tgsi render for fragment shaders",
+                Processor::TessCtrl | Processor::TessEval => {
+                    "; tessellation shaders run chained: tgsi run VS.tgsi [TCS.tgsi] TES.tgsi \
+                     [GS.tgsi] --patch-vertices N"
+                }
+                _ => "",
             }
         );
         return Err(Failure::Invalid);

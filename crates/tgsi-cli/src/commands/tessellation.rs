@@ -1,0 +1,259 @@
+//! `tgsi run VS.tgsi [TCS.tgsi] TES.tgsi [GS.tgsi] --patch-vertices N`: a tessellation
+//! chain on the reference interpreter ([`tgsi_exec::run_tess_pipeline`]). Each file's
+//! processor header says which stage it is. The vertex shader runs over the vertex buffer
+//! (`--input` files, or `--count`), the draw takes its vertices in order or through
+//! `--indices`, `--instances` times; prints every captured primitive with its vertices'
+//! outputs, or writes them (`-o`) as transform feedback captures the last stage.
+
+use std::fmt::Write as _;
+
+use super::render::compile;
+use super::run::{parse_inputs, push_value, stage_consts, RunArgs};
+use crate::input::{self, Failure};
+use crate::resources::write_outputs;
+use tgsi::Processor;
+use tgsi_exec::tessellation::Levels;
+use tgsi_exec::{CapturedOutputs, Program, TessOptions, TessStages};
+
+/// Every captured primitive: a header line, then one line per vertex and output register.
+fn table(outputs: &CapturedOutputs, hex: bool) -> String {
+    let mut text = String::new();
+    let kind = outputs.primitive.name().to_ascii_lowercase();
+    let per = outputs.vertices_per_primitive();
+    for (k, prim) in outputs.vertices.chunks(per).enumerate() {
+        let _ = writeln!(text, "primitive {k} ({kind}): {} vertices", prim.len());
+        for (v, values) in prim.iter().enumerate() {
+            for (decl, value) in outputs.decls.iter().zip(values) {
+                let _ = write!(text, "  vertex {v} {decl}:");
+                push_value(&mut text, value, hex);
+            }
+        }
+    }
+    text
+}
+
+/// `--indices`: a comma-separated list (`0,1,2`) or a file of little-endian u32 words.
+fn read_indices(spec: &str) -> Result<Vec<u32>, Failure> {
+    let list = spec.contains(',') || spec.trim().parse::<u32>().is_ok();
+    if list {
+        return spec
+            .split(',')
+            .map(|s| {
+                s.trim().parse::<u32>().map_err(|_| {
+                    Failure::Io(format!(
+                        "--indices must be a list of vertex indices like 0,1,2 or a file of \
+                         little-endian u32 words, got '{spec}'"
+                    ))
+                })
+            })
+            .collect();
+    }
+    let bytes = input::read(spec)?.bytes;
+    if bytes.len() % 4 != 0 {
+        return Err(Failure::Io(format!(
+            "{spec}: {} bytes is not a whole number of little-endian u32 indices",
+            bytes.len()
+        )));
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect())
+}
+
+/// `x,y,…` → `N` floats (the default levels).
+fn levels<const N: usize>(text: &str, what: &str) -> Result<[f32; N], Failure> {
+    let values: Vec<f32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            Failure::Io(format!(
+                "{what} must be {N} numbers like 2,3.5, got '{text}'"
+            ))
+        })?;
+    values
+        .try_into()
+        .map_err(|_| Failure::Io(format!("{what} must be {N} numbers, got '{text}'")))
+}
+
+/// The chain's programs by role, from the files' processors in order.
+struct Chain {
+    vertex: Program,
+    control: Option<Program>,
+    eval: Program,
+    geometry: Option<Program>,
+}
+
+/// Sort `programs` (in command-line order) into a VS [TCS] TES [GS] chain.
+fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> {
+    let order: Vec<Processor> = programs.iter().map(|(_, p)| p.processor).collect();
+    let bad = || {
+        let names: Vec<String> = order.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "error: a tessellation chain is VERT [TESS_CTRL] TESS_EVAL [GEOM], not {}",
+            names.join(" then ")
+        );
+        Failure::Invalid
+    };
+    let mut it = programs.into_iter().map(|(_, p)| p).peekable();
+    let vertex = it
+        .next()
+        .filter(|p| p.processor == Processor::Vertex)
+        .ok_or_else(bad)?;
+    let control = it.next_if(|p| p.processor == Processor::TessCtrl);
+    let eval = it
+        .next()
+        .filter(|p| p.processor == Processor::TessEval)
+        .ok_or_else(bad)?;
+    let geometry = it.next_if(|p| p.processor == Processor::Geometry);
+    if it.next().is_some() {
+        return Err(bad());
+    }
+    Ok(Chain {
+        vertex,
+        control,
+        eval,
+        geometry,
+    })
+}
+
+/// Runs `tgsi run` with several files: a tessellation chain when any file is a
+/// tessellation shader, else the vertex → geometry chain.
+pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
+    let mut programs = Vec::new();
+    for file in &args.files {
+        let input = input::read(file)?;
+        programs.push((input.name.clone(), compile(&input, args.tokens)?));
+    }
+    let tessellated = programs
+        .iter()
+        .any(|(_, p)| matches!(p.processor, Processor::TessCtrl | Processor::TessEval));
+    if !tessellated {
+        if programs.len() != 2 {
+            eprintln!(
+                "error: {} chained stages without tessellation: only VS GS (--prim) chains \
+                 have two, tessellation chains are VS [TCS] TES [GS]",
+                programs.len()
+            );
+            return Err(Failure::Invalid);
+        }
+        refuse_tess_options(args)?;
+        return super::geometry::run_chained(args);
+    }
+    let misplaced = [
+        ("--prim", args.prim.is_some()),
+        ("--instance", args.instance != 0),
+        ("--stream", args.stream != 0),
+        ("--primitives", args.primitives.is_some()),
+    ];
+    if let Some((name, _)) = misplaced.iter().find(|(_, set)| *set) {
+        return Err(Failure::Io(format!(
+            "{name} does not apply to a tessellation chain (it draws --patch-vertices N \
+             patches, --instances K times, and captures stream 0)"
+        )));
+    }
+    let last = programs.last().map(|(n, _)| n.clone()).unwrap_or_default();
+    let chain = chain(programs)?;
+    let Some(patch_vertices) = args.patch_vertices else {
+        return Err(Failure::Io(
+            "a tessellation chain needs --patch-vertices N (vertices per patch)".into(),
+        ));
+    };
+    let (inputs, file_vertices) = parse_inputs(&args.inputs)?;
+    let count = match (file_vertices, args.count) {
+        (Some(n), Some(c)) if n != c => {
+            return Err(Failure::Io(format!(
+                "--count {c} disagrees with the input files, which hold {n} vertices"
+            )))
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(Failure::Io(
+                "no input file gives the vertex count: pass --count N".into(),
+            ))
+        }
+    };
+    let vs_shader = input::read(&args.files[0])?.shader(args.tokens)?;
+    let bindings = args.resources.load(&vs_shader)?;
+    let mut opts = TessOptions {
+        patch_vertices,
+        instances: args.instances,
+        indices: args.indices.as_deref().map(read_indices).transpose()?,
+        default_levels: Levels::from_floats(
+            levels::<4>(&args.tess_outer, "--tess-outer")?,
+            levels::<2>(&args.tess_inner, "--tess-inner")?,
+        ),
+        control_constants: stage_consts(args, "tcs")?,
+        eval_constants: stage_consts(args, "tes")?,
+        geometry_constants: stage_consts(args, "gs")?,
+        provoking_first: args.provoking_first,
+        ..TessOptions::default()
+    };
+    opts.vertex = tgsi_exec::VertexOptions {
+        count,
+        inputs,
+        constants: stage_consts(args, "vs")?,
+        base_vertex: args.base_vertex,
+        resources: bindings.resources.clone(),
+        ..tgsi_exec::VertexOptions::default()
+    };
+    if let Some(budget) = args.budget {
+        opts.vertex.budget = budget;
+    }
+    let stages = TessStages {
+        vertex: &chain.vertex,
+        control: chain.control.as_ref(),
+        eval: &chain.eval,
+        geometry: chain.geometry.as_ref(),
+    };
+    let outputs = tgsi_exec::run_tess_pipeline(&stages, &opts).map_err(|e| {
+        eprintln!("{last}: error: {e}");
+        Failure::Invalid
+    })?;
+    write_outputs(&bindings)?;
+    eprintln!("{last}: {outputs}");
+    match &args.output {
+        Some(path) => input::write(path, &outputs.to_le_bytes()),
+        None => input::write("-", table(&outputs, args.hex).as_bytes()),
+    }
+}
+
+/// An error naming the first tessellation-only option `args` sets, for runs that are not
+/// tessellation chains.
+pub fn refuse_tess_options(args: &RunArgs) -> Result<(), Failure> {
+    let given = [
+        ("--patch-vertices", args.patch_vertices.is_some()),
+        ("--instances", args.instances != 1),
+        ("--indices", args.indices.is_some()),
+        ("--tess-outer", args.tess_outer != DEFAULT_OUTER),
+        ("--tess-inner", args.tess_inner != DEFAULT_INNER),
+        ("--provoking-first", args.provoking_first),
+    ];
+    match given.iter().find(|(_, set)| *set) {
+        Some((name, _)) => Err(Failure::Io(format!(
+            "{name} is for tessellation chains: tgsi run VS.tgsi [TCS.tgsi] TES.tgsi \
+             [GS.tgsi] --patch-vertices N"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The default `--tess-outer` and `--tess-inner` text (GL's default patch levels).
+pub const DEFAULT_OUTER: &str = "1,1,1,1";
+/// See [`DEFAULT_OUTER`].
+pub const DEFAULT_INNER: &str = "1,1";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_indices_and_levels() {
+        assert_eq!(read_indices("3, 4,5").ok(), Some(vec![3, 4, 5]));
+        assert_eq!(read_indices("7").ok(), Some(vec![7]));
+        assert!(read_indices("1,x").is_err());
+        assert_eq!(levels::<2>("2,3.5", "--tess-inner").ok(), Some([2.0, 3.5]));
+        assert!(levels::<4>("1,2,3", "--tess-outer").is_err());
+    }
+}

@@ -1,0 +1,372 @@
+//! Tessellation chains, the tessellation half of Gallium's draw module: a vertex shader
+//! over the draw's vertices, then patch by patch an optional control shader, the
+//! [`crate::tessellator`] and the evaluation shader ([`crate::tessellation`]), then an
+//! optional geometry shader over the tessellated primitives. The result is what transform
+//! feedback captures from the last stage: independent points, lines or triangles,
+//! instance by instance, patch by patch (patch `p` = draw positions `p·V … p·V + V − 1`,
+//! `V` = vertices per patch; a trailing partial patch is dropped), in the tessellator's
+//! order inside a patch. Geometry-shader strips are split as GL specifies (triangle `k` of
+//! a strip is `(k, k+1, k+2)` for even `k`, `(k+1, k, k+2)` for odd `k`, or
+//! `(k, k+2, k+1)` when the provoking vertex is the first).
+//!
+//! Stages are linked by semantic name and index. Without a control shader the evaluation
+//! shader reads the vertex shader's outputs as its patch vertices and the default levels
+//! (GL's `glPatchParameterfv`, Gallium's `set_tess_state`).
+
+use std::fmt;
+
+use crate::assembly::decompose;
+use crate::compile::Program;
+use crate::geometry::{run_geometry, GeometryOptions};
+use crate::machine::{Env, ExecError};
+use crate::tessellation::{ControlStage, EvalStage, Levels, Patch, MAX_PATCH_VERTICES};
+use crate::tessellator::Domain;
+use crate::vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions};
+use tgsi::{Primitive, Processor, Semantic};
+
+/// Largest accepted instance count.
+pub const MAX_INSTANCES: u32 = 1 << 16;
+
+/// Largest number of patches (over all instances) one run may draw.
+pub const MAX_PATCHES: usize = 1 << 24;
+
+/// Largest number of output words a run may capture.
+pub const MAX_CAPTURED_WORDS: usize = 1 << 26;
+
+/// The shaders of a tessellation chain.
+#[derive(Clone, Copy, Debug)]
+pub struct TessStages<'a> {
+    /// The vertex shader.
+    pub vertex: &'a Program,
+    /// The tessellation control shader, if any.
+    pub control: Option<&'a Program>,
+    /// The tessellation evaluation shader.
+    pub eval: &'a Program,
+    /// The geometry shader, if any.
+    pub geometry: Option<&'a Program>,
+}
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct TessOptions {
+    /// Vertices per patch (1 to 32).
+    pub patch_vertices: usize,
+    /// Instances (`INSTANCEID` 0, 1, …); 0 draws nothing.
+    pub instances: u32,
+    /// An indexed draw: the vertex of each draw position (`None`: position `k` is vertex
+    /// `k` of the vertex buffer).
+    pub indices: Option<Vec<u32>>,
+    /// The levels the evaluation shader gets without a control shader.
+    pub default_levels: Levels,
+    /// The vertex buffer (`count` vertices), the vertex shader's inputs, constants,
+    /// `BASEVERTEX`, budget and the resources of every stage (`instance_id` is ignored).
+    pub vertex: VertexOptions,
+    /// The control shader's constant buffers.
+    pub control_constants: Vec<Vec<[u32; 4]>>,
+    /// The evaluation shader's constant buffers.
+    pub eval_constants: Vec<Vec<[u32; 4]>>,
+    /// The geometry shader's constant buffers.
+    pub geometry_constants: Vec<Vec<[u32; 4]>>,
+    /// The provoking vertex is the first (GL's `GL_FIRST_VERTEX_CONVENTION`); it changes
+    /// how geometry-shader triangle strips are split.
+    pub provoking_first: bool,
+}
+
+impl Default for TessOptions {
+    fn default() -> Self {
+        TessOptions {
+            patch_vertices: 3,
+            instances: 1,
+            indices: None,
+            default_levels: Levels::from_floats([1.0; 4], [1.0; 2]),
+            vertex: VertexOptions::default(),
+            control_constants: Vec::new(),
+            eval_constants: Vec::new(),
+            geometry_constants: Vec::new(),
+            provoking_first: false,
+        }
+    }
+}
+
+/// What the last stage produced, as transform feedback captures it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CapturedOutputs {
+    /// The last stage's declared output registers, by register index.
+    pub decls: Vec<OutputDecl>,
+    /// Points, lines or triangles.
+    pub primitive: Primitive,
+    /// `vertices[k][d]`: output `decls[d]` of captured vertex `k`, primitive after
+    /// primitive.
+    pub vertices: Vec<Vec<[u32; 4]>>,
+    /// Patches drawn (culled ones included), over all instances.
+    pub patches: usize,
+}
+
+impl CapturedOutputs {
+    /// Vertices per captured primitive.
+    pub fn vertices_per_primitive(&self) -> usize {
+        self.primitive.vertices().max(1) as usize
+    }
+
+    /// Captured primitives.
+    pub fn primitives(&self) -> usize {
+        self.vertices.len() / self.vertices_per_primitive()
+    }
+
+    /// Little-endian words of every captured vertex: vertex after vertex, declaration
+    /// order, x y z w.
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        self.vertices
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+}
+
+impl fmt::Display for CapturedOutputs {
+    /// `26 primitives (triangles, 78 vertices) from 2 patches`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} primitives ({}, {} vertices) from {} patches",
+            self.primitives(),
+            self.primitive.name().to_ascii_lowercase(),
+            self.vertices.len(),
+            self.patches
+        )
+    }
+}
+
+/// Check that `program` is a `want` shader for the `role` stage.
+fn expect(program: &Program, want: Processor, role: &str) -> Result<(), ExecError> {
+    if program.processor == want {
+        Ok(())
+    } else {
+        Err(ExecError::Setup(format!(
+            "the {role} stage must be a {want} shader, not {}",
+            program.processor
+        )))
+    }
+}
+
+/// The draw's vertex at each position, checked against the vertex buffer.
+fn draw_vertices(opts: &TessOptions) -> Result<Vec<usize>, ExecError> {
+    match &opts.indices {
+        None => Ok((0..opts.vertex.count).collect()),
+        Some(indices) => indices
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                let i = i as usize;
+                if i < opts.vertex.count {
+                    Ok(i)
+                } else {
+                    Err(ExecError::Setup(format!(
+                        "index {i} at draw position {k} is past the {} vertices",
+                        opts.vertex.count
+                    )))
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Run the chain as described in the module documentation.
+pub fn run_tess_pipeline(
+    stages: &TessStages,
+    opts: &TessOptions,
+) -> Result<CapturedOutputs, ExecError> {
+    expect(stages.vertex, Processor::Vertex, "first")?;
+    if let Some(tcs) = stages.control {
+        expect(tcs, Processor::TessCtrl, "control")?;
+    }
+    expect(stages.eval, Processor::TessEval, "evaluation")?;
+    let pv = opts.patch_vertices;
+    if !(1..=MAX_PATCH_VERTICES as usize).contains(&pv) {
+        return Err(ExecError::Setup(format!(
+            "{pv} vertices per patch is not 1 to {MAX_PATCH_VERTICES}"
+        )));
+    }
+    if opts.instances > MAX_INSTANCES {
+        return Err(ExecError::Setup(format!(
+            "{} instances is more than the limit of {MAX_INSTANCES}",
+            opts.instances
+        )));
+    }
+    let positions = draw_vertices(opts)?;
+    let patches = positions.len() / pv;
+    if patches.saturating_mul(opts.instances as usize) > MAX_PATCHES {
+        return Err(ExecError::Setup(format!(
+            "{patches} patches × {} instances is more than the limit of {MAX_PATCHES}",
+            opts.instances
+        )));
+    }
+    let mut control = stages.control.map(ControlStage::new).transpose()?;
+    let mut eval = EvalStage::new(stages.eval)?;
+    let mode = eval.mode();
+    let tess_primitive = match (mode.point_mode, mode.domain) {
+        (true, _) => Primitive::Points,
+        (false, Domain::Isolines) => Primitive::Lines,
+        (false, _) => Primitive::Triangles,
+    };
+    let geometry = match stages.geometry {
+        None => None,
+        Some(gs) => {
+            let info = gs.geometry.as_ref().ok_or_else(|| {
+                ExecError::Setup(format!(
+                    "the last stage must be a geometry shader, not {}",
+                    gs.processor
+                ))
+            })?;
+            if info.input != tess_primitive {
+                return Err(ExecError::Setup(format!(
+                    "tessellated {tess_primitive} cannot feed a geometry shader whose \
+                     GS_INPUT_PRIMITIVE is {}",
+                    info.input
+                )));
+            }
+            Some((gs, info.output))
+        }
+    };
+    let mut out = CapturedOutputs {
+        decls: match geometry {
+            Some((gs, _)) => crate::vertex::output_decls(gs),
+            None => eval.outputs.clone(),
+        },
+        primitive: match geometry {
+            Some((_, Primitive::LineStrip)) => Primitive::Lines,
+            Some((_, Primitive::TriangleStrip)) => Primitive::Triangles,
+            Some(_) => Primitive::Points,
+            None => tess_primitive,
+        },
+        vertices: Vec::new(),
+        patches: patches * opts.instances as usize,
+    };
+    let control_env = Env {
+        resources: &opts.vertex.resources,
+        consts: &opts.control_constants,
+        budget: opts.vertex.budget,
+        helpers: 0,
+    };
+    let eval_env = Env {
+        consts: &opts.eval_constants,
+        ..control_env
+    };
+    let mut words = 0usize;
+    let mut count_words = |n: usize, width: usize| {
+        words = words.saturating_add(n.saturating_mul(width * 4));
+        if words > MAX_CAPTURED_WORDS {
+            Err(ExecError::Setup(format!(
+                "the draw produces more than {MAX_CAPTURED_WORDS} output words"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    for instance in 0..opts.instances {
+        let vs = run_vertices(
+            stages.vertex,
+            &VertexOptions {
+                instance_id: instance,
+                ..opts.vertex.clone()
+            },
+        )?;
+        let linked: Vec<usize> = (0..vs.decls.len())
+            .filter(|&d| vs.decls[d].semantic.is_some())
+            .collect();
+        let semantics: Vec<(Semantic, u32)> = linked
+            .iter()
+            .filter_map(|&d| vs.decls[d].semantic)
+            .collect();
+        let mut emitted: Vec<Vec<[u32; 4]>> = Vec::new();
+        for p in 0..patches {
+            let input = Patch {
+                semantics: semantics.clone(),
+                vertices: positions[p * pv..(p + 1) * pv]
+                    .iter()
+                    .map(|&v| linked.iter().map(|&d| vs.values[v][d]).collect())
+                    .collect(),
+                per_patch: Vec::new(),
+                levels: opts.default_levels,
+            };
+            let patch = match control.as_mut() {
+                Some(c) => c.run(&input, p as u32, &control_env)?,
+                None => input,
+            };
+            let tess = patch.levels.tessellate(&mode);
+            count_words(tess.indices.len(), eval.outputs.len())?;
+            let values = eval.run(&patch, &tess, p as u32, &eval_env)?;
+            emitted.extend(
+                tess.indices
+                    .iter()
+                    .filter_map(|&i| values.get(i as usize).cloned()),
+            );
+        }
+        match geometry {
+            None => out.vertices.append(&mut emitted),
+            Some((gs, kind)) => {
+                // The geometry shader's input registers, linked by semantic; each linked one
+                // is a copy of a column of `emitted`, counted against the output limit.
+                let slots: Vec<Option<usize>> = (0..gs.sizes[1] as u32)
+                    .map(|i| {
+                        gs.inputs
+                            .iter()
+                            .find(|d| d.index == i && d.semantic != Semantic::PrimId)
+                            .and_then(|d| {
+                                eval.outputs.iter().position(|o| {
+                                    o.semantic == Some((d.semantic, d.semantic_index))
+                                })
+                            })
+                    })
+                    .collect();
+                count_words(emitted.len(), slots.iter().flatten().count())?;
+                let inputs = slots
+                    .iter()
+                    .map(|slot| match slot {
+                        Some(s) => VertexInput::PerVertex(emitted.iter().map(|v| v[*s]).collect()),
+                        None => VertexInput::Constant([0; 4]),
+                    })
+                    .collect();
+                let result = run_geometry(
+                    gs,
+                    &GeometryOptions {
+                        count: emitted.len() / tess_primitive.vertices().max(1) as usize,
+                        inputs,
+                        constants: opts.geometry_constants.clone(),
+                        budget: opts.vertex.budget,
+                        resources: opts.vertex.resources.clone(),
+                    },
+                )?;
+                for p in &result.streams[0].primitives {
+                    let order = split_strip(kind, p.vertices, opts.provoking_first);
+                    count_words(order.len(), out.decls.len())?;
+                    out.vertices.extend(
+                        order
+                            .iter()
+                            .map(|&v| result.vertex(0, p.first + v as usize).to_vec()),
+                    );
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The independent primitives of an emitted strip of `n` vertices (see the module
+/// documentation), as vertex indices into the strip.
+fn split_strip(kind: Primitive, n: u32, provoking_first: bool) -> Vec<u32> {
+    let mut order = decompose(kind, n);
+    if provoking_first && kind == Primitive::TriangleStrip {
+        for (k, tri) in order
+            .chunks_exact_mut(3)
+            .enumerate()
+            .filter(|(k, _)| k % 2 == 1)
+        {
+            let k = k as u32;
+            tri.copy_from_slice(&[k, k + 2, k + 1]);
+        }
+    }
+    order
+}

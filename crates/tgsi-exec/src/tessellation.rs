@@ -1,0 +1,415 @@
+//! Tessellation shaders, one patch at a time: the control shader (TCS) turns a patch's
+//! input vertices into its output vertices, per-patch outputs and tessellation levels; the
+//! evaluation shader (TES) runs once per domain point the [`crate::tessellator`] makes.
+//!
+//! **Control.** One wave of up to 32 lanes runs the patch: lane `i` is invocation `i`
+//! (`SV INVOCATIONID`), `TCS_VERTICES_OUT` lanes are active. The lanes share the output
+//! file, laid out as one copy of the output registers per output vertex: `OUT[v][i]` is
+//! register `i` of vertex `v`, a 1-D `OUT[i]` (the per-patch outputs, `PATCH`,
+//! `TESSOUTER`, `TESSINNER`) is vertex 0's. A write by any lane is seen by every lane
+//! (lanes in order: the last writer wins), and since the lanes run in lockstep, every
+//! write before a `BARRIER` is visible after it — reading another invocation's output
+//! works as GL requires. `IN[v][i]` is input `i` of patch vertex `v`.
+//!
+//! **Evaluation.** Waves of 16 domain points; every lane reads the same patch: `IN[v][i]`
+//! the control shader's per-vertex outputs (or, without one, the vertex shader's), 1-D
+//! `IN[i]` the per-patch ones. Inputs are linked by semantic name and index; an input
+//! nothing matches reads 0.
+//!
+//! System values (x only unless said):
+//!
+//! | semantic      | stage    | value                                                  |
+//! |---------------|----------|--------------------------------------------------------|
+//! | `INVOCATIONID`| TCS      | the output vertex                                      |
+//! | `VERTICESIN`  | TCS, TES | vertices of the input patch                            |
+//! | `PRIM_ID`     | TCS, TES | the patch (counted per instance)                       |
+//! | `TESSCOORD`   | TES      | `(u, v, w, 0)` as floats                               |
+//! | `TESSOUTER`   | TES      | the four outer levels as the TCS wrote them (unclamped) |
+//! | `TESSINNER`   | TES      | the two inner levels in x, y                           |
+//!
+//! Inputs declared with `TESSOUTER` or `TESSINNER` read the levels too. A control shader
+//! that does not declare a `TESSOUTER` (or `TESSINNER`) output leaves those levels at the
+//! default ones (as llvmpipe does); declared channels it never writes are 0.
+
+use crate::compile::Program;
+use crate::machine::{Env, ExecError, Machine, Reg};
+use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
+use crate::vertex::{output_decls, OutputDecl};
+use tgsi::{Processor, PropertyName, Semantic, Shader};
+
+/// Largest patch (input vertices, and `TCS_VERTICES_OUT`).
+pub const MAX_PATCH_VERTICES: u32 = 32;
+
+/// Largest number of registers a patch may occupy in one file (vertices × registers per
+/// vertex), which bounds the machine's memory.
+pub const MAX_PATCH_REGISTERS: usize = 1 << 14;
+
+/// Lanes of the control wave (one per output vertex).
+const CONTROL_WAVE: usize = 32;
+
+/// Lanes of an evaluation wave.
+const EVAL_WAVE: usize = 16;
+
+/// What a tessellation shader's properties say about its execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TessInfo {
+    /// A control shader and its `TCS_VERTICES_OUT`.
+    Control {
+        /// Output vertices (invocations) per patch.
+        vertices_out: u32,
+    },
+    /// An evaluation shader and how the tessellator runs for it.
+    Eval(TessMode),
+}
+
+impl TessInfo {
+    /// The tessellation information of `shader` (`None` for other stages), or why it
+    /// cannot run.
+    pub(crate) fn of(shader: &Shader) -> Result<Option<TessInfo>, String> {
+        let prop = |name| shader.property(name).unwrap_or(0);
+        match shader.processor {
+            Processor::TessCtrl => {
+                let n = prop(PropertyName::TcsVerticesOut);
+                if !(1..=MAX_PATCH_VERTICES).contains(&n) {
+                    return Err(format!(
+                        "TCS_VERTICES_OUT {n} is not 1 to {MAX_PATCH_VERTICES}"
+                    ));
+                }
+                Ok(Some(TessInfo::Control { vertices_out: n }))
+            }
+            Processor::TessEval => {
+                let domain = match prop(PropertyName::TesPrimMode) {
+                    4 => Domain::Triangles,
+                    7 => Domain::Quads,
+                    1 => Domain::Isolines,
+                    other => {
+                        return Err(format!(
+                            "TES_PRIM_MODE {other} is not TRIANGLES (4), QUADS (7) or LINES (1)"
+                        ))
+                    }
+                };
+                let spacing = match prop(PropertyName::TesSpacing) {
+                    0 => Spacing::FractionalOdd,
+                    1 => Spacing::FractionalEven,
+                    2 => Spacing::Equal,
+                    other => {
+                        return Err(format!(
+                            "TES_SPACING {other} is not FRACTIONAL_ODD (0), FRACTIONAL_EVEN (1) \
+                             or EQUAL (2)"
+                        ))
+                    }
+                };
+                Ok(Some(TessInfo::Eval(TessMode {
+                    domain,
+                    spacing,
+                    cw: prop(PropertyName::TesVertexOrderCw) != 0,
+                    point_mode: prop(PropertyName::TesPointMode) != 0,
+                })))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Raw tessellation levels (f32 bits): four outer, two inner.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    /// `TESSOUTER`.
+    pub outer: [u32; 4],
+    /// `TESSINNER` (x, y).
+    pub inner: [u32; 2],
+}
+
+impl Levels {
+    /// Levels given as floats.
+    pub fn from_floats(outer: [f32; 4], inner: [f32; 2]) -> Levels {
+        Levels {
+            outer: outer.map(f32::to_bits),
+            inner: inner.map(f32::to_bits),
+        }
+    }
+
+    /// Tessellate one patch with these levels.
+    pub fn tessellate(&self, mode: &TessMode) -> Tessellation {
+        crate::tessellator::tessellate(
+            mode,
+            self.outer.map(f32::from_bits),
+            self.inner.map(f32::from_bits),
+        )
+    }
+}
+
+/// One patch as the next stage reads it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Patch {
+    /// The semantic of each per-vertex slot.
+    pub semantics: Vec<(Semantic, u32)>,
+    /// `vertices[v][slot]`: the per-vertex values.
+    pub vertices: Vec<Vec<[u32; 4]>>,
+    /// Per-patch outputs by semantic (`PATCH[k]`, `TESSOUTER`, `TESSINNER`).
+    pub per_patch: Vec<((Semantic, u32), [u32; 4])>,
+    /// The tessellation levels.
+    pub levels: Levels,
+}
+
+impl Patch {
+    /// The value of `semantic` for vertex `v` (0 when nothing matches).
+    fn vertex_value(&self, v: usize, semantic: (Semantic, u32)) -> [u32; 4] {
+        self.semantics
+            .iter()
+            .position(|&s| s == semantic)
+            .and_then(|slot| self.vertices.get(v)?.get(slot).copied())
+            .unwrap_or([0; 4])
+    }
+
+    /// The value of a per-patch input of `semantic` (0 when nothing matches).
+    fn patch_value(&self, semantic: (Semantic, u32)) -> [u32; 4] {
+        match semantic.0 {
+            Semantic::TessOuter => self.levels.outer,
+            Semantic::TessInner => [self.levels.inner[0], self.levels.inner[1], 0, 0],
+            _ => self
+                .per_patch
+                .iter()
+                .find(|(s, _)| *s == semantic)
+                .map_or([0; 4], |(_, v)| *v),
+        }
+    }
+}
+
+impl<const N: usize> Machine<N> {
+    /// Size the input file for `vertices` input vertices and, for a control shader, the
+    /// shared output file for `outputs` vertices.
+    fn patch_layout(
+        &mut self,
+        program: &Program,
+        vertices: usize,
+        outputs: Option<usize>,
+    ) -> Result<(), ExecError> {
+        let stride = program.sizes[1];
+        let out_stride = program.sizes[2].max(1);
+        let needed = (vertices * stride).max(outputs.unwrap_or(0) * out_stride);
+        if needed > MAX_PATCH_REGISTERS {
+            return Err(ExecError::Setup(format!(
+                "a patch of {vertices} vertices needs {needed} registers, more than the limit \
+                 of {MAX_PATCH_REGISTERS}"
+            )));
+        }
+        self.input_stride = stride;
+        self.regs[1].resize(vertices * stride, [[0; N]; 4]);
+        if let Some(n) = outputs {
+            self.output_stride = out_stride;
+            self.regs[2].resize(n * out_stride, [[0; N]; 4]);
+        }
+        Ok(())
+    }
+
+    /// Set every input of `program` from `patch`, the same for all lanes.
+    fn set_patch_inputs(&mut self, program: &Program, patch: &Patch) {
+        let stride = self.input_stride;
+        let splat = |v: [u32; 4]| -> Reg<N> { v.map(|x| [x; N]) };
+        let inputs = &mut self.regs[1];
+        inputs.iter_mut().for_each(|r| *r = [[0; N]; 4]);
+        for d in &program.inputs {
+            let semantic = (d.semantic, d.semantic_index);
+            if d.semantic.is_per_patch() && d.semantic != Semantic::PrimId {
+                if let Some(r) = inputs.get_mut(d.index as usize) {
+                    *r = splat(patch.patch_value(semantic));
+                }
+                continue;
+            }
+            for v in 0..patch.vertices.len() {
+                if let Some(r) = inputs.get_mut(v * stride + d.index as usize) {
+                    *r = splat(patch.vertex_value(v, semantic));
+                }
+            }
+        }
+    }
+}
+
+/// The x value of a system value, the same for all lanes (`None`: not one of these).
+fn common_system_value(semantic: Semantic, vertices_in: u32, patch: u32) -> Option<u32> {
+    match semantic {
+        Semantic::VerticesIn => Some(vertices_in),
+        Semantic::PrimId => Some(patch),
+        _ => None,
+    }
+}
+
+/// Runs a control shader patch by patch, keeping its machine between patches.
+pub struct ControlStage<'a> {
+    program: &'a Program,
+    vertices_out: usize,
+    machine: Box<Machine<CONTROL_WAVE>>,
+    outputs: Vec<OutputDecl>,
+}
+
+impl<'a> ControlStage<'a> {
+    /// A runner for `program`, which must be a tessellation control shader.
+    pub fn new(program: &'a Program) -> Result<ControlStage<'a>, ExecError> {
+        let Some(TessInfo::Control { vertices_out }) = program.tessellation else {
+            return Err(ExecError::Setup(format!(
+                "the control stage must be a tessellation control shader, not {}",
+                program.processor
+            )));
+        };
+        Ok(ControlStage {
+            program,
+            vertices_out: vertices_out as usize,
+            machine: Box::new(Machine::new(program)),
+            outputs: output_decls(program),
+        })
+    }
+
+    /// Run patch `id` whose input vertices are `input` (their semantics and values).
+    pub fn run(&mut self, input: &Patch, id: u32, env: &Env) -> Result<Patch, ExecError> {
+        let program = self.program;
+        let n = self.vertices_out;
+        let m = &mut self.machine;
+        m.patch_layout(program, input.vertices.len(), Some(n))?;
+        m.set_patch_inputs(program, input);
+        let svs = m.system_values_mut();
+        for d in &program.system_values {
+            let Some(r) = svs.get_mut(d.index as usize) else {
+                continue;
+            };
+            let x = match d.semantic {
+                Semantic::InvocationId => std::array::from_fn(|l| l as u32),
+                s => {
+                    [common_system_value(s, input.vertices.len() as u32, id).unwrap_or(0);
+                        CONTROL_WAVE]
+                }
+            };
+            *r = [x, [0; CONTROL_WAVE], [0; CONTROL_WAVE], [0; CONTROL_WAVE]];
+        }
+        let active = Machine::<CONTROL_WAVE>::ALL >> (CONTROL_WAVE - n);
+        m.run_lanes(
+            program,
+            &Env {
+                helpers: !active,
+                ..*env
+            },
+            active,
+        )?;
+        let stride = m.output_stride;
+        let read = |at: usize| m.outputs().get(at).map_or([0; 4], |r| r.map(|ch| ch[0]));
+        // Levels the shader does not declare keep the default ones.
+        let mut patch = Patch {
+            levels: input.levels,
+            ..Patch::default()
+        };
+        let mut per_vertex = Vec::new();
+        for d in &self.outputs {
+            let Some(semantic) = d.semantic else { continue };
+            let index = d.index as usize;
+            match semantic.0 {
+                Semantic::TessOuter => patch.levels.outer = read(index),
+                Semantic::TessInner => {
+                    let v = read(index);
+                    patch.levels.inner = [v[0], v[1]];
+                }
+                Semantic::Patch => patch.per_patch.push((semantic, read(index))),
+                _ => {
+                    patch.semantics.push(semantic);
+                    per_vertex.push(index);
+                }
+            }
+        }
+        patch.vertices = (0..n)
+            .map(|v| per_vertex.iter().map(|&i| read(v * stride + i)).collect())
+            .collect();
+        Ok(patch)
+    }
+}
+
+/// Runs an evaluation shader over the domain points of patch after patch.
+pub struct EvalStage<'a> {
+    program: &'a Program,
+    mode: TessMode,
+    machine: Box<Machine<EVAL_WAVE>>,
+    /// The declared outputs, by register index.
+    pub outputs: Vec<OutputDecl>,
+}
+
+impl<'a> EvalStage<'a> {
+    /// A runner for `program`, which must be a tessellation evaluation shader.
+    pub fn new(program: &'a Program) -> Result<EvalStage<'a>, ExecError> {
+        let Some(TessInfo::Eval(mode)) = program.tessellation else {
+            return Err(ExecError::Setup(format!(
+                "the evaluation stage must be a tessellation evaluation shader, not {}",
+                program.processor
+            )));
+        };
+        Ok(EvalStage {
+            program,
+            mode,
+            machine: Box::new(Machine::new(program)),
+            outputs: output_decls(program),
+        })
+    }
+
+    /// How the tessellator runs for this shader.
+    pub fn mode(&self) -> TessMode {
+        self.mode
+    }
+
+    /// Run the points of `tess` for patch `id`: one vec4 per declared output per point.
+    pub fn run(
+        &mut self,
+        patch: &Patch,
+        tess: &Tessellation,
+        id: u32,
+        env: &Env,
+    ) -> Result<Vec<Vec<[u32; 4]>>, ExecError> {
+        let program = self.program;
+        let m = &mut self.machine;
+        m.patch_layout(program, patch.vertices.len(), None)?;
+        m.set_patch_inputs(program, patch);
+        let mut values = Vec::with_capacity(tess.points.len());
+        for first in (0..tess.points.len()).step_by(EVAL_WAVE) {
+            let lanes = (tess.points.len() - first).min(EVAL_WAVE);
+            let coords: [[u32; 3]; EVAL_WAVE] =
+                std::array::from_fn(|l| tess.coord(first + l, self.mode.domain).map(f32::to_bits));
+            let svs = m.system_values_mut();
+            for d in &program.system_values {
+                let Some(r) = svs.get_mut(d.index as usize) else {
+                    continue;
+                };
+                let splat = |v: [u32; 4]| v.map(|x| [x; EVAL_WAVE]);
+                *r = match d.semantic {
+                    Semantic::TessCoord => std::array::from_fn(|c| {
+                        std::array::from_fn(|l| coords[l].get(c).copied().unwrap_or(0))
+                    }),
+                    Semantic::TessOuter | Semantic::TessInner => {
+                        splat(patch.patch_value((d.semantic, 0)))
+                    }
+                    s => splat([
+                        common_system_value(s, patch.vertices.len() as u32, id).unwrap_or(0),
+                        0,
+                        0,
+                        0,
+                    ]),
+                };
+            }
+            let active = Machine::<EVAL_WAVE>::ALL >> (EVAL_WAVE - lanes);
+            m.run_lanes(
+                program,
+                &Env {
+                    helpers: !active,
+                    ..*env
+                },
+                active,
+            )?;
+            let outs = m.outputs();
+            values.extend((0..lanes).map(|l| {
+                self.outputs
+                    .iter()
+                    .map(|d| {
+                        outs.get(d.index as usize)
+                            .map_or([0; 4], |r| r.map(|ch| ch[l]))
+                    })
+                    .collect()
+            }));
+        }
+        Ok(values)
+    }
+}
