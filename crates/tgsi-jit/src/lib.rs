@@ -31,7 +31,7 @@
 mod lanes;
 pub mod native;
 mod runtime;
-mod support;
+pub mod support;
 mod translate;
 
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};

@@ -8,10 +8,20 @@ use tgsi::Processor;
 use tgsi_exec::ops::{Flow, Kind};
 use tgsi_exec::Program;
 
+/// Longest program the JIT compiles: code generation time and memory grow with the
+/// program, and a hostile one must not make compiling the slow part.
+pub const MAX_INSTRUCTIONS: usize = 16384;
+
 /// Why `program` runs on the interpreter, or `None` when the JIT compiles it.
 pub(crate) fn unsupported(program: &Program) -> Option<String> {
     if !cpu_supported() {
         return Some("the JIT needs an x86-64 CPU with SSE4.1".into());
+    }
+    if program.insts.len() > MAX_INSTRUCTIONS {
+        return Some(format!(
+            "{} instructions are more than the JIT compiles ({MAX_INSTRUCTIONS})",
+            program.insts.len()
+        ));
     }
     if !matches!(program.processor, Processor::Fragment | Processor::Vertex) {
         return Some(format!(

@@ -36,6 +36,9 @@ type Channel = Vec<Value>;
 /// Masks kept per four lanes (only the first `Translator::g` entries are used).
 type Mask = [Variable; CHUNKS];
 
+/// Temporaries kept in SSA variables, at most this many vectors (more live in memory).
+const MAX_SSA_VECTORS: usize = 1 << 16;
+
 /// Direct constant reads loaded once at the start, at most this many words.
 const MAX_PRELOADED_CONSTS: usize = 1024;
 
@@ -131,19 +134,20 @@ impl<'a, 'b> Translator<'a, 'b> {
         ));
         let scratch = b.ins().stack_addr(ptr, slot, 0);
         let sizes = program.register_counts();
-        let ssa = !program.insts.iter().any(|i| {
-            i.src
-                .iter()
-                .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
-                || i.dst
+        let ssa = sizes[0] * 4 * g <= MAX_SSA_VECTORS
+            && !program.insts.iter().any(|i| {
+                i.src
                     .iter()
-                    .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
-                || i.tex.as_ref().is_some_and(|t| {
-                    t.offsets
-                        .as_ref()
-                        .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
-                })
-        });
+                    .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
+                    || i.dst
+                        .iter()
+                        .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
+                    || i.tex.as_ref().is_some_and(|t| {
+                        t.offsets
+                            .as_ref()
+                            .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
+                    })
+            });
         let zero = b.splat_word(0);
         let ones = b.splat_word(!0);
         let cond = mask(b, g, ones);

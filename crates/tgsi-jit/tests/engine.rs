@@ -123,3 +123,17 @@ fn constants_outside_the_bound_buffers_read_zero() {
         assert_eq!(want.values, got.values);
     }
 }
+
+#[test]
+fn very_long_programs_run_on_the_interpreter() {
+    let n = tgsi_jit::support::MAX_INSTRUCTIONS + 1;
+    let mut text = String::from("FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n");
+    for i in 0..n {
+        text.push_str(&format!("{i:5}: ADD TEMP[0], TEMP[0], TEMP[0]\n"));
+    }
+    text.push_str(&format!("{n:5}: END\n"));
+    let (_, e) = engine(&text);
+    assert!(e
+        .fallback_reason()
+        .is_some_and(|r| r.0.contains("more than the JIT compiles")));
+}
