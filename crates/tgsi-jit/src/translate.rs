@@ -26,7 +26,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
-use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
+use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
@@ -387,7 +387,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     }
                 }
             }
-            _ if has_indirect(inst) => self.step(pc, inst),
+            _ if has_indirect(inst) && !gathers_constants(inst) => self.step(pc, inst),
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
@@ -558,7 +558,10 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Channel `chan` (after swizzle) of a directly addressed source, with modifiers.
     fn fetch(&mut self, s: &SrcOp, chan: usize) -> Channel {
         let c = s.swizzle[chan & 3] as usize & 3;
-        let mut v = self.read(s.file, s.index, s.dim, c);
+        let mut v = match s.indirect {
+            Some(ind) if s.file == RegFile::Const => self.gather_const(s, ind, c),
+            _ => self.read(s.file, s.index, s.dim, c),
+        };
         if s.abs {
             let m = self.b.splat_word(0x7fff_ffff);
             v = v.into_iter().map(|x| self.b.ins().band(x, m)).collect();
@@ -572,6 +575,54 @@ impl<'a, 'b> Translator<'a, 'b> {
             }
         }
         v
+    }
+
+    /// `CONST[dim][index + ADDR]` channel `c`, lane by lane: like the interpreter, a lane
+    /// outside the execution mask reads element 0, and an index outside the bound buffer 0.
+    fn gather_const(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
+        let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
+        let exec = self.exec_all();
+        let mem = MemFlagsData::trusted().with_readonly();
+        let b = &mut *self.b;
+        let dim = i64::from(s.dim.max(0));
+        let nbufs = b.ins().load(I64, mem, self.frame, field::NUM_CONSTS);
+        let dim_v = b.ins().iconst(I64, dim);
+        let bound_dim = b.ins().icmp(IntCC::UnsignedLessThan, dim_v, nbufs);
+        let ok_buf = if s.dim < 0 {
+            b.ins().iconst(cranelift_codegen::ir::types::I8, 0)
+        } else {
+            bound_dim
+        };
+        let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
+        let entry_size = std::mem::size_of::<runtime::ConstBuffer>() as i64;
+        let bound = b.ins().iadd_imm_s(table, dim * entry_size);
+        let unbound = b.ins().iadd_imm_s(self.frame, i64::from(field::NO_BUFFER));
+        let entry = b.ins().select(ok_buf, bound, unbound);
+        let len = b.ins().load(I64, mem, entry, field::CONST_LEN);
+        let words = b.ins().load(self.ptr, mem, entry, field::CONST_WORDS);
+        let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
+        let zero = b.ins().iconst(I64, 0);
+        let mut out = Vec::with_capacity(addr.len());
+        for (k, &a) in addr.iter().enumerate() {
+            let mut v = b.splat_word(0);
+            let active = b.ins().vhigh_bits(I32, exec[k]);
+            for l in 0..CHUNK as u8 {
+                let lane = b.ins().extractlane(a, l);
+                let lane = b.ins().sextend(I64, lane);
+                let idx = b.ins().iadd_imm_s(lane, i64::from(s.index));
+                let on = b.ins().band_imm_u(active, 1 << l);
+                let idx = b.ins().select(on, idx, zero);
+                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, len);
+                let off = b.ins().imul_imm_s(idx, 16);
+                let at = b.ins().iadd(words, off);
+                let at = b.ins().iadd_imm_s(at, 4 * c as i64);
+                let at = b.ins().select(ok, at, zero_words);
+                let w = b.ins().load(I32, MemFlagsData::trusted(), at, 0);
+                v = b.ins().insertlane(v, w, l);
+            }
+            out.push(v);
+        }
+        out
     }
 
     /// The memory offset of register `index`, channel `c`, chunk `k` of a per-lane file.
@@ -934,6 +985,19 @@ impl<'a, 'b> Translator<'a, 'b> {
             }
         }
     }
+}
+
+/// Whether the only indirect operands of a component-wise or whole-vector instruction are
+/// constant reads with a direct buffer index, which [`Translator::gather_const`] loads.
+fn gathers_constants(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
+        && inst.dst.iter().all(|d| d.indirect.is_none())
+        && inst.src.iter().all(|s| {
+            s.dim_indirect.is_none()
+                && (s.indirect.is_none()
+                    || s.file == RegFile::Const
+                        && s.indirect.is_some_and(|i| i.file.lane_file().is_some()))
+        })
 }
 
 /// Whether an instruction has an indirectly addressed operand.

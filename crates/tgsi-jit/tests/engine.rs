@@ -137,3 +137,30 @@ fn very_long_programs_run_on_the_interpreter() {
         .fallback_reason()
         .is_some_and(|r| r.0.contains("more than the JIT compiles")));
 }
+
+#[test]
+fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
+    let text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL ADDR[0]\nDCL CONST[0][0..3]\nDCL TEMP[0]\n  0: ARL ADDR[0].xy, IN[0].xyyy\n  1: MOV OUT[0], CONST[0][ADDR[0].x+2]\n  2: IF IN[0].zzzz\n  3:   ADD OUT[1], IN[0], -CONST[0][ADDR[0].y]\n  4: ENDIF\n  5: END\n";
+    let (program, jit) = engine(text);
+    assert!(jit.is_compiled());
+    let inputs = (0..23)
+        .map(|v| {
+            let f = |x: f32| x.to_bits();
+            [
+                f(v as f32 - 5.0),
+                f(3.0 - v as f32 * 0.5),
+                f((v % 3) as f32),
+                0,
+            ]
+        })
+        .collect();
+    let opts = tgsi_exec::VertexOptions {
+        count: 23,
+        inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
+        constants: vec![(0..4).map(|i| [i, i + 10, i + 20, i + 30]).collect()],
+        ..Default::default()
+    };
+    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+    assert_eq!(want.values, got.values);
+}
