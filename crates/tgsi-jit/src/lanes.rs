@@ -2,7 +2,7 @@
 //! float arithmetic): constants, masks, and the exact forms of the scalar semantics that
 //! need more than one machine instruction — C `fminf`/`fmaxf` as glibc computes them
 //! (MIN, MAX, saturation), the truncating conversion with out-of-range results of
-//! `cvttps2dq`, and MAD's NaN rules. Each mirrors a function of `tgsi_exec::scalar` and is
+//! `cvttps2dq`, and MAD's operand order. Each mirrors a function of `tgsi_exec::scalar` and is
 //! checked against it by the tests.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -134,22 +134,13 @@ impl LaneOps for FunctionBuilder<'_> {
     }
 
     fn mad(&mut self, a: Value, b: Value, c: Value) -> Value {
-        let an = self.is_nan(a);
-        let bn = self.is_nan(b);
-        let either = self.ins().bor(an, bn);
-        let (af, bf) = (self.f(a), self.f(b));
-        let p = self.ins().fmul(af, bf);
-        let p = self.w(p);
-        let nan = self.sse_nan(b, a);
-        let p = self.ins().blendv(either, nan, p);
-        let (pf, cf) = (self.f(p), self.f(c));
-        let s = self.ins().fadd(pf, cf);
-        let s = self.w(s);
-        let pn = self.is_nan(p);
-        let cn = self.is_nan(c);
-        let either = self.ins().bor(pn, cn);
-        let nan = self.sse_nan(p, c);
-        self.ins().blendv(either, nan, s)
+        // SSE returns the first operand's NaN (quieted), else the second's: `b·a` gives the
+        // product's NaN rule and `p + c` the sum's. Operands are never folded loads here
+        // (they reach the arithmetic through bitcasts), so their order is kept.
+        let (af, bf, cf) = (self.f(a), self.f(b), self.f(c));
+        let p = self.ins().fmul(bf, af);
+        let s = self.ins().fadd(p, cf);
+        self.w(s)
     }
 
     fn fcmp_mask(&mut self, cc: FloatCC, x: Value, y: Value) -> Value {
