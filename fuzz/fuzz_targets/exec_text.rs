@@ -7,17 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use tgsi_exec::{render_fragment, run_geometry, Env, GeometryOptions, Machine, Program, RenderOptions};
 
-/// Per-lane input words that include edge values (NaN, −0, INT_MIN, 1.0, …).
-const EDGES: [u32; 8] = [
-    0x7fc0_0000,
-    0x8000_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x0000_0001,
-    0x7f80_0000,
-    0xffff_ffff,
-    0x4120_0000,
-];
+use tgsi_fuzz::EDGES;
 
 fn run<const N: usize>(program: &Program, consts: &[Vec<[u32; 4]>]) {
     let mut m = Machine::<N>::new(program);

@@ -11,17 +11,7 @@ use tgsi_exec::{
     VertexOptions, WaveEngine,
 };
 
-/// Input words that include edge values (NaN, −0, INT_MIN, 1.0, …).
-const EDGES: [u32; 8] = [
-    0x7fc0_0000,
-    0x8000_0000,
-    0x3f80_0000,
-    0xbf80_0000,
-    0x0000_0001,
-    0x7f80_0000,
-    0xffff_ffff,
-    0x4120_0000,
-];
+use tgsi_fuzz::EDGES;
 
 fn run(engine: &dyn WaveEngine, consts: &[Vec<[u32; 4]>]) -> Result<Vec<u32>, String> {
     let program = engine.program();

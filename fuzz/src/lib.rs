@@ -1,8 +1,21 @@
 //! Shared helpers for the tgsi fuzz targets: the predicate that says whether a shader's
 //! printed text can be expected to parse back to the same print, and the structured
-//! generator that builds IR shaders from `arbitrary` input.
+//! generator that builds IR shaders from `arbitrary` input, and the edge-value words the
+//! execution targets feed shaders.
 
 pub mod generate;
+
+/// Input words that include edge values (NaN, −0, INT_MIN, 1.0, …).
+pub const EDGES: [u32; 8] = [
+    0x7fc0_0000,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x0000_0001,
+    0x7f80_0000,
+    0xffff_ffff,
+    0x4120_0000,
+];
 
 use tgsi::opcode;
 use tgsi::{CoordOrigin, InterpLocation, Interpolate, PixelCenter, Primitive, ResourceDecl};

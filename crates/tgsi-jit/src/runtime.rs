@@ -116,6 +116,28 @@ pub(crate) unsafe extern "C" fn step(host: *mut Host<'static>, pc: u64, exec: u3
     }
 }
 
+/// The arguments of a kernel call as references: the host, `out_len` result words and
+/// `src_len` source words.
+///
+/// # Safety
+/// As for [`component`] and [`vector`]: valid pointers to buffers of those lengths.
+unsafe fn kernel_args<'h>(
+    host: *mut Host<'static>,
+    out: *mut u32,
+    out_len: usize,
+    src: *const u32,
+    src_len: usize,
+) -> (&'h Host<'static>, &'h mut [u32], &'h [u32]) {
+    // SAFETY: the caller guarantees the pointers and lengths.
+    unsafe {
+        (
+            &*host,
+            std::slice::from_raw_parts_mut(out, out_len),
+            std::slice::from_raw_parts(src, src_len),
+        )
+    }
+}
+
 /// Run the interpreter's lane kernel of instruction `pc` (a [`Kind::Component`]) over one
 /// channel of `lanes` lanes: `out` has [`WAVE`] words, `src` four sources of [`WAVE`] words
 /// each, of which the first `lanes` are set.
@@ -130,13 +152,7 @@ pub(crate) unsafe extern "C" fn component(
     lanes: u64,
 ) {
     // SAFETY: see the function's contract.
-    let (host, out, src) = unsafe {
-        (
-            &*host,
-            std::slice::from_raw_parts_mut(out, WAVE),
-            std::slice::from_raw_parts(src, 4 * WAVE),
-        )
-    };
+    let (host, out, src) = unsafe { kernel_args(host, out, WAVE, src, 4 * WAVE) };
     let n = (lanes as usize).min(WAVE);
     if let Some(Kind::Component(kernel)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
         let s = |k: usize| &src[k * WAVE..k * WAVE + n];
@@ -158,13 +174,7 @@ pub(crate) unsafe extern "C" fn vector(
     lanes: u64,
 ) {
     // SAFETY: see the function's contract.
-    let (host, out, src) = unsafe {
-        (
-            &*host,
-            std::slice::from_raw_parts_mut(out, 4 * WAVE),
-            std::slice::from_raw_parts(src, 12 * WAVE),
-        )
-    };
+    let (host, out, src) = unsafe { kernel_args(host, out, 4 * WAVE, src, 12 * WAVE) };
     if let Some(Kind::Vector(f)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
         for l in 0..(lanes as usize).min(WAVE) {
             let lane: [[u32; 4]; 3] =

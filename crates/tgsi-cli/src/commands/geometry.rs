@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::render::compile;
-use super::run::{parse_inputs, push_value, stage_consts, RunArgs};
+use super::run::{parse_inputs, push_value, stage_consts, vertex_inputs, RunArgs};
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi_exec::{GeometryOptions, GeometryOutputs, Program};
@@ -135,20 +135,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     let mode = tgsi::Primitive::from_name(&mode_name.to_ascii_uppercase())
         .filter(|m| tgsi_exec::assembly::input_primitive(*m).is_some())
         .ok_or_else(|| Failure::Io(format!("--prim {mode_name}: unknown draw mode")))?;
-    let (inputs, file_vertices) = parse_inputs(&args.inputs)?;
-    let count = match (file_vertices, args.count) {
-        (Some(n), Some(c)) if n != c => {
-            return Err(Failure::Io(format!(
-                "--count {c} disagrees with the input files, which hold {n} vertices"
-            )))
-        }
-        (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => {
-            return Err(Failure::Io(
-                "no input file gives the vertex count: pass --count N".into(),
-            ))
-        }
-    };
+    let (inputs, count) = vertex_inputs(args)?;
     let vs_shader = vs_input.shader(args.tokens)?;
     let bindings = args.resources.load(&vs_shader)?;
     let mut vertex = tgsi_exec::VertexOptions {

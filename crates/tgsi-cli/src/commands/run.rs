@@ -223,6 +223,26 @@ fn read_vectors(path: &str) -> Result<Vec<[u32; 4]>, Failure> {
         .collect())
 }
 
+/// The `--input` values and the vertex count: from the per-vertex input files, else from
+/// `--count`, and both must agree.
+pub(super) fn vertex_inputs(args: &RunArgs) -> Result<(Vec<VertexInput>, usize), Failure> {
+    let (inputs, file_count) = parse_inputs(&args.inputs)?;
+    let count = match (file_count, args.count) {
+        (Some(n), Some(c)) if n != c => {
+            return Err(Failure::Io(format!(
+                "--count {c} disagrees with the input files, which hold {n} vertices"
+            )))
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(Failure::Io(
+                "no input file gives the vertex count: pass --count N".into(),
+            ))
+        }
+    };
+    Ok((inputs, count))
+}
+
 /// The inputs by register index (gaps read 0) and the vertex count the files give, if any.
 pub(super) fn parse_inputs(specs: &[String]) -> Result<(Vec<VertexInput>, Option<usize>), Failure> {
     let mut inputs: Vec<Option<VertexInput>> = Vec::new();
@@ -348,20 +368,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         );
         return Err(Failure::Invalid);
     }
-    let (inputs, file_count) = parse_inputs(&args.inputs)?;
-    let count = match (file_count, args.count) {
-        (Some(n), Some(c)) if n != c => {
-            return Err(Failure::Io(format!(
-                "--count {c} disagrees with the input files, which hold {n} vertices"
-            )))
-        }
-        (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => {
-            return Err(Failure::Io(
-                "no input file gives the vertex count: pass --count N".into(),
-            ))
-        }
-    };
+    let (inputs, count) = vertex_inputs(args)?;
     let constants = stage_consts(args, "vs")?;
     let bindings = args.resources.load(&shader)?;
     let mut options = VertexOptions {

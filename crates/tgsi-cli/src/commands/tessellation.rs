@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::render::compile;
-use super::run::{parse_inputs, push_value, stage_consts, RunArgs};
+use super::run::{push_value, stage_consts, vertex_inputs, RunArgs};
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi::Processor;
@@ -160,20 +160,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             "a tessellation chain needs --patch-vertices N (vertices per patch)".into(),
         ));
     };
-    let (inputs, file_vertices) = parse_inputs(&args.inputs)?;
-    let count = match (file_vertices, args.count) {
-        (Some(n), Some(c)) if n != c => {
-            return Err(Failure::Io(format!(
-                "--count {c} disagrees with the input files, which hold {n} vertices"
-            )))
-        }
-        (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => {
-            return Err(Failure::Io(
-                "no input file gives the vertex count: pass --count N".into(),
-            ))
-        }
-    };
+    let (inputs, count) = vertex_inputs(args)?;
     let vs_shader = input::read(&args.files[0])?.shader(args.tokens)?;
     let bindings = args.resources.load(&vs_shader)?;
     let mut opts = TessOptions {
