@@ -164,3 +164,33 @@ fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
     let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
     assert_eq!(want.values, got.values);
 }
+
+/// Found by the `jit_text` fuzz target: LRP's NaN result depends on its operation order,
+/// which the scalar definition now fixes and the JIT follows.
+#[test]
+fn lrp_of_two_nans_keeps_the_defined_one() {
+    let text = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: ABS TEMP[0], IN[0]\n  1: LRP OUT[0], TEMP[0], IN[1].xxxx, IN[1].yyyy\n  2: END\n";
+    let (program, jit) = engine(text);
+    let words = [
+        0x7fc0_0000,
+        0xffff_ffff,
+        0x3f80_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+    ];
+    let pairs: Vec<[u32; 4]> = words
+        .iter()
+        .flat_map(|&a| words.iter().map(move |&b| [a, b, a, b]))
+        .collect();
+    let opts = tgsi_exec::VertexOptions {
+        count: pairs.len(),
+        inputs: vec![
+            tgsi_exec::VertexInput::PerVertex(pairs.clone()),
+            tgsi_exec::VertexInput::PerVertex(pairs.iter().map(|p| [p[1], p[0], 0, 0]).collect()),
+        ],
+        ..Default::default()
+    };
+    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+    assert_eq!(want.values, got.values);
+}

@@ -116,9 +116,9 @@ pub fn fma(a: f32, b: f32, c: f32) -> f32 {
     a.mul_add(b, c)
 }
 
-/// LRP: `a*(b − c) + c`.
+/// LRP: `a·(b − c) + c`, each step with the SSE NaN rule of [`add`], [`sub`], [`mul`].
 pub fn lrp(a: f32, b: f32, c: f32) -> f32 {
-    a * (b - c) + c
+    add(mul(a, sub(b, c)), c)
 }
 
 /// CMP: `a < 0 ? b : c` (NaN and −0 select `c`).
