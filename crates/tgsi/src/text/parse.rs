@@ -7,6 +7,7 @@
 //! [`Limits`]) and never panics.
 
 use super::cursor::{clip, Cursor};
+use super::names;
 use super::number;
 use super::ParseError;
 use crate::enums::*;
@@ -22,6 +23,62 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
 
 /// Parses TGSI text, enforcing `limits`.
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseError> {
+    let mut shader = Shader::new(Processor::Vertex);
+    // A line holds at most one statement; reserving for that many instructions up front
+    // (only address space until written) saves regrowing the largest list.
+    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    shader
+        .instructions
+        .reserve(lines.min(limits.max_instructions));
+    parse_into(text, limits, &mut shader)?;
+    Ok(shader)
+}
+
+/// Where the parser delivers what it reads, statement by statement in text order: a
+/// [`Shader`] collects them; the token assembler encodes them on the fly.
+pub(crate) trait Sink {
+    /// The stage named by the header, before any statement.
+    fn processor(&mut self, processor: Processor);
+    /// The next statement.
+    fn item(&mut self, item: Item<'_>);
+}
+
+impl Sink for Shader {
+    fn processor(&mut self, processor: Processor) {
+        self.processor = processor;
+    }
+
+    fn item(&mut self, item: Item<'_>) {
+        let kind = match item {
+            Item::Property(p) => {
+                self.properties.push(*p);
+                ItemKind::Property
+            }
+            Item::Declaration(d) => {
+                self.declarations.push(d.clone());
+                ItemKind::Declaration
+            }
+            Item::Immediate(_, m) => {
+                self.immediates.push(*m);
+                ItemKind::Immediate
+            }
+            Item::Instruction(_, i) => {
+                // The clone sizes the operand lists exactly.
+                self.instructions.push(i.clone());
+                ItemKind::Instruction
+            }
+        };
+        self.order.push(kind);
+    }
+}
+
+/// Parses TGSI text into `sink`, enforcing `limits`. On an error the sink holds the
+/// statements before it.
+pub(crate) fn parse_into(
+    text: &str,
+    limits: &Limits,
+    sink: &mut impl Sink,
+) -> Result<(), ParseError> {
     if text.len() > limits.max_input_bytes {
         return Err(ParseError {
             span: Span::new(1, 1),
@@ -35,11 +92,21 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseErr
     let mut parser = Parser {
         cur: Cursor::new(text.as_bytes()),
         limits,
-        shader: Shader::new(Processor::Vertex),
+        sink,
+        processor: Processor::Vertex,
+        counts: Counts::default(),
+        operands: (Vec::new(), Vec::new()),
         implied_array_size: 0,
     };
-    parser.program()?;
-    Ok(parser.shader)
+    parser.program()
+}
+
+/// `word` without `suffix` (matched ignoring ASCII case), and whether it was there.
+fn strip_suffix<'w>(word: &'w [u8], suffix: &[u8]) -> (&'w [u8], bool) {
+    match word.len().checked_sub(suffix.len()) {
+        Some(n) if word[n..].eq_ignore_ascii_case(suffix) => (&word[..n], true),
+        _ => (word, false),
+    }
 }
 
 /// A parsed `[...]` of an operand.
@@ -49,17 +116,31 @@ struct Bracket {
     indirect: Option<Indirect>,
 }
 
-struct Parser<'a, 'l> {
+/// How many statements of each kind have been read.
+#[derive(Default)]
+struct Counts {
+    properties: usize,
+    declarations: usize,
+    immediates: usize,
+    instructions: usize,
+}
+
+struct Parser<'a, 'l, 's, S: Sink> {
     cur: Cursor<'a>,
     limits: &'l Limits,
-    shader: Shader,
+    sink: &'s mut S,
+    /// The stage named by the header.
+    processor: Processor,
+    counts: Counts,
+    /// Operand lists lent to each instruction in turn, so reading one allocates nothing.
+    operands: (Vec<Dst>, Vec<Src>),
     /// Size an empty `[]` stands for (GS input primitive, 32 for tessellation).
     implied_array_size: u32,
 }
 
 type PResult<T> = Result<T, ParseError>;
 
-impl<'a> Parser<'a, '_> {
+impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn error_at<T>(&self, span: Span, message: impl Into<String>) -> PResult<T> {
         Err(ParseError {
             span,
@@ -84,7 +165,7 @@ impl<'a> Parser<'a, '_> {
     fn program(&mut self) -> PResult<()> {
         self.cur.skip_ws()?;
         let header_span = self.cur.span();
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         let Some(processor) = Processor::ALL
             .iter()
             .copied()
@@ -93,7 +174,8 @@ impl<'a> Parser<'a, '_> {
             return self.expected("a header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
         };
         self.cur.advance(word.len());
-        self.shader.processor = processor;
+        self.processor = processor;
+        self.sink.processor(processor);
         let _ = header_span;
         if matches!(processor, Processor::TessCtrl | Processor::TessEval) {
             self.implied_array_size = 32;
@@ -124,13 +206,13 @@ impl<'a> Parser<'a, '_> {
             return self.instruction(true);
         }
         let word = self.cur.word();
-        if word.eq_ignore_ascii_case("DCL") {
+        if word.eq_ignore_ascii_case(b"DCL") {
             self.cur.advance(3);
             self.declaration(span)
-        } else if word.eq_ignore_ascii_case("IMM") {
+        } else if word.eq_ignore_ascii_case(b"IMM") {
             self.cur.advance(3);
             self.immediate(span)
-        } else if word.eq_ignore_ascii_case("PROPERTY") {
+        } else if word.eq_ignore_ascii_case(b"PROPERTY") {
             self.cur.advance(8);
             self.property(span)
         } else {
@@ -225,7 +307,7 @@ impl<'a> Parser<'a, '_> {
             return self.expected("whitespace after PROPERTY");
         }
         let name_span = self.cur.span();
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
             return self.expected("a property name");
         }
@@ -276,17 +358,18 @@ impl<'a> Parser<'a, '_> {
             }
             PropertyValueKind::Number => self.uint("an unsigned integer property value")?,
         };
-        if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
+        if name == PropertyName::GsInputPrimitive && self.processor == Processor::Geometry {
             self.implied_array_size = Primitive::from_number(value).map_or(3, Primitive::vertices);
         }
         self.within_limit(
-            self.shader.properties.len(),
+            self.counts.properties,
             self.limits.max_properties,
             "properties",
             span,
         )?;
-        self.shader.properties.push(Property { name, value, span });
-        self.shader.order.push(ItemKind::Property);
+        self.counts.properties += 1;
+        self.sink
+            .item(Item::Property(&Property { name, value, span }));
         Ok(())
     }
 
@@ -297,7 +380,7 @@ impl<'a> Parser<'a, '_> {
         number: fn(T) -> u32,
         what: &str,
     ) -> PResult<u32> {
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         match all
             .iter()
             .copied()
@@ -319,12 +402,12 @@ impl<'a> Parser<'a, '_> {
             self.cur.skip_ws()?;
             let index_span = self.cur.span();
             let index = self.uint("an immediate index")?;
-            if index as usize != self.shader.immediates.len() {
+            if index as usize != self.counts.immediates {
                 return self.error_at(
                     index_span,
                     format!(
                         "immediates must be numbered in order: expected IMM[{}], found IMM[{index}]",
-                        self.shader.immediates.len()
+                        self.counts.immediates
                     ),
                 );
             }
@@ -334,7 +417,7 @@ impl<'a> Parser<'a, '_> {
         if !self.cur.skip_ws()? {
             return self.expected("whitespace before the immediate type");
         }
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         let Some(ty) = ImmType::from_name(word) else {
             return self
                 .expected("an immediate type (FLT32, UINT32, INT32, FLT64, UINT64 or INT64)");
@@ -382,13 +465,16 @@ impl<'a> Parser<'a, '_> {
         }
         self.expect_char(b'}')?;
         self.within_limit(
-            self.shader.immediates.len(),
+            self.counts.immediates,
             self.limits.max_immediates,
             "immediates",
             span,
         )?;
-        self.shader.immediates.push(Immediate { ty, words, span });
-        self.shader.order.push(ItemKind::Immediate);
+        self.sink.item(Item::Immediate(
+            self.counts.immediates,
+            &Immediate { ty, words, span },
+        ));
+        self.counts.immediates += 1;
         Ok(())
     }
 
@@ -454,7 +540,7 @@ impl<'a> Parser<'a, '_> {
 
     fn file(&mut self) -> PResult<File> {
         let word = self.cur.word();
-        match File::from_name(word) {
+        match names::files().get(word) {
             Some(f) => {
                 self.cur.advance(word.len());
                 Ok(f)
@@ -500,7 +586,7 @@ impl<'a> Parser<'a, '_> {
         if !self.cur.skip_ws()? {
             return self.expected("whitespace after DCL");
         }
-        let processor = self.shader.processor;
+        let processor = self.processor;
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
@@ -514,7 +600,7 @@ impl<'a> Parser<'a, '_> {
         // The vertex bracket of a per-vertex file is discarded anyway, so an empty one is
         // accepted without a size when the register bracket follows.
         let empty_span = self.cur.span();
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         let unsized_vertex_bracket = per_vertex && self.implied_array_size == 0 && p.peek() == b']';
         let (mut first, mut last) = if unsized_vertex_bracket {
@@ -525,7 +611,7 @@ impl<'a> Parser<'a, '_> {
             self.dcl_bracket()?
         };
         let mut dimension = None;
-        let mut probe = self.cur.clone();
+        let mut probe = self.cur;
         probe.skip_ws()?;
         if unsized_vertex_bracket && probe.peek() != b'[' {
             return self.error_at(
@@ -579,7 +665,7 @@ impl<'a> Parser<'a, '_> {
                         let target = self.texture_target()?;
                         let (mut writable, mut raw, mut return_type) = (false, false, None);
                         while let Some(mut p) = self.comma_then() {
-                            let word = p.word();
+                            let word = p.word_str();
                             if word.eq_ignore_ascii_case("RAW") {
                                 raw = true;
                             } else if word.eq_ignore_ascii_case("WR") {
@@ -643,7 +729,7 @@ impl<'a> Parser<'a, '_> {
                             let Some(mut p) = self.comma_then() else {
                                 break;
                             };
-                            let word = p.word();
+                            let word = p.word_str();
                             match ReturnType::from_name(word) {
                                 Some(t) if t != ReturnType::Unknown => {
                                     p.advance(word.len());
@@ -666,7 +752,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     File::Memory => {
                         let mut p = attr_cur;
-                        let word = p.word();
+                        let word = p.word_str();
                         if let Some(t) = MemoryType::from_name(word) {
                             p.advance(word.len());
                             decl.memory_type = t;
@@ -680,13 +766,13 @@ impl<'a> Parser<'a, '_> {
                             self.cur = p;
                         }
                         if let Some(mut p) = self.comma_then() {
-                            let word = p.word();
+                            let word = p.word_str();
                             if let Some(name) =
                                 Semantic::from_name(word).filter(|s| s.has_text_name())
                             {
                                 p.advance(word.len());
                                 let mut index = 0;
-                                let mut q = p.clone();
+                                let mut q = p;
                                 q.skip_ws()?;
                                 if q.peek() == b'[' {
                                     self.cur = q;
@@ -746,7 +832,7 @@ impl<'a> Parser<'a, '_> {
         if !is_vs_input {
             // , interpolation mode
             if let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(mode) = Interpolate::from_name(word) {
                     p.advance(word.len());
                     decl.interp = Some(InterpDecl {
@@ -758,7 +844,7 @@ impl<'a> Parser<'a, '_> {
             }
             // , location (kept only with an interpolation mode, as in Mesa's tokens)
             if let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(location) = InterpLocation::from_name(word) {
                     p.advance(word.len());
                     if let Some(interp) = decl.interp.as_mut() {
@@ -780,20 +866,20 @@ impl<'a> Parser<'a, '_> {
         }
 
         self.within_limit(
-            self.shader.declarations.len(),
+            self.counts.declarations,
             self.limits.max_declarations,
             "declarations",
             span,
         )?;
-        self.shader.declarations.push(decl);
-        self.shader.order.push(ItemKind::Declaration);
+        self.counts.declarations += 1;
+        self.sink.item(Item::Declaration(&decl));
         Ok(())
     }
 
     /// If optional whitespace and a comma follow, a cursor just past the comma and the
     /// whitespace after it.
     fn comma_then(&self) -> Option<Cursor<'a>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws_lenient();
         if p.peek() != b',' {
             return None;
@@ -805,7 +891,7 @@ impl<'a> Parser<'a, '_> {
 
     fn texture_target(&mut self) -> PResult<TextureTarget> {
         let word = self.cur.word();
-        match TextureTarget::from_name(word) {
+        match names::texture_targets().get(word) {
             Some(t) => {
                 self.cur.advance(word.len());
                 Ok(t)
@@ -815,7 +901,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn return_type(&mut self) -> PResult<ReturnType> {
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         match ReturnType::from_name(word).filter(|&t| t != ReturnType::Unknown) {
             Some(t) => {
                 self.cur.advance(word.len());
@@ -826,14 +912,14 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn format_word(p: &mut Cursor<'_>) -> Option<Format> {
-        let word = p.word();
+        let word = p.word_str();
         let format = Format::from_name(word)?;
         p.advance(word.len());
         Some(format)
     }
 
     fn opt_write_mask(&mut self) -> PResult<Option<WriteMask>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         if p.peek() != b'.' {
             return Ok(None);
@@ -874,7 +960,10 @@ impl<'a> Parser<'a, '_> {
                     })
                 } else {
                     // Quote at most a few dozen characters of a hostile megabyte-long word.
-                    self.error_at(span, format!("unknown opcode '{}'", clip(word)))
+                    self.error_at(
+                        span,
+                        format!("unknown opcode '{}'", clip(self.cur.word_str())),
+                    )
                 };
             }
         };
@@ -882,6 +971,10 @@ impl<'a> Parser<'a, '_> {
         self.cur.advance(word.len());
         let takes_operands = info.num_dst + info.num_src > 0 || info.has(opcode::TEX);
         let mut inst = Instruction::new(opcode);
+        let (mut dst, mut src) = std::mem::take(&mut self.operands);
+        dst.clear();
+        src.clear();
+        (inst.dst, inst.src) = (dst, src);
         inst.saturate = saturate;
         inst.precise = precise;
         inst.span = span;
@@ -894,10 +987,10 @@ impl<'a> Parser<'a, '_> {
 
         // Pre-2017 geometry shaders wrote EMIT / ENDPRIM with no stream operand.
         let operands_omitted = matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) && {
-            let mut p = self.cur.clone();
+            let mut p = self.cur;
             p.skip_ws_lenient();
             let w = p.word();
-            !(p.peek() == b'-' || p.peek() == b'|' || File::from_name(w).is_some())
+            !(p.peek() == b'-' || p.peek() == b'|' || names::files().get(w).is_some())
         };
 
         if takes_operands && !operands_omitted {
@@ -941,9 +1034,9 @@ impl<'a> Parser<'a, '_> {
         if inst.texture.is_some() {
             while let Some(p) = self.comma_then() {
                 let n = inst.texture.as_ref().map_or(0, |t| t.offsets.len());
-                let mut q = p.clone();
+                let mut q = p;
                 let word = q.word();
-                if File::from_name(word).is_none() || n >= 4 {
+                if names::files().get(word).is_none() || n >= 4 {
                     break;
                 }
                 q.advance(word.len());
@@ -958,7 +1051,7 @@ impl<'a> Parser<'a, '_> {
         // Memory qualifiers, image target and format.
         if let Some(mem) = inst.memory.as_mut() {
             while let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(q) = MemoryQualifier::from_name(word) {
                     mem.qualifiers |= 1 << q.number();
                 } else if let Some(t) = TextureTarget::from_name(word) {
@@ -976,7 +1069,7 @@ impl<'a> Parser<'a, '_> {
 
         // Branch label.
         if info.has(opcode::BRANCH) {
-            let mut p = self.cur.clone();
+            let mut p = self.cur;
             p.skip_ws_lenient();
             if p.peek() == b':' {
                 p.advance(1);
@@ -993,37 +1086,33 @@ impl<'a> Parser<'a, '_> {
         }
 
         self.within_limit(
-            self.shader.instructions.len(),
+            self.counts.instructions,
             self.limits.max_instructions,
             "instructions",
             span,
         )?;
-        self.shader.instructions.push(inst);
-        self.shader.order.push(ItemKind::Instruction);
+        self.sink
+            .item(Item::Instruction(self.counts.instructions, &inst));
+        self.counts.instructions += 1;
+        self.operands = (inst.dst, inst.src);
         Ok(())
     }
 
     /// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
-    fn split_opcode(word: &str) -> Option<(Opcode, bool, bool)> {
-        if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+    fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
+        if word.first().is_none_or(u8::is_ascii_digit) {
             return None;
         }
-        if let Some(op) = Opcode::from_name(word) {
+        let table = names::opcodes();
+        if let Some(op) = table.get(word) {
             return Some((op, false, false));
         }
-        let upper = word.to_ascii_uppercase();
-        let (rest, precise) = match upper.strip_suffix("_PRECISE") {
-            Some(r) => (r, true),
-            None => (upper.as_str(), false),
-        };
-        let (rest, saturate) = match rest.strip_suffix("_SAT") {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
+        let (rest, precise) = strip_suffix(word, b"_PRECISE");
+        let (rest, saturate) = strip_suffix(rest, b"_SAT");
         if !saturate && !precise {
             return None;
         }
-        Opcode::from_name(rest).map(|op| (op, saturate, precise))
+        table.get(rest).map(|op| (op, saturate, precise))
     }
 
     /// `[...]` after a file name: a literal index or `FILE[n].c±offset`, then `(arrayid)`.
@@ -1031,7 +1120,7 @@ impl<'a> Parser<'a, '_> {
         self.cur.skip_ws()?;
         let mut bracket = Bracket::default();
         let word = self.cur.word();
-        if let Some(ind_file) = File::from_name(word) {
+        if let Some(ind_file) = names::files().get(word) {
             self.cur.advance(word.len());
             self.cur.skip_ws()?;
             self.expect_char(b'[')?;
@@ -1104,7 +1193,7 @@ impl<'a> Parser<'a, '_> {
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
         let first = self.operand_bracket()?;
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws_lenient();
         if p.peek() == b'[' {
             self.cur = p;
@@ -1169,7 +1258,7 @@ impl<'a> Parser<'a, '_> {
 
     /// `.` and exactly N swizzle letters.
     fn opt_swizzle<const N: usize>(&mut self) -> PResult<Option<[u8; N]>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         if p.peek() != b'.' {
             return Ok(None);
