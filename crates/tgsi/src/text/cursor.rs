@@ -13,9 +13,21 @@ pub struct Cursor<'a> {
     line_start: usize,
 }
 
+/// Which bytes make up words: `[A-Za-z0-9_]`.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    table
+};
+
 #[inline]
 fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    WORD_BYTES[c as usize]
 }
 
 /// Shortens user text quoted in a message.
@@ -109,9 +121,9 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips spaces, tabs and line feeds; returns whether any were skipped. A carriage
-    /// return is an error, as in Mesa.
+    /// return is an error, as in Mesa. (The error is boxed to keep the result small.)
     #[inline]
-    pub fn skip_ws(&mut self) -> Result<bool, ParseError> {
+    pub fn skip_ws(&mut self) -> Result<bool, Box<ParseError>> {
         let skipped = match self.peek() {
             b' ' | b'\t' | b'\n' => self.skip_ws_lenient(),
             _ => false,
@@ -123,13 +135,13 @@ impl<'a> Cursor<'a> {
     }
 
     #[cold]
-    fn carriage_return(&self) -> ParseError {
-        ParseError {
+    fn carriage_return(&self) -> Box<ParseError> {
+        Box::new(ParseError {
             span: self.span(),
             message:
                 "carriage return is not whitespace in TGSI text (convert CRLF line endings to LF)"
                     .into(),
-        }
+        })
     }
 
     /// Skips whitespace without complaining about what follows.

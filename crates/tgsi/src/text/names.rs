@@ -9,53 +9,55 @@ use crate::enums::{File, TextureTarget};
 use crate::opcode::Opcode;
 
 /// Names longer than this are never looked up (no table holds one).
-const MAX_NAME: usize = 32;
+const MAX_NAME: usize = 16;
 
 /// A fixed hash table from case-folded names to values.
 pub struct NameTable<T: Copy + 'static> {
-    slots: Box<[Option<(&'static str, T)>]>,
+    /// `(key, value)`; key 0 marks an empty slot (no name is empty).
+    slots: Box<[(u128, Option<T>)]>,
     mask: usize,
 }
 
-/// Folds ASCII letters to upper case. On the bytes of a word (`[A-Za-z0-9_]`) this is
-/// one-to-one, so folded bytes hash equal exactly when the words match case-insensitively.
+/// A word of at most [`MAX_NAME`] bytes upper-cased into one integer, first byte lowest:
+/// two words have the same key exactly when they are equal ignoring ASCII case.
 #[inline]
-fn fold(b: u8) -> u8 {
-    b & !0x20
+fn key(word: &[u8]) -> Option<u128> {
+    if word.is_empty() || word.len() > MAX_NAME {
+        return None;
+    }
+    // Two 64-bit halves: cheaper to shift into than one 128-bit integer.
+    let half = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .rev()
+            .fold(0u64, |k, b| k << 8 | b.to_ascii_uppercase() as u64)
+    };
+    let (low, high) = word.split_at(word.len().min(8));
+    Some((half(high) as u128) << 64 | half(low) as u128)
 }
 
 #[inline]
-fn hash(word: &[u8]) -> usize {
-    let mut h: u32 = word.len() as u32;
-    for &b in word {
-        h = (h ^ fold(b) as u32).wrapping_mul(0x0100_0193);
-    }
-    (h ^ (h >> 15)) as usize
+fn hash(key: u128) -> usize {
+    let h = ((key as u64) ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 32) as usize
 }
 
 impl<T: Copy + 'static> NameTable<T> {
     /// A table holding `entries`; of two equal names the later one wins (as in a map).
     fn new(entries: impl Iterator<Item = (&'static str, T)>) -> NameTable<T> {
         let entries: Vec<_> = entries.collect();
-        let size = (entries.len() * 4).next_power_of_two();
+        let size = (entries.len() * 8).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![None; size].into_boxed_slice();
+        let mut slots = vec![(0, None); size].into_boxed_slice();
         for (name, value) in entries {
-            debug_assert!(name.len() <= MAX_NAME, "{name} is too long for a NameTable");
-            let mut i = hash(name.as_bytes()) & mask;
-            loop {
-                match slots[i] {
-                    None => {
-                        slots[i] = Some((name, value));
-                        break;
-                    }
-                    Some((other, _)) if other.eq_ignore_ascii_case(name) => {
-                        slots[i] = Some((name, value));
-                        break;
-                    }
-                    Some(_) => i = (i + 1) & mask,
-                }
+            let Some(k) = key(name.as_bytes()) else {
+                continue;
+            };
+            let mut i = hash(k) & mask;
+            while slots[i].0 != 0 && slots[i].0 != k {
+                i = (i + 1) & mask;
             }
+            slots[i] = (k, Some(value));
         }
         NameTable { slots, mask }
     }
@@ -63,16 +65,14 @@ impl<T: Copy + 'static> NameTable<T> {
     /// The value whose name equals `word` ignoring ASCII case.
     #[inline]
     pub fn get(&self, word: &[u8]) -> Option<T> {
-        if word.is_empty() || word.len() > MAX_NAME {
-            return None;
-        }
-        let mut i = hash(word) & self.mask;
+        let k = key(word)?;
+        let mut i = hash(k) & self.mask;
         loop {
-            let (name, value) = self.slots[i]?;
-            if name.as_bytes().eq_ignore_ascii_case(word) {
-                return Some(value);
+            match self.slots[i] {
+                (0, _) => return None,
+                (slot, value) if slot == k => return value,
+                _ => i = (i + 1) & self.mask,
             }
-            i = (i + 1) & self.mask;
         }
     }
 }

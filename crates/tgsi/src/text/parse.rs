@@ -98,7 +98,7 @@ pub(crate) fn parse_into(
         operands: (Vec::new(), Vec::new()),
         implied_array_size: 0,
     };
-    parser.program()
+    parser.program().map_err(|e| *e)
 }
 
 /// `word` without `suffix` (matched ignoring ASCII case), and whether it was there.
@@ -138,14 +138,16 @@ struct Parser<'a, 'l, 's, S: Sink> {
     implied_array_size: u32,
 }
 
-type PResult<T> = Result<T, ParseError>;
+/// Errors travel boxed: a pointer keeps every result small on the hot, error-free path.
+type PResult<T> = Result<T, Box<ParseError>>;
 
 impl<'a, S: Sink> Parser<'a, '_, '_, S> {
+    #[cold]
     fn error_at<T>(&self, span: Span, message: impl Into<String>) -> PResult<T> {
-        Err(ParseError {
+        Err(Box::new(ParseError {
             span,
             message: message.into(),
-        })
+        }))
     }
 
     /// Fails when a list already holds `max` items.
@@ -157,6 +159,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     }
 
     /// "expected X, found Y" at the current position.
+    #[cold]
     fn expected<T>(&self, what: &str) -> PResult<T> {
         let found = self.cur.describe_here();
         self.error_at(self.cur.span(), format!("expected {what}, found {found}"))
@@ -224,35 +227,29 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
 
     /// An unsigned decimal number; overflow is an error (Mesa silently wraps).
     fn uint(&mut self, what: &str) -> PResult<u32> {
-        let span = self.cur.span();
         let digits = self.cur.digits();
         if digits.is_empty() {
             return self.expected(what);
         }
+        // Saturating, so leading zeros never make a small number overflow.
+        let value = digits.iter().fold(0u64, |v, &d| {
+            v.saturating_mul(10).saturating_add((d - b'0') as u64)
+        });
         if digits.len() > self.limits.max_token_len {
             return self.error_at(
-                span,
+                self.cur.span(),
                 format!("number of {} digits is too long", digits.len()),
             );
         }
-        let mut value: u32 = 0;
-        for &d in digits {
-            value = match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((d - b'0') as u32))
-            {
-                Some(v) => v,
-                None => {
-                    return self.error_at(
-                        span,
-                        format!(
-                            "number {} does not fit in 32 bits",
-                            String::from_utf8_lossy(digits)
-                        ),
-                    )
-                }
-            };
-        }
+        let Ok(value) = u32::try_from(value) else {
+            return self.error_at(
+                self.cur.span(),
+                format!(
+                    "number {} does not fit in 32 bits",
+                    String::from_utf8_lossy(digits)
+                ),
+            );
+        };
         self.cur.advance(digits.len());
         Ok(value)
     }
@@ -918,6 +915,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         Some(format)
     }
 
+    #[inline]
     fn opt_write_mask(&mut self) -> PResult<Option<WriteMask>> {
         let mut p = self.cur;
         p.skip_ws()?;
@@ -1119,9 +1117,13 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn operand_bracket(&mut self) -> PResult<Bracket> {
         self.cur.skip_ws()?;
         let mut bracket = Bracket::default();
-        let word = self.cur.word();
-        if let Some(ind_file) = names::files().get(word) {
-            self.cur.advance(word.len());
+        // A literal index is the common case; a file name never starts with a digit.
+        let ind_file = match self.cur.peek() {
+            b'0'..=b'9' => None,
+            _ => names::files().get(self.cur.word()),
+        };
+        if let Some(ind_file) = ind_file {
+            self.cur.advance(self.cur.word().len());
             self.cur.skip_ws()?;
             self.expect_char(b'[')?;
             self.cur.skip_ws()?;
@@ -1187,8 +1189,63 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         Ok(bracket)
     }
 
+    /// `FILE[n]` as the printer writes most operands: a literal index right after the
+    /// file, no array id, no second index. `None` (cursor untouched) leaves anything else
+    /// to the general path of [`Parser::register`], which reads this form identically.
+    #[inline(always)]
+    fn plain_register(&mut self) -> Option<Register> {
+        let rest = self.cur.rest();
+        let word = self.cur.word();
+        let file = names::files().get(word)?;
+        let mut i = word.len();
+        if rest.get(i) != Some(&b'[') {
+            return None;
+        }
+        i += 1;
+        let start = i;
+        let mut index = 0u32;
+        while let Some(c) = rest.get(i).filter(|c| c.is_ascii_digit()) {
+            if i - start == 5 {
+                return None;
+            }
+            index = index * 10 + (c - b'0') as u32;
+            i += 1;
+        }
+        let digits = i - start;
+        if digits == 0
+            || digits > self.limits.max_token_len
+            || index > self.limits.max_register_index
+            || rest.get(i) != Some(&b']')
+        {
+            return None;
+        }
+        i += 1;
+        if rest.get(i) == Some(&b'(') {
+            return None;
+        }
+        let mut j = i;
+        while matches!(rest.get(j), Some(b' ' | b'\t' | b'\n')) {
+            j += 1;
+        }
+        if rest.get(j) == Some(&b'[') {
+            return None;
+        }
+        self.cur.advance(i);
+        Some(Register::new(file, index as i32))
+    }
+
     /// `FILE[...]` optionally followed by a second `[...]`.
+    #[inline(always)]
     fn register(&mut self) -> PResult<Register> {
+        match self.plain_register() {
+            Some(reg) => Ok(reg),
+            None => self.any_register(),
+        }
+    }
+
+    /// [`Parser::register`] in all its forms.
+    #[inline(never)]
+    fn any_register(&mut self) -> PResult<Register> {
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
@@ -1217,12 +1274,14 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         })
     }
 
+    #[inline(always)]
     fn dst_operand(&mut self) -> PResult<Dst> {
         let reg = self.register()?;
         let write_mask = self.opt_write_mask()?.unwrap_or(WriteMask::XYZW);
         Ok(Dst { reg, write_mask })
     }
 
+    #[inline(always)]
     fn src_operand(&mut self) -> PResult<Src> {
         let mut negate = false;
         let mut absolute = false;
@@ -1257,6 +1316,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     }
 
     /// `.` and exactly N swizzle letters.
+    #[inline]
     fn opt_swizzle<const N: usize>(&mut self) -> PResult<Option<[u8; N]>> {
         let mut p = self.cur;
         p.skip_ws()?;

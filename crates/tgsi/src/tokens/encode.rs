@@ -115,28 +115,39 @@ pub(crate) fn body_words(shader: &Shader) -> usize {
         + insts.sum::<usize>()
 }
 
+#[inline(always)]
 fn check(span: Span, field: Field, value: u32, what: &str) -> Result<u32, EncodeError> {
     if field.fits(value) {
         Ok(field.put(value))
     } else {
-        Err(EncodeError {
+        Err(too_wide(
             span,
-            message: format!("{what} {value} does not fit in {} bits", field.width),
-        })
+            format_args!("{what} {value} does not fit in {} bits", field.width),
+        ))
     }
 }
 
+#[inline(always)]
 fn check_signed(span: Span, field: Field, value: i32, what: &str) -> Result<u32, EncodeError> {
     if field.fits_signed(value) {
         Ok(field.put(value as u32))
     } else {
-        Err(EncodeError {
+        Err(too_wide(
             span,
-            message: format!(
+            format_args!(
                 "{what} {value} does not fit in a signed {}-bit field",
                 field.width
             ),
-        })
+        ))
+    }
+}
+
+/// The error of a value too wide for its field (kept out of the encoding fast path).
+#[cold]
+fn too_wide(span: Span, message: std::fmt::Arguments<'_>) -> EncodeError {
+    EncodeError {
+        span,
+        message: message.to_string(),
     }
 }
 
