@@ -26,7 +26,11 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseErr
     let mut shader = Shader::new(Processor::Vertex);
     // A line holds at most one statement; reserving for that many instructions up front
     // (only address space until written) saves regrowing the largest list.
-    let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+    let lines = 1 + text
+        .as_bytes()
+        .chunks(255)
+        .map(|c| c.iter().map(|&b| (b == b'\n') as u8).sum::<u8>() as usize)
+        .sum::<usize>();
     shader
         .instructions
         .reserve(lines.min(limits.max_instructions));

@@ -77,8 +77,14 @@ impl Write for Buf {
 
 /// Appends the decimal digits of `value` (as `{}` would print it).
 fn push_u64(out: &mut Buf, mut value: u64) {
+    // Register indices and operand numbers are mostly one or two digits.
     if value < 10 {
         out.0.push(b'0' + value as u8);
+        return;
+    }
+    if value < 100 {
+        out.0.push(b'0' + (value / 10) as u8);
+        out.0.push(b'0' + (value % 10) as u8);
         return;
     }
     let mut digits = [0u8; 20];
