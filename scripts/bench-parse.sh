@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Text speed of the `tgsi` binary on one large generated shader, in MB/s (10^6 bytes).
 #
 #   scripts/bench-parse.sh [MEGABYTES] [REPS] [TGSI]
@@ -7,8 +7,9 @@
 # default 16: declarations, immediates, ALU ops with swizzles, masks, modifiers, indirect and
 # 2-D operands, nested IF/ELSE and loops with labels, texture ops), then times
 # `tgsi fmt FILE` (text -> IR -> text) and `tgsi asm FILE -o OUT` (text -> tokens) REPS times
-# (default 5) each and prints the best run: whole-process wall time, reading and writing
-# included. TGSI (default: this checkout's release build) is the binary to time.
+# (default 5) each and prints the best run, whole process (reading and writing included):
+# CPU time (user + system, what one core spends; steady on a shared machine) and wall
+# time. TGSI (default: this checkout's release build) is the binary to time.
 # The library paths alone: `cargo bench -p tgsi --bench text_speed`.
 set -eu
 megabytes=${1:-16}
@@ -23,26 +24,28 @@ cargo run --release -q -p tgsi --example big_shader --manifest-path "$root/Cargo
     -- "$megabytes" >"$work/big.tgsi"
 bytes=$(wc -c <"$work/big.tgsi")
 
-# Best wall time of REPS runs of the command, in seconds.
+# Best CPU and wall seconds of REPS runs of the command: "cpu wall".
 best() {
-    best=""
-    i=0
+    local best_cpu="" best_wall="" i=0 out cpu wall
+    TIMEFORMAT='%3U %3S %3R'
     while [ "$i" -lt "$reps" ]; do
-        start=$(date +%s.%N)
-        "$@" >/dev/null
-        end=$(date +%s.%N)
-        t=$(echo "$end - $start" | bc -l)
-        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+        out=$( { time "$@" >/dev/null 2>&1; } 2>&1 )
+        read -r user sys wall <<<"$out"
+        cpu=$(echo "$user + $sys" | bc -l)
+        if [ -z "$best_cpu" ] || [ "$(echo "$cpu < $best_cpu" | bc -l)" = 1 ]; then best_cpu=$cpu; fi
+        if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc -l)" = 1 ]; then best_wall=$wall; fi
         i=$((i + 1))
     done
-    echo "$best"
+    echo "$best_cpu $best_wall"
 }
 
 echo "shader: $bytes bytes, best of $reps runs, one thread"
 for cmd in fmt asm; do
     case $cmd in
-        fmt) t=$(best "$tgsi" fmt "$work/big.tgsi") ;;
-        asm) t=$(best "$tgsi" asm "$work/big.tgsi" -o "$work/big.tokens") ;;
+        fmt) read -r cpu wall <<<"$(best "$tgsi" fmt "$work/big.tgsi")" ;;
+        asm) read -r cpu wall <<<"$(best "$tgsi" asm "$work/big.tgsi" -o "$work/big.tokens")" ;;
     esac
-    printf 'tgsi %s  %8.1f MB/s  (%.3f s)\n' "$cmd" "$(echo "$bytes / $t / 1000000" | bc -l)" "$t"
+    printf 'tgsi %s  %7.1f MB/s CPU (%.3f s)  %7.1f MB/s wall (%.3f s)\n' "$cmd" \
+        "$(echo "$bytes / $cpu / 1000000" | bc -l)" "$cpu" \
+        "$(echo "$bytes / $wall / 1000000" | bc -l)" "$wall"
 done

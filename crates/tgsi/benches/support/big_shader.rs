@@ -309,7 +309,8 @@ fn immediates(rng: &mut Rng, out: &mut String) {
     }
 }
 
-/// Canonical TGSI text of a fragment shader of at least `min_bytes` bytes.
+/// Canonical TGSI text of a fragment shader of at least `min_bytes` bytes (a few
+/// kilobytes more).
 pub fn generate(min_bytes: usize) -> String {
     let mut gen = Gen {
         rng: Rng(0x9e37_79b9_7f4a_7c15),
@@ -320,14 +321,18 @@ pub fn generate(min_bytes: usize) -> String {
     declarations(&mut out);
     immediates(&mut gen.rng, &mut out);
     let header = out.len();
-    // About 46 bytes per instruction line.
+    // What each line will take: "%3d: ", the indentation, the text, the line feed.
     let mut written = 0;
     while header + written < min_bytes {
         let before = gen.lines.len();
         gen.body(256);
         written += gen.lines[before..]
             .iter()
-            .map(|l| l.text.len() + 6 + 2 * l.depth)
+            .enumerate()
+            .map(|(k, l)| {
+                let digits = (before + k).checked_ilog10().map_or(1, |d| d as usize + 1);
+                digits.max(3) + 2 + 2 * l.depth + l.text.len() + 1
+            })
             .sum::<usize>();
     }
     gen.push("END".to_string());
