@@ -1,6 +1,8 @@
-//! Throughput of the text paths on one generated 16 MB shader of typical instructions
-//! (see `support/big_shader.rs`): text → IR, IR → text, text → tokens and
-//! text → IR → text, in MB/s of shader text.
+//! Throughput of the text paths on one generated 16 MiB shader of typical instructions
+//! (see `support/big_shader.rs`): text → IR, IR → text, text → tokens (straight, and
+//! through the IR) and text → IR → text, in MB/s of shader text. Wall time: on a shared
+//! machine `cargo run --release -p tgsi --example big_shader -- --time` (thread CPU time)
+//! is steadier.
 //!
 //! Run: `cargo bench -p tgsi --bench text_speed` (add `-- --quick` for a short run).
 
@@ -12,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 fn text_speed(c: &mut Criterion) {
     let text = big_shader::generate(16 << 20);
     let shader = tgsi::parse(&text).expect("the generated shader parses");
-    let mut group = c.benchmark_group(format!("16 MB shader ({} bytes)", text.len()));
+    let mut group = c.benchmark_group(format!("16 MiB shader ({} bytes)", text.len()));
     group.throughput(Throughput::BytesDecimal(text.len() as u64));
     group.bench_function("text->IR", |b| {
         b.iter(|| tgsi::parse(&text).map_or(0, |s| s.instructions.len()))
@@ -23,7 +25,10 @@ fn text_speed(c: &mut Criterion) {
         b.iter_with_large_drop(|| tgsi::parse(&text))
     });
     group.bench_function("IR->text", |b| b.iter(|| tgsi::print(&shader).len()));
-    group.bench_function("text->tokens", |b| {
+    group.bench_function("text->tokens (assemble)", |b| {
+        b.iter(|| tgsi::tokens::assemble(&text).map_or(0, |w| w.len()))
+    });
+    group.bench_function("text->IR->tokens", |b| {
         b.iter(|| {
             tgsi::parse(&text)
                 .ok()
