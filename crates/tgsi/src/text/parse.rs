@@ -25,15 +25,18 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseError> {
     let mut shader = Shader::new(Processor::Vertex);
     // A line holds at most one statement; reserving for that many instructions up front
-    // (only address space until written) saves regrowing the largest list.
-    let lines = 1 + text
-        .as_bytes()
-        .chunks(255)
-        .map(|c| c.iter().map(|&b| (b == b'\n') as u8).sum::<u8>() as usize)
-        .sum::<usize>();
-    shader
-        .instructions
-        .reserve(lines.min(limits.max_instructions));
+    // (only address space until written) saves regrowing the largest list. Oversized
+    // input is refused by `parse_into` without being counted.
+    if text.len() <= limits.max_input_bytes {
+        let lines = 1 + text
+            .as_bytes()
+            .chunks(255)
+            .map(|c| c.iter().map(|&b| (b == b'\n') as u8).sum::<u8>() as usize)
+            .sum::<usize>();
+        shader
+            .instructions
+            .reserve(lines.min(limits.max_instructions));
+    }
     parse_into(text, limits, &mut shader)?;
     Ok(shader)
 }
