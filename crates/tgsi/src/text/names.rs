@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 use crate::enums::{File, TextureTarget};
 use crate::opcode::Opcode;
 
-/// Names longer than this are never looked up (no table holds one).
-const MAX_NAME: usize = 16;
+/// Names longer than this are never looked up (no table holds one; the longest is
+/// `INTERP_CENTROID`).
+const MAX_NAME: usize = 15;
 
 /// A fixed hash table from case-folded names to values.
 pub struct NameTable<T: Copy + 'static> {
@@ -18,8 +19,9 @@ pub struct NameTable<T: Copy + 'static> {
     mask: usize,
 }
 
-/// A word of at most [`MAX_NAME`] bytes upper-cased into one integer, first byte lowest:
-/// two words have the same key exactly when they are equal ignoring ASCII case.
+/// A word of at most [`MAX_NAME`] bytes upper-cased into one integer, first byte lowest,
+/// its length in the top byte: two words have the same key exactly when they are equal
+/// ignoring ASCII case.
 #[inline]
 fn key(word: &[u8]) -> Option<u128> {
     if word.is_empty() || word.len() > MAX_NAME {
@@ -33,7 +35,7 @@ fn key(word: &[u8]) -> Option<u128> {
             .fold(0u64, |k, b| k << 8 | b.to_ascii_uppercase() as u64)
     };
     let (low, high) = word.split_at(word.len().min(8));
-    Some((half(high) as u128) << 64 | half(low) as u128)
+    Some((word.len() as u128) << 120 | (half(high) as u128) << 64 | half(low) as u128)
 }
 
 #[inline]
@@ -133,5 +135,8 @@ mod tests {
             );
         }
         assert_eq!(opcodes().get(&[b'A'; 200]), None);
+        // Trailing NUL bytes do not make a different word look like a name.
+        assert_eq!(files().get(b"IN\0"), None);
+        assert_eq!(texture_targets().get(b"2D\0\0"), None);
     }
 }
