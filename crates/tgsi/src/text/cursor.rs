@@ -5,7 +5,7 @@ use super::ParseError;
 use crate::ir::Span;
 
 /// Position in the input plus the line bookkeeping needed for spans.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct Cursor<'a> {
     src: &'a [u8],
     pos: usize,
@@ -13,8 +13,21 @@ pub struct Cursor<'a> {
     line_start: usize,
 }
 
+/// Which bytes make up words: `[A-Za-z0-9_]`.
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    table
+};
+
+#[inline]
 fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    WORD_BYTES[c as usize]
 }
 
 /// Shortens user text quoted in a message.
@@ -40,49 +53,66 @@ impl<'a> Cursor<'a> {
     }
 
     /// The current position as a span.
+    #[inline]
     pub fn span(&self) -> Span {
         Span::new(self.line, (self.pos - self.line_start + 1) as u32)
     }
 
     /// The byte at the cursor, or 0 at the end.
+    #[inline]
     pub fn peek(&self) -> u8 {
         self.src.get(self.pos).copied().unwrap_or(0)
     }
 
     /// Whether the input is exhausted.
+    #[inline]
     pub fn at_end(&self) -> bool {
         self.pos >= self.src.len()
     }
 
     /// The unread input.
+    #[inline]
     pub fn rest(&self) -> &'a [u8] {
-        &self.src[self.pos.min(self.src.len())..]
+        self.src.get(self.pos..).unwrap_or_default()
     }
 
     /// Moves forward by `n` bytes that contain no line feed.
+    #[inline]
     pub fn advance(&mut self, n: usize) {
         self.pos = (self.pos + n).min(self.src.len());
     }
 
     /// The identifier-like word (`[A-Za-z0-9_]*`) at the cursor.
-    pub fn word(&self) -> &'a str {
+    #[inline]
+    pub fn word(&self) -> &'a [u8] {
         let rest = self.rest();
-        let n = rest.iter().take_while(|&&c| is_word_byte(c)).count();
-        // Only ASCII bytes were taken.
-        std::str::from_utf8(&rest[..n]).unwrap_or("")
+        let n = rest
+            .iter()
+            .position(|&c| !is_word_byte(c))
+            .unwrap_or(rest.len());
+        &rest[..n]
+    }
+
+    /// [`Cursor::word`] as text (it is ASCII), for the lookups of rarely used names.
+    pub fn word_str(&self) -> &'a str {
+        std::str::from_utf8(self.word()).unwrap_or_default()
     }
 
     /// The run of decimal digits at the cursor.
+    #[inline]
     pub fn digits(&self) -> &'a [u8] {
         let rest = self.rest();
-        let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        let n = rest
+            .iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         &rest[..n]
     }
 
     /// Consumes `kw` if the next word equals it (case-insensitively).
     pub fn eat_word(&mut self, kw: &str) -> bool {
         let word = self.word();
-        if word.eq_ignore_ascii_case(kw) {
+        if word.eq_ignore_ascii_case(kw.as_bytes()) {
             self.advance(word.len());
             true
         } else {
@@ -91,16 +121,27 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips spaces, tabs and line feeds; returns whether any were skipped. A carriage
-    /// return is an error, as in Mesa.
-    pub fn skip_ws(&mut self) -> Result<bool, ParseError> {
-        let skipped = self.skip_ws_lenient();
+    /// return is an error, as in Mesa. (The error is boxed to keep the result small.)
+    #[inline]
+    pub fn skip_ws(&mut self) -> Result<bool, Box<ParseError>> {
+        let skipped = match self.peek() {
+            b' ' | b'\t' | b'\n' => self.skip_ws_lenient(),
+            _ => false,
+        };
         if self.peek() == b'\r' {
-            return Err(ParseError {
-                span: self.span(),
-                message: "carriage return is not whitespace in TGSI text (convert CRLF line endings to LF)".into(),
-            });
+            return Err(self.carriage_return());
         }
         Ok(skipped)
+    }
+
+    #[cold]
+    fn carriage_return(&self) -> Box<ParseError> {
+        Box::new(ParseError {
+            span: self.span(),
+            message:
+                "carriage return is not whitespace in TGSI text (convert CRLF line endings to LF)"
+                    .into(),
+        })
     }
 
     /// Skips whitespace without complaining about what follows.
@@ -125,7 +166,7 @@ impl<'a> Cursor<'a> {
         if self.at_end() {
             return "the end of the input".into();
         }
-        let word = self.word();
+        let word = self.word_str();
         if !word.is_empty() {
             return format!("'{}'", clip(word));
         }

@@ -2,11 +2,13 @@
 //! and a printer whose output is byte-identical to Mesa's `tgsi_dump`.
 
 mod cursor;
+mod names;
 pub mod number;
 mod parse;
 mod print;
 
 pub use parse::{parse, parse_with_limits};
+pub(crate) use parse::{parse_into, Sink};
 pub use print::{print, print_with, PrintOptions};
 
 use crate::ir::Span;

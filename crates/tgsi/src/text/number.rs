@@ -202,26 +202,31 @@ fn strto_magnitude(s: &[u8]) -> Option<(bool, Option<u64>, usize)> {
 
 /// printf `%10.4f` of a float promoted to double, as glibc prints it.
 pub fn format_f32_fixed4(v: f32) -> String {
-    format_fixed(v as f64, 4)
+    let mut out = String::new();
+    write_fixed(&mut out, v as f64, 4);
+    out
 }
 
 /// printf `%10.8f` of a double, as glibc prints it.
 pub fn format_f64_fixed8(v: f64) -> String {
-    format_fixed(v, 8)
+    let mut out = String::new();
+    write_fixed(&mut out, v, 8);
+    out
 }
 
-fn format_fixed(v: f64, precision: usize) -> String {
-    if v.is_nan() {
+/// Appends printf `%10.<precision>f` of `v`, as glibc prints it.
+pub fn write_fixed(out: &mut impl std::fmt::Write, v: f64, precision: usize) {
+    let _ = if v.is_nan() {
         let text = if v.is_sign_negative() { "-nan" } else { "nan" };
-        return format!("{text:>10}");
-    }
-    if v.is_infinite() {
+        write!(out, "{text:>10}")
+    } else if v.is_infinite() {
         let text = if v < 0.0 { "-inf" } else { "inf" };
-        return format!("{text:>10}");
-    }
-    // Rust prints the exact decimal expansion rounded half-to-even, like glibc, and keeps
-    // the sign of negative zero.
-    format!("{v:10.precision$}")
+        write!(out, "{text:>10}")
+    } else {
+        // Rust prints the exact decimal expansion rounded half-to-even, like glibc, and
+        // keeps the sign of negative zero.
+        write!(out, "{v:10.precision$}")
+    };
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! [`Limits`]) and never panics.
 
 use super::cursor::{clip, Cursor};
+use super::names;
 use super::number;
 use super::ParseError;
 use crate::enums::*;
@@ -22,6 +23,69 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
 
 /// Parses TGSI text, enforcing `limits`.
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseError> {
+    let mut shader = Shader::new(Processor::Vertex);
+    // A line holds at most one statement; reserving for that many instructions up front
+    // (only address space until written) saves regrowing the largest list. Oversized
+    // input is refused by `parse_into` without being counted.
+    if text.len() <= limits.max_input_bytes {
+        let lines = 1 + text
+            .as_bytes()
+            .chunks(255)
+            .map(|c| c.iter().map(|&b| (b == b'\n') as u8).sum::<u8>() as usize)
+            .sum::<usize>();
+        shader
+            .instructions
+            .reserve(lines.min(limits.max_instructions));
+    }
+    parse_into(text, limits, &mut shader)?;
+    Ok(shader)
+}
+
+/// Where the parser delivers what it reads, statement by statement in text order: a
+/// [`Shader`] collects them; the token assembler encodes them on the fly.
+pub(crate) trait Sink {
+    /// The stage named by the header, before any statement.
+    fn processor(&mut self, processor: Processor);
+    /// The next statement.
+    fn item(&mut self, item: Item<'_>);
+}
+
+impl Sink for Shader {
+    fn processor(&mut self, processor: Processor) {
+        self.processor = processor;
+    }
+
+    fn item(&mut self, item: Item<'_>) {
+        let kind = match item {
+            Item::Property(p) => {
+                self.properties.push(*p);
+                ItemKind::Property
+            }
+            Item::Declaration(d) => {
+                self.declarations.push(d.clone());
+                ItemKind::Declaration
+            }
+            Item::Immediate(_, m) => {
+                self.immediates.push(*m);
+                ItemKind::Immediate
+            }
+            Item::Instruction(_, i) => {
+                // The clone sizes the operand lists exactly.
+                self.instructions.push(i.clone());
+                ItemKind::Instruction
+            }
+        };
+        self.order.push(kind);
+    }
+}
+
+/// Parses TGSI text into `sink`, enforcing `limits`. On an error the sink holds the
+/// statements before it.
+pub(crate) fn parse_into(
+    text: &str,
+    limits: &Limits,
+    sink: &mut impl Sink,
+) -> Result<(), ParseError> {
     if text.len() > limits.max_input_bytes {
         return Err(ParseError {
             span: Span::new(1, 1),
@@ -35,11 +99,21 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseErr
     let mut parser = Parser {
         cur: Cursor::new(text.as_bytes()),
         limits,
-        shader: Shader::new(Processor::Vertex),
+        sink,
+        processor: Processor::Vertex,
+        counts: Counts::default(),
+        operands: (Vec::new(), Vec::new()),
         implied_array_size: 0,
     };
-    parser.program()?;
-    Ok(parser.shader)
+    parser.program().map_err(|e| *e)
+}
+
+/// `word` without `suffix` (matched ignoring ASCII case), and whether it was there.
+fn strip_suffix<'w>(word: &'w [u8], suffix: &[u8]) -> (&'w [u8], bool) {
+    match word.len().checked_sub(suffix.len()) {
+        Some(n) if word[n..].eq_ignore_ascii_case(suffix) => (&word[..n], true),
+        _ => (word, false),
+    }
 }
 
 /// A parsed `[...]` of an operand.
@@ -49,22 +123,38 @@ struct Bracket {
     indirect: Option<Indirect>,
 }
 
-struct Parser<'a, 'l> {
+/// How many statements of each kind have been read.
+#[derive(Default)]
+struct Counts {
+    properties: usize,
+    declarations: usize,
+    immediates: usize,
+    instructions: usize,
+}
+
+struct Parser<'a, 'l, 's, S: Sink> {
     cur: Cursor<'a>,
     limits: &'l Limits,
-    shader: Shader,
+    sink: &'s mut S,
+    /// The stage named by the header.
+    processor: Processor,
+    counts: Counts,
+    /// Operand lists lent to each instruction in turn, so reading one allocates nothing.
+    operands: (Vec<Dst>, Vec<Src>),
     /// Size an empty `[]` stands for (GS input primitive, 32 for tessellation).
     implied_array_size: u32,
 }
 
-type PResult<T> = Result<T, ParseError>;
+/// Errors travel boxed: a pointer keeps every result small on the hot, error-free path.
+type PResult<T> = Result<T, Box<ParseError>>;
 
-impl<'a> Parser<'a, '_> {
+impl<'a, S: Sink> Parser<'a, '_, '_, S> {
+    #[cold]
     fn error_at<T>(&self, span: Span, message: impl Into<String>) -> PResult<T> {
-        Err(ParseError {
+        Err(Box::new(ParseError {
             span,
             message: message.into(),
-        })
+        }))
     }
 
     /// Fails when a list already holds `max` items.
@@ -76,6 +166,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// "expected X, found Y" at the current position.
+    #[cold]
     fn expected<T>(&self, what: &str) -> PResult<T> {
         let found = self.cur.describe_here();
         self.error_at(self.cur.span(), format!("expected {what}, found {found}"))
@@ -84,7 +175,7 @@ impl<'a> Parser<'a, '_> {
     fn program(&mut self) -> PResult<()> {
         self.cur.skip_ws()?;
         let header_span = self.cur.span();
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         let Some(processor) = Processor::ALL
             .iter()
             .copied()
@@ -93,7 +184,8 @@ impl<'a> Parser<'a, '_> {
             return self.expected("a header (FRAG, VERT, GEOM, TESS_CTRL, TESS_EVAL or COMP)");
         };
         self.cur.advance(word.len());
-        self.shader.processor = processor;
+        self.processor = processor;
+        self.sink.processor(processor);
         let _ = header_span;
         if matches!(processor, Processor::TessCtrl | Processor::TessEval) {
             self.implied_array_size = 32;
@@ -124,13 +216,13 @@ impl<'a> Parser<'a, '_> {
             return self.instruction(true);
         }
         let word = self.cur.word();
-        if word.eq_ignore_ascii_case("DCL") {
+        if word.eq_ignore_ascii_case(b"DCL") {
             self.cur.advance(3);
             self.declaration(span)
-        } else if word.eq_ignore_ascii_case("IMM") {
+        } else if word.eq_ignore_ascii_case(b"IMM") {
             self.cur.advance(3);
             self.immediate(span)
-        } else if word.eq_ignore_ascii_case("PROPERTY") {
+        } else if word.eq_ignore_ascii_case(b"PROPERTY") {
             self.cur.advance(8);
             self.property(span)
         } else {
@@ -142,35 +234,29 @@ impl<'a> Parser<'a, '_> {
 
     /// An unsigned decimal number; overflow is an error (Mesa silently wraps).
     fn uint(&mut self, what: &str) -> PResult<u32> {
-        let span = self.cur.span();
         let digits = self.cur.digits();
         if digits.is_empty() {
             return self.expected(what);
         }
+        // Saturating, so leading zeros never make a small number overflow.
+        let value = digits.iter().fold(0u64, |v, &d| {
+            v.saturating_mul(10).saturating_add((d - b'0') as u64)
+        });
         if digits.len() > self.limits.max_token_len {
             return self.error_at(
-                span,
+                self.cur.span(),
                 format!("number of {} digits is too long", digits.len()),
             );
         }
-        let mut value: u32 = 0;
-        for &d in digits {
-            value = match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((d - b'0') as u32))
-            {
-                Some(v) => v,
-                None => {
-                    return self.error_at(
-                        span,
-                        format!(
-                            "number {} does not fit in 32 bits",
-                            String::from_utf8_lossy(digits)
-                        ),
-                    )
-                }
-            };
-        }
+        let Ok(value) = u32::try_from(value) else {
+            return self.error_at(
+                self.cur.span(),
+                format!(
+                    "number {} does not fit in 32 bits",
+                    String::from_utf8_lossy(digits)
+                ),
+            );
+        };
         self.cur.advance(digits.len());
         Ok(value)
     }
@@ -225,7 +311,7 @@ impl<'a> Parser<'a, '_> {
             return self.expected("whitespace after PROPERTY");
         }
         let name_span = self.cur.span();
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
             return self.expected("a property name");
         }
@@ -276,17 +362,18 @@ impl<'a> Parser<'a, '_> {
             }
             PropertyValueKind::Number => self.uint("an unsigned integer property value")?,
         };
-        if name == PropertyName::GsInputPrimitive && self.shader.processor == Processor::Geometry {
+        if name == PropertyName::GsInputPrimitive && self.processor == Processor::Geometry {
             self.implied_array_size = Primitive::from_number(value).map_or(3, Primitive::vertices);
         }
         self.within_limit(
-            self.shader.properties.len(),
+            self.counts.properties,
             self.limits.max_properties,
             "properties",
             span,
         )?;
-        self.shader.properties.push(Property { name, value, span });
-        self.shader.order.push(ItemKind::Property);
+        self.counts.properties += 1;
+        self.sink
+            .item(Item::Property(&Property { name, value, span }));
         Ok(())
     }
 
@@ -297,7 +384,7 @@ impl<'a> Parser<'a, '_> {
         number: fn(T) -> u32,
         what: &str,
     ) -> PResult<u32> {
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         match all
             .iter()
             .copied()
@@ -319,12 +406,12 @@ impl<'a> Parser<'a, '_> {
             self.cur.skip_ws()?;
             let index_span = self.cur.span();
             let index = self.uint("an immediate index")?;
-            if index as usize != self.shader.immediates.len() {
+            if index as usize != self.counts.immediates {
                 return self.error_at(
                     index_span,
                     format!(
                         "immediates must be numbered in order: expected IMM[{}], found IMM[{index}]",
-                        self.shader.immediates.len()
+                        self.counts.immediates
                     ),
                 );
             }
@@ -334,7 +421,7 @@ impl<'a> Parser<'a, '_> {
         if !self.cur.skip_ws()? {
             return self.expected("whitespace before the immediate type");
         }
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         let Some(ty) = ImmType::from_name(word) else {
             return self
                 .expected("an immediate type (FLT32, UINT32, INT32, FLT64, UINT64 or INT64)");
@@ -382,13 +469,16 @@ impl<'a> Parser<'a, '_> {
         }
         self.expect_char(b'}')?;
         self.within_limit(
-            self.shader.immediates.len(),
+            self.counts.immediates,
             self.limits.max_immediates,
             "immediates",
             span,
         )?;
-        self.shader.immediates.push(Immediate { ty, words, span });
-        self.shader.order.push(ItemKind::Immediate);
+        self.sink.item(Item::Immediate(
+            self.counts.immediates,
+            &Immediate { ty, words, span },
+        ));
+        self.counts.immediates += 1;
         Ok(())
     }
 
@@ -454,7 +544,7 @@ impl<'a> Parser<'a, '_> {
 
     fn file(&mut self) -> PResult<File> {
         let word = self.cur.word();
-        match File::from_name(word) {
+        match names::files().get(word) {
             Some(f) => {
                 self.cur.advance(word.len());
                 Ok(f)
@@ -500,7 +590,7 @@ impl<'a> Parser<'a, '_> {
         if !self.cur.skip_ws()? {
             return self.expected("whitespace after DCL");
         }
-        let processor = self.shader.processor;
+        let processor = self.processor;
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
@@ -514,7 +604,7 @@ impl<'a> Parser<'a, '_> {
         // The vertex bracket of a per-vertex file is discarded anyway, so an empty one is
         // accepted without a size when the register bracket follows.
         let empty_span = self.cur.span();
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         let unsized_vertex_bracket = per_vertex && self.implied_array_size == 0 && p.peek() == b']';
         let (mut first, mut last) = if unsized_vertex_bracket {
@@ -525,7 +615,7 @@ impl<'a> Parser<'a, '_> {
             self.dcl_bracket()?
         };
         let mut dimension = None;
-        let mut probe = self.cur.clone();
+        let mut probe = self.cur;
         probe.skip_ws()?;
         if unsized_vertex_bracket && probe.peek() != b'[' {
             return self.error_at(
@@ -579,7 +669,7 @@ impl<'a> Parser<'a, '_> {
                         let target = self.texture_target()?;
                         let (mut writable, mut raw, mut return_type) = (false, false, None);
                         while let Some(mut p) = self.comma_then() {
-                            let word = p.word();
+                            let word = p.word_str();
                             if word.eq_ignore_ascii_case("RAW") {
                                 raw = true;
                             } else if word.eq_ignore_ascii_case("WR") {
@@ -643,7 +733,7 @@ impl<'a> Parser<'a, '_> {
                             let Some(mut p) = self.comma_then() else {
                                 break;
                             };
-                            let word = p.word();
+                            let word = p.word_str();
                             match ReturnType::from_name(word) {
                                 Some(t) if t != ReturnType::Unknown => {
                                     p.advance(word.len());
@@ -666,7 +756,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     File::Memory => {
                         let mut p = attr_cur;
-                        let word = p.word();
+                        let word = p.word_str();
                         if let Some(t) = MemoryType::from_name(word) {
                             p.advance(word.len());
                             decl.memory_type = t;
@@ -680,13 +770,13 @@ impl<'a> Parser<'a, '_> {
                             self.cur = p;
                         }
                         if let Some(mut p) = self.comma_then() {
-                            let word = p.word();
+                            let word = p.word_str();
                             if let Some(name) =
                                 Semantic::from_name(word).filter(|s| s.has_text_name())
                             {
                                 p.advance(word.len());
                                 let mut index = 0;
-                                let mut q = p.clone();
+                                let mut q = p;
                                 q.skip_ws()?;
                                 if q.peek() == b'[' {
                                     self.cur = q;
@@ -746,7 +836,7 @@ impl<'a> Parser<'a, '_> {
         if !is_vs_input {
             // , interpolation mode
             if let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(mode) = Interpolate::from_name(word) {
                     p.advance(word.len());
                     decl.interp = Some(InterpDecl {
@@ -758,7 +848,7 @@ impl<'a> Parser<'a, '_> {
             }
             // , location (kept only with an interpolation mode, as in Mesa's tokens)
             if let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(location) = InterpLocation::from_name(word) {
                     p.advance(word.len());
                     if let Some(interp) = decl.interp.as_mut() {
@@ -780,20 +870,20 @@ impl<'a> Parser<'a, '_> {
         }
 
         self.within_limit(
-            self.shader.declarations.len(),
+            self.counts.declarations,
             self.limits.max_declarations,
             "declarations",
             span,
         )?;
-        self.shader.declarations.push(decl);
-        self.shader.order.push(ItemKind::Declaration);
+        self.counts.declarations += 1;
+        self.sink.item(Item::Declaration(&decl));
         Ok(())
     }
 
     /// If optional whitespace and a comma follow, a cursor just past the comma and the
     /// whitespace after it.
     fn comma_then(&self) -> Option<Cursor<'a>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws_lenient();
         if p.peek() != b',' {
             return None;
@@ -805,7 +895,7 @@ impl<'a> Parser<'a, '_> {
 
     fn texture_target(&mut self) -> PResult<TextureTarget> {
         let word = self.cur.word();
-        match TextureTarget::from_name(word) {
+        match names::texture_targets().get(word) {
             Some(t) => {
                 self.cur.advance(word.len());
                 Ok(t)
@@ -815,7 +905,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn return_type(&mut self) -> PResult<ReturnType> {
-        let word = self.cur.word();
+        let word = self.cur.word_str();
         match ReturnType::from_name(word).filter(|&t| t != ReturnType::Unknown) {
             Some(t) => {
                 self.cur.advance(word.len());
@@ -826,14 +916,15 @@ impl<'a> Parser<'a, '_> {
     }
 
     fn format_word(p: &mut Cursor<'_>) -> Option<Format> {
-        let word = p.word();
+        let word = p.word_str();
         let format = Format::from_name(word)?;
         p.advance(word.len());
         Some(format)
     }
 
+    #[inline]
     fn opt_write_mask(&mut self) -> PResult<Option<WriteMask>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         if p.peek() != b'.' {
             return Ok(None);
@@ -874,7 +965,10 @@ impl<'a> Parser<'a, '_> {
                     })
                 } else {
                     // Quote at most a few dozen characters of a hostile megabyte-long word.
-                    self.error_at(span, format!("unknown opcode '{}'", clip(word)))
+                    self.error_at(
+                        span,
+                        format!("unknown opcode '{}'", clip(self.cur.word_str())),
+                    )
                 };
             }
         };
@@ -882,6 +976,10 @@ impl<'a> Parser<'a, '_> {
         self.cur.advance(word.len());
         let takes_operands = info.num_dst + info.num_src > 0 || info.has(opcode::TEX);
         let mut inst = Instruction::new(opcode);
+        let (mut dst, mut src) = std::mem::take(&mut self.operands);
+        dst.clear();
+        src.clear();
+        (inst.dst, inst.src) = (dst, src);
         inst.saturate = saturate;
         inst.precise = precise;
         inst.span = span;
@@ -894,10 +992,10 @@ impl<'a> Parser<'a, '_> {
 
         // Pre-2017 geometry shaders wrote EMIT / ENDPRIM with no stream operand.
         let operands_omitted = matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) && {
-            let mut p = self.cur.clone();
+            let mut p = self.cur;
             p.skip_ws_lenient();
             let w = p.word();
-            !(p.peek() == b'-' || p.peek() == b'|' || File::from_name(w).is_some())
+            !(p.peek() == b'-' || p.peek() == b'|' || names::files().get(w).is_some())
         };
 
         if takes_operands && !operands_omitted {
@@ -941,9 +1039,9 @@ impl<'a> Parser<'a, '_> {
         if inst.texture.is_some() {
             while let Some(p) = self.comma_then() {
                 let n = inst.texture.as_ref().map_or(0, |t| t.offsets.len());
-                let mut q = p.clone();
+                let mut q = p;
                 let word = q.word();
-                if File::from_name(word).is_none() || n >= 4 {
+                if names::files().get(word).is_none() || n >= 4 {
                     break;
                 }
                 q.advance(word.len());
@@ -958,7 +1056,7 @@ impl<'a> Parser<'a, '_> {
         // Memory qualifiers, image target and format.
         if let Some(mem) = inst.memory.as_mut() {
             while let Some(mut p) = self.comma_then() {
-                let word = p.word();
+                let word = p.word_str();
                 if let Some(q) = MemoryQualifier::from_name(word) {
                     mem.qualifiers |= 1 << q.number();
                 } else if let Some(t) = TextureTarget::from_name(word) {
@@ -976,7 +1074,7 @@ impl<'a> Parser<'a, '_> {
 
         // Branch label.
         if info.has(opcode::BRANCH) {
-            let mut p = self.cur.clone();
+            let mut p = self.cur;
             p.skip_ws_lenient();
             if p.peek() == b':' {
                 p.advance(1);
@@ -993,46 +1091,46 @@ impl<'a> Parser<'a, '_> {
         }
 
         self.within_limit(
-            self.shader.instructions.len(),
+            self.counts.instructions,
             self.limits.max_instructions,
             "instructions",
             span,
         )?;
-        self.shader.instructions.push(inst);
-        self.shader.order.push(ItemKind::Instruction);
+        self.sink
+            .item(Item::Instruction(self.counts.instructions, &inst));
+        self.counts.instructions += 1;
+        self.operands = (inst.dst, inst.src);
         Ok(())
     }
 
     /// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
-    fn split_opcode(word: &str) -> Option<(Opcode, bool, bool)> {
-        if word.is_empty() || word.as_bytes()[0].is_ascii_digit() {
+    fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
+        if word.first().is_none_or(u8::is_ascii_digit) {
             return None;
         }
-        if let Some(op) = Opcode::from_name(word) {
+        let table = names::opcodes();
+        if let Some(op) = table.get(word) {
             return Some((op, false, false));
         }
-        let upper = word.to_ascii_uppercase();
-        let (rest, precise) = match upper.strip_suffix("_PRECISE") {
-            Some(r) => (r, true),
-            None => (upper.as_str(), false),
-        };
-        let (rest, saturate) = match rest.strip_suffix("_SAT") {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
+        let (rest, precise) = strip_suffix(word, b"_PRECISE");
+        let (rest, saturate) = strip_suffix(rest, b"_SAT");
         if !saturate && !precise {
             return None;
         }
-        Opcode::from_name(rest).map(|op| (op, saturate, precise))
+        table.get(rest).map(|op| (op, saturate, precise))
     }
 
     /// `[...]` after a file name: a literal index or `FILE[n].c±offset`, then `(arrayid)`.
     fn operand_bracket(&mut self) -> PResult<Bracket> {
         self.cur.skip_ws()?;
         let mut bracket = Bracket::default();
-        let word = self.cur.word();
-        if let Some(ind_file) = File::from_name(word) {
-            self.cur.advance(word.len());
+        // A literal index is the common case; a file name never starts with a digit.
+        let ind_file = match self.cur.peek() {
+            b'0'..=b'9' => None,
+            _ => names::files().get(self.cur.word()),
+        };
+        if let Some(ind_file) = ind_file {
+            self.cur.advance(self.cur.word().len());
             self.cur.skip_ws()?;
             self.expect_char(b'[')?;
             self.cur.skip_ws()?;
@@ -1098,13 +1196,68 @@ impl<'a> Parser<'a, '_> {
         Ok(bracket)
     }
 
+    /// `FILE[n]` as the printer writes most operands: a literal index right after the
+    /// file, no array id, no second index. `None` (cursor untouched) leaves anything else
+    /// to the general path of [`Parser::register`], which reads this form identically.
+    #[inline(always)]
+    fn plain_register(&mut self) -> Option<Register> {
+        let rest = self.cur.rest();
+        let word = self.cur.word();
+        let file = names::files().get(word)?;
+        let mut i = word.len();
+        if rest.get(i) != Some(&b'[') {
+            return None;
+        }
+        i += 1;
+        let start = i;
+        let mut index = 0u32;
+        while let Some(c) = rest.get(i).filter(|c| c.is_ascii_digit()) {
+            if i - start == 5 {
+                return None;
+            }
+            index = index * 10 + (c - b'0') as u32;
+            i += 1;
+        }
+        let digits = i - start;
+        if digits == 0
+            || digits > self.limits.max_token_len
+            || index > self.limits.max_register_index
+            || rest.get(i) != Some(&b']')
+        {
+            return None;
+        }
+        i += 1;
+        if rest.get(i) == Some(&b'(') {
+            return None;
+        }
+        let mut j = i;
+        while matches!(rest.get(j), Some(b' ' | b'\t' | b'\n')) {
+            j += 1;
+        }
+        if rest.get(j) == Some(&b'[') {
+            return None;
+        }
+        self.cur.advance(i);
+        Some(Register::new(file, index as i32))
+    }
+
     /// `FILE[...]` optionally followed by a second `[...]`.
+    #[inline(always)]
     fn register(&mut self) -> PResult<Register> {
+        match self.plain_register() {
+            Some(reg) => Ok(reg),
+            None => self.any_register(),
+        }
+    }
+
+    /// [`Parser::register`] in all its forms.
+    #[inline(never)]
+    fn any_register(&mut self) -> PResult<Register> {
         let file = self.file()?;
         self.cur.skip_ws()?;
         self.expect_char(b'[')?;
         let first = self.operand_bracket()?;
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws_lenient();
         if p.peek() == b'[' {
             self.cur = p;
@@ -1128,12 +1281,14 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
+    #[inline(always)]
     fn dst_operand(&mut self) -> PResult<Dst> {
         let reg = self.register()?;
         let write_mask = self.opt_write_mask()?.unwrap_or(WriteMask::XYZW);
         Ok(Dst { reg, write_mask })
     }
 
+    #[inline(always)]
     fn src_operand(&mut self) -> PResult<Src> {
         let mut negate = false;
         let mut absolute = false;
@@ -1168,8 +1323,9 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// `.` and exactly N swizzle letters.
+    #[inline]
     fn opt_swizzle<const N: usize>(&mut self) -> PResult<Option<[u8; N]>> {
-        let mut p = self.cur.clone();
+        let mut p = self.cur;
         p.skip_ws()?;
         if p.peek() != b'.' {
             return Ok(None);

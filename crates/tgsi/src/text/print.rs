@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::number::{format_f32_fixed4, format_f64_fixed8};
+use super::number::write_fixed;
 use crate::enums::*;
 use crate::ir::*;
 use crate::opcode::{self, Opcode};
@@ -27,7 +27,9 @@ pub fn print(shader: &Shader) -> String {
 /// Prints a shader with options.
 pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
     let mut p = Printer {
-        out: String::with_capacity(64 + shader.instructions.len() * 40),
+        out: Buf(Vec::with_capacity(
+            4096 + shader.declarations.len() * 64 + shader.instructions.len() * 80,
+        )),
         options,
         indent: 0,
     };
@@ -41,14 +43,83 @@ pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
             Item::Instruction(i, inst) => p.instruction(i, inst),
         }
     }
-    p.out
+    // Only `&str`s and ASCII characters were appended.
+    String::from_utf8(p.out.0)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The output: bytes appended without UTF-8 encoding work per character (the printer only
+/// ever appends whole `&str`s and ASCII characters).
+struct Buf(Vec<u8>);
+
+impl Buf {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+}
+
+impl Write for Buf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// Appends the decimal digits of `value` (as `{}` would print it).
+fn push_u64(out: &mut Buf, mut value: u64) {
+    // Register indices and operand numbers are mostly one or two digits.
+    if value < 10 {
+        out.0.push(b'0' + value as u8);
+        return;
+    }
+    if value < 100 {
+        out.0.push(b'0' + (value / 10) as u8);
+        out.0.push(b'0' + (value % 10) as u8);
+        return;
+    }
+    let mut digits = [0u8; 20];
+    let mut n = digits.len();
+    loop {
+        n -= 1;
+        digits[n] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    out.0.extend_from_slice(&digits[n..]);
+}
+
+/// Appends a signed number as `{}` prints it.
+fn push_i64(out: &mut Buf, value: i64) {
+    if value < 0 {
+        out.push('-');
+    }
+    push_u64(out, value.unsigned_abs());
+}
+
+/// Appends `[value]`.
+fn push_index(out: &mut Buf, value: i64) {
+    out.push('[');
+    push_i64(out, value);
+    out.push(']');
 }
 
 /// Nesting depth beyond which the printer stops indenting further.
 const MAX_PRINTED_INDENT: usize = 64;
 
 struct Printer {
-    out: String,
+    out: Buf,
     options: PrintOptions,
     indent: usize,
 }
@@ -116,12 +187,16 @@ impl Printer {
             self.out.push_str("[]");
         }
         if let Some(dim) = decl.dimension {
-            let _ = write!(self.out, "[{}]", dim as i32);
+            push_index(&mut self.out, dim as i32 as i64);
         }
         if decl.first == decl.last {
-            let _ = write!(self.out, "[{}]", decl.first as i32);
+            push_index(&mut self.out, decl.first as i32 as i64);
         } else {
-            let _ = write!(self.out, "[{}..{}]", decl.first as i32, decl.last as i32);
+            self.out.push('[');
+            push_i64(&mut self.out, decl.first as i32 as i64);
+            self.out.push_str("..");
+            push_i64(&mut self.out, decl.last as i32 as i64);
+            self.out.push(']');
         }
         self.write_mask(decl.usage_mask);
         if let Some(id) = decl.array_id {
@@ -231,53 +306,51 @@ impl Printer {
     }
 
     fn immediate(&mut self, index: usize, imm: &Immediate) {
-        let _ = write!(self.out, "IMM[{}] {} {{", index, imm.ty.name());
+        self.out.push_str("IMM");
+        push_index(&mut self.out, index as i64);
+        self.out.push(' ');
+        self.out.push_str(imm.ty.name());
+        self.out.push_str(" {");
         let w = imm.words;
-        let values: Vec<String> = match imm.ty {
-            ImmType::Float32 => w
-                .iter()
-                .map(|&bits| {
-                    if self.options.hex_floats {
-                        format!("0x{bits:08x}")
-                    } else {
-                        format_f32_fixed4(f32::from_bits(bits))
-                    }
-                })
-                .collect(),
-            ImmType::Uint32 => w.iter().map(|v| v.to_string()).collect(),
-            ImmType::Int32 => w.iter().map(|&v| (v as i32).to_string()).collect(),
-            ImmType::Float64 | ImmType::Uint64 | ImmType::Int64 => (0..2)
-                .map(|i| {
-                    let bits = w[2 * i] as u64 | (w[2 * i + 1] as u64) << 32;
-                    match imm.ty {
-                        ImmType::Float64 => format_f64_fixed8(f64::from_bits(bits)),
-                        ImmType::Uint64 => bits.to_string(),
-                        _ => (bits as i64).to_string(),
-                    }
-                })
-                .collect(),
-        };
-        self.out.push_str(&values.join(", "));
+        let count = if imm.ty.is_64bit() { 2 } else { 4 };
+        for i in 0..count {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            // The i-th 64-bit value (low word first); only read for 64-bit types.
+            let bits = || w[2 * i] as u64 | (w[2 * i + 1] as u64) << 32;
+            match imm.ty {
+                ImmType::Float32 if self.options.hex_floats => {
+                    let _ = write!(self.out, "0x{:08x}", w[i]);
+                }
+                ImmType::Float32 => write_fixed(&mut self.out, f32::from_bits(w[i]) as f64, 4),
+                ImmType::Uint32 => push_u64(&mut self.out, w[i] as u64),
+                ImmType::Int32 => push_i64(&mut self.out, w[i] as i32 as i64),
+                ImmType::Float64 => write_fixed(&mut self.out, f64::from_bits(bits()), 8),
+                ImmType::Uint64 => push_u64(&mut self.out, bits()),
+                ImmType::Int64 => push_i64(&mut self.out, bits() as i64),
+            }
+        }
         self.out.push_str("}\n");
     }
 
     fn indirect(&mut self, ind: &Indirect, offset: i32) {
-        let _ = write!(
-            self.out,
-            "[{}[{}].{}",
-            ind.file.name(),
-            ind.index,
-            channel_letter(ind.component)
-        );
+        self.out.push('[');
+        self.out.push_str(ind.file.name());
+        push_index(&mut self.out, ind.index as i64);
+        self.out.push('.');
+        self.out.push(channel_letter(ind.component));
+        if offset > 0 {
+            self.out.push('+');
+        }
         if offset != 0 {
-            if offset > 0 {
-                self.out.push('+');
-            }
-            let _ = write!(self.out, "{offset}");
+            push_i64(&mut self.out, offset as i64);
         }
         self.out.push(']');
         if ind.array_id != 0 {
-            let _ = write!(self.out, "({})", ind.array_id);
+            self.out.push('(');
+            push_u64(&mut self.out, ind.array_id as u64);
+            self.out.push(')');
         }
     }
 
@@ -286,22 +359,27 @@ impl Printer {
         if let Some(dim) = &reg.dimension {
             match &dim.indirect {
                 Some(ind) => self.indirect(ind, dim.index),
-                None => {
-                    let _ = write!(self.out, "[{}]", dim.index);
-                }
+                None => push_index(&mut self.out, dim.index as i64),
             }
         }
         match &reg.indirect {
             Some(ind) => self.indirect(ind, reg.index),
-            None => {
-                let _ = write!(self.out, "[{}]", reg.index);
-            }
+            None => push_index(&mut self.out, reg.index as i64),
         }
+    }
+
+    /// The `%3d: ` instruction number.
+    fn instruction_number(&mut self, index: usize) {
+        for _ in (index.max(1).ilog10() as usize + 1)..3 {
+            self.out.push(' ');
+        }
+        push_u64(&mut self.out, index as u64);
+        self.out.push_str(": ");
     }
 
     fn instruction(&mut self, index: usize, inst: &Instruction) {
         let info = inst.opcode.info();
-        let _ = write!(self.out, "{index:3}: ");
+        self.instruction_number(index);
         if info.has(opcode::DEDENT) {
             self.indent = self.indent.saturating_sub(1);
         }
@@ -322,7 +400,7 @@ impl Printer {
             self.out.push_str("_PRECISE");
         }
         let mut first = true;
-        let mut sep = |out: &mut String| {
+        let mut sep = |out: &mut Buf| {
             if !first {
                 out.push(',');
             }
@@ -359,7 +437,10 @@ impl Printer {
                 self.out.push_str(tex.target.name());
             }
             for off in &tex.offsets {
-                let _ = write!(self.out, ", {}[{}].", off.file.name(), off.index);
+                self.out.push_str(", ");
+                self.out.push_str(off.file.name());
+                push_index(&mut self.out, off.index as i64);
+                self.out.push('.');
                 for c in off.swizzle {
                     self.out.push(channel_letter(c));
                 }
@@ -383,7 +464,8 @@ impl Printer {
         }
         if let Some(label) = inst.label {
             if info.has(opcode::BRANCH) || inst.opcode == Opcode::BGNSUB {
-                let _ = write!(self.out, " :{label}");
+                self.out.push_str(" :");
+                push_u64(&mut self.out, label as u64);
             }
         }
         self.out.push('\n');

@@ -8,11 +8,43 @@ use crate::ir::*;
 
 /// Encodes a shader as Mesa token words.
 pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
-    let mut out = Vec::with_capacity(2usize.saturating_add(body_words(shader)));
-    out.push(header::HEADER_SIZE.put(2));
-    out.push(header::PROCESSOR.put(shader.processor.number()));
+    let mut words = Assembler::with_capacity(body_words(shader));
+    words.processor(shader.processor);
     for item in shader.items() {
-        match item {
+        words.item(item);
+    }
+    words.finish()
+}
+
+/// Token words built statement by statement, as [`encode`] does for a shader and
+/// [`super::assemble`] for text while it is parsed. After the first statement that does
+/// not fit, later ones are ignored and [`Assembler::finish`] reports that one.
+pub(crate) struct Assembler {
+    out: Vec<u32>,
+    error: Option<EncodeError>,
+}
+
+impl Assembler {
+    /// An assembler with room for `body` words after the header.
+    pub(crate) fn with_capacity(body: usize) -> Assembler {
+        let mut out = Vec::with_capacity(2usize.saturating_add(body));
+        out.push(header::HEADER_SIZE.put(2));
+        out.push(0);
+        Assembler { out, error: None }
+    }
+
+    /// Sets the header's processor.
+    pub(crate) fn processor(&mut self, processor: Processor) {
+        self.out[1] = header::PROCESSOR.put(processor.number());
+    }
+
+    /// Appends one statement.
+    pub(crate) fn item(&mut self, item: Item<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        let out = &mut self.out;
+        let result = match item {
             Item::Property(p) => {
                 out.push(
                     group::TYPE.put(group::PROPERTY)
@@ -20,8 +52,9 @@ pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
                         | prop::NAME.put(p.name.number()),
                 );
                 out.push(p.value);
+                Ok(())
             }
-            Item::Declaration(decl) => declaration(decl, &mut out)?,
+            Item::Declaration(decl) => declaration(decl, out),
             Item::Immediate(_, m) => {
                 out.push(
                     group::TYPE.put(group::IMMEDIATE)
@@ -29,19 +62,29 @@ pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
                         | imm::DATA_TYPE.put(m.ty.number()),
                 );
                 out.extend_from_slice(&m.words);
+                Ok(())
             }
-            Item::Instruction(index, inst) => instruction(index, inst, &mut out)?,
+            Item::Instruction(index, inst) => instruction(index, inst, out),
+        };
+        self.error = result.err();
+    }
+
+    /// The words, with the header's BodySize filled in, or the first error.
+    pub(crate) fn finish(self) -> Result<Vec<u32>, EncodeError> {
+        if let Some(error) = self.error {
+            return Err(error);
         }
+        let mut out = self.out;
+        let body = out.len() - 2;
+        if !header::BODY_SIZE.fits(body as u32) || body > u32::MAX as usize {
+            return Err(EncodeError {
+                span: Span::default(),
+                message: format!("{body} body words do not fit in the 24-bit BodySize field"),
+            });
+        }
+        out[0] |= header::BODY_SIZE.put(body as u32);
+        Ok(out)
     }
-    let body = out.len() - 2;
-    if !header::BODY_SIZE.fits(body as u32) || body > u32::MAX as usize {
-        return Err(EncodeError {
-            span: Span::default(),
-            message: format!("{body} body words do not fit in the 24-bit BodySize field"),
-        });
-    }
-    out[0] |= header::BODY_SIZE.put(body as u32);
-    Ok(out)
 }
 
 /// The number of body words `encode` writes for `shader` (whether or not every field
@@ -72,28 +115,39 @@ pub(crate) fn body_words(shader: &Shader) -> usize {
         + insts.sum::<usize>()
 }
 
+#[inline(always)]
 fn check(span: Span, field: Field, value: u32, what: &str) -> Result<u32, EncodeError> {
     if field.fits(value) {
         Ok(field.put(value))
     } else {
-        Err(EncodeError {
+        Err(too_wide(
             span,
-            message: format!("{what} {value} does not fit in {} bits", field.width),
-        })
+            format_args!("{what} {value} does not fit in {} bits", field.width),
+        ))
     }
 }
 
+#[inline(always)]
 fn check_signed(span: Span, field: Field, value: i32, what: &str) -> Result<u32, EncodeError> {
     if field.fits_signed(value) {
         Ok(field.put(value as u32))
     } else {
-        Err(EncodeError {
+        Err(too_wide(
             span,
-            message: format!(
+            format_args!(
                 "{what} {value} does not fit in a signed {}-bit field",
                 field.width
             ),
-        })
+        ))
+    }
+}
+
+/// The error of a value too wide for its field (kept out of the encoding fast path).
+#[cold]
+fn too_wide(span: Span, message: std::fmt::Arguments<'_>) -> EncodeError {
+    EncodeError {
+        span,
+        message: message.to_string(),
     }
 }
 

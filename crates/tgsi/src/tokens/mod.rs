@@ -10,10 +10,12 @@
 //! assert_eq!(tgsi::print(&back), tgsi::print(&shader));
 //! ```
 
+mod assemble;
 mod decode;
 mod encode;
 pub(crate) mod layout;
 
+pub use assemble::{assemble, assemble_with_limits, AssembleError};
 pub use decode::{decode, decode_with_limits};
 pub(crate) use encode::body_words;
 pub use encode::encode;
