@@ -61,29 +61,31 @@ impl Input {
         }
     }
 
+    /// The input as UTF-8 text; prints where it is not.
+    pub fn text(&self) -> Result<&str, Failure> {
+        std::str::from_utf8(&self.bytes).map_err(|e| {
+            let before = &self.bytes[..e.valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let col = before.len()
+                - before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1)
+                + 1;
+            eprintln!(
+                "{}:{line}:{col}: error: invalid UTF-8 in TGSI text",
+                self.name
+            );
+            Failure::Invalid
+        })
+    }
+
     /// Parses or decodes the input; prints the error (`name:line:col: error: …`) and returns
     /// [`Failure::Invalid`] when it is not a shader.
     pub fn shader(&self, force_tokens: bool) -> Result<Shader, Failure> {
         match self.form(force_tokens) {
             Form::Text => {
-                let text = match std::str::from_utf8(&self.bytes) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        let before = &self.bytes[..e.valid_up_to()];
-                        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-                        let col = before.len()
-                            - before
-                                .iter()
-                                .rposition(|&b| b == b'\n')
-                                .map_or(0, |p| p + 1)
-                            + 1;
-                        eprintln!(
-                            "{}:{line}:{col}: error: invalid UTF-8 in TGSI text",
-                            self.name
-                        );
-                        return Err(Failure::Invalid);
-                    }
-                };
+                let text = self.text()?;
                 tgsi::parse(text).map_err(|e| {
                     eprintln!(
                         "{}:{}:{}: error: {}",
