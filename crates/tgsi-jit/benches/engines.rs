@@ -1,6 +1,7 @@
-//! Criterion benchmarks of the benchmark suite (`benches/shaders/*`): every case rendered at
-//! 64×64 on one thread with the interpreter and with the JIT (throughput in pixels), and
-//! the JIT's compile time per case.
+//! Criterion benchmarks of the benchmark suite (`benches/shaders/*`): every fragment case
+//! rendered at 64×64 on one thread with the interpreter and with the JIT (throughput in
+//! pixels), the JIT's compile time per case, and each compute case's dispatch on the
+//! interpreter (throughput in invocations; the JIT runs no compute shaders yet).
 //!
 //! ```sh
 //! cargo bench -p tgsi-jit --bench engines -- --quick
@@ -14,7 +15,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tgsi_exec::{render_fragment_with, Interpreter, RenderOptions, WaveEngine};
+use tgsi_exec::{render_fragment_with, run_compute, Interpreter, RenderOptions, WaveEngine};
 use tgsi_jit::Engine;
 
 /// Side of the benchmarked image.
@@ -63,5 +64,22 @@ fn compile(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render, compile);
+fn compute(c: &mut Criterion) {
+    let cases = common::load_all_compute();
+    let mut group = c.benchmark_group("compute");
+    group.sample_size(10);
+    for case in &cases {
+        let options = case.options();
+        // The first dispatch gives the invocation count; the buffers keep changing, which
+        // does not change the work.
+        let stats = run_compute(&case.program, &options).expect("dispatch");
+        group.throughput(Throughput::Elements(stats.invocations));
+        group.bench_function(BenchmarkId::new("interp", &case.name), |b| {
+            b.iter(|| black_box(run_compute(&case.program, &options).expect("dispatch")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, render, compile, compute);
 criterion_main!(benches);

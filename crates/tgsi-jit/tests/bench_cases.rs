@@ -1,11 +1,12 @@
 //! The benchmark suite's cases (`benches/shaders/*`, original GLSL compiled by Mesa and
-//! rendered on softpipe) render bit for bit like softpipe's `ref.f32` at their reference
-//! size, with the JIT and with the interpreter.
+//! run on softpipe): fragment cases render bit for bit like softpipe's `ref.f32` at their
+//! reference size, with the JIT and with the interpreter; compute cases leave softpipe's
+//! bytes in every output buffer (the JIT runs no compute shaders: interpreter only).
 
 #[path = "../benches/common/mod.rs"]
 mod common;
 
-use tgsi_exec::{render_fragment, render_fragment_with};
+use tgsi_exec::{render_fragment, render_fragment_with, run_compute};
 use tgsi_jit::Engine;
 
 /// The first differing 32-bit word of two images, as (index, got, want).
@@ -50,4 +51,21 @@ fn every_case_matches_softpipe_on_both_engines() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_compute_case_matches_softpipe() {
+    let cases = common::load_all_compute();
+    assert!(!cases.is_empty());
+    for case in &cases {
+        run_compute(&case.program, &case.options())
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        for (resource, want) in &case.expected {
+            let got = resource.data.to_bytes();
+            assert_eq!(got.len(), want.len(), "{}", case.name);
+            if let Some((i, g, w)) = first_difference(&got, want) {
+                panic!("{}: word {i} is {g:#010x}, softpipe {w:#010x}", case.name);
+            }
+        }
+    }
 }
