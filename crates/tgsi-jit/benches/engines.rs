@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the benchmark suite (`benches/shaders/*`): every fragment case
-//! rendered at 64×64 on one thread with the interpreter and with the JIT (throughput in
-//! pixels), the JIT's compile time per case, and each compute case's dispatch on the
-//! interpreter (throughput in invocations; the JIT runs no compute shaders yet).
+//! rendered at its reference size (64×64) on one thread with the interpreter and with the
+//! JIT (throughput in pixels), the JIT's compile time per case, and each compute case's
+//! dispatch on the interpreter (throughput in invocations; the JIT runs no compute shaders
+//! yet). Each engine's first result is checked against softpipe's before it is timed.
 //!
 //! ```sh
 //! cargo bench -p tgsi-jit --bench engines -- --quick
@@ -15,23 +16,18 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tgsi_exec::{render_fragment_with, run_compute, Interpreter, RenderOptions, WaveEngine};
+use tgsi_exec::{render_fragment_with, run_compute, Interpreter, WaveEngine};
 use tgsi_jit::Engine;
-
-/// Side of the benchmarked image.
-const SIDE: u32 = 64;
 
 fn render(c: &mut Criterion) {
     let cases = common::load_all();
-    let mut group = c.benchmark_group("render64");
-    group.throughput(Throughput::Elements(u64::from(SIDE * SIDE)));
+    let mut group = c.benchmark_group("render");
     group.sample_size(10);
     for case in &cases {
-        let options = RenderOptions {
-            width: SIDE,
-            height: SIDE,
-            ..case.options.clone()
-        };
+        let options = &case.options;
+        group.throughput(Throughput::Elements(u64::from(
+            options.width * options.height,
+        )));
         let jit = Engine::new(case.program.clone());
         if let Some(reason) = jit.fallback_reason() {
             eprintln!(
@@ -42,7 +38,13 @@ fn render(c: &mut Criterion) {
         let engines: [(&str, &dyn WaveEngine); 2] =
             [("interp", &Interpreter(&case.program)), ("jit", &jit)];
         for (engine, e) in engines {
-            group.bench_with_input(BenchmarkId::new(engine, &case.name), &options, |b, o| {
+            let image = render_fragment_with(e, options).expect("render");
+            assert!(
+                image.to_le_bytes() == case.reference,
+                "{} {engine}: not softpipe's image",
+                case.name
+            );
+            group.bench_with_input(BenchmarkId::new(engine, &case.name), options, |b, o| {
                 b.iter(|| black_box(render_fragment_with(e, o).expect("render")))
             });
         }
@@ -70,9 +72,16 @@ fn compute(c: &mut Criterion) {
     group.sample_size(10);
     for case in &cases {
         let options = case.options();
-        // The first dispatch gives the invocation count; the buffers keep changing, which
-        // does not change the work.
+        // The first dispatch gives softpipe's outputs and the invocation count; the buffers
+        // keep changing afterwards, which does not change the work.
         let stats = run_compute(&case.program, &options).expect("dispatch");
+        for (resource, want) in &case.expected {
+            assert!(
+                &resource.data.to_bytes() == want,
+                "{}: not softpipe's output",
+                case.name
+            );
+        }
         group.throughput(Throughput::Elements(stats.invocations));
         group.bench_function(BenchmarkId::new("interp", &case.name), |b| {
             b.iter(|| black_box(run_compute(&case.program, &options).expect("dispatch")))
