@@ -39,7 +39,8 @@
 #   --min-time S    seconds per measurement, fsref and tgsi bench (default 1)
 #   --markdown      print the table in Markdown (for the README)
 #
-# Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12), Mesa 22.3.
+# Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12, Mesa 22.3), bc,
+# python3 (texref and csref cases).
 set -eu
 
 usage() {
@@ -73,6 +74,12 @@ shared=${TGSI_SHARED:-$root/../shared}
 if [ $# -eq 0 ]; then
     set -- "$root"/crates/tgsi-jit/benches/shaders/*/
 fi
+for dir in "$@"; do
+    if [ ! -f "$dir/shader.frag" ] && [ ! -f "$dir/shader.comp" ]; then
+        echo "bench-render.sh: $dir is not a case directory (no shader.frag or shader.comp)" >&2
+        usage 2 >&2
+    fi
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -201,5 +208,5 @@ BEGIN {
     }
     if (fb != "") fell = 1
 }
-END { if (fell) print (md ? "\n" : "") "`*`: the JIT fell back to the interpreter for this shader (it compiles no compute shaders)" }
+END { if (fell) print (md ? "\n" : "") "`*`: the JIT fell back to the interpreter for this shader (it compiles no compute shaders; jit-ms is then the time to decline)" }
 ' "$rows"
