@@ -1,48 +1,212 @@
 #!/bin/sh
-# Speed of `tgsi render` against Mesa softpipe, in the same run, as a ratio.
+# Speed of tgsi's interpreter and JIT against Mesa softpipe and llvmpipe on the same
+# shaders, measured in one run and printed as one table with the ratios.
 #
-#   scripts/bench-render.sh CASE_DIR [SIZE] [REPS]
+#   scripts/bench-render.sh [--size WxH] [--reps N] [--min-time S] [--markdown] [CASE_DIR...]
 #
-# CASE_DIR is an fsref case (shader.frag + uniforms.txt, e.g. ../shared/corpus/fsref/demos-mandel256).
-# The script renders it SIZE×SIZE (default 256) with shared/tools/fsref on softpipe, which
-# also measures softpipe's Mpix/s (median of REPS runs, default 3) and writes the TGSI and
-# constants for that size; then it renders the same TGSI with `tgsi render --threads 1`
-# REPS times, checks the image is bit-identical to softpipe's, and prints both speeds.
+# CASE_DIR is an fsref case (shader.frag + uniforms.txt), a texref case (plus textures.txt)
+# or a csref case (shader.comp + bindings.txt); default: every case of
+# crates/tgsi-jit/benches/shaders/. For each fragment case:
 #
-# Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12) for fsref.
+#  1. shared/tools/fsref (texref) renders the GLSL on softpipe at the bench size, writes the
+#     TGSI softpipe ran and its constants for that size, and measures Mpix/s of softpipe,
+#     llvmpipe with LP_NUM_THREADS=1 and llvmpipe with its default thread count (one per
+#     core), each the median of --reps runs of at least --min-time seconds (fsref; texref
+#     measures softpipe and llvmpipe 1 thread only, once, so "all" is "-" for it);
+#  2. `tgsi render --engine interp` and `--engine jit` render that TGSI at the same size;
+#     both images must equal softpipe's bit for bit (column "exact": yes, or which engine
+#     differs);
+#  3. `tgsi bench --engine all --threads 1 --json` and `--threads 0` (all cores) time our
+#     interpreter and JIT on the same TGSI and constants (at least --min-time seconds).
+#
+# A compute case is dispatched once by shared/tools/csref (its grid, not --size), which
+# times softpipe and llvmpipe 1 thread (mean of at least 0.3 s); `tgsi run` must leave
+# softpipe's bytes in every output buffer, and `tgsi bench` times the same dispatch. Its
+# row gives M invocations/s instead of Mpix/s.
+#
+# Columns: Mpix/s of softpipe, llvmpipe (1 thread, all threads), our interpreter and JIT
+# (1 thread, all threads); jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
+# jit-ms = the JIT's compile time in ms (Cranelift, from `tgsi bench`); "*" after a JIT
+# speed means the JIT fell back to the interpreter for that shader.
+#
+# llvmpipe's compile time is not measured: Mesa 22.3 as packaged by Debian is a release
+# build, in which GALLIVM_DEBUG=perf and LP_DEBUG are compiled out (swrast_dri.so holds
+# neither string), and fsref/texref time only steady-state frames after a warm-up frame.
+#
+# Options:
+#   --size WxH      bench size (default 256x256)
+#   --reps N        fsref repetitions per driver, median taken (default 3)
+#   --min-time S    seconds per measurement, fsref and tgsi bench (default 1)
+#   --markdown      print the table in Markdown (for the README)
+#
+# Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12, Mesa 22.3), bc,
+# python3 (texref and csref cases).
 set -eu
-case_dir=$(cd "$1" && pwd)
-size=${2:-256}
-reps=${3:-3}
+
+usage() {
+    sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit "${1:-0}"
+}
+
+size=256x256
+reps=3
+secs=1
+markdown=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --size) size=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --min-time) secs=$2; shift 2 ;;
+    --markdown) markdown=1; shift ;;
+    -h | --help) usage 0 ;;
+    --) shift; break ;;
+    -*) echo "bench-render.sh: unknown option $1" >&2; usage 2 >&2 ;;
+    *) break ;;
+    esac
+done
+case $size in
+*x*) w=${size%x*}; h=${size#*x} ;;
+*) w=$size; h=$size ;;
+esac
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${TGSI_SHARED:-$root/../shared}
+if [ $# -eq 0 ]; then
+    set -- "$root"/crates/tgsi-jit/benches/shaders/*/
+fi
+for dir in "$@"; do
+    if [ ! -f "$dir/shader.frag" ] && [ ! -f "$dir/shader.comp" ]; then
+        echo "bench-render.sh: $dir is not a case directory (no shader.frag or shader.comp)" >&2
+        usage 2 >&2
+    fi
+done
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT INT TERM
 
-cp "$shared/tools/fsref/fsref.c" "$work/"
-cc -O2 -o "$work/fsref" "$work/fsref.c" -lEGL -lOpenGL -lm
+for tool in fsref texref csref; do
+    cp "$shared/tools/$tool/$tool.c" "$work/"
+done
+cp "$shared/tools/texref/refcommon.h" "$work/"
+for tool in fsref texref csref; do
+    cc -O2 -w -o "$work/$tool" "$work/$tool.c" -lEGL -lOpenGL -lm
+done
 cargo build --release -q -p tgsi-cli --manifest-path "$root/Cargo.toml"
 tgsi="$root/target/release/tgsi"
 
-echo "softpipe: $case_dir at ${size}x${size} ($reps runs)" >&2
-"$work/fsref" -f "$case_dir/shader.frag" -u "$case_dir/uniforms.txt" \
-    -W "$size" -H "$size" -B "${size}x${size}" -r "$reps" "$work/case" >"$work/fsref.log" 2>&1
-sp=$(sed -n 's/.*"mpix_s_softpipe": *\([0-9.]*\).*/\1/p' "$work/case/meta.json")
+# json FILE ENGINE KEY: the number KEY of the line of FILE whose engine is ENGINE.
+json() {
+    sed -n "/\"engine\":\"$2\"/s/.*\"$3\":\\([-0-9.a-z]*\\).*/\\1/p" "$1"
+}
+# meta FILE KEY: the number KEY of a meta.json.
+meta() {
+    sed -n "s/.*\"$2\": *\\([0-9.]*\\).*/\\1/p" "$1" | head -n 1
+}
 
-times=""
-i=0
-while [ "$i" -lt "$reps" ]; do
-    start=$(date +%s.%N)
-    "$tgsi" render "$work/case/shader.tgsi" --size "${size}x${size}" \
-        --consts "$work/case/consts.txt" --clear=-1,-2,-3,-4 --raw "$work/out.f32" \
-        --threads 1 -o "$work/out.png"
-    end=$(date +%s.%N)
-    times="$times $(echo "$end - $start" | bc -l)"
-    i=$((i + 1))
+rows="$work/rows"
+: >"$rows"
+for dir in "$@"; do
+    dir=$(cd "$dir" && pwd)
+    name=$(basename "$dir")
+    out="$work/$name"
+    if [ -f "$dir/shader.comp" ]; then
+        echo "$name: Mesa, one dispatch" >&2
+        uniforms=""
+        [ -s "$dir/uniforms.txt" ] && uniforms=yes
+        "$work/csref" -c "$dir/shader.comp" -b "$dir/bindings.txt" \
+            ${uniforms:+-u "$dir/uniforms.txt"} -t "$secs" "$out" >"$work/$name.log" 2>&1
+        mkdir -p "$work/run"
+        python3 "$root/scripts/ref2bindings.py" "$out" "$work/run" >"$work/$name.json"
+        echo "$name: tgsi run and bench" >&2
+        "$tgsi" run "$out/shader.tgsi" --bindings "$work/$name.json" >/dev/null 2>&1
+        exact=yes
+        for f in "$out"/out_*.bin; do
+            cmp -s "$f" "$work/run/$(basename "$f")" || exact=interp
+        done
+        for threads in 1 0; do
+            "$tgsi" bench "$out/shader.tgsi" --bindings "$work/$name.json" --engine all \
+                --threads "$threads" --min-time "$secs" --json >"$work/bench$threads" 2>/dev/null
+        done
+        inv=$(meta "$out/meta.json" invocations)
+        sp=$(echo "$inv / $(meta "$out/meta.json" us_per_dispatch_softpipe)" | bc -l)
+        lp1=$(echo "$inv / $(meta "$out/meta.json" us_per_dispatch_llvmpipe_1thread)" | bc -l)
+        i1=$(json "$work/bench1" interp minvocations_per_s)
+        j1=$(json "$work/bench1" jit minvocations_per_s)
+        i0=$(json "$work/bench0" interp minvocations_per_s)
+        j0=$(json "$work/bench0" jit minvocations_per_s)
+        fb=$(json "$work/bench1" jit fallback)
+        ms=$(json "$work/bench1" jit compile_ms)
+        echo "$name(Minv/s) $sp $lp1 - $i1 $j1 $i0 $j0 $fb $ms $exact" >>"$rows"
+        continue
+    fi
+    echo "$name: Mesa at ${w}x$h" >&2
+    if [ -f "$dir/textures.txt" ]; then
+        "$work/texref" -f "$dir/shader.frag" -x "$dir/textures.txt" -u "$dir/uniforms.txt" \
+            -W "$w" -H "$h" -B "${w}x$h" -t "$secs" "$out" >"$work/$name.log" 2>&1
+        python3 "$root/scripts/ref2bindings.py" "$out" >"$work/$name.json"
+        bindings="$work/$name.json"
+    else
+        "$work/fsref" -f "$dir/shader.frag" -u "$dir/uniforms.txt" \
+            -W "$w" -H "$h" -B "${w}x$h" -r "$reps" -t "$secs" "$out" >"$work/$name.log" 2>&1
+        bindings=""
+    fi
+    sp=$(meta "$out/meta.json" mpix_s_softpipe)
+    lp1=$(meta "$out/meta.json" mpix_s_llvmpipe_1thread)
+    lpn=$(meta "$out/meta.json" mpix_s_llvmpipe_default_threads)
+
+    echo "$name: tgsi render and bench" >&2
+    exact=yes
+    for engine in interp jit; do
+        "$tgsi" render "$out/shader.tgsi" --size "${w}x$h" --consts "$out/consts.txt" ${bindings:+--bindings "$bindings"} \
+            --engine "$engine" --clear=-1,-2,-3,-4 --raw "$work/$engine.f32" -o "$work/out.png"
+        if ! cmp -s "$work/$engine.f32" "$out/ref.f32"; then
+            [ "$exact" = yes ] && exact=$engine || exact="$exact+$engine"
+        fi
+    done
+    for threads in 1 0; do
+        "$tgsi" bench "$out/shader.tgsi" --size "${w}x$h" --consts "$out/consts.txt" ${bindings:+--bindings "$bindings"} \
+            --engine all --threads "$threads" --min-time "$secs" --json >"$work/bench$threads"
+    done
+    i1=$(json "$work/bench1" interp mpix_per_s)
+    j1=$(json "$work/bench1" jit mpix_per_s)
+    i0=$(json "$work/bench0" interp mpix_per_s)
+    j0=$(json "$work/bench0" jit mpix_per_s)
+    fb=$(json "$work/bench1" jit fallback)
+    ms=$(json "$work/bench1" jit compile_ms)
+    echo "$name ${sp:--} ${lp1:--} ${lpn:--} $i1 $j1 $i0 $j0 $fb $ms $exact" >>"$rows"
 done
-cmp -s "$work/out.f32" "$work/case/ref.f32" && exact=bit-exact || exact=DIFFERENT
-median=$(printf '%s\n' $times | sort -g | sed -n "$(( (reps + 1) / 2 ))p")
-ours=$(echo "$size * $size / $median / 1000000" | bc -l)
-printf 'softpipe     %8.3f Mpix/s\n' "$sp"
-printf 'tgsi render  %8.3f Mpix/s (1 thread, median of %s, %s)\n' "$ours" "$reps" "$exact"
-printf 'ratio        %8.2fx\n' "$(echo "$ours / $sp" | bc -l)"
+
+awk -v md="$markdown" -v size="${w}x$h" '
+function f(x) {
+    if (x == "-") return "-"
+    return sprintf(x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : "%.3f", x)
+}
+function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : f(a / b) "x" }
+BEGIN {
+    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit/sp jit/lp1 jit-ms exact", head, " ")
+    if (md) {
+        printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n\n", size
+        line = "|"; sep = "|"
+        for (i = 1; i <= n; i++) { line = line " " head[i] " |"; sep = sep (i == 1 ? "---|" : "---:|") }
+        print line; print sep
+    } else {
+        printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n", size
+        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %7s %7s %6s %s\n"
+        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12]
+    }
+}
+{
+    fb = $9 == "true" ? "*" : ""
+    c[1] = $1; c[2] = f($2); c[3] = f($3); c[4] = f($4); c[5] = f($5); c[6] = f($6) fb
+    c[7] = f($7); c[8] = f($8) fb; c[9] = r($6, $2); c[10] = r($6, $3)
+    c[11] = sprintf("%.1f", $10); c[12] = $11
+    if (md) {
+        line = "|"
+        for (i = 1; i <= n; i++) line = line " " c[i] " |"
+        print line
+    } else {
+        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]
+    }
+    if (fb != "") fell = 1
+}
+END { if (fell) print (md ? "\n" : "") "`*`: the JIT fell back to the interpreter for this shader (it compiles no compute shaders; jit-ms is then the time to decline)" }
+' "$rows"
