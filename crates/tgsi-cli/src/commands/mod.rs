@@ -8,3 +8,4 @@ pub mod geometry;
 pub mod info;
 pub mod render;
 pub mod run;
+pub mod translate;

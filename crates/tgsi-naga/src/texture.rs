@@ -1,0 +1,328 @@
+//! Texture instructions of the TEX family: TEX, TXP, TXB, TXL, TEX_LZ, TXD (sampling with a
+//! sampler view and sampler of the same index), TXF and TXF_LZ (texel fetch) and TXQ (size
+//! query). Coordinates, layer and depth reference are read from the channels the target
+//! assigns them; vertex and compute shaders sample level 0 where TGSI would use implicit
+//! derivatives.
+
+use naga::{
+    BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension, ImageQuery, MathFunction,
+    SampleLevel, Scalar, TypeInner, VectorSize,
+};
+use tgsi::enums::{File, Processor, TextureTarget};
+use tgsi::ir::{Instruction, Src};
+use tgsi::opcode::{Opcode, OperandType};
+
+use crate::error::Result;
+use crate::resources::{dimension, ImageVar};
+use crate::translate::Translator;
+
+type H = Handle<Expression>;
+
+/// Where a target keeps its coordinates.
+struct Layout {
+    /// Number of coordinate channels (x…).
+    coords: usize,
+    /// Channel of the array layer.
+    layer: Option<usize>,
+    /// Channel of the depth reference.
+    reference: Option<usize>,
+}
+
+fn layout(target: TextureTarget) -> Option<Layout> {
+    use TextureTarget as T;
+    let l = |coords, layer, reference| Layout {
+        coords,
+        layer,
+        reference,
+    };
+    Some(match target {
+        T::Tex1D => l(1, None, None),
+        T::Tex2D | T::Msaa2D => l(2, None, None),
+        T::Tex3D | T::Cube => l(3, None, None),
+        T::Array1D => l(1, Some(1), None),
+        T::Array2D | T::Msaa2DArray => l(2, Some(2), None),
+        T::CubeArray => l(3, Some(3), None),
+        T::Shadow1D => l(1, None, Some(2)),
+        T::Shadow2D => l(2, None, Some(2)),
+        T::Shadow1DArray => l(1, Some(1), Some(2)),
+        T::Shadow2DArray => l(2, Some(2), Some(3)),
+        T::ShadowCube => l(3, None, Some(3)),
+        _ => return None,
+    })
+}
+
+impl Translator<'_> {
+    /// Translates a texture instruction.
+    pub(crate) fn texture(&mut self, inst: &Instruction) -> Result<()> {
+        let target = inst
+            .texture
+            .as_ref()
+            .map_or(TextureTarget::Unknown, |t| t.target);
+        if inst.texture.as_ref().is_some_and(|t| !t.offsets.is_empty()) {
+            return Err(self.unsupported("texel offsets are not translated yet"));
+        }
+        let Some(dst) = inst.dst.first() else {
+            return Err(self.unsupported("has no destination"));
+        };
+        let unit = inst
+            .src
+            .iter()
+            .find(|s| s.reg.file == File::Sampler)
+            .map(|s| s.reg.index)
+            .ok_or_else(|| self.unsupported("has no sampler operand"))?;
+        let unit = u32::try_from(unit).map_err(|_| self.undeclared(File::Sampler, unit))?;
+        let view = self.view(unit, target)?;
+        let texel = match inst.opcode {
+            Opcode::TEX
+            | Opcode::TXP
+            | Opcode::TXB
+            | Opcode::TXL
+            | Opcode::TEX_LZ
+            | Opcode::TXD => self.sample(inst, target, &view, unit)?,
+            Opcode::TXF | Opcode::TXF_LZ => self.fetch_texel(inst, target, &view)?,
+            Opcode::TXQ => self.query(inst, &view)?,
+            _ => return Err(self.unsupported("is not translated yet")),
+        };
+        let vector = matches!(self.type_of(texel)?, TypeInner::Vector { .. });
+        let mut results = Vec::new();
+        for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+            let v = if vector {
+                self.body.index(texel, c as u32)
+            } else if c == 3 {
+                self.body.f32(1.0)
+            } else {
+                texel
+            };
+            results.push((c, v));
+        }
+        for (c, v) in results {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// The sampler view for a unit: the declared SVIEW, which must match the target.
+    fn view(&self, unit: u32, target: TextureTarget) -> Result<ImageVar> {
+        let view = self
+            .resources
+            .views
+            .get(&unit)
+            .copied()
+            .ok_or_else(|| self.undeclared(File::SamplerView, unit as i32))?;
+        if target != TextureTarget::Unknown && dimension(target) != Some((view.dim, view.arrayed)) {
+            return Err(self.unsupported(format!(
+                "target {target} does not match the declaration of SVIEW[{unit}]"
+            )));
+        }
+        Ok(view)
+    }
+
+    fn sample(
+        &mut self,
+        inst: &Instruction,
+        target: TextureTarget,
+        view: &ImageVar,
+        unit: u32,
+    ) -> Result<H> {
+        let Some(l) = layout(target) else {
+            return Err(self.unsupported(format!("target {target} is not translated yet")));
+        };
+        let src = &inst.src[0];
+        let mut coords = Vec::new();
+        for c in 0..l.coords {
+            coords.push(self.fetch(src, c, OperandType::F32)?);
+        }
+        let mut reference = match l.reference {
+            Some(c) => Some(self.fetch(src, c, OperandType::F32)?),
+            None => None,
+        };
+        if inst.opcode == Opcode::TXP {
+            let w = self.fetch(src, 3, OperandType::F32)?;
+            for c in coords.iter_mut() {
+                *c = self.body.binary(B::Divide, *c, w);
+            }
+            if let Some(r) = reference.as_mut() {
+                *r = self.body.binary(B::Divide, *r, w);
+            }
+        }
+        let array_index = match l.layer {
+            Some(c) => Some(self.layer(src, c)?),
+            None => None,
+        };
+        let implicit = self.shader.processor == Processor::Fragment;
+        let level = match inst.opcode {
+            Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
+            Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
+            Opcode::TXD => {
+                let x = self.gradient(&inst.src[1], l.coords)?;
+                let y = self.gradient(&inst.src[2], l.coords)?;
+                SampleLevel::Gradient { x, y }
+            }
+            Opcode::TEX | Opcode::TXP | Opcode::TXB if implicit => SampleLevel::Auto,
+            _ => SampleLevel::Zero,
+        };
+        if reference.is_some() && !matches!(level, SampleLevel::Auto | SampleLevel::Zero) {
+            return Err(
+                self.unsupported("naga compares depth only at the implicit level or level 0")
+            );
+        }
+        let coordinate = self.compose_floats(coords);
+        let sampler = *self
+            .resources
+            .samplers
+            .get(&unit)
+            .ok_or_else(|| self.undeclared(File::Sampler, unit as i32))?;
+        if matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
+            return Err(self.unsupported("shadow target and sampler view disagree"));
+        }
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let sampler = self.body.expr(Expression::GlobalVariable(sampler));
+        Ok(self.body.expr(Expression::ImageSample {
+            image,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index,
+            offset: None,
+            level,
+            depth_ref: reference,
+            clamp_to_edge: false,
+        }))
+    }
+
+    /// The integer layer `floor(layer + 0.5)` of an array coordinate.
+    fn layer(&mut self, src: &Src, c: usize) -> Result<H> {
+        let f = self.fetch(src, c, OperandType::F32)?;
+        let half = self.body.f32(0.5);
+        let f = self.body.binary(B::Add, f, half);
+        let f = self.body.math(MathFunction::Floor, &[f]);
+        let zero = self.body.f32(0.0);
+        let f = self.body.math(MathFunction::Max, &[f, zero]);
+        Ok(self.body.convert(f, Scalar::I32))
+    }
+
+    fn gradient(&mut self, src: &Src, n: usize) -> Result<H> {
+        let mut parts = Vec::new();
+        for c in 0..n {
+            parts.push(self.fetch(src, c, OperandType::F32)?);
+        }
+        Ok(self.compose_floats(parts))
+    }
+
+    fn compose_floats(&mut self, parts: Vec<H>) -> H {
+        if parts.len() == 1 {
+            return parts[0];
+        }
+        let size = match parts.len() {
+            2 => VectorSize::Bi,
+            3 => VectorSize::Tri,
+            _ => VectorSize::Quad,
+        };
+        let ty = self.ty(TypeInner::Vector {
+            size,
+            scalar: Scalar::F32,
+        });
+        self.body.expr(Expression::Compose {
+            ty,
+            components: parts,
+        })
+    }
+
+    /// TXF / TXF_LZ: integer coordinates, level in `.w` (TXF).
+    fn fetch_texel(
+        &mut self,
+        inst: &Instruction,
+        target: TextureTarget,
+        view: &ImageVar,
+    ) -> Result<H> {
+        let Some(l) = layout(target).filter(|l| l.reference.is_none()) else {
+            return Err(self.unsupported(format!("target {target} is not translated yet")));
+        };
+        if view.dim == ImageDimension::Cube {
+            return Err(self.unsupported("texel fetch from a cube is not defined"));
+        }
+        let src = &inst.src[0];
+        let mut coords = Vec::new();
+        for c in 0..l.coords {
+            coords.push(self.fetch(src, c, OperandType::I32)?);
+        }
+        let array_index = match l.layer {
+            Some(c) => Some(self.fetch(src, c, OperandType::I32)?),
+            None => None,
+        };
+        let multi = matches!(view.class, ImageClass::Sampled { multi: true, .. });
+        let w = if inst.opcode == Opcode::TXF {
+            self.fetch(src, 3, OperandType::I32)?
+        } else {
+            self.body.i32(0)
+        };
+        let (sample, level) = if multi {
+            (Some(w), None)
+        } else {
+            (None, Some(w))
+        };
+        let coordinate = self.compose_ints(coords);
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        Ok(self.body.expr(Expression::ImageLoad {
+            image,
+            coordinate,
+            array_index,
+            sample,
+            level,
+        }))
+    }
+
+    /// TXQ: width, height, depth (or layers) of level `src.x`, and the number of levels.
+    fn query(&mut self, inst: &Instruction, view: &ImageVar) -> Result<H> {
+        let lod = self.fetch(&inst.src[0], 0, OperandType::I32)?;
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let multi = matches!(
+            view.class,
+            ImageClass::Sampled { multi: true, .. } | ImageClass::Depth { multi: true }
+        );
+        let level = if multi { None } else { Some(lod) };
+        let size = self.body.expr(Expression::ImageQuery {
+            image,
+            query: ImageQuery::Size { level },
+        });
+        let n = match self.type_of(size)? {
+            TypeInner::Vector { size, .. } => size as usize,
+            _ => 1,
+        };
+        let mut parts: Vec<H> = (0..n)
+            .map(|c| {
+                if n == 1 {
+                    size
+                } else {
+                    self.body.index(size, c as u32)
+                }
+            })
+            .collect();
+        if view.arrayed {
+            let layers = self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::NumLayers,
+            });
+            parts.push(layers);
+        }
+        while parts.len() < 3 {
+            parts.push(self.body.u32(0));
+        }
+        let levels = if multi {
+            self.body.u32(1)
+        } else {
+            self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::NumLevels,
+            })
+        };
+        parts.truncate(3);
+        parts.push(levels);
+        let ty = self.vec4(Scalar::U32);
+        let v = self.body.expr(Expression::Compose {
+            ty,
+            components: parts,
+        });
+        Ok(v)
+    }
+}

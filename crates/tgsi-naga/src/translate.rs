@@ -1,0 +1,208 @@
+//! The translator: walks a shader's declarations and instructions once, in order, and builds
+//! one naga entry point. The per-topic parts live in their own modules (`registers`,
+//! `interface`, `resources`, `alu`, `wide`, `flow`, `texture`, `memory`), each adding
+//! `impl Translator` methods.
+
+use std::collections::HashMap;
+
+use naga::front::Typifier;
+use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
+use tgsi::enums::{Processor, PropertyName};
+use tgsi::ir::{Instruction, Register, Shader, Span};
+use tgsi::opcode::{Opcode, OutputMode, Section};
+
+use crate::body::Body;
+use crate::error::{Error, Result};
+use crate::flow::Frame;
+use crate::interface::Interface;
+use crate::registers::Registers;
+use crate::resources::Resources;
+
+/// Name of the generated entry point.
+pub const ENTRY_POINT: &str = "main";
+
+/// State while translating one shader.
+pub(crate) struct Translator<'s> {
+    pub shader: &'s Shader,
+    pub module: Module,
+    pub body: Body,
+    pub typifier: Typifier,
+    pub registers: Registers,
+    pub interface: Interface,
+    pub resources: Resources,
+    /// Open control-flow constructs, innermost last.
+    pub flow: Vec<Frame>,
+    /// Registers loaded by the current instruction (each is loaded once, before any write).
+    pub loaded: HashMap<Register, Handle<Expression>>,
+    /// Position of the statement being translated.
+    pub span: Span,
+    /// The statement being translated (opcode or declaration), for error messages.
+    pub item: String,
+}
+
+/// The naga stage of a TGSI processor, or why there is none.
+fn stage(shader: &Shader) -> Result<ShaderStage> {
+    match shader.processor {
+        Processor::Vertex => Ok(ShaderStage::Vertex),
+        Processor::Fragment => Ok(ShaderStage::Fragment),
+        Processor::Compute => Ok(ShaderStage::Compute),
+        other => Err(Error::new(
+            Span::default(),
+            other.name(),
+            "naga 30 has no geometry or tessellation stage, so these shaders cannot be \
+             translated through it",
+        )),
+    }
+}
+
+/// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
+pub(crate) fn translate(shader: &Shader) -> Result<Module> {
+    let stage = stage(shader)?;
+    let function = Function {
+        name: Some(ENTRY_POINT.to_string()),
+        ..Function::default()
+    };
+    let mut t = Translator {
+        shader,
+        module: Module::default(),
+        body: Body::new(function),
+        typifier: Typifier::new(),
+        registers: Registers::default(),
+        interface: Interface::default(),
+        resources: Resources::default(),
+        flow: Vec::new(),
+        loaded: HashMap::new(),
+        span: Span::default(),
+        item: String::new(),
+    };
+    t.declare_resources()?;
+    t.declare_registers()?;
+    t.declare_interface(stage)?;
+    for inst in &shader.instructions {
+        t.span = inst.span;
+        t.item = inst.opcode.name().to_string();
+        t.loaded.clear();
+        if inst.opcode == Opcode::END && t.flow.is_empty() {
+            break;
+        }
+        t.instruction(inst)?;
+    }
+    if let Some(open) = t.flow.last() {
+        return Err(Error::new(t.span, open.name(), "is never closed"));
+    }
+    if !t.body.terminated() {
+        t.store_outputs_and_return()?;
+    }
+    let workgroup_size = t.workgroup_size(stage)?;
+    let early_depth_test = None;
+    let function = t.body.finish();
+    let mut module = t.module;
+    module.entry_points.push(naga::EntryPoint {
+        name: ENTRY_POINT.to_string(),
+        stage,
+        early_depth_test,
+        workgroup_size,
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    });
+    Ok(module)
+}
+
+impl Translator<'_> {
+    /// Translates one instruction.
+    fn instruction(&mut self, inst: &Instruction) -> Result<()> {
+        let info = inst.opcode.info();
+        match inst.opcode {
+            Opcode::NOP => Ok(()),
+            Opcode::IF
+            | Opcode::UIF
+            | Opcode::ELSE
+            | Opcode::ENDIF
+            | Opcode::BGNLOOP
+            | Opcode::ENDLOOP
+            | Opcode::BRK
+            | Opcode::CONT
+            | Opcode::SWITCH
+            | Opcode::CASE
+            | Opcode::DEFAULT
+            | Opcode::ENDSWITCH
+            | Opcode::RET
+            | Opcode::END => self.flow(inst),
+            Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE => self.kill(inst),
+            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
+                self.derivative(inst)
+            }
+            Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
+            Opcode::LOAD | Opcode::STORE => self.memory(inst),
+            _ if info.section == Section::Atomic => self.atomic(inst),
+            _ if info.has(tgsi::opcode::TEX) || info.has(tgsi::opcode::SVIEW_OFFSETS) => {
+                self.texture(inst)
+            }
+            _ if (0..inst.src.len()).any(|i| info.src_type(i).is_64bit())
+                || (info.num_dst > 0 && info.dst_type(0).is_64bit()) =>
+            {
+                self.wide(inst)
+            }
+            _ if info.section != Section::Legacy
+                && matches!(
+                    info.output,
+                    OutputMode::Component | OutputMode::Replicate | OutputMode::Channel
+                ) =>
+            {
+                self.alu(inst)
+            }
+            _ => Err(self.unsupported("is not translated yet")),
+        }
+    }
+
+    /// The name of what is being translated (the opcode), for errors.
+    pub(crate) fn item(&self) -> String {
+        self.item.clone()
+    }
+
+    /// An error about the current instruction.
+    pub(crate) fn unsupported(&self, reason: impl Into<String>) -> Error {
+        Error::new(self.span, self.item(), reason)
+    }
+
+    /// A type handle (naga deduplicates).
+    pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+        self.module
+            .types
+            .insert(Type { name: None, inner }, NagaSpan::UNDEFINED)
+    }
+
+    /// `array<base, len>` (with the 16-byte stride of `vec4` elements).
+    pub(crate) fn array_of(&mut self, base: Handle<Type>, len: u32) -> Handle<Type> {
+        let size = std::num::NonZeroU32::new(len)
+            .map_or(naga::ArraySize::Dynamic, naga::ArraySize::Constant);
+        let stride = self.module.types[base].inner.size(self.module.to_ctx());
+        self.ty(TypeInner::Array { base, size, stride })
+    }
+
+    /// The compute block size from the `CS_FIXED_BLOCK_*` properties.
+    fn workgroup_size(&self, stage: ShaderStage) -> Result<[u32; 3]> {
+        if stage != ShaderStage::Compute {
+            return Ok([0; 3]);
+        }
+        let names = [
+            PropertyName::CsFixedBlockWidth,
+            PropertyName::CsFixedBlockHeight,
+            PropertyName::CsFixedBlockDepth,
+        ];
+        let mut size = [1; 3];
+        for (s, name) in size.iter_mut().zip(names) {
+            *s = self.shader.property(name).ok_or_else(|| {
+                Error::new(
+                    Span::default(),
+                    name.name(),
+                    "is missing: a block size chosen at dispatch time cannot be expressed",
+                )
+            })?;
+        }
+        Ok(size)
+    }
+}
