@@ -433,7 +433,7 @@ impl Translator<'_> {
     }
 
     /// UMUL_HI from 16-bit partial products (no 64-bit integers needed).
-    fn umul_hi(&mut self, a: H, c: H) -> H {
+    pub(crate) fn umul_hi(&mut self, a: H, c: H) -> H {
         let b = &mut self.body;
         let sixteen = b.u32(16);
         let low = b.u32(0xffff);

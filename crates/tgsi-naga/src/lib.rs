@@ -24,6 +24,7 @@ mod interface;
 mod memory;
 mod registers;
 mod resources;
+mod split64;
 mod targets;
 mod texture;
 mod translate;
@@ -32,9 +33,21 @@ mod wide;
 pub use error::Error;
 pub use resources::{BUFFER_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
-pub use translate::ENTRY_POINT;
+pub use translate::{Options, ENTRY_POINT};
 
 /// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].
 pub fn translate(shader: &tgsi::Shader) -> Result<naga::Module, Error> {
-    translate::translate(shader)
+    translate::translate(shader, &Options::default())
+}
+
+/// [`translate`] with options.
+pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::Module, Error> {
+    translate::translate(shader, options)
+}
+
+/// The translation options a target needs: GLSL (through naga) has no 64-bit integers.
+pub fn options_for(target: Target) -> Options {
+    Options {
+        native_int64: target != Target::Glsl,
+    }
 }

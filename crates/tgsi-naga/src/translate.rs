@@ -17,6 +17,7 @@ use crate::flow::Frame;
 use crate::interface::Interface;
 use crate::registers::Registers;
 use crate::resources::Resources;
+use crate::split64::Helpers;
 
 /// Name of the generated entry point.
 pub const ENTRY_POINT: &str = "main";
@@ -38,6 +39,25 @@ pub(crate) struct Translator<'s> {
     pub span: Span,
     /// The statement being translated (opcode or declaration), for error messages.
     pub item: String,
+    /// Whether 64-bit integers may be used (see [`Options::native_int64`]).
+    pub native_int64: bool,
+    /// Helper functions created so far.
+    pub helpers: Helpers,
+}
+
+/// How to translate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Use naga's 64-bit integers for 64-bit values (the most direct code; SPIR-V, MSL and
+    /// HLSL have them). Without them a double is built from its words by arithmetic and
+    /// 64-bit integers are pairs of 32-bit words, which GLSL (through naga) needs.
+    pub native_int64: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { native_int64: true }
+    }
 }
 
 /// The naga stage of a TGSI processor, or why there is none.
@@ -56,7 +76,7 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
 }
 
 /// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
-pub(crate) fn translate(shader: &Shader) -> Result<Module> {
+pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     let stage = stage(shader)?;
     let function = Function {
         name: Some(ENTRY_POINT.to_string()),
@@ -74,6 +94,8 @@ pub(crate) fn translate(shader: &Shader) -> Result<Module> {
         loaded: HashMap::new(),
         span: Span::default(),
         item: String::new(),
+        native_int64: options.native_int64,
+        helpers: Helpers::default(),
     };
     t.declare_resources()?;
     t.declare_registers()?;

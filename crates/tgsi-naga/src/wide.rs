@@ -13,6 +13,22 @@ use crate::translate::Translator;
 
 type H = Handle<Expression>;
 
+/// The destination channels pair `p` of a 64-bit instruction writes: the pair itself for a
+/// 64-bit result, channel `p` for a 32-bit result from one source, otherwise the first
+/// enabled channel of the pair.
+pub(crate) fn pair_channels(inst: &Instruction, mask: tgsi::ir::WriteMask, p: usize) -> Vec<usize> {
+    let candidates = if inst.opcode.info().dst_type(0).is_64bit() {
+        vec![2 * p, 2 * p + 1]
+    } else if inst.src.len() == 1 {
+        vec![p]
+    } else if mask.has(2 * p) {
+        vec![2 * p]
+    } else {
+        vec![2 * p + 1]
+    };
+    candidates.into_iter().filter(|&c| mask.has(c)).collect()
+}
+
 impl Translator<'_> {
     /// Translates a 64-bit instruction.
     pub(crate) fn wide(&mut self, inst: &Instruction) -> Result<()> {
@@ -20,25 +36,22 @@ impl Translator<'_> {
             return self.fracexp(inst);
         }
         let info = inst.opcode.info();
+        let integer64 = |t: OperandType| matches!(t, OperandType::I64 | OperandType::U64);
+        if !self.native_int64
+            && (inst.opcode == Opcode::D2U
+                || integer64(info.dst_type(0))
+                || (0..inst.src.len()).any(|i| integer64(info.src_type(i))))
+        {
+            return self.wide_pairs(inst);
+        }
         let Some(dst) = inst.dst.first() else {
             return Err(self.unsupported("has no destination"));
         };
-        let mask = dst.write_mask;
         let dst64 = info.dst_type(0).is_64bit();
         let any64 = (0..inst.src.len()).any(|i| info.src_type(i).is_64bit());
         let mut writes: Vec<(usize, H)> = Vec::new();
         for p in 0..2 {
-            let channels: Vec<usize> = if dst64 {
-                [2 * p, 2 * p + 1]
-                    .into_iter()
-                    .filter(|&c| mask.has(c))
-                    .collect()
-            } else if inst.src.len() == 1 {
-                [p].into_iter().filter(|&c| mask.has(c)).collect()
-            } else {
-                let c = if mask.has(2 * p) { 2 * p } else { 2 * p + 1 };
-                [c].into_iter().filter(|&c| mask.has(c)).collect()
-            };
+            let channels = pair_channels(inst, dst.write_mask, p);
             if channels.is_empty() {
                 continue;
             }
@@ -70,27 +83,28 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Pair `p` of a 64-bit source as `ty`, with `|x|` / `-x` applied.
-    fn fetch_wide(&mut self, src: &Src, p: usize, ty: OperandType) -> Result<H> {
+    /// Pair `p` of a 64-bit source as `ty`, with `|x|` / `-x` applied (on the sign bit for
+    /// doubles, two's complement for integers).
+    pub(crate) fn fetch_wide(&mut self, src: &Src, p: usize, ty: OperandType) -> Result<H> {
         let lo = self.fetch_word(src, 2 * p)?;
-        let hi = self.fetch_word(src, 2 * p + 1)?;
+        let mut hi = self.fetch_word(src, 2 * p + 1)?;
+        if ty == OperandType::F64 {
+            if src.absolute {
+                let m = self.body.u32(0x7fff_ffff);
+                hi = self.body.binary(B::And, hi, m);
+            }
+            if src.negate {
+                let m = self.body.u32(0x8000_0000);
+                hi = self.body.binary(B::ExclusiveOr, hi, m);
+            }
+            return Ok(self.join_double(lo, hi));
+        }
         let b = &mut self.body;
         let lo = b.convert(lo, Scalar::U64);
         let hi = b.convert(hi, Scalar::U64);
         let k32 = b.u32(32);
         let hi = b.binary(B::ShiftLeft, hi, k32);
-        let mut bits = b.binary(B::InclusiveOr, hi, lo);
-        if ty == OperandType::F64 {
-            if src.absolute {
-                let m = b.u64(!(1 << 63));
-                bits = b.binary(B::And, bits, m);
-            }
-            if src.negate {
-                let m = b.u64(1 << 63);
-                bits = b.binary(B::ExclusiveOr, bits, m);
-            }
-            return Ok(b.bitcast(bits, ScalarKind::Float));
-        }
+        let bits = b.binary(B::InclusiveOr, hi, lo);
         let mut v = b.bitcast(bits, ScalarKind::Sint);
         if src.absolute {
             let zero = b.i64(0);
@@ -109,9 +123,27 @@ impl Translator<'_> {
         })
     }
 
+    /// The double whose bits are the words `lo`, `hi`.
+    pub(crate) fn join_double(&mut self, lo: H, hi: H) -> H {
+        if !self.native_int64 {
+            return self.call_double_from_words(lo, hi);
+        }
+        let b = &mut self.body;
+        let lo = b.convert(lo, Scalar::U64);
+        let hi = b.convert(hi, Scalar::U64);
+        let k32 = b.u32(32);
+        let hi = b.binary(B::ShiftLeft, hi, k32);
+        let bits = b.binary(B::InclusiveOr, hi, lo);
+        b.bitcast(bits, ScalarKind::Float)
+    }
+
     /// The low and high `u32` words of a 64-bit value.
-    fn split(&mut self, value: H) -> Result<(H, H)> {
-        let bits = match self.scalar_of(value)?.kind {
+    pub(crate) fn split(&mut self, value: H) -> Result<(H, H)> {
+        let scalar = self.scalar_of(value)?;
+        if scalar == Scalar::F64 && !self.native_int64 {
+            return Ok(self.call_words_of_double(value));
+        }
+        let bits = match scalar.kind {
             ScalarKind::Uint => value,
             _ => self.body.bitcast(value, ScalarKind::Uint),
         };
@@ -124,7 +156,7 @@ impl Translator<'_> {
     }
 
     /// Double saturation: NaN and negatives give 0, above 1 gives 1.
-    fn dsaturate(&mut self, x: H) -> H {
+    pub(crate) fn dsaturate(&mut self, x: H) -> H {
         let b = &mut self.body;
         let zero = b.f64(0.0);
         let one = b.f64(1.0);
@@ -287,7 +319,7 @@ impl Translator<'_> {
 
     /// C `frexp` on the bits (naga's `frexp` of a double has a 64-bit exponent, which
     /// SPIR-V rejects): significand in [0.5, 1) and exponent; 0, ±∞ and NaN give `(x, 0)`.
-    fn frexp(&mut self, x: H) -> (H, H) {
+    fn frexp(&mut self, x: H) -> Result<(H, H)> {
         let b = &mut self.body;
         let a = b.math(M::Abs, &[x]);
         let min_normal = b.f64(f64::MIN_POSITIVE);
@@ -298,30 +330,30 @@ impl Translator<'_> {
         let scale = b.f64(18014398509481984.0); // 2^54
         let scaled = b.binary(B::Multiply, x, scale);
         let y = b.select(subnormal, scaled, x);
-        let bits = b.bitcast(y, ScalarKind::Uint);
-        let k52 = b.u32(52);
-        let field = b.binary(B::ShiftRight, bits, k52);
-        let m11 = b.u64(0x7ff);
+        let is_zero = b.binary(B::Equal, a, zero);
+        let (lo, hi) = self.split(y)?;
+        let b = &mut self.body;
+        let k20 = b.u32(20);
+        let field = b.binary(B::ShiftRight, hi, k20);
+        let m11 = b.u32(0x7ff);
         let field = b.binary(B::And, field, m11);
-        let field = b.convert(field, Scalar::I32);
-        let clear = b.u64(!(0x7ff << 52));
-        let half = b.u64(0x3fe << 52);
-        let sig = b.binary(B::And, bits, clear);
-        let sig = b.binary(B::InclusiveOr, sig, half);
-        let sig = b.bitcast(sig, ScalarKind::Float);
+        let clear = b.u32(!(0x7ff << 20));
+        let half = b.u32(0x3fe << 20);
+        let sig_hi = b.binary(B::And, hi, clear);
+        let sig_hi = b.binary(B::InclusiveOr, sig_hi, half);
+        let not_finite = b.binary(B::Equal, field, m11);
+        let special = b.binary(B::LogicalOr, is_zero, not_finite);
+        let field = b.bitcast(field, ScalarKind::Sint);
         let bias = b.i32(1022);
         let e = b.binary(B::Subtract, field, bias);
         let k54 = b.i32(54);
         let e_sub = b.binary(B::Subtract, e, k54);
         let e = b.select(subnormal, e_sub, e);
-        let is_zero = b.binary(B::Equal, a, zero);
-        let all_ones = b.i32(0x7ff);
-        let not_finite = b.binary(B::Equal, field, all_ones);
-        let special = b.binary(B::LogicalOr, is_zero, not_finite);
-        let fract = b.select(special, x, sig);
         let zero_i = b.i32(0);
         let exp = b.select(special, zero_i, e);
-        (fract, exp)
+        let sig = self.join_double(lo, sig_hi);
+        let fract = self.body.select(special, x, sig);
+        Ok((fract, exp))
     }
 
     /// DFRACEXP: significand of pair p to `dst[0]` pair p, exponent to `dst[1]` channel p.
@@ -338,7 +370,7 @@ impl Translator<'_> {
                 continue;
             }
             let x = self.fetch_wide(src, p, OperandType::F64)?;
-            let (fract, exp) = self.frexp(x);
+            let (fract, exp) = self.frexp(x)?;
             let (lo, hi) = self.split(fract)?;
             for c in [2 * p, 2 * p + 1] {
                 if d0.write_mask.has(c) {

@@ -1,6 +1,7 @@
 //! Translates every vertex, fragment and compute shader of `../shared/corpus/mesa`, runs
 //! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
-//! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`). Prints the counts per stage
+//! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); GLSL comes from a translation
+//! without 64-bit integers ([`tgsi_naga::options_for`]). Prints the counts per stage
 //! and target, the failures grouped by reason and the median translation time, and fails
 //! when a count drops below the floor recorded here. Skips (saying so) when the corpus or a
 //! tool is missing.
@@ -133,6 +134,13 @@ fn corpus_translates_and_validates() {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            // GLSL gets its own translation: 64-bit values without 64-bit integers.
+            let glsl = tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(Target::Glsl))
+                .map_err(|e| format!("{}: {}", e.item, e.reason))
+                .and_then(|m| {
+                    let info = tgsi_naga::validate(&m).map_err(|e| e.to_string())?;
+                    tgsi_naga::write(&m, &info, Target::Glsl, &options).map_err(|e| e.to_string())
+                });
             match tgsi_naga::write(&module, &info, Target::SpirV, &options) {
                 Ok(out) => {
                     let path = out_dir.join(format!("{stage}-{stem}.spv"));
@@ -142,7 +150,7 @@ fn corpus_translates_and_validates() {
                 }
                 Err(e) => tally.fail(reason_key("spirv", &e.to_string()), file),
             }
-            match tgsi_naga::write(&module, &info, Target::Glsl, &options) {
+            match glsl {
                 Ok(Output::Text(src)) => {
                     let path = out_dir.join(format!("{stage}-{stem}.{ext}"));
                     std::fs::write(&path, src).expect("write glsl");
@@ -150,7 +158,7 @@ fn corpus_translates_and_validates() {
                     glsl_files.push((path, file.clone()));
                 }
                 Ok(Output::Words(_)) => unreachable!("GLSL is text"),
-                Err(e) => tally.fail(reason_key("glsl", &e.to_string()), file),
+                Err(e) => tally.fail(reason_key("glsl", &e), file),
             }
         }
         if have_spirv_val {

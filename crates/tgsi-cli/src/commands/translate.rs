@@ -55,10 +55,11 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         .ok_or_else(|| Failure::Io(format!("unknown target '{}'", args.to)))?;
     let input = input::read(&args.file)?;
     let shader = input.shader(args.tokens)?;
-    let module = tgsi_naga::translate(&shader).map_err(|e| {
-        eprintln!("{}:{e}", input.name);
-        Failure::Invalid
-    })?;
+    let module =
+        tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(target)).map_err(|e| {
+            eprintln!("{}:{e}", input.name);
+            Failure::Invalid
+        })?;
     let info = tgsi_naga::validate(&module).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
