@@ -5,7 +5,8 @@ use tgsi::ir::Span;
 /// Why a shader could not be translated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    /// Where the offending statement was written (line 0: no text origin).
+    /// Where the offending statement was written (`Span::default()` for the shader as a
+    /// whole, e.g. its stage).
     pub span: Span,
     /// The statement's name: an opcode (`TXQ`), a declaration (`DCL OUT[2], LAYER`), a
     /// property or a stage.
@@ -25,9 +26,19 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The position, unless the error is about the shader as a whole.
+    pub fn position(&self) -> Option<Span> {
+        (self.span != Span::default()).then_some(self.span)
+    }
+}
+
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}: {}", self.span, self.item, self.reason)
+        if let Some(span) = self.position() {
+            write!(f, "{span}: ")?;
+        }
+        write!(f, "{}: {}", self.item, self.reason)
     }
 }
 

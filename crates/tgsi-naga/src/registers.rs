@@ -159,16 +159,16 @@ impl Translator<'_> {
         }
     }
 
-    /// The `i32` register index `ADDR[i].c + offset`.
+    /// The register index `ADDR[i].c + offset`, as `u32` (a negative index wraps to a large
+    /// one, which is out of range either way).
     pub(crate) fn address(&mut self, ind: &Indirect, offset: i32) -> Result<Handle<Expression>> {
         let reg = Register::new(ind.file, ind.index);
         let word = self.load_register(&reg)?;
-        let word = self.body.index(word, u32::from(ind.component));
-        let value = self.body.bitcast(word, ScalarKind::Sint);
+        let value = self.body.index(word, u32::from(ind.component));
         if offset == 0 {
             return Ok(value);
         }
-        let offset = self.body.i32(offset);
+        let offset = self.body.u32(offset as u32);
         Ok(self.body.binary(naga::BinaryOperator::Add, value, offset))
     }
 

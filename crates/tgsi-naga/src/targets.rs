@@ -4,6 +4,7 @@ use naga::back;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use naga::Module;
 
+use crate::resources::{BUFFER_BINDING_BASE, SAMPLER_BINDING_BASE};
 use crate::translate::ENTRY_POINT;
 
 /// A shading language naga can write.
@@ -175,6 +176,7 @@ pub fn write(
             let opts = back::glsl::Options {
                 version,
                 writer_flags: back::glsl::WriterFlags::empty(),
+                binding_map: gl_bindings(module),
                 ..back::glsl::Options::default()
             };
             let pipeline = back::glsl::PipelineOptions {
@@ -215,6 +217,24 @@ pub fn write(
             Ok(Output::Text(out))
         }
     }
+}
+
+/// OpenGL binding points: `CONST[d]` → uniform block d, `SVIEW[i]` → texture unit i (naga
+/// combines it with its sampler), `IMAGE[i]` → image unit i, `BUFFER[i]` → storage block i.
+fn gl_bindings(module: &Module) -> back::glsl::BindingMap {
+    module
+        .global_variables
+        .iter()
+        .filter_map(|(_, var)| {
+            let rb = var.binding?;
+            let unit = match rb.group {
+                2 if rb.binding >= BUFFER_BINDING_BASE => rb.binding - BUFFER_BINDING_BASE,
+                1 if rb.binding >= SAMPLER_BINDING_BASE => rb.binding - SAMPLER_BINDING_BASE,
+                _ => rb.binding,
+            };
+            Some((rb, u8::try_from(unit).ok()?))
+        })
+        .collect()
 }
 
 /// naga's name for an HLSL shader model.

@@ -57,7 +57,8 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
     let shader = input.shader(args.tokens)?;
     let module =
         tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(target)).map_err(|e| {
-            eprintln!("{}:{e}", input.name);
+            let sep = if e.position().is_some() { ":" } else { ": " };
+            eprintln!("{}{sep}{e}", input.name);
             Failure::Invalid
         })?;
     let info = tgsi_naga::validate(&module).map_err(|e| {
