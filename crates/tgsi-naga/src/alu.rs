@@ -281,14 +281,16 @@ impl Translator<'_> {
                 [f, y, l, one]
             }
             Opcode::LIT => {
+                // `min_max(a, b)` is `fmin/fmax(b, a)`: the operands are given swapped to
+                // get the scalar definition's `fmax(w_clamped, −128)` and so on.
                 let (x, y, w) = (src[0][0], src[0][1], src[0][3]);
                 let lo = self.body.f32(-128.0);
                 let hi = self.body.f32(128.0);
-                let e = self.min_max(w, hi, B::Less)?;
-                let e = self.min_max(e, lo, B::Greater)?;
-                let ym = self.min_max(y, zero, B::Greater)?;
+                let e = self.min_max(hi, w, B::Less)?;
+                let e = self.min_max(lo, e, B::Greater)?;
+                let ym = self.min_max(zero, y, B::Greater)?;
                 let p = self.body.math(M::Pow, &[ym, e]);
-                let xm = self.min_max(x, zero, B::Greater)?;
+                let xm = self.min_max(zero, x, B::Greater)?;
                 let lit = self.body.binary(B::Less, zero, x);
                 let z = self.body.select(lit, p, zero);
                 [one, xm, z, one]

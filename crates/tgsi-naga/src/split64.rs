@@ -430,7 +430,11 @@ impl Translator<'_> {
                 _,
                 Some(w),
             ) => {
-                let d = self.body.convert(w, Scalar::F64);
+                let d = if matches!(op, Opcode::F2I64 | Opcode::F2U64) {
+                    self.body.convert(w, Scalar::F64)
+                } else {
+                    w
+                };
                 let r = if matches!(op, Opcode::F2U64 | Opcode::D2U64) {
                     let two63 = self.body.f64(9223372036854775808.0);
                     let high = self.body.binary(B::GreaterEqual, d, two63);

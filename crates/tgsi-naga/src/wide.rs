@@ -236,14 +236,16 @@ impl Translator<'_> {
                 let u = b.bitcast(x, ScalarKind::Uint);
                 b.convert(u, Scalar::U32)
             }
-            Opcode::F2I64 | Opcode::D2I64 => {
-                let x = self.body.convert(a[0], Scalar::F64);
+            Opcode::F2I64 => {
+                let x = b.convert(a[0], Scalar::F64);
                 self.d2i64(x)
             }
-            Opcode::F2U64 | Opcode::D2U64 => {
-                let x = self.body.convert(a[0], Scalar::F64);
+            Opcode::D2I64 => self.d2i64(a[0]),
+            Opcode::F2U64 => {
+                let x = b.convert(a[0], Scalar::F64);
                 self.d2u64(x)
             }
+            Opcode::D2U64 => self.d2u64(a[0]),
             Opcode::I64MIN | Opcode::U64MIN => b.math(M::Min, a),
             Opcode::I64MAX | Opcode::U64MAX => b.math(M::Max, a),
             Opcode::I64ABS => {
