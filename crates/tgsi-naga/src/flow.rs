@@ -128,10 +128,23 @@ impl Translator<'_> {
                     }
                     _ => SwitchValue::Default,
                 };
-                self.close_case()?;
-                match self.flow.last_mut() {
-                    Some(Frame::Switch { labels, .. }) => labels.push(value),
+                // DEFAULT takes every invocation not matched by a CASE *before* it (the
+                // interpreter's rule), so a CASE after DEFAULT is no entry of its own: it
+                // continues the default's block.
+                let after_default = match self.flow.last() {
+                    Some(Frame::Switch { cases, labels, .. }) => cases
+                        .iter()
+                        .map(|c| &c.value)
+                        .chain(labels.iter())
+                        .any(|v| *v == SwitchValue::Default),
                     _ => return Err(self.unsupported("outside a SWITCH")),
+                };
+                if after_default {
+                    return Ok(());
+                }
+                self.close_case()?;
+                if let Some(Frame::Switch { labels, .. }) = self.flow.last_mut() {
+                    labels.push(value);
                 }
                 self.body.open();
             }
