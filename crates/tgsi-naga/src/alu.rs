@@ -219,6 +219,9 @@ impl Translator<'_> {
             }
             return acc.ok_or_else(|| self.unsupported("has no terms"));
         }
+        if let Some(packed) = self.pack(inst)? {
+            return Ok(packed);
+        }
         let a = &self.fetch_all(inst, |_| 0)?;
         let b = &mut self.body;
         Ok(match inst.opcode {
@@ -245,8 +248,71 @@ impl Translator<'_> {
         })
     }
 
+    /// PK2H, PK2US, PK4B, PK4UB: one word from the source's first two or four channels.
+    fn pack(&mut self, inst: &Instruction) -> Result<Option<H>> {
+        let (n, lo, scale) = match inst.opcode {
+            Opcode::PK2H => (2, 0.0, 0.0),
+            Opcode::PK2US => (2, 0.0, 65535.0),
+            Opcode::PK4B => (4, -1.0, 127.0),
+            Opcode::PK4UB => (4, 0.0, 255.0),
+            _ => return Ok(None),
+        };
+        let src = inst
+            .src
+            .first()
+            .ok_or_else(|| self.unsupported("has no source"))?;
+        let mut parts = Vec::new();
+        for c in 0..n {
+            let x = self.fetch(src, c, OperandType::F32)?;
+            parts.push(if inst.opcode == Opcode::PK2H {
+                self.f32_to_f16(x)
+            } else {
+                self.normalized(x, lo, scale)
+            });
+        }
+        let width = 32 / n as u32;
+        let b = &mut self.body;
+        let field = b.u32(if n == 2 { 0xffff } else { 0xff });
+        let mut word = b.u32(0);
+        for (i, p) in parts.into_iter().enumerate() {
+            let p = b.binary(B::And, p, field);
+            let k = b.u32(width * i as u32);
+            let p = b.binary(B::ShiftLeft, p, k);
+            word = b.binary(B::InclusiveOr, word, p);
+        }
+        Ok(Some(word))
+    }
+
     /// Channel-dependent opcodes: all four result channels.
     fn channels(&mut self, inst: &Instruction) -> Result<[H; 4]> {
+        if matches!(
+            inst.opcode,
+            Opcode::UP2H | Opcode::UP2US | Opcode::UP4B | Opcode::UP4UB
+        ) {
+            let src = inst
+                .src
+                .first()
+                .ok_or_else(|| self.unsupported("has no source"))?;
+            let v = self.fetch(src, 0, OperandType::U32)?;
+            return Ok(match inst.opcode {
+                Opcode::UP2H => {
+                    let m = self.body.u32(0xffff);
+                    let lo = self.body.binary(B::And, v, m);
+                    let k = self.body.u32(16);
+                    let hi = self.body.binary(B::ShiftRight, v, k);
+                    let (lo, hi) = (self.f16_to_f32(lo), self.f16_to_f32(hi));
+                    [lo, hi, lo, hi]
+                }
+                Opcode::UP2US => {
+                    let (lo, hi) = (self.unpack_unorm16(v, 0), self.unpack_unorm16(v, 1));
+                    [lo, hi, lo, hi]
+                }
+                op => {
+                    let signed = op == Opcode::UP4B;
+                    [0, 1, 2, 3].map(|i| self.unpack_byte(v, i, signed))
+                }
+            });
+        }
         let mut src = Vec::new();
         for s in &inst.src {
             let mut chans = Vec::with_capacity(4);

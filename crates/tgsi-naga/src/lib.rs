@@ -22,6 +22,7 @@ mod flow;
 mod fragment;
 mod interface;
 mod memory;
+mod pack;
 mod registers;
 mod resources;
 mod split64;

@@ -22,14 +22,6 @@ const KNOWN: &[(&str, &str)] = &[];
 /// What does not translate yet, (opcode, with native 64-bit integers): the list must stay
 /// exactly this, so a regression or a newly translated opcode shows here.
 const NOT_YET: &[(&str, bool)] = &[
-    ("PK2H", true),
-    ("PK2US", true),
-    ("PK4B", true),
-    ("PK4UB", true),
-    ("UP2H", true),
-    ("UP2US", true),
-    ("UP4B", true),
-    ("UP4UB", true),
     ("I64DIV", false),
     ("U64DIV", false),
     ("I64MOD", false),

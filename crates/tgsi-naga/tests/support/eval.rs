@@ -543,6 +543,7 @@ fn math(fun: M, a: V, b: Option<V>, c: Option<V>) -> Res<V> {
         (M::Max, V::U64(x), Some(V::U64(y)), _) => V::U64(*x.max(y)),
         // Only called with non-NaN operands by the translator's MIN/MAX.
         (M::Min, V::F32(x), Some(V::F32(y)), _) => V::F32(x.min(*y)),
+        (M::Max, V::F32(x), Some(V::F32(y)), _) => V::F32(x.max(*y)),
         (M::Floor, V::F32(x), _, _) => V::F32(x.floor()),
         (M::Ceil, V::F32(x), _, _) => V::F32(x.ceil()),
         (M::Trunc, V::F32(x), _, _) => V::F32(x.trunc()),
