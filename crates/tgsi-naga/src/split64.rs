@@ -29,6 +29,7 @@ const TWO32: f64 = 4294967296.0;
 pub(crate) struct Helpers {
     double_from_words: Option<Handle<Function>>,
     words_of_double: Option<Handle<Function>>,
+    udivmod64: Option<Handle<Function>>,
 }
 
 /// A 64-bit integer as two `u32` words.
@@ -454,9 +455,158 @@ impl Translator<'_> {
                     Value::Pair(r)
                 }
             }
+            (Opcode::U64DIV | Opcode::U64MOD, Some(x), Some(y), _) => {
+                let (q, r) = self.pair_udivmod(x, y);
+                let b = &mut self.body;
+                let zero = b.u32(0);
+                let any = b.binary(B::InclusiveOr, y.lo, y.hi);
+                let by_zero = b.binary(B::Equal, any, zero);
+                let ones = b.u32(u32::MAX);
+                let all = Pair { lo: ones, hi: ones };
+                let v = if op == Opcode::U64DIV { q } else { r };
+                Value::Pair(self.pair_select(by_zero, all, v))
+            }
+            (Opcode::I64DIV | Opcode::I64MOD, Some(x), Some(y), _) => {
+                // On magnitudes; the quotient is negative when the signs differ, the
+                // remainder has the dividend's sign. MIN / −1 wraps to MIN, MIN % −1 is 0.
+                let (ax, ay) = (self.pair_abs(x), self.pair_abs(y));
+                let (q, r) = self.pair_udivmod(ax, ay);
+                let b = &mut self.body;
+                let zero_i = b.i32(0);
+                let xs = b.bitcast(x.hi, ScalarKind::Sint);
+                let ys = b.bitcast(y.hi, ScalarKind::Sint);
+                let x_neg = b.binary(B::Less, xs, zero_i);
+                let y_neg = b.binary(B::Less, ys, zero_i);
+                let zero = b.u32(0);
+                let any = b.binary(B::InclusiveOr, y.lo, y.hi);
+                let by_zero = b.binary(B::Equal, any, zero);
+                let (v, negative, on_zero) = if op == Opcode::I64DIV {
+                    let differ = b.binary(B::NotEqual, x_neg, y_neg);
+                    (q, differ, Pair { lo: zero, hi: zero })
+                } else {
+                    let ones = b.u32(u32::MAX);
+                    (r, x_neg, Pair { lo: ones, hi: ones })
+                };
+                let neg = self.pair_neg(v);
+                let v = self.pair_select(negative, neg, v);
+                Value::Pair(self.pair_select(by_zero, on_zero, v))
+            }
             _ => return Err(self.unsupported("on 32-bit word pairs is not translated yet")),
         };
         Ok(r)
+    }
+
+    /// Unsigned quotient and remainder (a zero divisor gives garbage; callers select).
+    fn pair_udivmod(&mut self, x: Pair, y: Pair) -> (Pair, Pair) {
+        let f = match self.helpers.udivmod64 {
+            Some(f) => f,
+            None => {
+                let f = self.helper(
+                    "tgsi_udivmod64",
+                    &[Scalar::U32, Scalar::U32, Scalar::U32, Scalar::U32],
+                    TypeInner::Vector {
+                        size: VectorSize::Quad,
+                        scalar: Scalar::U32,
+                    },
+                    |t, a| t.udivmod64(a),
+                );
+                self.helpers.udivmod64 = Some(f);
+                f
+            }
+        };
+        let v = self.call(f, vec![x.lo, x.hi, y.lo, y.hi]);
+        let b = &mut self.body;
+        let q = Pair {
+            lo: b.index(v, 0),
+            hi: b.index(v, 1),
+        };
+        let r = Pair {
+            lo: b.index(v, 2),
+            hi: b.index(v, 3),
+        };
+        (q, r)
+    }
+
+    /// Body of `tgsi_udivmod64`: restoring division, one bit per iteration, high bit first.
+    fn udivmod64(&mut self, a: &[H]) -> H {
+        let (n, d) = (Pair { lo: a[0], hi: a[1] }, Pair { lo: a[2], hi: a[3] });
+        let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
+        let local = |t: &mut Self, name: &str| {
+            let zero = t.body.u32(0);
+            let var = t.body.function.local_variables.append(
+                naga::LocalVariable {
+                    name: Some(name.to_string()),
+                    ty: u32_ty,
+                    init: Some(zero),
+                },
+                naga::Span::UNDEFINED,
+            );
+            t.body.expr(Expression::LocalVariable(var))
+        };
+        let (q_lo, q_hi) = (local(self, "q_lo"), local(self, "q_hi"));
+        let (r_lo, r_hi) = (local(self, "r_lo"), local(self, "r_hi"));
+        let i = local(self, "i");
+        let k64 = self.body.u32(64);
+        self.body.store(i, k64);
+        self.body.open();
+        {
+            let b = &mut self.body;
+            let zero = b.u32(0);
+            let one = b.u32(1);
+            let k32 = b.u32(32);
+            let m31 = b.u32(31);
+            let iv = b.load(i);
+            let done = b.binary(B::Equal, iv, zero);
+            b.if_then(done, |b| b.stmt(Statement::Break));
+            let iv = b.binary(B::Subtract, iv, one);
+            b.store(i, iv);
+            let s = b.binary(B::And, iv, m31);
+            let high = b.binary(B::GreaterEqual, iv, k32);
+            let word = b.select(high, n.hi, n.lo);
+            let bit = b.binary(B::ShiftRight, word, s);
+            let bit = b.binary(B::And, bit, one);
+            // r = r << 1 | bit
+            let rl = b.load(r_lo);
+            let rh = b.load(r_hi);
+            let rh = b.binary(B::ShiftLeft, rh, one);
+            let carry = b.binary(B::ShiftRight, rl, m31);
+            let rh = b.binary(B::InclusiveOr, rh, carry);
+            let rl = b.binary(B::ShiftLeft, rl, one);
+            let rl = b.binary(B::InclusiveOr, rl, bit);
+            let r = Pair { lo: rl, hi: rh };
+            let below = self.pair_less(r, d, false);
+            let neg_d = self.pair_neg(d);
+            let diff = self.pair_add(r, neg_d);
+            let r = self.pair_select(below, r, diff);
+            let b = &mut self.body;
+            b.store(r_lo, r.lo);
+            b.store(r_hi, r.hi);
+            let zero = b.u32(0);
+            let one = b.u32(1);
+            let set = b.binary(B::ShiftLeft, one, s);
+            let set = b.select(below, zero, set);
+            let set_lo = b.select(high, zero, set);
+            let set_hi = b.select(high, set, zero);
+            let ql = b.load(q_lo);
+            let ql = b.binary(B::InclusiveOr, ql, set_lo);
+            b.store(q_lo, ql);
+            let qh = b.load(q_hi);
+            let qh = b.binary(B::InclusiveOr, qh, set_hi);
+            b.store(q_hi, qh);
+        }
+        let body = self.body.close();
+        self.body.stmt(Statement::Loop {
+            body,
+            continuing: naga::Block::new(),
+            break_if: None,
+        });
+        let b = &mut self.body;
+        let components = vec![b.load(q_lo), b.load(q_hi), b.load(r_lo), b.load(r_hi)];
+        let ty = self.ty(TypeInner::Vector {
+            size: VectorSize::Quad,
+            scalar: Scalar::U32,
+        });
+        self.body.expr(Expression::Compose { ty, components })
     }
 
     /// `~0` when true.

@@ -21,12 +21,7 @@ const KNOWN: &[(&str, &str)] = &[];
 
 /// What does not translate yet, (opcode, with native 64-bit integers): the list must stay
 /// exactly this, so a regression or a newly translated opcode shows here.
-const NOT_YET: &[(&str, bool)] = &[
-    ("I64DIV", false),
-    ("U64DIV", false),
-    ("I64MOD", false),
-    ("U64MOD", false),
-];
+const NOT_YET: &[(&str, bool)] = &[];
 
 fn same(a: u32, b: u32) -> bool {
     let nan = |w: u32| f32::from_bits(w).is_nan();

@@ -138,7 +138,11 @@ impl<'m> Evaluator<'m> {
             locals: HashMap::new(),
         };
         for (h, local) in function.local_variables.iter() {
-            frame.locals.insert(h, zero(self.module, local.ty)?);
+            let value = match local.init {
+                Some(init) => self.expr(&mut frame, init)?,
+                None => zero(self.module, local.ty)?,
+            };
+            frame.locals.insert(h, value);
         }
         Ok(match self.block(&mut frame, &function.body)? {
             Flow::Return(v) => Outcome::Returned(v),
