@@ -50,5 +50,6 @@ pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::
 pub fn options_for(target: Target) -> Options {
     Options {
         native_int64: target != Target::Glsl,
+        ..Options::default()
     }
 }

@@ -1,5 +1,6 @@
-//! Buffers, images and synchronisation: LOAD/STORE on BUFFER (byte addresses, one `u32` word
-//! per channel) and IMAGE (typed texels), the atomics on buffers, BARRIER and MEMBAR.
+//! Buffers, images and synchronisation: LOAD/STORE on BUFFER and shared MEMORY (byte
+//! addresses, one `u32` word per channel) and IMAGE (typed texels), the atomics on buffers
+//! and shared memory, BARRIER and MEMBAR.
 
 use naga::{
     AtomicFunction, Barrier, BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension,
@@ -72,21 +73,21 @@ impl Translator<'_> {
         let index = u32::try_from(resource.index)
             .map_err(|_| self.undeclared(resource.file, resource.index))?;
         match (inst.opcode, resource.file) {
-            (Opcode::LOAD, File::Buffer) => {
+            (Opcode::LOAD, File::Buffer | File::Memory) => {
                 let src = inst
                     .src
                     .get(1)
                     .ok_or_else(|| self.unsupported("has no address"))?;
                 let mut results = Vec::new();
                 for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
-                    let pointer = self.buffer_word(index, src, c)?;
+                    let pointer = self.buffer_word(resource.file, index, src, c)?;
                     results.push((c, self.body.load(pointer)));
                 }
                 for (c, v) in results {
                     self.write(dst, c, v)?;
                 }
             }
-            (Opcode::STORE, File::Buffer) => {
+            (Opcode::STORE, File::Buffer | File::Memory) => {
                 let value = inst
                     .src
                     .get(1)
@@ -97,7 +98,7 @@ impl Translator<'_> {
                     stores.push((c, v));
                 }
                 for (c, v) in stores {
-                    let pointer = self.buffer_word(index, s0, c)?;
+                    let pointer = self.buffer_word(resource.file, index, s0, c)?;
                     self.body.store(pointer, v);
                 }
             }
@@ -174,7 +175,7 @@ impl Translator<'_> {
         ) else {
             return Err(self.unsupported("needs a destination, a resource, an address and a value"));
         };
-        if res.reg.file != File::Buffer {
+        if !matches!(res.reg.file, File::Buffer | File::Memory) {
             return Err(self.unsupported(format!("on {} is not translated yet", res.reg.file)));
         }
         let index = u32::try_from(res.reg.index)
@@ -194,7 +195,7 @@ impl Translator<'_> {
         if signed {
             return Err(self.unsupported("signed atomics on u32 buffers are not translated yet"));
         }
-        let pointer = self.buffer_word(index, addr, 0)?;
+        let pointer = self.buffer_word(res.reg.file, index, addr, 0)?;
         let ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
         let result = self.body.expr(Expression::AtomicResult {
             ty,
@@ -212,13 +213,13 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// A pointer to word `(address.x >> 2) + chan` of BUFFER[index].
-    fn buffer_word(&mut self, index: u32, address: &Src, chan: usize) -> Result<H> {
-        let var = *self
-            .resources
-            .buffers
-            .get(&index)
-            .ok_or_else(|| self.undeclared(File::Buffer, index as i32))?;
+    /// A pointer to word `(address.x >> 2) + chan` of BUFFER[index] or (shared) MEMORY[index].
+    fn buffer_word(&mut self, file: File, index: u32, address: &Src, chan: usize) -> Result<H> {
+        let var = match file {
+            File::Memory => self.resources.shared,
+            _ => self.resources.buffers.get(&index).copied(),
+        };
+        let var = var.ok_or_else(|| self.undeclared(file, index as i32))?;
         let addr = self.fetch(address, 0, OperandType::U32)?;
         let b = &mut self.body;
         let two = b.u32(2);
@@ -230,7 +231,12 @@ impl Translator<'_> {
             b.binary(B::Add, word, c)
         };
         let base = b.expr(Expression::GlobalVariable(var));
-        let words = b.index(base, 0);
+        // A buffer is a struct around its runtime-sized array; shared memory is the array.
+        let words = if file == File::Memory {
+            base
+        } else {
+            b.index(base, 0)
+        };
         Ok(b.access(words, word))
     }
 

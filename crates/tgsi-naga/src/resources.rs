@@ -40,6 +40,9 @@ pub(crate) struct Resources {
     pub samplers: HashMap<u32, Handle<GlobalVariable>>,
     pub images: HashMap<u32, ImageVar>,
     pub buffers: HashMap<u32, Handle<GlobalVariable>>,
+    /// The workgroup array of words behind every `MEMORY[i], SHARED` (one space, whatever
+    /// the index, as in the interpreter).
+    pub shared: Option<Handle<GlobalVariable>>,
 }
 
 /// naga's dimension and arrayedness of a TGSI texture target.
@@ -151,7 +154,8 @@ impl Translator<'_> {
                 File::Sampler => self.declare_samplers(d),
                 File::Image => self.declare_image(d)?,
                 File::Buffer => self.declare_buffer(d)?,
-                File::Memory | File::HwAtomic | File::ConstBuf | File::Resource => {
+                File::Memory => self.declare_memory(d)?,
+                File::HwAtomic | File::ConstBuf | File::Resource => {
                     return Err(self.unsupported("is not translated yet"))
                 }
                 _ => {}
@@ -396,17 +400,57 @@ impl Translator<'_> {
         (loads, stores)
     }
 
-    fn declare_buffer(&mut self, d: &Declaration) -> Result<()> {
+    /// The word type of buffers and shared memory: atomic when the shader has atomics.
+    fn word_type(&mut self) -> Handle<Type> {
         let atomic = self
             .shader
             .instructions
             .iter()
             .any(|inst| inst.opcode.info().section == tgsi::opcode::Section::Atomic);
-        let word = if atomic {
+        if atomic {
             self.ty(TypeInner::Atomic(Scalar::U32))
         } else {
             self.ty(TypeInner::Scalar(Scalar::U32))
-        };
+        }
+    }
+
+    /// `DCL MEMORY[i], SHARED`: the workgroup array of [`crate::Options::shared_memory_bytes`]
+    /// (TGSI does not say how large shared memory is; the driver is told at dispatch).
+    fn declare_memory(&mut self, d: &Declaration) -> Result<()> {
+        if d.memory_type != tgsi::enums::MemoryType::Shared {
+            return Err(self.unsupported(format!("{} memory is not translated yet", d.memory_type)));
+        }
+        if self.shader.processor != tgsi::enums::Processor::Compute {
+            return Err(self.unsupported("shared memory exists only in compute shaders"));
+        }
+        if self.resources.shared.is_some() {
+            return Ok(());
+        }
+        let word = self.word_type();
+        let len = std::num::NonZeroU32::new(self.shared_memory_bytes / 4)
+            .ok_or_else(|| self.unsupported("shared memory size is less than one word"))?;
+        let ty = self.ty(TypeInner::Array {
+            base: word,
+            size: naga::ArraySize::Constant(len),
+            stride: 4,
+        });
+        let var = self.module.global_variables.append(
+            GlobalVariable {
+                name: Some("shared".to_string()),
+                space: AddressSpace::WorkGroup,
+                binding: None,
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            naga::Span::UNDEFINED,
+        );
+        self.resources.shared = Some(var);
+        Ok(())
+    }
+
+    fn declare_buffer(&mut self, d: &Declaration) -> Result<()> {
+        let word = self.word_type();
         let array = self.ty(TypeInner::Array {
             base: word,
             size: naga::ArraySize::Dynamic,

@@ -130,7 +130,10 @@ pub fn validate(module: &Module) -> Result<ModuleInfo, WriteError> {
         .map_err(|e| WriteError::Validation(format!("{:?}", e.into_inner())))
 }
 
-/// Writes a validated module in `target`'s language.
+/// Writes a validated module in `target`'s language. Out-of-range indices into register
+/// arrays, buffers and shared memory are clamped (naga's `Restrict` policy), image loads out
+/// of range read zero; shared memory is not zero-initialised (TGSI, like GL, leaves it
+/// undefined).
 pub fn write(
     module: &Module,
     info: &ModuleInfo,
@@ -144,7 +147,7 @@ pub fn write(
         .map(|e| e.stage)
         .ok_or_else(|| fail(&"the module has no entry point"))?;
     let policies = naga::proc::BoundsCheckPolicies {
-        index: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
+        index: naga::proc::BoundsCheckPolicy::Restrict,
         buffer: naga::proc::BoundsCheckPolicy::Restrict,
         image_load: naga::proc::BoundsCheckPolicy::ReadZeroSkipWrite,
         binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
@@ -155,6 +158,8 @@ pub fn write(
                 lang_version: options.spirv_version,
                 flags: back::spv::WriterFlags::empty(),
                 bounds_check_policies: policies,
+                zero_initialize_workgroup_memory:
+                    back::spv::ZeroInitializeWorkgroupMemoryMode::None,
                 ..back::spv::Options::default()
             };
             back::spv::write_vec(module, info, &opts, None)
@@ -177,7 +182,7 @@ pub fn write(
                 version,
                 writer_flags: back::glsl::WriterFlags::empty(),
                 binding_map: gl_bindings(module),
-                ..back::glsl::Options::default()
+                zero_initialize_workgroup_memory: false,
             };
             let pipeline = back::glsl::PipelineOptions {
                 shader_stage: stage,
@@ -196,6 +201,7 @@ pub fn write(
                 lang_version: options.msl_version,
                 bounds_check_policies: policies,
                 fake_missing_bindings: true,
+                zero_initialize_workgroup_memory: false,
                 ..back::msl::Options::default()
             };
             back::msl::write_string(module, info, &opts, &back::msl::PipelineOptions::default())
@@ -208,6 +214,7 @@ pub fn write(
             let opts = back::hlsl::Options {
                 shader_model,
                 fake_missing_bindings: true,
+                zero_initialize_workgroup_memory: false,
                 ..back::hlsl::Options::default()
             };
             let mut out = String::new();

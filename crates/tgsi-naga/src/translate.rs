@@ -43,6 +43,8 @@ pub(crate) struct Translator<'s> {
     pub native_int64: bool,
     /// Helper functions created so far.
     pub helpers: Helpers,
+    /// Size of each shared MEMORY declaration.
+    pub shared_memory_bytes: u32,
 }
 
 /// How to translate.
@@ -52,11 +54,17 @@ pub struct Options {
     /// HLSL have them). Without them a double is built from its words by arithmetic and
     /// 64-bit integers are pairs of 32-bit words, which GLSL (through naga) needs.
     pub native_int64: bool,
+    /// Size of a `MEMORY, SHARED` declaration, which TGSI leaves to the dispatch (default:
+    /// 32 KiB, the minimum of GL's `GL_MAX_COMPUTE_SHARED_MEMORY_SIZE`).
+    pub shared_memory_bytes: u32,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { native_int64: true }
+        Options {
+            native_int64: true,
+            shared_memory_bytes: 32768,
+        }
     }
 }
 
@@ -96,6 +104,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         item: String::new(),
         native_int64: options.native_int64,
         helpers: Helpers::default(),
+        shared_memory_bytes: options.shared_memory_bytes,
     };
     t.declare_resources()?;
     t.declare_registers()?;

@@ -31,8 +31,14 @@ fn check_with(name: &str, body: &str, nan_equal: bool) {
         a == b || (nan_equal && f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
     };
     for native_int64 in [true, false] {
-        let got = translated(&text, &tgsi_naga::Options { native_int64 })
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got = translated(
+            &text,
+            &tgsi_naga::Options {
+                native_int64,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         for (v, (g, w)) in got.iter().zip(&want).enumerate() {
             let equal = (0..2).all(|o| (0..4).all(|c| same(g[o][c], w[o][c])));
             assert!(

@@ -172,11 +172,18 @@ fn translated_fragment_shaders_match_softpipe() {
             .to_string_lossy()
             .into_owned();
         for (label, options) in [
-            ("int64", tgsi_naga::Options { native_int64: true }),
+            (
+                "int64",
+                tgsi_naga::Options {
+                    native_int64: true,
+                    ..Default::default()
+                },
+            ),
             (
                 "no-int64",
                 tgsi_naga::Options {
                     native_int64: false,
+                    ..Default::default()
                 },
             ),
         ] {

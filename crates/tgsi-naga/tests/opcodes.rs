@@ -76,9 +76,13 @@ fn alu_opcodes_agree_with_the_interpreter() {
         let wide = info.dst_type(0).is_64bit();
         let mut ok = true;
         for options in [
-            tgsi_naga::Options { native_int64: true },
+            tgsi_naga::Options {
+                native_int64: true,
+                ..Default::default()
+            },
             tgsi_naga::Options {
                 native_int64: false,
+                ..Default::default()
             },
         ] {
             let got = match translated(&text, &options) {
