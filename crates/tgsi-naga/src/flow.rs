@@ -172,9 +172,11 @@ impl Translator<'_> {
                     _ => return Err(self.unsupported("without an open SWITCH")),
                 }
             }
+            Opcode::RET if self.in_subroutine.is_some() => {
+                self.body.stmt(Statement::Return { value: None });
+            }
             Opcode::RET | Opcode::END => {
-                // Only reached inside constructs of the main program (END at the top ends
-                // the translation).
+                // In the main program (END at the top level ends the translation).
                 self.store_outputs_and_return()?;
             }
             _ => return Err(self.unsupported("is not a control-flow opcode")),

@@ -1,12 +1,16 @@
 //! Register storage. Every TGSI register is four untyped 32-bit words, so each becomes a
-//! function-local `vec4<u32>`; an instruction bit-casts the channels it reads to the type its
-//! opcode works on. A file that is ever addressed indirectly is one `array<vec4<u32>, N>`
-//! instead, indexed by the address register. Immediates are literals, constants come from
-//! uniform buffers (see [`crate::resources`]).
+//! function-local `vec4<u32>` (module-level `Private` variables when the shader calls
+//! subroutines, which share the registers); an instruction bit-casts the channels it reads to
+//! the type its opcode works on. A file that is ever addressed indirectly is one
+//! `array<vec4<u32>, N>` instead, indexed by the address register. Immediates are literals,
+//! constants come from uniform buffers (see [`crate::resources`]).
 
 use std::collections::HashMap;
 
-use naga::{Expression, Handle, LocalVariable, ScalarKind, Span, TypeInner, VectorSize};
+use naga::{
+    AddressSpace, Expression, GlobalVariable, Handle, LocalVariable, ScalarKind, Span, TypeInner,
+    VectorSize,
+};
 use tgsi::enums::File;
 use tgsi::ir::{Dst, Indirect, Register, Src};
 use tgsi::opcode::OperandType;
@@ -23,15 +27,30 @@ const LOCAL_FILES: [File; 5] = [
     File::SystemValue,
 ];
 
+/// A register variable.
+#[derive(Clone, Copy)]
+enum Var {
+    /// In the entry point.
+    Local(Handle<LocalVariable>),
+    /// At module level, shared with subroutines.
+    Private(Handle<GlobalVariable>),
+}
+
+impl Var {
+    fn expression(self) -> Expression {
+        match self {
+            Var::Local(h) => Expression::LocalVariable(h),
+            Var::Private(h) => Expression::GlobalVariable(h),
+        }
+    }
+}
+
 /// Where the registers of one file are kept.
 enum FileStorage {
     /// One variable per declared register.
-    Separate(HashMap<u32, Handle<LocalVariable>>),
+    Separate(HashMap<u32, Var>),
     /// One array covering registers `0..len`.
-    Array {
-        var: Handle<LocalVariable>,
-        len: u32,
-    },
+    Array { var: Var, len: u32 },
 }
 
 /// The variables behind the register files of one function.
@@ -84,34 +103,46 @@ impl Translator<'_> {
             let storage = if indirect {
                 let len = indices.iter().max().map_or(1, |m| m + 1);
                 let ty = self.array_of(vec4u, len);
-                let var = self.body.function.local_variables.append(
-                    LocalVariable {
-                        name: Some(var_prefix(file).to_string()),
-                        ty,
-                        init: None,
-                    },
-                    Span::UNDEFINED,
-                );
+                let var = self.register_var(var_prefix(file).to_string(), ty);
                 FileStorage::Array { var, len }
             } else {
                 let mut vars = HashMap::new();
                 for i in indices {
-                    vars.entry(i).or_insert_with(|| {
-                        self.body.function.local_variables.append(
-                            LocalVariable {
-                                name: Some(format!("{}{i}", var_prefix(file))),
-                                ty: vec4u,
-                                init: None,
-                            },
-                            Span::UNDEFINED,
-                        )
-                    });
+                    if let std::collections::hash_map::Entry::Vacant(slot) = vars.entry(i) {
+                        slot.insert(self.register_var(format!("{}{i}", var_prefix(file)), vec4u));
+                    }
                 }
                 FileStorage::Separate(vars)
             };
             self.registers.files.insert(file, storage);
         }
         Ok(())
+    }
+
+    /// A register variable: local, or private when subroutines share the registers.
+    fn register_var(&mut self, name: String, ty: Handle<naga::Type>) -> Var {
+        if self.subroutines {
+            Var::Private(self.module.global_variables.append(
+                GlobalVariable {
+                    name: Some(name),
+                    space: AddressSpace::Private,
+                    binding: None,
+                    ty,
+                    init: None,
+                    memory_decorations: naga::MemoryDecorations::empty(),
+                },
+                Span::UNDEFINED,
+            ))
+        } else {
+            Var::Local(self.body.function.local_variables.append(
+                LocalVariable {
+                    name: Some(name),
+                    ty,
+                    init: None,
+                },
+                Span::UNDEFINED,
+            ))
+        }
     }
 
     /// A pointer to the `vec4<u32>` behind a TEMP/OUT/ADDR/IN/SV register.
@@ -143,10 +174,10 @@ impl Translator<'_> {
                     .ok()
                     .and_then(|i| vars.get(&i).copied())
                     .ok_or_else(|| not_declared(self))?;
-                Ok(self.body.expr(Expression::LocalVariable(var)))
+                Ok(self.body.expr(var.expression()))
             }
             Some(&FileStorage::Array { var, len }) => {
-                let base = self.body.expr(Expression::LocalVariable(var));
+                let base = self.body.expr(var.expression());
                 match index {
                     Some(i) => Ok(self.body.access(base, i)),
                     None => match u32::try_from(reg.index) {
@@ -254,6 +285,13 @@ impl Translator<'_> {
                 bits
             } else {
                 self.body.bitcast(bits, ScalarKind::Float)
+            });
+        }
+        if !src.absolute && !src.negate {
+            return Ok(if ty == OperandType::I32 {
+                self.body.bitcast(word, ScalarKind::Sint)
+            } else {
+                word
             });
         }
         let mut v = self.body.bitcast(word, ScalarKind::Sint);

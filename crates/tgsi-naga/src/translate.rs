@@ -43,6 +43,12 @@ pub(crate) struct Translator<'s> {
     pub native_int64: bool,
     /// Helper functions created so far.
     pub helpers: Helpers,
+    /// Whether the shader calls subroutines (registers are then module-level).
+    pub subroutines: bool,
+    /// The BGNSUB of the subroutine being translated, if any.
+    pub in_subroutine: Option<usize>,
+    /// Subroutines translated so far, by the index of their BGNSUB; `None` while in progress.
+    pub functions: HashMap<usize, Option<Handle<Function>>>,
     /// Size of each shared MEMORY declaration.
     pub shared_memory_bytes: u32,
 }
@@ -105,22 +111,14 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         native_int64: options.native_int64,
         helpers: Helpers::default(),
         shared_memory_bytes: options.shared_memory_bytes,
+        subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
+        in_subroutine: None,
+        functions: HashMap::new(),
     };
     t.declare_resources()?;
     t.declare_registers()?;
     t.declare_interface(stage)?;
-    for inst in &shader.instructions {
-        t.span = inst.span;
-        t.item = inst.opcode.name().to_string();
-        t.loaded.clear();
-        if inst.opcode == Opcode::END && t.flow.is_empty() {
-            break;
-        }
-        t.instruction(inst)?;
-    }
-    if let Some(open) = t.flow.last() {
-        return Err(Error::new(t.span, open.name(), "is never closed"));
-    }
+    t.program(0)?;
     if !t.body.terminated() {
         t.store_outputs_and_return()?;
     }
@@ -143,6 +141,102 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
 }
 
 impl Translator<'_> {
+    /// Translates instructions from `start` to the end of the program (END at the top level)
+    /// or, inside a subroutine, to its ENDSUB.
+    fn program(&mut self, start: usize) -> Result<()> {
+        let shader = self.shader;
+        for inst in &shader.instructions[start.min(shader.instructions.len())..] {
+            self.span = inst.span;
+            self.item = inst.opcode.name().to_string();
+            self.loaded.clear();
+            let top = self.flow.is_empty();
+            match inst.opcode {
+                Opcode::END if top && self.in_subroutine.is_none() => break,
+                Opcode::END if self.in_subroutine.is_some() => {
+                    return Err(self.unsupported("inside a subroutine cannot end the program"))
+                }
+                Opcode::ENDSUB if top && self.in_subroutine.is_some() => break,
+                // Reached in the main program: BGNSUB does nothing, ENDSUB returns.
+                Opcode::BGNSUB => {}
+                Opcode::ENDSUB if top => {
+                    if !self.body.terminated() {
+                        self.store_outputs_and_return()?;
+                    }
+                }
+                Opcode::CAL => self.call_subroutine(inst)?,
+                _ => self.instruction(inst)?,
+            }
+        }
+        match self.flow.last() {
+            Some(open) => Err(Error::new(self.span, open.name(), "is never closed")),
+            None => Ok(()),
+        }
+    }
+
+    /// CAL: a call of the subroutine its label designates (its BGNSUB or the instruction after
+    /// it), translated into a function the first time.
+    fn call_subroutine(&mut self, inst: &Instruction) -> Result<()> {
+        let at = |i: u32| {
+            let i = i as usize;
+            let is_sub = |i: usize| {
+                self.shader
+                    .instructions
+                    .get(i)
+                    .is_some_and(|x| x.opcode == Opcode::BGNSUB)
+            };
+            if is_sub(i) {
+                Some(i)
+            } else if i > 0 && is_sub(i - 1) {
+                Some(i - 1)
+            } else {
+                None
+            }
+        };
+        let start = inst
+            .label
+            .and_then(at)
+            .ok_or_else(|| self.unsupported("label is not a BGNSUB"))?;
+        let function = match self.functions.get(&start) {
+            Some(Some(f)) => *f,
+            Some(None) => return Err(self.unsupported("calls a subroutine recursively")),
+            None => self.subroutine(start)?,
+        };
+        self.body.stmt(naga::Statement::Call {
+            function,
+            arguments: Vec::new(),
+            result: None,
+        });
+        Ok(())
+    }
+
+    /// Translates the subroutine whose BGNSUB is at `start` into a function.
+    fn subroutine(&mut self, start: usize) -> Result<Handle<Function>> {
+        self.functions.insert(start, None);
+        let function = Function {
+            name: Some(format!("sub{start}")),
+            ..Function::default()
+        };
+        let main_body = std::mem::replace(&mut self.body, Body::new(function));
+        let main_typifier = std::mem::replace(&mut self.typifier, Typifier::new());
+        let main_flow = std::mem::take(&mut self.flow);
+        let main_sub = self.in_subroutine.replace(start);
+        let (span, item) = (self.span, self.item.clone());
+        let result = self.program(start + 1);
+        let body = std::mem::replace(&mut self.body, main_body);
+        self.typifier = main_typifier;
+        self.flow = main_flow;
+        self.in_subroutine = main_sub;
+        self.loaded.clear();
+        (self.span, self.item) = (span, item);
+        result?;
+        let handle = self
+            .module
+            .functions
+            .append(body.finish(), naga::Span::UNDEFINED);
+        self.functions.insert(start, Some(handle));
+        Ok(handle)
+    }
+
     /// Translates one instruction.
     fn instruction(&mut self, inst: &Instruction) -> Result<()> {
         let info = inst.opcode.info();

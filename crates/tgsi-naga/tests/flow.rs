@@ -1,8 +1,8 @@
 //! Control flow, addressing and the stage interface, run two ways (translated on the
 //! reference evaluator of naga IR, and on the interpreter) over the edge-case operands of
 //! `support/vertex.rs`: loops with BRK and CONT, SWITCH with fall-through and a DEFAULT in
-//! the middle, IF on float conditions (NaN is true, −0 false), indirect TEMP arrays, and
-//! saturation. Both translations (with and without 64-bit integers) must give the
+//! the middle, IF on float conditions (NaN is true, −0 false), indirect TEMP arrays,
+//! saturation, and subroutines (CAL, RET inside a condition, ENDSUB). Both translations (with and without 64-bit integers) must give the
 //! interpreter's words.
 
 #[path = "support/eval.rs"]
@@ -170,5 +170,29 @@ IMM[0] UINT32 {3, 1, 2, 0}
  10: END
 ",
         true,
+    );
+}
+
+#[test]
+fn subroutines_share_the_registers() {
+    check(
+        "subroutine",
+        "DCL TEMP[0..1]
+IMM[0] UINT32 {1, 2, 3, 0}
+  0: MOV TEMP[0], IN[0]
+  1: MOV TEMP[1], IMM[0].wwww
+  2: CAL :7
+  3: CAL :7
+  4: MOV OUT[1], TEMP[0]
+  5: MOV OUT[2], TEMP[1]
+  6: END
+  7: BGNSUB
+  8:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+  9:   UIF IN[1].xxxx
+ 10:     RET
+ 11:   ENDIF
+ 12:   UADD TEMP[1].y, TEMP[1].yyyy, IMM[0].yyyy
+ 13: ENDSUB
+",
     );
 }

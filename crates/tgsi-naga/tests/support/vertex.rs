@@ -68,6 +68,11 @@ pub fn translated(text: &str, options: &tgsi_naga::Options) -> Result<Vec<[[u32;
         module: &module,
         globals: Default::default(),
     };
+    for (handle, var) in module.global_variables.iter() {
+        evaluator
+            .globals
+            .insert(handle, crate::eval::zero(&module, var.ty)?);
+    }
     let mut out = Vec::new();
     for v in 0..VERTICES {
         let mut args = Vec::new();
