@@ -58,9 +58,6 @@ impl Translator<'_> {
             .texture
             .as_ref()
             .map_or(TextureTarget::Unknown, |t| t.target);
-        if inst.texture.as_ref().is_some_and(|t| !t.offsets.is_empty()) {
-            return Err(self.unsupported("texel offsets are not translated yet"));
-        }
         let Some(dst) = inst.dst.first() else {
             return Err(self.unsupported("has no destination"));
         };
@@ -78,7 +75,8 @@ impl Translator<'_> {
             | Opcode::TXB
             | Opcode::TXL
             | Opcode::TEX_LZ
-            | Opcode::TXD => self.sample(inst, target, &view, unit)?,
+            | Opcode::TXD
+            | Opcode::TG4 => self.sample(inst, target, &view, unit)?,
             Opcode::TXF | Opcode::TXF_LZ => self.fetch_texel(inst, target, &view)?,
             Opcode::TXQ => self.query(inst, &view)?,
             _ => return Err(self.unsupported("is not translated yet")),
@@ -150,6 +148,15 @@ impl Translator<'_> {
             None => None,
         };
         let implicit = self.shader.processor == Processor::Fragment;
+        let gather = if inst.opcode == Opcode::TG4 {
+            if reference.is_some() {
+                return Err(self.unsupported("gathering depth comparisons is not translated yet"));
+            }
+            Some(self.gather_component(&inst.src[1])?)
+        } else {
+            None
+        };
+        let offset = self.texel_offset(inst, l.coords)?;
         let level = match inst.opcode {
             Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
             Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
@@ -160,6 +167,12 @@ impl Translator<'_> {
             }
             Opcode::TEX | Opcode::TXP | Opcode::TXB if implicit => SampleLevel::Auto,
             _ => SampleLevel::Zero,
+        };
+        // A gather has no level of its own in naga (it reads level 0).
+        let level = if gather.is_some() {
+            SampleLevel::Zero
+        } else {
+            level
         };
         if reference.is_some() && !matches!(level, SampleLevel::Auto | SampleLevel::Zero) {
             return Err(
@@ -180,14 +193,51 @@ impl Translator<'_> {
         Ok(self.body.expr(Expression::ImageSample {
             image,
             sampler,
-            gather: None,
+            gather,
             coordinate,
             array_index,
-            offset: None,
+            offset,
             level,
             depth_ref: reference,
             clamp_to_edge: false,
         }))
+    }
+
+    /// The component TG4 gathers: an immediate's `.x`, 0 to 3.
+    fn gather_component(&self, src: &Src) -> Result<naga::SwizzleComponent> {
+        let imm = (src.reg.file == File::Immediate)
+            .then(|| usize::try_from(src.reg.index).ok())
+            .flatten()
+            .and_then(|i| self.shader.immediates.get(i))
+            .ok_or_else(|| self.unsupported("component is not an immediate"))?;
+        Ok(match imm.words[usize::from(src.swizzle.0[0])] {
+            0 => naga::SwizzleComponent::X,
+            1 => naga::SwizzleComponent::Y,
+            2 => naga::SwizzleComponent::Z,
+            3 => naga::SwizzleComponent::W,
+            other => return Err(self.unsupported(format!("component {other} is not 0 to 3"))),
+        })
+    }
+
+    /// The constant texel offset of the texture token (one immediate), as `i32`s.
+    fn texel_offset(&mut self, inst: &Instruction, n: usize) -> Result<Option<H>> {
+        let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
+        let Some(offset) = offsets.first() else {
+            return Ok(None);
+        };
+        if offsets.len() > 1 {
+            return Err(self.unsupported("four gather offsets are not translated yet"));
+        }
+        let imm = (offset.file == File::Immediate)
+            .then(|| usize::try_from(offset.index).ok())
+            .flatten()
+            .and_then(|i| self.shader.immediates.get(i))
+            .ok_or_else(|| self.unsupported("naga needs a constant texel offset, not a register"))?
+            .words;
+        let parts = (0..n.min(3))
+            .map(|c| self.body.i32(imm[usize::from(offset.swizzle[c])] as i32))
+            .collect();
+        Ok(Some(self.compose_ints(parts)))
     }
 
     /// The integer layer `floor(layer + 0.5)` of an array coordinate.
