@@ -26,6 +26,8 @@ pub const BUFFER_BINDING_BASE: u32 = 64;
 #[derive(Clone, Copy)]
 pub(crate) struct ImageVar {
     pub var: Handle<GlobalVariable>,
+    /// The declared target.
+    pub target: TextureTarget,
     pub dim: ImageDimension,
     pub arrayed: bool,
     pub class: ImageClass,
@@ -291,6 +293,7 @@ impl Translator<'_> {
                 i,
                 ImageVar {
                     var,
+                    target,
                     dim,
                     arrayed,
                     class,
@@ -316,7 +319,7 @@ impl Translator<'_> {
     }
 
     /// Whether sampler `i` is used for depth comparisons (a shadow view of the same index,
-    /// or a shadow target on a texture instruction using it).
+    /// a shadow target on a texture instruction using it, or SAMPLE_C with it).
     fn sampler_compares(&self, i: u32) -> bool {
         let view_is_shadow = self.shader.declarations.iter().any(|d| {
             d.file == File::SamplerView
@@ -326,7 +329,9 @@ impl Translator<'_> {
         });
         view_is_shadow
             || self.shader.instructions.iter().any(|inst| {
-                inst.texture.as_ref().is_some_and(|t| t.target.is_shadow())
+                let compares = inst.texture.as_ref().is_some_and(|t| t.target.is_shadow())
+                    || matches!(inst.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
+                compares
                     && inst
                         .src
                         .iter()
@@ -376,6 +381,7 @@ impl Translator<'_> {
                 i,
                 ImageVar {
                     var,
+                    target,
                     dim,
                     arrayed,
                     class,

@@ -1,8 +1,10 @@
-//! Texture instructions of the TEX family: TEX, TXP, TXB, TXL, TEX_LZ, TXD (sampling with a
-//! sampler view and sampler of the same index), TXF and TXF_LZ (texel fetch) and TXQ (size
-//! query). Coordinates, layer and depth reference are read from the channels the target
-//! assigns them; vertex and compute shaders sample level 0 where TGSI would use implicit
-//! derivatives.
+//! Texture instructions. The TEX family (TEX, TXP, TXB, TXL, TEX_LZ, TXD, TG4, TXF, TXF_LZ,
+//! TXQ) uses the sampler view and sampler of the same index and names its target; the
+//! SAMPLE family (SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_D, SAMPLE_L, GATHER4,
+//! SAMPLE_I, SAMPLE_I_MS, SVIEWINFO) names a sampler view and a sampler and takes the target
+//! from the view's declaration. Coordinates, layer and depth reference are read from the
+//! channels the target assigns them; vertex and compute shaders sample level 0 where TGSI
+//! would use implicit derivatives.
 
 use naga::{
     BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension, ImageQuery, MathFunction,
@@ -61,14 +63,26 @@ impl Translator<'_> {
         let Some(dst) = inst.dst.first() else {
             return Err(self.unsupported("has no destination"));
         };
-        let unit = inst
-            .src
-            .iter()
-            .find(|s| s.reg.file == File::Sampler)
-            .map(|s| s.reg.index)
-            .ok_or_else(|| self.unsupported("has no sampler operand"))?;
-        let unit = u32::try_from(unit).map_err(|_| self.undeclared(File::Sampler, unit))?;
-        let view = self.view(unit, target)?;
+        let operand = |file: File| {
+            inst.src
+                .iter()
+                .find(|s| s.reg.file == file)
+                .map(|s| s.reg.index)
+                .and_then(|i| u32::try_from(i).ok())
+        };
+        let unit = operand(File::Sampler);
+        let (view, target) = match operand(File::SamplerView) {
+            // The SAMPLE family: the view's own target.
+            Some(v) => {
+                let view = self.view(v, TextureTarget::Unknown)?;
+                (view, view.target)
+            }
+            None => {
+                let u = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+                (self.view(u, target)?, target)
+            }
+        };
+        let unit = unit.unwrap_or_default();
         let texel = match inst.opcode {
             Opcode::TEX
             | Opcode::TXP
@@ -76,9 +90,18 @@ impl Translator<'_> {
             | Opcode::TXL
             | Opcode::TEX_LZ
             | Opcode::TXD
-            | Opcode::TG4 => self.sample(inst, target, &view, unit)?,
-            Opcode::TXF | Opcode::TXF_LZ => self.fetch_texel(inst, target, &view)?,
-            Opcode::TXQ => self.query(inst, &view)?,
+            | Opcode::TG4
+            | Opcode::SAMPLE
+            | Opcode::SAMPLE_B
+            | Opcode::SAMPLE_C
+            | Opcode::SAMPLE_C_LZ
+            | Opcode::SAMPLE_D
+            | Opcode::SAMPLE_L
+            | Opcode::GATHER4 => self.sample(inst, target, &view, unit)?,
+            Opcode::TXF | Opcode::TXF_LZ | Opcode::SAMPLE_I | Opcode::SAMPLE_I_MS => {
+                self.fetch_texel(inst, target, &view)?
+            }
+            Opcode::TXQ | Opcode::SVIEWINFO => self.query(inst, &view)?,
             _ => return Err(self.unsupported("is not translated yet")),
         };
         let vector = matches!(self.type_of(texel)?, TypeInner::Vector { .. });
@@ -130,9 +153,14 @@ impl Translator<'_> {
         for c in 0..l.coords {
             coords.push(self.fetch(src, c, OperandType::F32)?);
         }
-        let mut reference = match l.reference {
-            Some(c) => Some(self.fetch(src, c, OperandType::F32)?),
-            None => None,
+        // The SAMPLE family keeps the reference and level in a scalar operand (src3.x).
+        let sample_family = inst.src.iter().any(|s| s.reg.file == File::SamplerView);
+        let mut reference = match (sample_family, l.reference) {
+            (true, _) if matches!(inst.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ) => {
+                Some(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            (false, Some(c)) => Some(self.fetch(src, c, OperandType::F32)?),
+            _ => None,
         };
         if inst.opcode == Opcode::TXP {
             let w = self.fetch(src, 3, OperandType::F32)?;
@@ -148,13 +176,13 @@ impl Translator<'_> {
             None => None,
         };
         let implicit = self.shader.processor == Processor::Fragment;
-        let gather = if inst.opcode == Opcode::TG4 {
-            if reference.is_some() {
-                return Err(self.unsupported("gathering depth comparisons is not translated yet"));
+        let gather = match inst.opcode {
+            Opcode::TG4 | Opcode::GATHER4 if reference.is_some() => {
+                return Err(self.unsupported("gathering depth comparisons is not translated yet"))
             }
-            Some(self.gather_component(&inst.src[1])?)
-        } else {
-            None
+            Opcode::TG4 => Some(self.gather_component(&inst.src[1])?),
+            Opcode::GATHER4 => Some(naga::SwizzleComponent::X),
+            _ => None,
         };
         let offset = self.texel_offset(inst, l.coords)?;
         let level = match inst.opcode {
@@ -165,7 +193,22 @@ impl Translator<'_> {
                 let y = self.gradient(&inst.src[2], l.coords)?;
                 SampleLevel::Gradient { x, y }
             }
-            Opcode::TEX | Opcode::TXP | Opcode::TXB if implicit => SampleLevel::Auto,
+            Opcode::SAMPLE_B if implicit => {
+                SampleLevel::Bias(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            Opcode::SAMPLE_L => {
+                SampleLevel::Exact(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            Opcode::SAMPLE_D => {
+                let x = self.gradient(&inst.src[3], l.coords)?;
+                let y = self.gradient(&inst.src[4], l.coords)?;
+                SampleLevel::Gradient { x, y }
+            }
+            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::SAMPLE | Opcode::SAMPLE_C
+                if implicit =>
+            {
+                SampleLevel::Auto
+            }
             _ => SampleLevel::Zero,
         };
         // A gather has no level of its own in naga (it reads level 0).
@@ -301,10 +344,10 @@ impl Translator<'_> {
             None => None,
         };
         let multi = matches!(view.class, ImageClass::Sampled { multi: true, .. });
-        let w = if inst.opcode == Opcode::TXF {
-            self.fetch(src, 3, OperandType::I32)?
-        } else {
-            self.body.i32(0)
+        let w = match inst.opcode {
+            Opcode::TXF | Opcode::SAMPLE_I => self.fetch(src, 3, OperandType::I32)?,
+            Opcode::SAMPLE_I_MS => self.fetch(&inst.src[2], 0, OperandType::I32)?,
+            _ => self.body.i32(0),
         };
         let (sample, level) = if multi {
             (Some(w), None)

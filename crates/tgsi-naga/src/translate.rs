@@ -263,7 +263,10 @@ impl Translator<'_> {
             Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
             Opcode::LOAD | Opcode::STORE => self.memory(inst),
             _ if info.section == Section::Atomic => self.atomic(inst),
-            _ if info.has(tgsi::opcode::TEX) || info.has(tgsi::opcode::SVIEW_OFFSETS) => {
+            _ if info.has(tgsi::opcode::TEX)
+                || info.has(tgsi::opcode::SVIEW_OFFSETS)
+                || inst.opcode == Opcode::SVIEWINFO =>
+            {
                 self.texture(inst)
             }
             _ if (0..inst.src.len()).any(|i| info.src_type(i).is_64bit())
