@@ -197,6 +197,9 @@ pub fn write(
             Ok(Output::Text(out))
         }
         Target::Msl => {
+            if uses_doubles(module, info) {
+                return Err(fail(&"Metal has no 64-bit floats (doubles)"));
+            }
             let opts = back::msl::Options {
                 lang_version: options.msl_version,
                 bounds_check_policies: policies,
@@ -242,6 +245,25 @@ fn gl_bindings(module: &Module) -> back::glsl::BindingMap {
             Some((rb, u8::try_from(unit).ok()?))
         })
         .collect()
+}
+
+/// Whether any expression is an `f64` (naga's MSL back end cannot write them).
+fn uses_doubles(module: &Module, info: &ModuleInfo) -> bool {
+    let is_f64 = |f: &naga::Function, fi: &naga::valid::FunctionInfo| {
+        f.expressions.iter().any(|(h, _)| {
+            matches!(
+                *fi[h].ty.inner_with(&module.types),
+                naga::TypeInner::Scalar(s) | naga::TypeInner::Vector { scalar: s, .. }
+                    if s == naga::Scalar::F64
+            )
+        })
+    };
+    module.functions.iter().any(|(h, f)| is_f64(f, &info[h]))
+        || module
+            .entry_points
+            .iter()
+            .enumerate()
+            .any(|(i, e)| is_f64(&e.function, info.get_entry_point(i)))
 }
 
 /// naga's name for an HLSL shader model.
