@@ -139,33 +139,31 @@ impl Translator<'_> {
             scalar: Scalar::F32,
         };
         let semantic = d.semantic.map(|s| (s.name, s.index));
-        let (binding, inner, fill) = match (stage, d.file, semantic) {
-            (ShaderStage::Vertex, File::Input, _) => {
+        let varying = semantic.and_then(|(name, i)| varying_location(name, i));
+        let (binding, inner, fill) = match (stage, d.file, semantic, varying) {
+            (ShaderStage::Vertex, File::Input, _, _) => {
                 (location(index, None), f32v(VectorSize::Quad), Fill::Vec4)
             }
-            (ShaderStage::Fragment, File::Input, Some((Semantic::Position, _)))
-            | (ShaderStage::Fragment, File::SystemValue, Some((Semantic::Position, _))) => (
+            (ShaderStage::Fragment, File::Input, Some((Semantic::Position, _)), _)
+            | (ShaderStage::Fragment, File::SystemValue, Some((Semantic::Position, _)), _) => (
                 Binding::BuiltIn(BuiltIn::Position { invariant: false }),
                 f32v(VectorSize::Quad),
                 Fill::Vec4,
             ),
-            (ShaderStage::Fragment, _, Some((Semantic::Face, _))) => (
+            (ShaderStage::Fragment, _, Some((Semantic::Face, _)), _) => (
                 Binding::BuiltIn(BuiltIn::FrontFacing),
                 TypeInner::Scalar(Scalar::BOOL),
                 Fill::Face,
             ),
-            (ShaderStage::Fragment, File::Input, Some((Semantic::PCoord, _))) => (
+            (ShaderStage::Fragment, File::Input, Some((Semantic::PCoord, _)), _) => (
                 Binding::BuiltIn(BuiltIn::PointCoord),
                 f32v(VectorSize::Bi),
                 Fill::Vec2,
             ),
-            (ShaderStage::Fragment, File::Input, Some((name, i)))
-                if varying_location(name, i).is_some() =>
-            {
-                let loc = varying_location(name, i).unwrap_or(i);
+            (ShaderStage::Fragment, File::Input, Some(_), Some(loc)) => {
                 (location(loc, Some(d)), f32v(VectorSize::Quad), Fill::Vec4)
             }
-            (_, _, Some((name, _))) => {
+            (_, _, Some((name, _)), _) => {
                 let (builtin, fill) = match (stage, name) {
                     (ShaderStage::Vertex, Semantic::VertexId) => {
                         (BuiltIn::VertexIndex, Fill::Splat)
@@ -292,20 +290,21 @@ impl Translator<'_> {
             scalar: Scalar::F32,
         };
         let scalar = |s| TypeInner::Scalar(s);
-        let (binding, inner, gather) = match (stage, sem.name) {
-            (ShaderStage::Vertex, Semantic::Position) => (
+        let varying = varying_location(sem.name, sem.index);
+        let (binding, inner, gather) = match (stage, sem.name, varying) {
+            (ShaderStage::Vertex, Semantic::Position, _) => (
                 Binding::BuiltIn(BuiltIn::Position {
                     invariant: d.invariant,
                 }),
                 f32v4,
                 Gather::Vec4,
             ),
-            (ShaderStage::Vertex, Semantic::PSize) => (
+            (ShaderStage::Vertex, Semantic::PSize, _) => (
                 Binding::BuiltIn(BuiltIn::PointSize),
                 scalar(Scalar::F32),
                 Gather::Channel(0),
             ),
-            (ShaderStage::Vertex, Semantic::ClipDist) => {
+            (ShaderStage::Vertex, Semantic::ClipDist, _) => {
                 if let Some(o) = self
                     .interface
                     .outputs
@@ -321,34 +320,31 @@ impl Translator<'_> {
                     Gather::ClipDistances,
                 )
             }
-            (ShaderStage::Vertex, name) if varying_location(name, sem.index).is_some() => {
-                let loc = varying_location(name, sem.index).unwrap_or(sem.index);
-                (
-                    Binding::Location {
-                        location: loc,
-                        interpolation: Some(Interpolation::Perspective),
-                        sampling: Some(Sampling::Center),
-                        blend_src: None,
-                        per_primitive: false,
-                    },
-                    f32v4,
-                    Gather::Vec4,
-                )
-            }
-            (ShaderStage::Fragment, Semantic::Color) => {
+            (ShaderStage::Vertex, _, Some(location)) => (
+                Binding::Location {
+                    location,
+                    interpolation: Some(Interpolation::Perspective),
+                    sampling: Some(Sampling::Center),
+                    blend_src: None,
+                    per_primitive: false,
+                },
+                f32v4,
+                Gather::Vec4,
+            ),
+            (ShaderStage::Fragment, Semantic::Color, _) => {
                 (location(sem.index, None), f32v4, Gather::Vec4)
             }
-            (ShaderStage::Fragment, Semantic::Position) => (
+            (ShaderStage::Fragment, Semantic::Position, _) => (
                 Binding::BuiltIn(BuiltIn::FragDepth),
                 scalar(Scalar::F32),
                 Gather::Channel(2),
             ),
-            (ShaderStage::Fragment, Semantic::SampleMask) => (
+            (ShaderStage::Fragment, Semantic::SampleMask, _) => (
                 Binding::BuiltIn(BuiltIn::SampleMask),
                 scalar(Scalar::U32),
                 Gather::Channel(0),
             ),
-            (_, name) => {
+            (_, name, _) => {
                 return Err(Error::new(
                     d.span,
                     describe(d),

@@ -82,7 +82,6 @@ impl Translator<'_> {
                 (self.view(u, target)?, target)
             }
         };
-        let unit = unit.unwrap_or_default();
         let texel = match inst.opcode {
             Opcode::TEX
             | Opcode::TXP
@@ -143,7 +142,7 @@ impl Translator<'_> {
         inst: &Instruction,
         target: TextureTarget,
         view: &ImageVar,
-        unit: u32,
+        unit: Option<u32>,
     ) -> Result<H> {
         let Some(l) = layout(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
@@ -223,6 +222,7 @@ impl Translator<'_> {
             );
         }
         let coordinate = self.compose_floats(coords);
+        let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
         let sampler = *self
             .resources
             .samplers
