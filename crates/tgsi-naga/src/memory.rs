@@ -207,8 +207,86 @@ impl Translator<'_> {
             value,
             result: Some(result),
         });
-        if dst.write_mask.has(0) {
-            self.write(dst, 0, result)?;
+        // softpipe (and the interpreter) write the old value to all four channels,
+        // whatever the write mask.
+        let all = tgsi::ir::Dst {
+            write_mask: tgsi::ir::WriteMask::XYZW,
+            ..*dst
+        };
+        for c in 0..4 {
+            self.write(&all, c, result)?;
+        }
+        Ok(())
+    }
+
+    /// RESQ: a buffer's (or shared memory's) size in bytes in `.x`; an image's width, height
+    /// and depth or layer count (cube arrays: cubes), the rest 0.
+    pub(crate) fn resource_query(&mut self, inst: &Instruction) -> Result<()> {
+        let (Some(dst), Some(res)) = (inst.dst.first(), inst.src.first()) else {
+            return Err(self.unsupported("needs a destination and a resource"));
+        };
+        let index = u32::try_from(res.reg.index)
+            .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
+        match res.reg.file {
+            File::Buffer | File::Memory => {
+                let size = if res.reg.file == File::Memory {
+                    self.resources
+                        .shared
+                        .ok_or_else(|| self.undeclared(File::Memory, res.reg.index))?;
+                    self.body.u32(self.shared_memory_bytes & !3)
+                } else {
+                    let var = *self
+                        .resources
+                        .buffers
+                        .get(&index)
+                        .ok_or_else(|| self.undeclared(File::Buffer, res.reg.index))?;
+                    let base = self.body.expr(Expression::GlobalVariable(var));
+                    let words = self.body.index(base, 0);
+                    let len = self.body.expr(Expression::ArrayLength(words));
+                    let four = self.body.u32(4);
+                    self.body.binary(B::Multiply, len, four)
+                };
+                if dst.write_mask.has(0) {
+                    self.write(dst, 0, size)?;
+                }
+            }
+            File::Image => {
+                let image = self.image(index)?;
+                let handle = self.body.expr(Expression::GlobalVariable(image.var));
+                let size = self.body.expr(Expression::ImageQuery {
+                    image: handle,
+                    query: naga::ImageQuery::Size { level: None },
+                });
+                let n = match image.dim {
+                    ImageDimension::D1 => 1,
+                    ImageDimension::D2 | ImageDimension::Cube => 2,
+                    ImageDimension::D3 => 3,
+                };
+                let mut parts: Vec<H> = if n == 1 {
+                    vec![size]
+                } else {
+                    (0..n).map(|c| self.body.index(size, c)).collect()
+                };
+                if image.arrayed {
+                    let layers = self.body.expr(Expression::ImageQuery {
+                        image: handle,
+                        query: naga::ImageQuery::NumLayers,
+                    });
+                    parts.push(layers);
+                }
+                let mut results = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    let v = match parts.get(c) {
+                        Some(&p) => p,
+                        None => self.body.u32(0),
+                    };
+                    results.push((c, v));
+                }
+                for (c, v) in results {
+                    self.write(dst, c, v)?;
+                }
+            }
+            file => return Err(self.unsupported(format!("on {file} is not translated yet"))),
         }
         Ok(())
     }

@@ -262,6 +262,7 @@ impl Translator<'_> {
             }
             Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
             Opcode::LOAD | Opcode::STORE => self.memory(inst),
+            Opcode::RESQ => self.resource_query(inst),
             _ if info.section == Section::Atomic => self.atomic(inst),
             _ if info.has(tgsi::opcode::TEX)
                 || info.has(tgsi::opcode::SVIEW_OFFSETS)

@@ -82,7 +82,11 @@ IMM[0] UINT32 {2, 1, 0, 4}
  11:     STORE IMAGE[0], SV[1], TEMP[1], 2D, PIPE_FORMAT_R32_UINT
  12: ENDSWITCH
  13: MEMBAR IMM[0].wwww
- 14: END
+ 14: RESQ TEMP[0].x, BUFFER[0]
+ 15: RESQ TEMP[1].xy, IMAGE[0]
+ 16: UADD TEMP[0].x, TEMP[0].xxxx, TEMP[1].yyyy
+ 17: STORE BUFFER[0].x, IMM[0].zzzz, TEMP[0].xxxx
+ 18: END
 ";
 
 const VERTEX: &str = "VERT
