@@ -25,6 +25,7 @@ Examples:
   tgsi run gs.tgsi --count 4            run a geometry shader over 4 input primitives
   tgsi run vs.tgsi tcs.tgsi tes.tgsi --patch-vertices 3 --input IN[0]=p.f32  tessellate patches
   tgsi bench shader.tgsi --size 256x256  how fast a shader runs, interpreter and JIT
+  tgsi translate shader.tgsi --to spirv -o shader.spv  translate through naga
   cat shader.tgsi | tgsi check -        read from stdin
 
 Exit status: 0 valid (warnings allowed), 1 invalid input, 2 usage or I/O error.";
@@ -141,6 +142,19 @@ enum Command {
         after_help = "Examples:\n  tgsi bench examples/plasma.tgsi --size 256x256\n  tgsi bench shader.tgsi --consts consts.txt --bindings b.json --threads 2 --json\n  tgsi bench kernel.tgsi --grid 64,1,1 --block 64,1,1 --bindings b.json\n\nText: `interp  threads 1:   12.345 Mpix/s, compile 0.123 ms (...)`.\n--json: one object per engine with engine, threads, mpix_per_s (or us_per_dispatch and\nminvocations_per_s), compile_ms, runs and seconds."
     )]
     Bench(commands::bench::BenchArgs),
+    /// Translate a vertex, fragment or compute shader through naga into SPIR-V, WGSL, GLSL,
+    /// MSL or HLSL.
+    ///
+    /// naga's validator checks the module first. A statement that cannot be translated is
+    /// an error naming it with its position. Registers are `vec4<u32>` variables; bindings:
+    /// CONST[d] group 0 binding d; SVIEW[i] group 1 binding i, SAMP[i] group 1 binding
+    /// 128+i; IMAGE[i] group 2 binding i, BUFFER[i] group 2 binding 64+i. Varyings:
+    /// GENERIC[n] at location n, TEXCOORD[n] 32+n, COLOR[n] 40+n (fragment outputs: n),
+    /// BCOLOR[n] 42+n, FOG 44.
+    #[command(
+        after_help = "Examples:\n  tgsi translate shader.tgsi --to spirv -o shader.spv\n  tgsi translate shader.tgsi --to glsl --glsl-version 310 --es\n  tgsi translate shader.tgsi --to hlsl --shader-model 6.0"
+    )]
+    Translate(commands::translate::TranslateArgs),
     /// Disassemble Mesa token words into canonical text.
     Disasm {
         /// Input token file (little-endian u32 words).
@@ -180,6 +194,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Render(args) => commands::render::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Translate(args) => commands::translate::run(&args),
     }
 }
 

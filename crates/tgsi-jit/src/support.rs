@@ -5,6 +5,7 @@
 //! natively or through a call into the interpreter.
 
 use tgsi::Processor;
+use tgsi_exec::compile::{Inst, RegFile};
 use tgsi_exec::ops::{Flow, Kind};
 use tgsi_exec::Program;
 
@@ -65,33 +66,54 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
 }
 
 /// Quads each call of the compiled code runs. Lanes are independent except through
-/// resources: texture sampling goes through softpipe's tile cache, whose state depends on
-/// the order of every lane's accesses, and stores, atomics and inter-lane operations see
-/// other lanes; programs with those run the whole wave in one call, in the interpreter's
-/// order. Others run a quad at a time (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each
+/// resources (texture sampling goes through softpipe's tile cache, whose state depends on the
+/// order of every lane's accesses; stores, atomics and inter-lane operations see other
+/// lanes), and every instruction handed to the interpreter's step works on the whole wave.
+/// Programs with such instructions run the whole wave in one call, in the interpreter's
+/// order; the others run a quad at a time (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each
 /// quad leaves loops and skips branches on its own and fewer values compete for registers.
 pub(crate) fn group_quads(program: &Program) -> usize {
-    let wave = tgsi_exec::WAVE / 4;
-    let shared = program.insts.iter().any(|i| {
-        matches!(
-            i.kind,
-            Kind::Texture
-                | Kind::Store
-                | Kind::Atomic(_)
-                | Kind::Vote(_)
-                | Kind::Ballot
-                | Kind::ReadFirst
-                | Kind::ReadInvoc
-        )
-    });
-    if shared {
-        return wave;
+    if program.insts.iter().any(runs_on_step) {
+        return tgsi_exec::WAVE / 4;
     }
     std::env::var("TGSI_JIT_QUADS")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|n| [1, 2, 4].contains(n))
         .unwrap_or(1)
+}
+
+/// Whether the compiled code hands `inst` to the interpreter's single-instruction step
+/// (textures, memory, 64-bit and other whole-wave operations, and indirect operands other
+/// than gathered constants) rather than compiling it or calling a lane kernel.
+pub(crate) fn runs_on_step(inst: &Inst) -> bool {
+    match inst.kind {
+        Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
+        _ if has_indirect(inst) => !gathers_constants(inst),
+        Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) => false,
+        _ => true,
+    }
+}
+
+/// Whether the only indirect operands of a component-wise or whole-vector instruction are
+/// constant reads with a direct buffer index, which [`Translator::gather_const`] loads.
+fn gathers_constants(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
+        && inst.dst.iter().all(|d| d.indirect.is_none())
+        && inst.src.iter().all(|s| {
+            s.dim_indirect.is_none()
+                && (s.indirect.is_none()
+                    || s.file == RegFile::Const
+                        && s.indirect.is_some_and(|i| i.file.lane_file().is_some()))
+        })
+}
+
+/// Whether an instruction has an indirectly addressed operand.
+fn has_indirect(inst: &Inst) -> bool {
+    inst.src
+        .iter()
+        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
+        || inst.dst.iter().any(|d| d.indirect.is_some())
 }
 
 /// Whether the code generator's vector instructions run on this CPU (x86-64 with SSE4.1:

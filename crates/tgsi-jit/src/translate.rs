@@ -17,6 +17,7 @@
 use crate::lanes::LaneOps;
 use crate::native;
 use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
+use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{
@@ -387,7 +388,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     }
                 }
             }
-            _ if has_indirect(inst) && !gathers_constants(inst) => self.step(pc, inst),
+            _ if support::runs_on_step(inst) => self.step(pc, inst),
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
@@ -985,27 +986,6 @@ impl<'a, 'b> Translator<'a, 'b> {
             }
         }
     }
-}
-
-/// Whether the only indirect operands of a component-wise or whole-vector instruction are
-/// constant reads with a direct buffer index, which [`Translator::gather_const`] loads.
-fn gathers_constants(inst: &Inst) -> bool {
-    matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
-        && inst.dst.iter().all(|d| d.indirect.is_none())
-        && inst.src.iter().all(|s| {
-            s.dim_indirect.is_none()
-                && (s.indirect.is_none()
-                    || s.file == RegFile::Const
-                        && s.indirect.is_some_and(|i| i.file.lane_file().is_some()))
-        })
-}
-
-/// Whether an instruction has an indirectly addressed operand.
-fn has_indirect(inst: &Inst) -> bool {
-    inst.src
-        .iter()
-        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
-        || inst.dst.iter().any(|d| d.indirect.is_some())
 }
 
 /// Flags of register accesses: in bounds (checked when compiling), not 16-byte aligned.

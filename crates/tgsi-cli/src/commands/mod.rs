@@ -9,3 +9,4 @@ pub mod info;
 pub mod render;
 pub mod run;
 pub mod tessellation;
+pub mod translate;

@@ -1,0 +1,80 @@
+//! `tgsi translate`: translate a shader through naga into SPIR-V, WGSL, GLSL, MSL or HLSL.
+//! naga's validator checks the module before a back end writes it; a shader that cannot be
+//! translated is reported with the position and name of the statement at fault.
+
+use tgsi_naga::{Target, WriteOptions};
+
+use crate::input::{self, Failure};
+
+/// Options of `tgsi translate`.
+#[derive(clap::Args)]
+pub struct TranslateArgs {
+    /// Shader file (text or tokens); `-` reads stdin.
+    pub file: String,
+    /// Target language.
+    #[arg(long, value_parser = ["spirv", "wgsl", "glsl", "msl", "hlsl"])]
+    pub to: String,
+    /// Output file (`-` for stdout; SPIR-V is binary).
+    #[arg(short, long, default_value = "-")]
+    pub output: String,
+    /// GLSL version (desktop: 140 to 460; ES: 300, 310, 320).
+    #[arg(long, default_value_t = 450)]
+    pub glsl_version: u16,
+    /// Write GLSL ES.
+    #[arg(long)]
+    pub es: bool,
+    /// SPIR-V version, MAJOR.MINOR.
+    #[arg(long, default_value = "1.0", value_parser = version)]
+    pub spirv_version: (u8, u8),
+    /// MSL version, MAJOR.MINOR.
+    #[arg(long, default_value = "2.1", value_parser = version)]
+    pub msl_version: (u8, u8),
+    /// HLSL shader model, MAJOR.MINOR (5.0 to 6.7).
+    #[arg(long, default_value = "5.1", value_parser = version)]
+    pub shader_model: (u8, u8),
+    /// Treat the input as a token stream.
+    #[arg(long)]
+    pub tokens: bool,
+}
+
+/// Parses `MAJOR.MINOR`.
+fn version(text: &str) -> Result<(u8, u8), String> {
+    let (major, minor) = text
+        .split_once('.')
+        .ok_or_else(|| format!("expected MAJOR.MINOR, found '{text}'"))?;
+    let number = |s: &str| {
+        s.parse::<u8>()
+            .map_err(|_| format!("expected MAJOR.MINOR, found '{text}'"))
+    };
+    Ok((number(major)?, number(minor)?))
+}
+
+/// Runs `tgsi translate`.
+pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
+    let target = Target::from_name(&args.to)
+        .ok_or_else(|| Failure::Io(format!("unknown target '{}'", args.to)))?;
+    let input = input::read(&args.file)?;
+    let shader = input.shader(args.tokens)?;
+    let module =
+        tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(target)).map_err(|e| {
+            let sep = if e.position().is_some() { ":" } else { ": " };
+            eprintln!("{}{sep}{e}", input.name);
+            Failure::Invalid
+        })?;
+    let info = tgsi_naga::validate(&module).map_err(|e| {
+        eprintln!("{}: error: {e}", input.name);
+        Failure::Invalid
+    })?;
+    let options = WriteOptions {
+        glsl_version: args.glsl_version,
+        glsl_es: args.es,
+        spirv_version: args.spirv_version,
+        msl_version: args.msl_version,
+        hlsl_shader_model: args.shader_model,
+    };
+    let output = tgsi_naga::write(&module, &info, target, &options).map_err(|e| {
+        eprintln!("{}: error: {e}", input.name);
+        Failure::Invalid
+    })?;
+    input::write(&args.output, &output.into_bytes())
+}

@@ -1,0 +1,170 @@
+//! `tgsi translate`: targets, their options, validation of the output by the real tools when
+//! installed, and errors that name the statement and its position.
+
+use std::process::{Command, Output};
+
+fn tgsi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tgsi"))
+        .args(args)
+        .output()
+        .expect("tgsi runs")
+}
+
+fn temp_file(name: &str, content: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tgsi-translate-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write temp file");
+    path.to_string_lossy().into_owned()
+}
+
+const FRAG: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL CONST[0][0..1]
+DCL TEMP[0..1]
+IMM[0] UINT32 {0, 7, 0, 0}
+  0: UDIV TEMP[0].x, IMM[0].yyyy, CONST[0][0].xxxx
+  1: U2F TEMP[0].x, TEMP[0].xxxx
+  2: MAX TEMP[1], IN[0], CONST[0][1]
+  3: UIF CONST[0][0].yyyy
+  4:   KILL
+  5: ENDIF
+  6: ADD OUT[0], TEMP[1], TEMP[0].xxxx
+  7: END
+";
+
+fn tool(name: &str) -> bool {
+    Command::new(name).arg("--version").output().is_ok()
+}
+
+#[test]
+fn spirv_is_binary_and_valid() {
+    let src = temp_file("frag.tgsi", FRAG);
+    let spv = temp_file("frag.spv", "");
+    let out = tgsi(&["translate", &src, "--to", "spirv", "-o", &spv]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&spv).expect("output written");
+    assert_eq!(bytes[..4], 0x0723_0203u32.to_le_bytes());
+    if tool("spirv-val") {
+        let val = Command::new("spirv-val")
+            .arg(&spv)
+            .output()
+            .expect("spirv-val");
+        assert!(
+            val.status.success(),
+            "{}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+    } else {
+        eprintln!("skipped: spirv-val not found; the SPIR-V was not validated");
+    }
+}
+
+#[test]
+fn glsl_versions_and_es() {
+    let src = temp_file("frag-glsl.tgsi", FRAG);
+    let out = tgsi(&["translate", &src, "--to", "glsl"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("#version 450 core\n"), "{text}");
+    assert!(text.contains("discard;"), "{text}");
+    let es = tgsi(&[
+        "translate",
+        &src,
+        "--to",
+        "glsl",
+        "--glsl-version",
+        "310",
+        "--es",
+    ]);
+    assert_eq!(
+        es.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&es.stderr)
+    );
+    assert!(String::from_utf8_lossy(&es.stdout).starts_with("#version 310 es\n"));
+    if tool("glslangValidator") {
+        let path = temp_file("frag-glsl.frag", &text);
+        let val = Command::new("glslangValidator")
+            .arg(&path)
+            .output()
+            .expect("glslang");
+        assert!(
+            val.status.success(),
+            "{}",
+            String::from_utf8_lossy(&val.stdout)
+        );
+    } else {
+        eprintln!("skipped: glslangValidator not found; the GLSL was not validated");
+    }
+}
+
+#[test]
+fn text_targets_name_the_entry_point() {
+    let src = temp_file("frag-text.tgsi", FRAG);
+    for (target, marker) in [
+        ("wgsl", "@fragment"),
+        ("msl", "fragment "),
+        ("hlsl", "main("),
+    ] {
+        let out = tgsi(&["translate", &src, "--to", target]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{target}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(marker), "{target}: {text}");
+    }
+    let sm6 = tgsi(&["translate", &src, "--to", "hlsl", "--shader-model", "6.0"]);
+    assert_eq!(sm6.status.code(), Some(0));
+    let bad = tgsi(&["translate", &src, "--to", "hlsl", "--shader-model", "4.0"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("shader model"));
+}
+
+#[test]
+fn untranslatable_statements_are_errors_with_positions() {
+    let src = temp_file("interp.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: INTERP_CENTROID OUT[0], IN[0]\n  1: END\n");
+    let out = tgsi(&["translate", &src, "--to", "spirv", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("interp.tgsi:4:6: INTERP_CENTROID: "), "{err}");
+    assert!(out.stdout.is_empty());
+
+    let geom = temp_file("geom.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n");
+    let out = tgsi(&["translate", &geom, "--to", "glsl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("geom.tgsi: GEOM: naga 30 has no geometry")
+    );
+
+    let clip = temp_file("clipvertex.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPVERTEX\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: END\n");
+    let out = tgsi(&["translate", &clip, "--to", "wgsl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("clipvertex.tgsi:4:1: DCL OUT[1], CLIPVERTEX: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn unknown_target_is_a_usage_error() {
+    let src = temp_file("frag-usage.tgsi", FRAG);
+    let out = tgsi(&["translate", &src, "--to", "dxil"]);
+    assert_eq!(out.status.code(), Some(2));
+}

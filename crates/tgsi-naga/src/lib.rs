@@ -1,0 +1,55 @@
+//! Translation of TGSI shaders into [`naga::Module`]s, and through naga's back ends into
+//! SPIR-V, WGSL, GLSL, MSL and HLSL.
+//!
+//! ```
+//! let shader = tgsi::text::parse("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.5, 0.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n  1: END\n").unwrap();
+//! let module = tgsi_naga::translate(&shader).unwrap();
+//! let info = tgsi_naga::validate(&module).unwrap();
+//! let glsl = tgsi_naga::write(&module, &info, tgsi_naga::Target::Glsl, &Default::default()).unwrap();
+//! ```
+//!
+//! Registers are four untyped 32-bit words, so each TEMP/OUT/ADDR/IN/SV register becomes a
+//! function-local `vec4<u32>` and every instruction bit-casts what it reads to its operand
+//! type; the translation gives TGSI's (the interpreter's) result wherever the target languages
+//! leave a case undefined or differ (division by zero, shift counts, float-to-integer
+//! conversion, MIN/MAX with NaN, saturation). Vertex, fragment and compute shaders translate;
+//! naga has no geometry or tessellation stages.
+
+mod alu;
+mod body;
+mod error;
+mod flow;
+mod fragment;
+mod interface;
+mod memory;
+mod pack;
+mod registers;
+mod resources;
+mod split64;
+mod targets;
+mod texture;
+mod translate;
+mod wide;
+
+pub use error::Error;
+pub use resources::{BUFFER_BINDING_BASE, SAMPLER_BINDING_BASE};
+pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
+pub use translate::{Options, ENTRY_POINT};
+
+/// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].
+pub fn translate(shader: &tgsi::Shader) -> Result<naga::Module, Error> {
+    translate::translate(shader, &Options::default())
+}
+
+/// [`translate`] with options.
+pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::Module, Error> {
+    translate::translate(shader, options)
+}
+
+/// The translation options a target needs: GLSL (through naga) has no 64-bit integers.
+pub fn options_for(target: Target) -> Options {
+    Options {
+        native_int64: target != Target::Glsl,
+        ..Options::default()
+    }
+}

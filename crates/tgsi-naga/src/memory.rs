@@ -1,0 +1,367 @@
+//! Buffers, images and synchronisation: LOAD/STORE on BUFFER and shared MEMORY (byte
+//! addresses, one `u32` word per channel) and IMAGE (typed texels), the atomics on buffers
+//! and shared memory, BARRIER and MEMBAR.
+
+use naga::{
+    AtomicFunction, Barrier, BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension,
+    Scalar, ScalarKind, Statement,
+};
+use tgsi::enums::File;
+use tgsi::ir::{Instruction, Src};
+use tgsi::opcode::{Opcode, OperandType};
+
+use crate::error::Result;
+use crate::resources::{format_kind, ImageVar};
+use crate::translate::Translator;
+
+type H = Handle<Expression>;
+
+/// `TGSI_MEMBAR_*` bits.
+const MEMBAR_SHADER_BUFFER: u32 = 1 << 0;
+const MEMBAR_ATOMIC_BUFFER: u32 = 1 << 1;
+const MEMBAR_SHADER_IMAGE: u32 = 1 << 2;
+const MEMBAR_SHARED: u32 = 1 << 3;
+const MEMBAR_THREAD_GROUP: u32 = 1 << 4;
+
+impl Translator<'_> {
+    /// BARRIER (an execution barrier for the workgroup) and MEMBAR (memory ordering for the
+    /// kinds of memory its immediate names).
+    pub(crate) fn barrier(&mut self, inst: &Instruction) -> Result<()> {
+        if inst.opcode == Opcode::BARRIER {
+            self.body
+                .stmt(Statement::ControlBarrier(Barrier::WORK_GROUP));
+            return Ok(());
+        }
+        let src = inst
+            .src
+            .first()
+            .ok_or_else(|| self.unsupported("has no flags"))?;
+        if src.reg.file != File::Immediate {
+            return Err(self.unsupported("flags are not an immediate"));
+        }
+        let imm = usize::try_from(src.reg.index)
+            .ok()
+            .and_then(|i| self.shader.immediates.get(i))
+            .ok_or_else(|| self.unsupported("flags immediate does not exist"))?;
+        let flags = imm.words[usize::from(src.swizzle.0[0])];
+        let mut barrier = Barrier::empty();
+        if flags & (MEMBAR_SHADER_BUFFER | MEMBAR_ATOMIC_BUFFER) != 0 {
+            barrier |= Barrier::STORAGE;
+        }
+        if flags & MEMBAR_SHADER_IMAGE != 0 {
+            barrier |= Barrier::TEXTURE;
+        }
+        if flags & (MEMBAR_SHARED | MEMBAR_THREAD_GROUP) != 0 {
+            barrier |= Barrier::WORK_GROUP;
+        }
+        if !barrier.is_empty() {
+            self.body.stmt(Statement::MemoryBarrier(barrier));
+        }
+        Ok(())
+    }
+
+    /// LOAD and STORE.
+    pub(crate) fn memory(&mut self, inst: &Instruction) -> Result<()> {
+        let (Some(dst), Some(s0)) = (inst.dst.first(), inst.src.first()) else {
+            return Err(self.unsupported("needs a destination and a source"));
+        };
+        let resource = if inst.opcode == Opcode::STORE {
+            dst.reg
+        } else {
+            s0.reg
+        };
+        let index = u32::try_from(resource.index)
+            .map_err(|_| self.undeclared(resource.file, resource.index))?;
+        match (inst.opcode, resource.file) {
+            (Opcode::LOAD, File::Buffer | File::Memory) => {
+                let src = inst
+                    .src
+                    .get(1)
+                    .ok_or_else(|| self.unsupported("has no address"))?;
+                let mut results = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    let pointer = self.buffer_word(resource.file, index, src, c)?;
+                    results.push((c, self.body.load(pointer)));
+                }
+                for (c, v) in results {
+                    self.write(dst, c, v)?;
+                }
+            }
+            (Opcode::STORE, File::Buffer | File::Memory) => {
+                let value = inst
+                    .src
+                    .get(1)
+                    .ok_or_else(|| self.unsupported("has no value"))?;
+                let mut stores = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    let v = self.fetch_word(value, c)?;
+                    stores.push((c, v));
+                }
+                for (c, v) in stores {
+                    let pointer = self.buffer_word(resource.file, index, s0, c)?;
+                    self.body.store(pointer, v);
+                }
+            }
+            (Opcode::LOAD, File::Image) => {
+                let image = self.image(index)?;
+                let src = inst
+                    .src
+                    .get(1)
+                    .ok_or_else(|| self.unsupported("has no coordinate"))?;
+                let (coordinate, array_index) = self.image_coordinate(&image, src)?;
+                let handle = self.body.expr(Expression::GlobalVariable(image.var));
+                let texel = self.body.expr(Expression::ImageLoad {
+                    image: handle,
+                    coordinate,
+                    array_index,
+                    sample: None,
+                    level: None,
+                });
+                let mut results = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    results.push((c, self.body.index(texel, c as u32)));
+                }
+                for (c, v) in results {
+                    self.write(dst, c, v)?;
+                }
+            }
+            (Opcode::STORE, File::Image) => {
+                let image = self.image(index)?;
+                let value = inst
+                    .src
+                    .get(1)
+                    .ok_or_else(|| self.unsupported("has no value"))?;
+                let (coordinate, array_index) = self.image_coordinate(&image, s0)?;
+                let kind = match image.class {
+                    ImageClass::Storage { format, .. } => format_kind(format),
+                    _ => ScalarKind::Float,
+                };
+                let mut words = Vec::new();
+                for c in 0..4 {
+                    words.push(self.fetch_word(value, c)?);
+                }
+                let ty = self.vec4(Scalar::U32);
+                let v = self.body.expr(Expression::Compose {
+                    ty,
+                    components: words,
+                });
+                let v = if kind == ScalarKind::Uint {
+                    v
+                } else {
+                    self.body.bitcast(v, kind)
+                };
+                let handle = self.body.expr(Expression::GlobalVariable(image.var));
+                self.body.stmt(Statement::ImageStore {
+                    image: handle,
+                    coordinate,
+                    array_index,
+                    value: v,
+                });
+            }
+            _ => {
+                return Err(self.unsupported(format!("on {} is not translated yet", resource.file)))
+            }
+        }
+        Ok(())
+    }
+
+    /// Translates an atomic on a BUFFER word: `dst.x` receives the old value.
+    pub(crate) fn atomic(&mut self, inst: &Instruction) -> Result<()> {
+        let (Some(dst), Some(res), Some(addr), Some(val)) = (
+            inst.dst.first(),
+            inst.src.first(),
+            inst.src.get(1),
+            inst.src.get(2),
+        ) else {
+            return Err(self.unsupported("needs a destination, a resource, an address and a value"));
+        };
+        if !matches!(res.reg.file, File::Buffer | File::Memory) {
+            return Err(self.unsupported(format!("on {} is not translated yet", res.reg.file)));
+        }
+        let index = u32::try_from(res.reg.index)
+            .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
+        let value = self.fetch(val, 0, OperandType::U32)?;
+        let signed = matches!(inst.opcode, Opcode::ATOMIMIN | Opcode::ATOMIMAX);
+        let fun = match inst.opcode {
+            Opcode::ATOMUADD => AtomicFunction::Add,
+            Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
+            Opcode::ATOMAND => AtomicFunction::And,
+            Opcode::ATOMOR => AtomicFunction::InclusiveOr,
+            Opcode::ATOMXOR => AtomicFunction::ExclusiveOr,
+            Opcode::ATOMUMIN | Opcode::ATOMIMIN => AtomicFunction::Min,
+            Opcode::ATOMUMAX | Opcode::ATOMIMAX => AtomicFunction::Max,
+            _ => return Err(self.unsupported("is not translated yet")),
+        };
+        if signed {
+            return Err(self.unsupported("signed atomics on u32 buffers are not translated yet"));
+        }
+        let pointer = self.buffer_word(res.reg.file, index, addr, 0)?;
+        let ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
+        let result = self.body.expr(Expression::AtomicResult {
+            ty,
+            comparison: false,
+        });
+        self.body.stmt(Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: Some(result),
+        });
+        // softpipe (and the interpreter) write the old value to all four channels,
+        // whatever the write mask.
+        let all = tgsi::ir::Dst {
+            write_mask: tgsi::ir::WriteMask::XYZW,
+            ..*dst
+        };
+        for c in 0..4 {
+            self.write(&all, c, result)?;
+        }
+        Ok(())
+    }
+
+    /// RESQ: a buffer's (or shared memory's) size in bytes in `.x`; an image's width, height
+    /// and depth or layer count (cube arrays: cubes), the rest 0.
+    pub(crate) fn resource_query(&mut self, inst: &Instruction) -> Result<()> {
+        let (Some(dst), Some(res)) = (inst.dst.first(), inst.src.first()) else {
+            return Err(self.unsupported("needs a destination and a resource"));
+        };
+        let index = u32::try_from(res.reg.index)
+            .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
+        match res.reg.file {
+            File::Buffer | File::Memory => {
+                let size = if res.reg.file == File::Memory {
+                    self.resources
+                        .shared
+                        .ok_or_else(|| self.undeclared(File::Memory, res.reg.index))?;
+                    self.body.u32(self.shared_memory_bytes & !3)
+                } else {
+                    let var = *self
+                        .resources
+                        .buffers
+                        .get(&index)
+                        .ok_or_else(|| self.undeclared(File::Buffer, res.reg.index))?;
+                    let base = self.body.expr(Expression::GlobalVariable(var));
+                    let words = self.body.index(base, 0);
+                    let len = self.body.expr(Expression::ArrayLength(words));
+                    let four = self.body.u32(4);
+                    self.body.binary(B::Multiply, len, four)
+                };
+                if dst.write_mask.has(0) {
+                    self.write(dst, 0, size)?;
+                }
+            }
+            File::Image => {
+                let image = self.image(index)?;
+                let handle = self.body.expr(Expression::GlobalVariable(image.var));
+                let size = self.body.expr(Expression::ImageQuery {
+                    image: handle,
+                    query: naga::ImageQuery::Size { level: None },
+                });
+                let n = match image.dim {
+                    ImageDimension::D1 => 1,
+                    ImageDimension::D2 | ImageDimension::Cube => 2,
+                    ImageDimension::D3 => 3,
+                };
+                let mut parts: Vec<H> = if n == 1 {
+                    vec![size]
+                } else {
+                    (0..n).map(|c| self.body.index(size, c)).collect()
+                };
+                if image.arrayed {
+                    let layers = self.body.expr(Expression::ImageQuery {
+                        image: handle,
+                        query: naga::ImageQuery::NumLayers,
+                    });
+                    parts.push(layers);
+                }
+                let mut results = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    let v = match parts.get(c) {
+                        Some(&p) => p,
+                        None => self.body.u32(0),
+                    };
+                    results.push((c, v));
+                }
+                for (c, v) in results {
+                    self.write(dst, c, v)?;
+                }
+            }
+            file => return Err(self.unsupported(format!("on {file} is not translated yet"))),
+        }
+        Ok(())
+    }
+
+    /// A pointer to word `(address.x >> 2) + chan` of BUFFER[index] or (shared) MEMORY[index].
+    fn buffer_word(&mut self, file: File, index: u32, address: &Src, chan: usize) -> Result<H> {
+        let var = match file {
+            File::Memory => self.resources.shared,
+            _ => self.resources.buffers.get(&index).copied(),
+        };
+        let var = var.ok_or_else(|| self.undeclared(file, index as i32))?;
+        let addr = self.fetch(address, 0, OperandType::U32)?;
+        let b = &mut self.body;
+        let two = b.u32(2);
+        let word = b.binary(B::ShiftRight, addr, two);
+        let word = if chan == 0 {
+            word
+        } else {
+            let c = b.u32(chan as u32);
+            b.binary(B::Add, word, c)
+        };
+        let base = b.expr(Expression::GlobalVariable(var));
+        // A buffer is a struct around its runtime-sized array; shared memory is the array.
+        let words = if file == File::Memory {
+            base
+        } else {
+            b.index(base, 0)
+        };
+        Ok(b.access(words, word))
+    }
+
+    fn image(&self, index: u32) -> Result<ImageVar> {
+        self.resources
+            .images
+            .get(&index)
+            .copied()
+            .ok_or_else(|| self.undeclared(File::Image, index as i32))
+    }
+
+    /// The integer texel coordinate (and layer) of an image access.
+    fn image_coordinate(&mut self, image: &ImageVar, src: &Src) -> Result<(H, Option<H>)> {
+        let n = match image.dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 => 2,
+            ImageDimension::D3 | ImageDimension::Cube => 3,
+        };
+        let mut parts = Vec::new();
+        for c in 0..n {
+            parts.push(self.fetch(src, c, OperandType::I32)?);
+        }
+        let layer = if image.arrayed {
+            Some(self.fetch(src, n, OperandType::I32)?)
+        } else {
+            None
+        };
+        Ok((self.compose_ints(parts), layer))
+    }
+
+    /// A scalar or vector of the given `i32` scalars.
+    pub(crate) fn compose_ints(&mut self, parts: Vec<H>) -> H {
+        if parts.len() == 1 {
+            return parts[0];
+        }
+        let size = match parts.len() {
+            2 => naga::VectorSize::Bi,
+            3 => naga::VectorSize::Tri,
+            _ => naga::VectorSize::Quad,
+        };
+        let ty = self.ty(naga::TypeInner::Vector {
+            size,
+            scalar: Scalar::I32,
+        });
+        self.body.expr(Expression::Compose {
+            ty,
+            components: parts,
+        })
+    }
+}

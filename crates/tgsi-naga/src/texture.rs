@@ -1,0 +1,421 @@
+//! Texture instructions. The TEX family (TEX, TXP, TXB, TXL, TEX_LZ, TXD, TG4, TXF, TXF_LZ,
+//! TXQ) uses the sampler view and sampler of the same index and names its target; the
+//! SAMPLE family (SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_D, SAMPLE_L, GATHER4,
+//! SAMPLE_I, SAMPLE_I_MS, SVIEWINFO) names a sampler view and a sampler and takes the target
+//! from the view's declaration. Coordinates, layer and depth reference are read from the
+//! channels the target assigns them; vertex and compute shaders sample level 0 where TGSI
+//! would use implicit derivatives.
+
+use naga::{
+    BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension, ImageQuery, MathFunction,
+    SampleLevel, Scalar, TypeInner, VectorSize,
+};
+use tgsi::enums::{File, Processor, TextureTarget};
+use tgsi::ir::{Instruction, Src};
+use tgsi::opcode::{Opcode, OperandType};
+
+use crate::error::Result;
+use crate::resources::{dimension, ImageVar};
+use crate::translate::Translator;
+
+type H = Handle<Expression>;
+
+/// Where a target keeps its coordinates.
+struct Layout {
+    /// Number of coordinate channels (x…).
+    coords: usize,
+    /// Channel of the array layer.
+    layer: Option<usize>,
+    /// Channel of the depth reference.
+    reference: Option<usize>,
+}
+
+fn layout(target: TextureTarget) -> Option<Layout> {
+    use TextureTarget as T;
+    let l = |coords, layer, reference| Layout {
+        coords,
+        layer,
+        reference,
+    };
+    Some(match target {
+        T::Tex1D => l(1, None, None),
+        T::Tex2D | T::Msaa2D => l(2, None, None),
+        T::Tex3D | T::Cube => l(3, None, None),
+        T::Array1D => l(1, Some(1), None),
+        T::Array2D | T::Msaa2DArray => l(2, Some(2), None),
+        T::CubeArray => l(3, Some(3), None),
+        T::Shadow1D => l(1, None, Some(2)),
+        T::Shadow2D => l(2, None, Some(2)),
+        T::Shadow1DArray => l(1, Some(1), Some(2)),
+        T::Shadow2DArray => l(2, Some(2), Some(3)),
+        T::ShadowCube => l(3, None, Some(3)),
+        _ => return None,
+    })
+}
+
+impl Translator<'_> {
+    /// Translates a texture instruction.
+    pub(crate) fn texture(&mut self, inst: &Instruction) -> Result<()> {
+        let target = inst
+            .texture
+            .as_ref()
+            .map_or(TextureTarget::Unknown, |t| t.target);
+        let Some(dst) = inst.dst.first() else {
+            return Err(self.unsupported("has no destination"));
+        };
+        let operand = |file: File| {
+            inst.src
+                .iter()
+                .find(|s| s.reg.file == file)
+                .map(|s| s.reg.index)
+                .and_then(|i| u32::try_from(i).ok())
+        };
+        let unit = operand(File::Sampler);
+        let (view, target) = match operand(File::SamplerView) {
+            // The SAMPLE family: the view's own target.
+            Some(v) => {
+                let view = self.view(v, TextureTarget::Unknown)?;
+                (view, view.target)
+            }
+            None => {
+                let u = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+                (self.view(u, target)?, target)
+            }
+        };
+        let texel = match inst.opcode {
+            Opcode::TEX
+            | Opcode::TXP
+            | Opcode::TXB
+            | Opcode::TXL
+            | Opcode::TEX_LZ
+            | Opcode::TXD
+            | Opcode::TG4
+            | Opcode::SAMPLE
+            | Opcode::SAMPLE_B
+            | Opcode::SAMPLE_C
+            | Opcode::SAMPLE_C_LZ
+            | Opcode::SAMPLE_D
+            | Opcode::SAMPLE_L
+            | Opcode::GATHER4 => self.sample(inst, target, &view, unit)?,
+            Opcode::TXF | Opcode::TXF_LZ | Opcode::SAMPLE_I | Opcode::SAMPLE_I_MS => {
+                self.fetch_texel(inst, target, &view)?
+            }
+            Opcode::TXQ | Opcode::SVIEWINFO => self.query(inst, &view)?,
+            _ => return Err(self.unsupported("is not translated yet")),
+        };
+        let vector = matches!(self.type_of(texel)?, TypeInner::Vector { .. });
+        let mut results = Vec::new();
+        for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+            let v = if vector {
+                self.body.index(texel, c as u32)
+            } else if c == 3 {
+                self.body.f32(1.0)
+            } else {
+                texel
+            };
+            results.push((c, v));
+        }
+        for (c, v) in results {
+            self.write(dst, c, v)?;
+        }
+        Ok(())
+    }
+
+    /// The sampler view for a unit: the declared SVIEW, which must match the target.
+    fn view(&self, unit: u32, target: TextureTarget) -> Result<ImageVar> {
+        let view = self
+            .resources
+            .views
+            .get(&unit)
+            .copied()
+            .ok_or_else(|| self.undeclared(File::SamplerView, unit as i32))?;
+        if target != TextureTarget::Unknown && dimension(target) != Some((view.dim, view.arrayed)) {
+            return Err(self.unsupported(format!(
+                "target {target} does not match the declaration of SVIEW[{unit}]"
+            )));
+        }
+        Ok(view)
+    }
+
+    fn sample(
+        &mut self,
+        inst: &Instruction,
+        target: TextureTarget,
+        view: &ImageVar,
+        unit: Option<u32>,
+    ) -> Result<H> {
+        let Some(l) = layout(target) else {
+            return Err(self.unsupported(format!("target {target} is not translated yet")));
+        };
+        let src = &inst.src[0];
+        let mut coords = Vec::new();
+        for c in 0..l.coords {
+            coords.push(self.fetch(src, c, OperandType::F32)?);
+        }
+        // The SAMPLE family keeps the reference and level in a scalar operand (src3.x).
+        let sample_family = inst.src.iter().any(|s| s.reg.file == File::SamplerView);
+        let mut reference = match (sample_family, l.reference) {
+            (true, _) if matches!(inst.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ) => {
+                Some(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            (false, Some(c)) => Some(self.fetch(src, c, OperandType::F32)?),
+            _ => None,
+        };
+        if inst.opcode == Opcode::TXP {
+            let w = self.fetch(src, 3, OperandType::F32)?;
+            for c in coords.iter_mut() {
+                *c = self.body.binary(B::Divide, *c, w);
+            }
+            if let Some(r) = reference.as_mut() {
+                *r = self.body.binary(B::Divide, *r, w);
+            }
+        }
+        let array_index = match l.layer {
+            Some(c) => Some(self.layer(src, c)?),
+            None => None,
+        };
+        let implicit = self.shader.processor == Processor::Fragment;
+        let gather = match inst.opcode {
+            Opcode::TG4 | Opcode::GATHER4 if reference.is_some() => {
+                return Err(self.unsupported("gathering depth comparisons is not translated yet"))
+            }
+            Opcode::TG4 => Some(self.gather_component(&inst.src[1])?),
+            Opcode::GATHER4 => Some(naga::SwizzleComponent::X),
+            _ => None,
+        };
+        let offset = self.texel_offset(inst, l.coords)?;
+        let level = match inst.opcode {
+            Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
+            Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
+            Opcode::TXD => {
+                let x = self.gradient(&inst.src[1], l.coords)?;
+                let y = self.gradient(&inst.src[2], l.coords)?;
+                SampleLevel::Gradient { x, y }
+            }
+            Opcode::SAMPLE_B if implicit => {
+                SampleLevel::Bias(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            Opcode::SAMPLE_L => {
+                SampleLevel::Exact(self.fetch(&inst.src[3], 0, OperandType::F32)?)
+            }
+            Opcode::SAMPLE_D => {
+                let x = self.gradient(&inst.src[3], l.coords)?;
+                let y = self.gradient(&inst.src[4], l.coords)?;
+                SampleLevel::Gradient { x, y }
+            }
+            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::SAMPLE | Opcode::SAMPLE_C
+                if implicit =>
+            {
+                SampleLevel::Auto
+            }
+            _ => SampleLevel::Zero,
+        };
+        // A gather has no level of its own in naga (it reads level 0).
+        let level = if gather.is_some() {
+            SampleLevel::Zero
+        } else {
+            level
+        };
+        if reference.is_some() && !matches!(level, SampleLevel::Auto | SampleLevel::Zero) {
+            return Err(
+                self.unsupported("naga compares depth only at the implicit level or level 0")
+            );
+        }
+        let coordinate = self.compose_floats(coords);
+        let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+        let sampler = *self
+            .resources
+            .samplers
+            .get(&unit)
+            .ok_or_else(|| self.undeclared(File::Sampler, unit as i32))?;
+        if matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
+            return Err(self.unsupported("shadow target and sampler view disagree"));
+        }
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let sampler = self.body.expr(Expression::GlobalVariable(sampler));
+        Ok(self.body.expr(Expression::ImageSample {
+            image,
+            sampler,
+            gather,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref: reference,
+            clamp_to_edge: false,
+        }))
+    }
+
+    /// The component TG4 gathers: an immediate's `.x`, 0 to 3.
+    fn gather_component(&self, src: &Src) -> Result<naga::SwizzleComponent> {
+        let imm = (src.reg.file == File::Immediate)
+            .then(|| usize::try_from(src.reg.index).ok())
+            .flatten()
+            .and_then(|i| self.shader.immediates.get(i))
+            .ok_or_else(|| self.unsupported("component is not an immediate"))?;
+        Ok(match imm.words[usize::from(src.swizzle.0[0])] {
+            0 => naga::SwizzleComponent::X,
+            1 => naga::SwizzleComponent::Y,
+            2 => naga::SwizzleComponent::Z,
+            3 => naga::SwizzleComponent::W,
+            other => return Err(self.unsupported(format!("component {other} is not 0 to 3"))),
+        })
+    }
+
+    /// The constant texel offset of the texture token (one immediate), as `i32`s.
+    fn texel_offset(&mut self, inst: &Instruction, n: usize) -> Result<Option<H>> {
+        let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
+        let Some(offset) = offsets.first() else {
+            return Ok(None);
+        };
+        if offsets.len() > 1 {
+            return Err(self.unsupported("four gather offsets are not translated yet"));
+        }
+        let imm = (offset.file == File::Immediate)
+            .then(|| usize::try_from(offset.index).ok())
+            .flatten()
+            .and_then(|i| self.shader.immediates.get(i))
+            .ok_or_else(|| self.unsupported("naga needs a constant texel offset, not a register"))?
+            .words;
+        let parts = (0..n.min(3))
+            .map(|c| self.body.i32(imm[usize::from(offset.swizzle[c])] as i32))
+            .collect();
+        Ok(Some(self.compose_ints(parts)))
+    }
+
+    /// The integer layer `floor(layer + 0.5)` of an array coordinate.
+    fn layer(&mut self, src: &Src, c: usize) -> Result<H> {
+        let f = self.fetch(src, c, OperandType::F32)?;
+        let half = self.body.f32(0.5);
+        let f = self.body.binary(B::Add, f, half);
+        let f = self.body.math(MathFunction::Floor, &[f]);
+        let zero = self.body.f32(0.0);
+        let f = self.body.math(MathFunction::Max, &[f, zero]);
+        Ok(self.body.convert(f, Scalar::I32))
+    }
+
+    fn gradient(&mut self, src: &Src, n: usize) -> Result<H> {
+        let mut parts = Vec::new();
+        for c in 0..n {
+            parts.push(self.fetch(src, c, OperandType::F32)?);
+        }
+        Ok(self.compose_floats(parts))
+    }
+
+    fn compose_floats(&mut self, parts: Vec<H>) -> H {
+        if parts.len() == 1 {
+            return parts[0];
+        }
+        let size = match parts.len() {
+            2 => VectorSize::Bi,
+            3 => VectorSize::Tri,
+            _ => VectorSize::Quad,
+        };
+        let ty = self.ty(TypeInner::Vector {
+            size,
+            scalar: Scalar::F32,
+        });
+        self.body.expr(Expression::Compose {
+            ty,
+            components: parts,
+        })
+    }
+
+    /// TXF / TXF_LZ: integer coordinates, level in `.w` (TXF).
+    fn fetch_texel(
+        &mut self,
+        inst: &Instruction,
+        target: TextureTarget,
+        view: &ImageVar,
+    ) -> Result<H> {
+        let Some(l) = layout(target).filter(|l| l.reference.is_none()) else {
+            return Err(self.unsupported(format!("target {target} is not translated yet")));
+        };
+        if view.dim == ImageDimension::Cube {
+            return Err(self.unsupported("texel fetch from a cube is not defined"));
+        }
+        let src = &inst.src[0];
+        let mut coords = Vec::new();
+        for c in 0..l.coords {
+            coords.push(self.fetch(src, c, OperandType::I32)?);
+        }
+        let array_index = match l.layer {
+            Some(c) => Some(self.fetch(src, c, OperandType::I32)?),
+            None => None,
+        };
+        let multi = matches!(view.class, ImageClass::Sampled { multi: true, .. });
+        let w = match inst.opcode {
+            Opcode::TXF | Opcode::SAMPLE_I => self.fetch(src, 3, OperandType::I32)?,
+            Opcode::SAMPLE_I_MS => self.fetch(&inst.src[2], 0, OperandType::I32)?,
+            _ => self.body.i32(0),
+        };
+        let (sample, level) = if multi {
+            (Some(w), None)
+        } else {
+            (None, Some(w))
+        };
+        let coordinate = self.compose_ints(coords);
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        Ok(self.body.expr(Expression::ImageLoad {
+            image,
+            coordinate,
+            array_index,
+            sample,
+            level,
+        }))
+    }
+
+    /// TXQ: width, height, depth (or layers) of level `src.x`, and the number of levels.
+    fn query(&mut self, inst: &Instruction, view: &ImageVar) -> Result<H> {
+        let lod = self.fetch(&inst.src[0], 0, OperandType::I32)?;
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let multi = matches!(
+            view.class,
+            ImageClass::Sampled { multi: true, .. } | ImageClass::Depth { multi: true }
+        );
+        let level = if multi { None } else { Some(lod) };
+        let size = self.body.expr(Expression::ImageQuery {
+            image,
+            query: ImageQuery::Size { level },
+        });
+        let n = match self.type_of(size)? {
+            TypeInner::Vector { size, .. } => size as usize,
+            _ => 1,
+        };
+        let mut parts: Vec<H> = (0..n)
+            .map(|c| {
+                if n == 1 {
+                    size
+                } else {
+                    self.body.index(size, c as u32)
+                }
+            })
+            .collect();
+        if view.arrayed {
+            let layers = self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::NumLayers,
+            });
+            parts.push(layers);
+        }
+        while parts.len() < 3 {
+            parts.push(self.body.u32(0));
+        }
+        let levels = if multi {
+            self.body.u32(1)
+        } else {
+            self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::NumLevels,
+            })
+        };
+        parts.truncate(3);
+        parts.push(levels);
+        let ty = self.vec4(Scalar::U32);
+        let v = self.body.expr(Expression::Compose {
+            ty,
+            components: parts,
+        });
+        Ok(v)
+    }
+}

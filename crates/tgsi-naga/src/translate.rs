@@ -1,0 +1,337 @@
+//! The translator: walks a shader's declarations and instructions once, in order, and builds
+//! one naga entry point. The per-topic parts live in their own modules (`registers`,
+//! `interface`, `resources`, `alu`, `wide`, `flow`, `texture`, `memory`), each adding
+//! `impl Translator` methods.
+
+use std::collections::HashMap;
+
+use naga::front::Typifier;
+use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
+use tgsi::enums::{Processor, PropertyName};
+use tgsi::ir::{Instruction, Register, Shader, Span};
+use tgsi::opcode::{Opcode, OutputMode, Section};
+
+use crate::body::Body;
+use crate::error::{Error, Result};
+use crate::flow::Frame;
+use crate::interface::Interface;
+use crate::registers::Registers;
+use crate::resources::Resources;
+use crate::split64::Helpers;
+
+/// Name of the generated entry point.
+pub const ENTRY_POINT: &str = "main";
+
+/// State while translating one shader.
+pub(crate) struct Translator<'s> {
+    pub shader: &'s Shader,
+    pub module: Module,
+    pub body: Body,
+    pub typifier: Typifier,
+    pub registers: Registers,
+    pub interface: Interface,
+    pub resources: Resources,
+    /// Open control-flow constructs, innermost last.
+    pub flow: Vec<Frame>,
+    /// Registers loaded by the current instruction (each is loaded once, before any write).
+    pub loaded: HashMap<Register, Handle<Expression>>,
+    /// Position of the statement being translated.
+    pub span: Span,
+    /// The statement being translated (opcode or declaration), for error messages.
+    pub item: String,
+    /// Whether 64-bit integers may be used (see [`Options::native_int64`]).
+    pub native_int64: bool,
+    /// Helper functions created so far.
+    pub helpers: Helpers,
+    /// Whether the shader calls subroutines (registers are then module-level).
+    pub subroutines: bool,
+    /// The BGNSUB of the subroutine being translated, if any.
+    pub in_subroutine: Option<usize>,
+    /// Subroutines translated so far, by the index of their BGNSUB; `None` while in progress.
+    pub functions: HashMap<usize, Option<Handle<Function>>>,
+    /// Size of each shared MEMORY declaration.
+    pub shared_memory_bytes: u32,
+}
+
+/// How to translate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Use naga's 64-bit integers for 64-bit values (the most direct code; SPIR-V, MSL and
+    /// HLSL have them). Without them a double is built from its words by arithmetic and
+    /// 64-bit integers are pairs of 32-bit words, which GLSL (through naga) needs.
+    pub native_int64: bool,
+    /// Size of a `MEMORY, SHARED` declaration, which TGSI leaves to the dispatch (default:
+    /// 32 KiB, the minimum of GL's `GL_MAX_COMPUTE_SHARED_MEMORY_SIZE`).
+    pub shared_memory_bytes: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            native_int64: true,
+            shared_memory_bytes: 32768,
+        }
+    }
+}
+
+/// The naga stage of a TGSI processor, or why there is none.
+fn stage(shader: &Shader) -> Result<ShaderStage> {
+    match shader.processor {
+        Processor::Vertex => Ok(ShaderStage::Vertex),
+        Processor::Fragment => Ok(ShaderStage::Fragment),
+        Processor::Compute => Ok(ShaderStage::Compute),
+        other => Err(Error::new(
+            Span::default(),
+            other.name(),
+            "naga 30 has no geometry or tessellation stage, so these shaders cannot be \
+             translated through it",
+        )),
+    }
+}
+
+/// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
+pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
+    let stage = stage(shader)?;
+    let function = Function {
+        name: Some(ENTRY_POINT.to_string()),
+        ..Function::default()
+    };
+    let mut t = Translator {
+        shader,
+        module: Module::default(),
+        body: Body::new(function),
+        typifier: Typifier::new(),
+        registers: Registers::default(),
+        interface: Interface::default(),
+        resources: Resources::default(),
+        flow: Vec::new(),
+        loaded: HashMap::new(),
+        span: Span::default(),
+        item: String::new(),
+        native_int64: options.native_int64,
+        helpers: Helpers::default(),
+        shared_memory_bytes: options.shared_memory_bytes,
+        subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
+        in_subroutine: None,
+        functions: HashMap::new(),
+    };
+    t.declare_resources()?;
+    t.declare_registers()?;
+    t.declare_interface(stage)?;
+    t.program(0)?;
+    if !t.body.terminated() {
+        t.store_outputs_and_return()?;
+    }
+    let workgroup_size = t.workgroup_size(stage)?;
+    let early_depth_test = None;
+    let function = t.body.finish();
+    let mut module = t.module;
+    module.entry_points.push(naga::EntryPoint {
+        name: ENTRY_POINT.to_string(),
+        stage,
+        early_depth_test,
+        workgroup_size,
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    });
+    Ok(module)
+}
+
+impl Translator<'_> {
+    /// Translates instructions from `start` to the end of the program (END at the top level)
+    /// or, inside a subroutine, to its ENDSUB.
+    fn program(&mut self, start: usize) -> Result<()> {
+        let shader = self.shader;
+        for inst in &shader.instructions[start.min(shader.instructions.len())..] {
+            self.span = inst.span;
+            self.item = inst.opcode.name().to_string();
+            self.loaded.clear();
+            let top = self.flow.is_empty();
+            match inst.opcode {
+                Opcode::END if top && self.in_subroutine.is_none() => break,
+                Opcode::END if self.in_subroutine.is_some() => {
+                    return Err(self.unsupported("inside a subroutine cannot end the program"))
+                }
+                Opcode::ENDSUB if top && self.in_subroutine.is_some() => break,
+                // Reached in the main program: BGNSUB does nothing, ENDSUB returns.
+                Opcode::BGNSUB => {}
+                Opcode::ENDSUB if top => {
+                    if !self.body.terminated() {
+                        self.store_outputs_and_return()?;
+                    }
+                }
+                Opcode::CAL => self.call_subroutine(inst)?,
+                _ => self.instruction(inst)?,
+            }
+        }
+        match self.flow.last() {
+            Some(open) => Err(Error::new(self.span, open.name(), "is never closed")),
+            None => Ok(()),
+        }
+    }
+
+    /// CAL: a call of the subroutine its label designates (its BGNSUB or the instruction after
+    /// it), translated into a function the first time.
+    fn call_subroutine(&mut self, inst: &Instruction) -> Result<()> {
+        let at = |i: u32| {
+            let i = i as usize;
+            let is_sub = |i: usize| {
+                self.shader
+                    .instructions
+                    .get(i)
+                    .is_some_and(|x| x.opcode == Opcode::BGNSUB)
+            };
+            if is_sub(i) {
+                Some(i)
+            } else if i > 0 && is_sub(i - 1) {
+                Some(i - 1)
+            } else {
+                None
+            }
+        };
+        let start = inst
+            .label
+            .and_then(at)
+            .ok_or_else(|| self.unsupported("label is not a BGNSUB"))?;
+        let function = match self.functions.get(&start) {
+            Some(Some(f)) => *f,
+            Some(None) => return Err(self.unsupported("calls a subroutine recursively")),
+            None => self.subroutine(start)?,
+        };
+        self.body.stmt(naga::Statement::Call {
+            function,
+            arguments: Vec::new(),
+            result: None,
+        });
+        Ok(())
+    }
+
+    /// Translates the subroutine whose BGNSUB is at `start` into a function.
+    fn subroutine(&mut self, start: usize) -> Result<Handle<Function>> {
+        self.functions.insert(start, None);
+        let function = Function {
+            name: Some(format!("sub{start}")),
+            ..Function::default()
+        };
+        let main_body = std::mem::replace(&mut self.body, Body::new(function));
+        let main_typifier = std::mem::replace(&mut self.typifier, Typifier::new());
+        let main_flow = std::mem::take(&mut self.flow);
+        let main_sub = self.in_subroutine.replace(start);
+        let (span, item) = (self.span, self.item.clone());
+        let result = self.program(start + 1);
+        let body = std::mem::replace(&mut self.body, main_body);
+        self.typifier = main_typifier;
+        self.flow = main_flow;
+        self.in_subroutine = main_sub;
+        self.loaded.clear();
+        (self.span, self.item) = (span, item);
+        result?;
+        let handle = self
+            .module
+            .functions
+            .append(body.finish(), naga::Span::UNDEFINED);
+        self.functions.insert(start, Some(handle));
+        Ok(handle)
+    }
+
+    /// Translates one instruction.
+    fn instruction(&mut self, inst: &Instruction) -> Result<()> {
+        let info = inst.opcode.info();
+        match inst.opcode {
+            Opcode::NOP => Ok(()),
+            Opcode::IF
+            | Opcode::UIF
+            | Opcode::ELSE
+            | Opcode::ENDIF
+            | Opcode::BGNLOOP
+            | Opcode::ENDLOOP
+            | Opcode::BRK
+            | Opcode::CONT
+            | Opcode::SWITCH
+            | Opcode::CASE
+            | Opcode::DEFAULT
+            | Opcode::ENDSWITCH
+            | Opcode::RET
+            | Opcode::END => self.flow(inst),
+            Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE => self.kill(inst),
+            Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
+                self.derivative(inst)
+            }
+            Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
+            Opcode::LOAD | Opcode::STORE => self.memory(inst),
+            Opcode::RESQ => self.resource_query(inst),
+            _ if info.section == Section::Atomic => self.atomic(inst),
+            _ if info.has(tgsi::opcode::TEX)
+                || info.has(tgsi::opcode::SVIEW_OFFSETS)
+                || inst.opcode == Opcode::SVIEWINFO =>
+            {
+                self.texture(inst)
+            }
+            _ if (0..inst.src.len()).any(|i| info.src_type(i).is_64bit())
+                || (info.num_dst > 0 && info.dst_type(0).is_64bit()) =>
+            {
+                self.wide(inst)
+            }
+            _ if info.section != Section::Legacy
+                && matches!(
+                    info.output,
+                    OutputMode::Component | OutputMode::Replicate | OutputMode::Channel
+                ) =>
+            {
+                self.alu(inst)
+            }
+            _ => Err(self.unsupported("is not translated yet")),
+        }
+    }
+
+    /// The name of what is being translated (the opcode), for errors.
+    pub(crate) fn item(&self) -> String {
+        self.item.clone()
+    }
+
+    /// An error about the current instruction.
+    pub(crate) fn unsupported(&self, reason: impl Into<String>) -> Error {
+        Error::new(self.span, self.item(), reason)
+    }
+
+    /// A type handle (naga deduplicates).
+    pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+        self.module
+            .types
+            .insert(Type { name: None, inner }, NagaSpan::UNDEFINED)
+    }
+
+    /// `array<base, len>` (with the 16-byte stride of `vec4` elements).
+    pub(crate) fn array_of(&mut self, base: Handle<Type>, len: u32) -> Handle<Type> {
+        let size = std::num::NonZeroU32::new(len)
+            .map_or(naga::ArraySize::Dynamic, naga::ArraySize::Constant);
+        let stride = self.module.types[base].inner.size(self.module.to_ctx());
+        self.ty(TypeInner::Array { base, size, stride })
+    }
+
+    /// The compute block size from the `CS_FIXED_BLOCK_*` properties.
+    fn workgroup_size(&self, stage: ShaderStage) -> Result<[u32; 3]> {
+        if stage != ShaderStage::Compute {
+            return Ok([0; 3]);
+        }
+        let names = [
+            PropertyName::CsFixedBlockWidth,
+            PropertyName::CsFixedBlockHeight,
+            PropertyName::CsFixedBlockDepth,
+        ];
+        let mut size = [1; 3];
+        for (s, name) in size.iter_mut().zip(names) {
+            *s = self.shader.property(name).ok_or_else(|| {
+                Error::new(
+                    Span::default(),
+                    name.name(),
+                    "is missing: a block size chosen at dispatch time cannot be expressed",
+                )
+            })?;
+        }
+        Ok(size)
+    }
+}

@@ -1,0 +1,239 @@
+//! Translates every vertex, fragment and compute shader of `../shared/corpus/mesa`, runs
+//! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
+//! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); GLSL comes from a translation
+//! without 64-bit integers ([`tgsi_naga::options_for`]). Prints the counts per stage
+//! and target, the failures grouped by reason and the median translation time, and fails
+//! when a count drops below the floor recorded here. Skips (saying so) when the corpus or a
+//! tool is missing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tgsi_naga::{Output, Target, WriteOptions};
+
+/// Counts this translator reaches today: (stage, translated and valid, spirv-val, glslang).
+const FLOORS: [(&str, usize, usize, usize); 3] =
+    [("vs", 0, 0, 0), ("fs", 0, 0, 0), ("cs", 0, 0, 0)];
+
+fn shared() -> PathBuf {
+    match std::env::var_os("TGSI_SHARED") {
+        Some(s) => PathBuf::from(s),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+fn tool(name: &str) -> bool {
+    Command::new(name).arg("--version").output().is_ok()
+}
+
+/// Per-stage tallies.
+#[derive(Default)]
+struct Tally {
+    total: usize,
+    valid: usize,
+    spirv_written: usize,
+    spirv_ok: usize,
+    glsl_written: usize,
+    glsl_ok: usize,
+    failures: BTreeMap<String, Vec<String>>,
+}
+
+impl Tally {
+    fn fail(&mut self, reason: String, file: &Path) {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.failures.entry(reason).or_default().push(name);
+    }
+}
+
+/// A reason with its position and numbers removed, so equal causes group together.
+fn reason_key(what: &str, text: &str) -> String {
+    let mut t = text.to_string();
+    if let Some(i) = t.find(": ") {
+        // Drop a leading `line:col` position.
+        if t[..i]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ':' || c == ' ' || c.is_alphabetic() && c == 'w')
+        {
+            t = t[i + 2..].to_string();
+        }
+    }
+    let t: String = t.chars().take(160).collect();
+    format!("{what}: {t}")
+}
+
+#[test]
+fn corpus_translates_and_validates() {
+    let root = shared().join("corpus/mesa");
+    if !root.is_dir() {
+        eprintln!("skipped: {} is absent", root.display());
+        return;
+    }
+    let have_spirv_val = tool("spirv-val");
+    let have_glslang = tool("glslangValidator");
+    if !have_spirv_val {
+        eprintln!("skipped: spirv-val not found (install spirv-tools); SPIR-V is not validated");
+    }
+    if !have_glslang {
+        eprintln!(
+            "skipped: glslangValidator not found (install glslang-tools); GLSL is not validated"
+        );
+    }
+    let out_dir = std::env::temp_dir().join(format!("tgsi-naga-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir).expect("temp dir");
+    let options = WriteOptions::default();
+    let mut times: Vec<Duration> = Vec::new();
+    let mut report = String::new();
+    let mut below_floor = Vec::new();
+    for (stage, ext) in [("vs", "vert"), ("fs", "frag"), ("cs", "comp")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(stage))
+            .expect("stage dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "tgsi"))
+            .collect();
+        files.sort();
+        let mut tally = Tally::default();
+        let mut spirv_files = Vec::new();
+        let mut glsl_files = Vec::new();
+        for file in &files {
+            tally.total += 1;
+            let text = std::fs::read_to_string(file).expect("read shader");
+            let shader = match tgsi::parse(&text) {
+                Ok(s) => s,
+                Err(e) => {
+                    tally.fail(format!("parse: {e}"), file);
+                    continue;
+                }
+            };
+            let start = Instant::now();
+            let module = tgsi_naga::translate(&shader);
+            times.push(start.elapsed());
+            let module = match module {
+                Ok(m) => m,
+                Err(e) => {
+                    tally.fail(
+                        reason_key("translate", &format!("{}: {}", e.item, e.reason)),
+                        file,
+                    );
+                    continue;
+                }
+            };
+            let info = match tgsi_naga::validate(&module) {
+                Ok(i) => i,
+                Err(e) => {
+                    tally.fail(reason_key("naga validation", &e.to_string()), file);
+                    continue;
+                }
+            };
+            tally.valid += 1;
+            let stem = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            // GLSL gets its own translation: 64-bit values without 64-bit integers.
+            let glsl = tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(Target::Glsl))
+                .map_err(|e| format!("{}: {}", e.item, e.reason))
+                .and_then(|m| {
+                    let info = tgsi_naga::validate(&m).map_err(|e| e.to_string())?;
+                    tgsi_naga::write(&m, &info, Target::Glsl, &options).map_err(|e| e.to_string())
+                });
+            match tgsi_naga::write(&module, &info, Target::SpirV, &options) {
+                Ok(out) => {
+                    let path = out_dir.join(format!("{stage}-{stem}.spv"));
+                    std::fs::write(&path, out.into_bytes()).expect("write spv");
+                    tally.spirv_written += 1;
+                    spirv_files.push((path, file.clone()));
+                }
+                Err(e) => tally.fail(reason_key("spirv", &e.to_string()), file),
+            }
+            match glsl {
+                Ok(Output::Text(src)) => {
+                    let path = out_dir.join(format!("{stage}-{stem}.{ext}"));
+                    std::fs::write(&path, src).expect("write glsl");
+                    tally.glsl_written += 1;
+                    glsl_files.push((path, file.clone()));
+                }
+                Ok(Output::Words(_)) => unreachable!("GLSL is text"),
+                Err(e) => tally.fail(reason_key("glsl", &e), file),
+            }
+        }
+        if have_spirv_val {
+            for (path, file) in &spirv_files {
+                let out = Command::new("spirv-val")
+                    .args(["--target-env", "vulkan1.1"])
+                    .arg(path)
+                    .output()
+                    .expect("spirv-val runs");
+                if out.status.success() {
+                    tally.spirv_ok += 1;
+                } else {
+                    let msg = String::from_utf8_lossy(&out.stderr);
+                    let first = msg.lines().next().unwrap_or("").to_string();
+                    tally.fail(reason_key("spirv-val", &first), file);
+                }
+            }
+        }
+        if have_glslang {
+            for chunk in glsl_files.chunks(64) {
+                let out = Command::new("glslangValidator")
+                    .args(chunk.iter().map(|(p, _)| p.as_os_str()))
+                    .output()
+                    .expect("glslangValidator runs");
+                let log = String::from_utf8_lossy(&out.stdout);
+                for (path, file) in chunk {
+                    let p = path.to_string_lossy();
+                    let error = log
+                        .lines()
+                        .find(|l| l.starts_with("ERROR: ") && l.contains(p.as_ref()));
+                    match error {
+                        None => tally.glsl_ok += 1,
+                        Some(line) => {
+                            let msg = line.split_once(&format!("{p}:")).map_or(line, |(_, m)| m);
+                            tally.fail(reason_key("glslang", msg), file);
+                        }
+                    }
+                }
+            }
+        }
+        report.push_str(&format!(
+            "{stage}: {} shaders, {} translated and valid, SPIR-V {} written / {} spirv-val, GLSL 450 {} written / {} glslang\n",
+            tally.total, tally.valid, tally.spirv_written, tally.spirv_ok, tally.glsl_written, tally.glsl_ok
+        ));
+        let mut groups: Vec<_> = tally.failures.iter().collect();
+        groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
+        for (reason, files) in groups {
+            report.push_str(&format!(
+                "  {:4} × {reason}  (e.g. {})\n",
+                files.len(),
+                files[0]
+            ));
+        }
+        if let Some(&(_, valid, spv, glsl)) = FLOORS.iter().find(|f| f.0 == stage) {
+            let spv_seen = if have_spirv_val { tally.spirv_ok } else { spv };
+            let glsl_seen = if have_glslang { tally.glsl_ok } else { glsl };
+            if tally.valid < valid || spv_seen < spv || glsl_seen < glsl {
+                below_floor.push(format!(
+                    "{stage}: valid {} (floor {valid}), spirv-val {spv_seen} (floor {spv}), glslang {glsl_seen} (floor {glsl})",
+                    tally.valid
+                ));
+            }
+        }
+    }
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    report.push_str(&format!(
+        "median translation time: {median:?} over {} shaders\n",
+        times.len()
+    ));
+    eprintln!("{report}");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    assert!(
+        below_floor.is_empty(),
+        "coverage fell below the floor:\n{}",
+        below_floor.join("\n")
+    );
+}
