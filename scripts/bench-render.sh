@@ -208,5 +208,5 @@ BEGIN {
     }
     if (fb != "") fell = 1
 }
-END { if (fell) print (md ? "\n" : "") "`*`: the JIT fell back to the interpreter for this shader (it compiles no compute shaders; jit-ms is then the time to decline)" }
+END { if (fell) print (md ? "\n" : "") "`*`: the JIT left this shader to the interpreter (compute shaders, and shaders most of whose instructions it would hand to the interpreter anyway); jit-ms is then the time to decide" }
 ' "$rows"

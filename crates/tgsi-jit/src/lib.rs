@@ -236,7 +236,9 @@ impl WaveEngine for JitProgram {
     }
 }
 
-/// The JIT where it compiles, else the interpreter: what `--engine jit` runs.
+/// The JIT where it compiles and is worth it, else the interpreter: what `--engine jit`
+/// runs. A program most of whose instructions the compiled code would hand to the
+/// interpreter anyway runs on the interpreter (`JitProgram::compile` still compiles it).
 pub enum Engine {
     /// Compiled.
     Compiled(Box<JitProgram>),
@@ -247,7 +249,8 @@ pub enum Engine {
 impl Engine {
     /// Compile `program` if the JIT supports it.
     pub fn new(program: Program) -> Engine {
-        match support::unsupported(&program) {
+        let why = support::unsupported(&program).or_else(|| support::mostly_stepped(&program));
+        match why {
             Some(why) => Engine::Interpreted(Box::new(program), NotCompiled(why)),
             None => match JitProgram::compile(program.clone()) {
                 Ok(j) => Engine::Compiled(Box::new(j)),

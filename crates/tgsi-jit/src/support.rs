@@ -65,6 +65,24 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
     None
 }
 
+/// Why the interpreter would run `program` faster than compiled code, or `None`: when most
+/// of its instructions would be handed to the interpreter's step anyway (each such hand-off
+/// also writes back and reloads the temporaries it touches).
+pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
+    let work = program
+        .insts
+        .iter()
+        .filter(|i| !matches!(i.kind, Kind::Flow(_) | Kind::Nop))
+        .count();
+    let stepped = program.insts.iter().filter(|i| runs_on_step(i)).count();
+    (stepped * 2 > work).then(|| {
+        format!(
+            "{stepped} of its {work} instructions would run on the interpreter's step \
+             (textures, memory, 64-bit operations), so the interpreter runs it faster"
+        )
+    })
+}
+
 /// Quads each call of the compiled code runs. Lanes are independent except through
 /// resources (texture sampling goes through softpipe's tile cache, whose state depends on the
 /// order of every lane's accesses; stores, atomics and inter-lane operations see other

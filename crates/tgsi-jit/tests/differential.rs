@@ -10,7 +10,7 @@ use tgsi_exec::{
     render_fragment_with, run_vertices_with, Interpreter, Program, RenderOptions, VertexInput,
     VertexOptions, WaveEngine,
 };
-use tgsi_jit::Engine;
+use tgsi_jit::JitProgram;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -135,18 +135,22 @@ fn jit_matches_interpreter_on_every_shader() {
         let Ok(program) = Program::compile(&shader) else {
             continue;
         };
-        let engine = Engine::new(program.clone());
-        if let Some(why) = engine.fallback_reason() {
-            interpreted += 1;
-            let key = why
-                .0
-                .split(" (instruction")
-                .next()
-                .unwrap_or("")
-                .to_string();
-            *reasons.entry(key).or_default() += 1;
-            continue;
-        }
+        // Compiled whenever the JIT can, even where `Engine` would prefer the interpreter
+        // for speed, so every compiled path is compared.
+        let engine = match JitProgram::compile(program.clone()) {
+            Ok(jit) => jit,
+            Err(why) => {
+                interpreted += 1;
+                let key = why
+                    .0
+                    .split(" (instruction")
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                *reasons.entry(key).or_default() += 1;
+                continue;
+            }
+        };
         compiled += 1;
         let seed = n as u32 * 7;
         let want = run(&Interpreter(&program), seed);
