@@ -1,8 +1,9 @@
 //! # tgsi-jit
 //!
 //! A Cranelift JIT for TGSI: a compiled [`tgsi_exec::Program`] becomes one native function
-//! per shader that runs a wave of 16 lanes as four 128-bit vectors per register channel,
-//! behind the same [`WaveEngine`] interface as the interpreter, with bit-identical results.
+//! per shader that runs the 16-lane wave of the interpreter's drivers, a 128-bit vector per
+//! quad and register channel, behind the same [`WaveEngine`] interface as the interpreter,
+//! with bit-identical results.
 //!
 //! * [`JitProgram::compile`] compiles a program, or says why it runs on the interpreter
 //!   ([`NotCompiled`]); [`Engine`] picks the JIT or the interpreter per shader.

@@ -1,8 +1,9 @@
-//! Translating a [`Program`] into one Cranelift function that runs a wave.
+//! Translating a [`Program`] into one Cranelift function that runs a group of quads of a
+//! wave (the whole wave, or one quad: [`crate::support`] decides), given by the frame.
 //!
-//! The wave's 16 lanes are four `i32x4` vectors per register channel. Temporaries live in
-//! SSA variables unless some operand addresses them indirectly (then, like every other
-//! register file, in the machine's memory). The execution masks of the interpreter (cond,
+//! Each quad is one `i32x4` vector per register channel. Temporaries live in SSA variables
+//! unless some operand addresses them indirectly or there are very many (then, like every
+//! other register file, in the machine's memory). The execution masks of the interpreter (cond,
 //! loop, cont, func) are variables too, one vector per four lanes, updated at the same
 //! instructions and by the same rules, so every instruction sees the mask the interpreter
 //! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. The
