@@ -9,7 +9,7 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
-/// Whether [`component`] compiles `op` (a component-wise opcode). `uniform_shift` says the
+/// Whether the JIT compiles the component-wise opcode `op` to vector code. `uniform_shift` says the
 /// shift count (`src1`) is the same in every lane, which vector shifts need.
 pub fn has_component(op: Opcode, uniform_shift: bool) -> bool {
     match op {
@@ -241,7 +241,8 @@ fn int_cc(op: Opcode) -> Option<IntCC> {
     })
 }
 
-/// Whether [`replicated`] compiles `op` (an opcode whose one result goes to every channel).
+/// Whether the JIT compiles `op`, an opcode whose one result goes to every channel, to
+/// vector code.
 pub fn has_replicated(op: Opcode) -> bool {
     matches!(
         op,
