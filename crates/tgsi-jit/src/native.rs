@@ -9,8 +9,9 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
-/// Whether the JIT compiles the component-wise opcode `op` to vector code. `uniform_shift` says the
-/// shift count (`src1`) is the same in every lane, which vector shifts need.
+/// Whether the JIT compiles the component-wise opcode `op` to vector code.
+/// `uniform_shift` says the shift count (`src1`) is the same in every lane, which vector
+/// shifts need.
 pub fn has_component(op: Opcode, uniform_shift: bool) -> bool {
     match op {
         Opcode::SHL | Opcode::USHR | Opcode::ISHR => uniform_shift,
