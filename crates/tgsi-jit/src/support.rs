@@ -11,7 +11,7 @@ use tgsi_exec::Program;
 
 /// Longest program the JIT compiles: code generation time and memory grow with the
 /// program, and a hostile one must not make compiling the slow part.
-pub const MAX_INSTRUCTIONS: usize = 16384;
+pub const MAX_INSTRUCTIONS: usize = 4096;
 
 /// Why `program` runs on the interpreter, or `None` when the JIT compiles it.
 pub(crate) fn unsupported(program: &Program) -> Option<String> {

@@ -38,8 +38,9 @@ type Channel = Vec<Value>;
 /// Masks kept per four lanes (only the first `Translator::g` entries are used).
 type Mask = [Variable; CHUNKS];
 
-/// Temporaries kept in SSA variables, at most this many vectors (more live in memory).
-const MAX_SSA_VECTORS: usize = 1 << 16;
+/// Temporaries kept in SSA variables, at most this many vectors (more live in memory), so
+/// that spilling them all fits a worker thread's stack (16 bytes each: 256 KiB).
+const MAX_SSA_VECTORS: usize = 1 << 14;
 
 /// Direct constant reads loaded once at the start, at most this many words.
 const MAX_PRELOADED_CONSTS: usize = 1024;
