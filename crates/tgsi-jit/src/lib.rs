@@ -8,7 +8,7 @@
 //! * [`JitProgram::compile`] compiles a program, or says why it runs on the interpreter
 //!   ([`NotCompiled`]); [`Engine`] picks the JIT or the interpreter per shader.
 //! * The scalar semantics stay the interpreter's: the opcodes compiled to vector code
-//!   ([`native`]) are exact vector forms of `tgsi_exec::scalar` (checked by tests), and
+//!   (`native.rs`) are exact vector forms of `tgsi_exec::scalar` (checked by tests), and
 //!   everything else calls the interpreter's own kernels or its single-instruction step.
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
 //!   budget is counted the same way and checked at every loop end.
@@ -30,7 +30,7 @@
 #![warn(missing_docs)]
 
 mod lanes;
-pub mod native;
+mod native;
 mod runtime;
 pub mod support;
 mod translate;

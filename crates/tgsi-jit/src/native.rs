@@ -1,88 +1,24 @@
 //! The opcodes compiled to vector instructions, four lanes at a time. Each arm is the
 //! vector form of the interpreter's scalar function for the opcode (`tgsi_exec::scalar`),
-//! bit for bit; opcodes not listed here run through the interpreter's own kernels.
+//! bit for bit. For any other opcode these functions return `None` having emitted nothing,
+//! and the translator calls the interpreter's own kernel instead: this file is the only list
+//! of what compiles natively.
 
 use crate::lanes::LaneOps;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::F32X4;
+use cranelift_codegen::ir::types::{F32X4, I32};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
-/// Whether the JIT compiles the component-wise opcode `op` to vector code.
-/// `uniform_shift` says the shift count (`src1`) is the same in every lane, which vector
-/// shifts need.
-pub fn has_component(op: Opcode, uniform_shift: bool) -> bool {
-    match op {
-        Opcode::SHL | Opcode::USHR | Opcode::ISHR => uniform_shift,
-        Opcode::MOV
-        | Opcode::UARL
-        | Opcode::INTERP_CENTROID
-        | Opcode::INTERP_SAMPLE
-        | Opcode::ADD
-        | Opcode::SUB
-        | Opcode::MUL
-        | Opcode::DIV
-        | Opcode::MAD
-        | Opcode::LRP
-        | Opcode::CMP
-        | Opcode::CND
-        | Opcode::CLAMP
-        | Opcode::ABS
-        | Opcode::MIN
-        | Opcode::MAX
-        | Opcode::SLT
-        | Opcode::SGE
-        | Opcode::SGT
-        | Opcode::SLE
-        | Opcode::SEQ
-        | Opcode::SNE
-        | Opcode::FSLT
-        | Opcode::FSGE
-        | Opcode::FSEQ
-        | Opcode::FSNE
-        | Opcode::FLR
-        | Opcode::CEIL
-        | Opcode::TRUNC
-        | Opcode::ROUND
-        | Opcode::FRC
-        | Opcode::SSG
-        | Opcode::ARL
-        | Opcode::ARR
-        | Opcode::F2I
-        | Opcode::I2F
-        | Opcode::U2F
-        | Opcode::UADD
-        | Opcode::UMUL
-        | Opcode::UMAD
-        | Opcode::IMAX
-        | Opcode::IMIN
-        | Opcode::UMAX
-        | Opcode::UMIN
-        | Opcode::ISGE
-        | Opcode::ISLT
-        | Opcode::USGE
-        | Opcode::USLT
-        | Opcode::USEQ
-        | Opcode::USNE
-        | Opcode::INEG
-        | Opcode::IABS
-        | Opcode::NOT
-        | Opcode::AND
-        | Opcode::OR
-        | Opcode::XOR
-        | Opcode::UCMP => true,
-        _ => false,
-    }
-}
-
 /// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words).
-/// `shift` is the uniform shift count of SHL/USHR/ISHR.
+/// `shift` is the shift count of SHL/USHR/ISHR when it is the same in every lane (vector
+/// shifts need that; otherwise they are not compiled).
 pub(crate) fn component(
     b: &mut FunctionBuilder,
     op: Opcode,
     s: &[Value],
-    shift: Option<Value>,
+    shift: Option<u32>,
 ) -> Option<Value> {
     let arg = |i: usize| s.get(i).copied();
     let (a, x, y) = (arg(0)?, arg(1), arg(2));
@@ -209,9 +145,18 @@ pub(crate) fn component(
             let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
             b.ins().blendv(nz, x?, y?)
         }
-        Opcode::SHL => b.ins().ishl(a, shift?),
-        Opcode::USHR => b.ins().ushr(a, shift?),
-        Opcode::ISHR => b.ins().sshr(a, shift?),
+        Opcode::SHL => {
+            let n = b.ins().iconst(I32, i64::from(shift? & 31));
+            b.ins().ishl(a, n)
+        }
+        Opcode::USHR => {
+            let n = b.ins().iconst(I32, i64::from(shift? & 31));
+            b.ins().ushr(a, n)
+        }
+        Opcode::ISHR => {
+            let n = b.ins().iconst(I32, i64::from(shift? & 31));
+            b.ins().sshr(a, n)
+        }
         _ => return None,
     })
 }
@@ -240,21 +185,6 @@ fn int_cc(op: Opcode) -> Option<IntCC> {
         Opcode::USNE => IntCC::NotEqual,
         _ => return None,
     })
-}
-
-/// Whether the JIT compiles `op`, an opcode whose one result goes to every channel, to
-/// vector code.
-pub fn has_replicated(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::RCP
-            | Opcode::RSQ
-            | Opcode::SQRT
-            | Opcode::DP2
-            | Opcode::DP3
-            | Opcode::DP4
-            | Opcode::DPH
-    )
 }
 
 /// One chunk of a replicated opcode; `s[k][c]` is channel `c` of source `k`.

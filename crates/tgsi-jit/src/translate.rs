@@ -736,33 +736,28 @@ impl<'a, 'b> Translator<'a, 'b> {
     fn component(&mut self, pc: usize, inst: &Inst) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
         let shift = self.uniform_shift(inst);
-        let native = native::has_component(inst.opcode, shift.is_some());
         let mut out: [Option<Channel>; 4] = Default::default();
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
             }
             let srcs: Vec<Channel> = inst.src.iter().take(4).map(|s| self.fetch(s, c)).collect();
-            if native {
-                let sh = shift.map(|s| s[c]);
-                let sh = sh.map(|w| self.b.ins().iconst(I32, i64::from(w & 31)));
-                let mut ch = srcs[0].clone();
-                for (k, v) in ch.iter_mut().enumerate() {
+            let native: Option<Channel> = (0..self.g)
+                .map(|k| {
                     let args: Vec<Value> = srcs.iter().map(|s| s[k]).collect();
-                    match native::component(self.b, inst.opcode, &args, sh) {
-                        Some(r) => *v = r,
-                        None => return self.step(pc, inst),
+                    native::component(self.b, inst.opcode, &args, shift.map(|s| s[c]))
+                })
+                .collect();
+            *o = Some(match native {
+                Some(ch) => ch,
+                None => {
+                    for (k, s) in srcs.iter().enumerate() {
+                        self.store_scratch(k as i32 * CHANNEL_BYTES, s);
                     }
+                    self.call_kernel(runtime::component as *const () as usize, pc, SCRATCH_OUT);
+                    self.load_scratch(SCRATCH_OUT)
                 }
-                *o = Some(ch);
-            } else {
-                for (k, s) in srcs.iter().enumerate() {
-                    self.store_scratch(k as i32 * CHANNEL_BYTES, s);
-                }
-                let out_at = SCRATCH_OUT;
-                self.call_kernel(runtime::component as *const () as usize, pc, out_at);
-                *o = Some(self.load_scratch(out_at));
-            }
+            });
         }
         self.write_all(inst, &out);
     }
@@ -786,18 +781,16 @@ impl<'a, 'b> Translator<'a, 'b> {
             .take(3)
             .map(|s| std::array::from_fn(|c| self.fetch(s, c)))
             .collect();
-        if native::has_replicated(inst.opcode) {
-            let mut ch = srcs[0][0].clone();
-            for (k, v) in ch.iter_mut().enumerate() {
+        let native: Option<Channel> = (0..self.g)
+            .map(|k| {
                 let args: Vec<[Value; 4]> = srcs
                     .iter()
                     .map(|s| std::array::from_fn(|c| s[c][k]))
                     .collect();
-                match native::replicated(self.b, inst.opcode, &args) {
-                    Some(r) => *v = r,
-                    None => return self.step(pc, inst),
-                }
-            }
+                native::replicated(self.b, inst.opcode, &args)
+            })
+            .collect();
+        if let Some(ch) = native {
             let out = [
                 Some(ch.clone()),
                 Some(ch.clone()),
