@@ -176,17 +176,14 @@ pub fn drop_unprinted(shader: &mut Shader) {
 }
 
 /// Runs the validator (which must not panic) and checks it against the encoder: the
-/// encoder refuses only shaders with a validator error or a legacy file or opcode (which
-/// have no token number), so every shader `tgsi check` accepts can be encoded.
+/// encoder refuses only shaders with a validator error, so every shader `tgsi check`
+/// accepts can be encoded.
 pub fn check_validator_agrees_with_encoder(shader: &Shader) {
-    use tgsi::validate::{has_errors, Code};
+    use tgsi::validate::has_errors;
     let diags = tgsi::validate(shader, &tgsi::Limits::DEFAULT);
     if let Err(e) = tgsi::tokens::encode(shader) {
-        let legacy = diags
-            .iter()
-            .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
         assert!(
-            legacy || has_errors(&diags),
+            has_errors(&diags),
             "encode refuses a shader the validator accepts: {e}\n{}",
             tgsi::print(shader)
         );

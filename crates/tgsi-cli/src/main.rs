@@ -53,6 +53,10 @@ enum Command {
         /// Treat inputs as token streams.
         #[arg(long)]
         tokens: bool,
+        /// Accept opcodes and register files of older spec versions (SUB, RES…), which the
+        /// interpreter runs but Mesa tokens cannot hold; without it they are errors.
+        #[arg(long)]
+        legacy: bool,
     },
     /// Describe shaders: registers, opcodes, inputs/outputs, features.
     Info {
@@ -185,7 +189,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             files,
             quiet,
             tokens,
-        } => commands::check::run(&files, tokens, quiet),
+            legacy,
+        } => commands::check::run(&files, tokens, quiet, legacy),
         Command::Info {
             files,
             json,

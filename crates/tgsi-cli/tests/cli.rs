@@ -184,6 +184,22 @@ fn check_accepts_token_files_and_warnings_keep_exit_0() {
 }
 
 #[test]
+fn check_rejects_legacy_opcodes_unless_asked() {
+    let text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: SUB OUT[0], IN[0], IN[0]\n  1: END\n";
+    let out = tgsi(&["check", "-"], Some(text.as_bytes()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[legacy-opcode]"));
+    let out = tgsi(&["check", "--legacy", "-"], Some(text.as_bytes()));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+}
+
+#[test]
 fn info_describes_the_shader() {
     let out = tgsi(&["info", "-"], Some(CANONICAL.as_bytes()));
     assert_eq!(out.status.code(), Some(0));

@@ -68,6 +68,11 @@ pub struct Limits {
     /// Threads of a compute block, the product of `CS_FIXED_BLOCK_*` (softpipe's
     /// `PIPE_COMPUTE_CAP_MAX_THREADS_PER_BLOCK`).
     pub max_block_threads: u32,
+    /// Accept opcodes and register files that only older spec versions define (`SUB`,
+    /// `RES`…): the interpreter runs them, but Mesa tokens cannot hold them, so by default
+    /// the validator rejects them (`legacy-opcode`, `legacy-file`); with this set it does
+    /// not report them at all.
+    pub allow_legacy: bool,
 }
 
 impl Limits {
@@ -99,6 +104,7 @@ impl Limits {
         max_gs_invocations: 32,
         max_patch_vertices: 32,
         max_block_threads: 1024,
+        allow_legacy: false,
     };
 }
 

@@ -224,6 +224,9 @@ rules! {
     legacy_file: LegacyFile at (5, 1),
         bad: parse(&fs_text(&[]).replace("DCL TEMP[0..3]\n", "DCL TEMP[0..3]\nDCL RES[0], 2D\n")),
         good: parse(&fs_text(&[]).replace("DCL TEMP[0..3]\n", "DCL TEMP[0..3]\nDCL IMAGE[0], 2D, PIPE_FORMAT_R8G8B8A8_UNORM\n"));
+    emit_without_stream: EmitWithoutStream at (9, 6),
+        bad: parse(&gs(&GS_PROPS).replace("EMIT IMM[0].xxxx", "EMIT")),
+        good: parse(&gs(&GS_PROPS));
     gap_opcode: GapOpcode at (5, 6),
         bad: fs(&["UNK67"]),
         good: fs(&["NOP"]);
@@ -271,6 +274,9 @@ rules! {
     stream_beyond_limit: StreamBeyondLimit at (9, 6),
         bad: parse(&gs(&GS_PROPS).replace("{0, 0, 0, 0}", "{0, 0, 0, 4}").replace("EMIT IMM[0].xxxx", "EMIT IMM[0].wwww")),
         good: parse(&gs(&GS_PROPS).replace("{0, 0, 0, 0}", "{0, 0, 0, 3}").replace("EMIT IMM[0].xxxx", "EMIT IMM[0].wwww"));
+    declared_stream_beyond_limit: StreamBeyondLimit at (6, 1),
+        bad: parse(&gs(&GS_PROPS).replace("DCL OUT[0], POSITION", "DCL OUT[0], POSITION, STREAM(1, 1, 2, 4)")),
+        good: parse(&gs(&GS_PROPS).replace("DCL OUT[0], POSITION", "DCL OUT[0], POSITION, STREAM(1, 1, 2, 3)"));
     property_beyond_limit: PropertyBeyondLimit at (4, 1),
         bad: parse(&gs(&["GS_INPUT_PRIMITIVE POINTS", "GS_OUTPUT_PRIMITIVE POINTS", "GS_MAX_OUTPUT_VERTICES 1025"])),
         good: parse(&gs(&["GS_INPUT_PRIMITIVE POINTS", "GS_OUTPUT_PRIMITIVE POINTS", "GS_MAX_OUTPUT_VERTICES 1024"]));
@@ -511,14 +517,40 @@ fn deep_nesting_is_reported_quickly_without_recursion() {
 }
 
 #[test]
+fn allow_legacy_turns_off_only_the_legacy_rules() {
+    let shader = parse(
+        &fs_text(&["SUB OUT[0], IN[0], TEMP[9]"])
+            .replace("DCL TEMP[0..3]\n", "DCL TEMP[0..3]\nDCL RES[0], 2D\n"),
+    );
+    let legacy = Limits {
+        allow_legacy: true,
+        ..Limits::DEFAULT
+    };
+    let strict: Vec<Code> = diags(&shader).iter().map(|d| d.code).collect();
+    let relaxed: Vec<Code> = tgsi::validate(&shader, &legacy)
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(
+        strict,
+        [
+            Code::LegacyFile,
+            Code::LegacyOpcode,
+            Code::UndeclaredRegister
+        ]
+    );
+    assert_eq!(relaxed, [Code::UndeclaredRegister]);
+}
+
+#[test]
 fn diagnostics_print_position_severity_and_message() {
-    let found = diags(&fs(&["MOV OUT[0], TEMP[9]", "SUB OUT[0], IN[0], IN[0]"]));
+    let found = diags(&fs(&["MOV OUT[0], TEMP[9]", "UADD OUT[0], |IN[0]|, IN[0]"]));
     let text: Vec<String> = found.iter().map(ToString::to_string).collect();
     assert_eq!(
         text,
         [
             "5:6: error: TEMP[9] is not declared",
-            "6:6: warning: legacy opcode SUB from an older spec version, not encodable in Mesa tokens",
+            "6:6: warning: absolute value on integer source 0 of UADD: only float inputs take it",
         ]
     );
     assert_eq!(found[1].severity, Severity::Warning);
@@ -611,13 +643,10 @@ fn hostile_ir_never_panics_and_never_passes_what_encode_refuses() {
             }
         }
         let found = diags(&s);
-        // Whatever the encoder refuses, the validator rejects (or flags as legacy).
+        // Whatever the encoder refuses, the validator rejects.
         if let Err(e) = tgsi::tokens::encode(&s) {
-            let legacy = found
-                .iter()
-                .any(|d| matches!(d.code, Code::LegacyFile | Code::LegacyOpcode));
             assert!(
-                legacy || tgsi::validate::has_errors(&found),
+                tgsi::validate::has_errors(&found),
                 "encode refuses ({e}) a shader the validator accepts:\n{}",
                 listing(&found)
             );

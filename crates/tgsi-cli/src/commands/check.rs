@@ -5,10 +5,14 @@ use crate::input::{self, Failure};
 use tgsi::{Limits, Severity};
 
 /// Runs `tgsi check`; invalid if any file fails to parse or has an error.
-pub fn run(files: &[String], force_tokens: bool, quiet: bool) -> Result<(), Failure> {
+pub fn run(files: &[String], force_tokens: bool, quiet: bool, legacy: bool) -> Result<(), Failure> {
+    let limits = Limits {
+        allow_legacy: legacy,
+        ..Limits::DEFAULT
+    };
     let mut errors = 0;
     let invalid = input::for_each_shader(files, force_tokens, |input, shader| {
-        for d in tgsi::validate(&shader, &Limits::DEFAULT) {
+        for d in tgsi::validate(&shader, &limits) {
             if d.severity == Severity::Error {
                 errors += 1;
             } else if quiet {

@@ -812,11 +812,11 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                         self.cur.skip_ws()?;
                         let s_span = self.cur.span();
                         let s = self.uint("a stream number")?;
-                        if s > 3 {
-                            return self
-                                .error_at(s_span, format!("stream {s} is out of range (0..3)"));
-                        }
-                        *stream = s as u8;
+                        // The validator holds streams to `Limits::max_vertex_streams`.
+                        let Ok(s) = u8::try_from(s) else {
+                            return self.error_at(s_span, format!("stream {s} is too large"));
+                        };
+                        *stream = s;
                         self.cur.skip_ws()?;
                         if i < 3 {
                             self.expect_char(b',')?;

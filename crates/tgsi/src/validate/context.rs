@@ -147,6 +147,9 @@ impl<'a> Ctx<'a> {
 
     /// Records a diagnostic.
     pub fn report(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        if self.limits.allow_legacy && matches!(code, Code::LegacyOpcode | Code::LegacyFile) {
+            return;
+        }
         self.diags.push(Diagnostic::new(code, span, message));
     }
 

@@ -62,8 +62,12 @@
 //! **Stage** (`stage`)
 //! - `wrong-stage` E — an opcode the stage cannot use (opcode table).
 //! - `implausible-system-value` W — a system value the stage does not provide.
-//! - `legacy-opcode` W, `legacy-file` W — opcodes and files only older spec versions define
-//!   (no Mesa token number: `tokens::encode` refuses them); `gap-opcode` E — `UNKnn` slots.
+//! - `legacy-opcode` E, `legacy-file` E — opcodes and files only older spec versions define
+//!   (no Mesa token number: `tokens::encode` refuses them). The interpreter runs them;
+//!   [`Limits::allow_legacy`] turns these two rules off (`tgsi check --legacy`).
+//! - `gap-opcode` E — `UNKnn` slots.
+//! - `emit-without-stream` W — EMIT / ENDPRIM with no stream operand, as geometry shaders
+//!   before 2017 wrote them (encodable, and read as stream 0).
 //!
 //! **Properties** (`properties`)
 //! - `property-wrong-stage` W, `duplicate-property` W, `missing-property` W.
@@ -288,9 +292,11 @@ codes! {
     /// A declaration or immediate after the first instruction.
     DeclarationAfterInstruction = "declaration-after-instruction", Error;
     /// An opcode only older spec versions define.
-    LegacyOpcode = "legacy-opcode", Warning;
+    LegacyOpcode = "legacy-opcode", Error;
     /// A register file only older spec versions define.
-    LegacyFile = "legacy-file", Warning;
+    LegacyFile = "legacy-file", Error;
+    /// EMIT / ENDPRIM without a stream operand (pre-2017 geometry shaders).
+    EmitWithoutStream = "emit-without-stream", Warning;
     /// A removed opcode slot (`UNKnn`).
     GapOpcode = "gap-opcode", Error;
     // ----- token fields -----

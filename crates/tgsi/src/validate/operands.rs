@@ -69,7 +69,7 @@ pub(super) fn check_instruction(ctx: &mut Ctx, inst: &Instruction) {
         && inst.dst.is_empty();
     if legacy_emit {
         ctx.report(
-            Code::LegacyOpcode,
+            Code::EmitWithoutStream,
             span,
             format!("{name} without a stream operand is pre-2017 syntax; Mesa 22.3 requires one"),
         );
