@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use tgsi::tokens::{self, DecodeErrorKind};
-use tgsi::validate::{self, Code};
+use tgsi::validate;
 use tgsi::{Limits, Shader};
 
 fn hostile_dir() -> PathBuf {
