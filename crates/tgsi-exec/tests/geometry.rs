@@ -184,6 +184,38 @@ fn lanes_of_one_wave_emit_their_own_vertices() {
 }
 
 #[test]
+fn emission_on_a_stream_beyond_the_fourth_is_ignored() {
+    // The validator checks immediate streams; a stream read from a register (7 here, 1 in
+    // lane 1) is known only now: EMIT and ENDPRIM on it do nothing, not even count.
+    let text = header("POINTS", "POINTS", 8)
+        + "DCL IN[][0]\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\n\
+           IMM[0] UINT32 {7, 1, 0, 0}\n\
+           MOV TEMP[0].x, IMM[0].xxxx\nUSEQ TEMP[0].y, IN[0][0].xxxx, IMM[0].yyyy\n\
+           UIF TEMP[0].yyyy\nMOV TEMP[0].x, IMM[0].yyyy\nENDIF\n\
+           MOV OUT[0], IN[0][0]\nEMIT TEMP[0].xxxx\nENDPRIM TEMP[0].xxxx\nEND\n";
+    let program = compile(&text);
+    let mut m = Machine::<4>::new(&program);
+    m.inputs_mut()[0][0] = [0, 1, 2, 3];
+    let env = Env {
+        consts: &[],
+        budget: 1 << 20,
+        helpers: 0,
+        resources: &tgsi_exec::resource::NO_RESOURCES,
+    };
+    m.run(&program, &env).expect("run");
+    for l in 0..4usize {
+        let e = m.emission(l).expect("lane");
+        let on_stream_1 = u32::from(l == 1);
+        assert_eq!(e.vertices, on_stream_1, "lane {l}");
+        assert!(e
+            .streams
+            .iter()
+            .enumerate()
+            .all(|(s, st)| { st.primitives == if s == 1 && l == 1 { vec![1] } else { vec![] } }));
+    }
+}
+
+#[test]
 fn vertex_indices_direct_indirect_and_out_of_range() {
     // Triangles: OUT[0] = IN[ADDR.x][1] for ADDR.x = 2, 1, 0, 3, -1, -2 (the last three
     // read 0),

@@ -7,7 +7,10 @@
 //!   outputs beyond the color buffers, and `CLIPDIST` registers beyond the clip/cull
 //!   distances (four per register);
 //! - [`Code::StreamBeyondLimit`]: a declared vertex stream, or the stream of EMIT / ENDPRIM
-//!   when it is an immediate, at or beyond `max_vertex_streams`;
+//!   when it is an immediate, at or beyond `max_vertex_streams` (GLSL makes the stream a
+//!   constant, so Mesa always writes an immediate; a stream read from another register is
+//!   known only at run time, where `tgsi-exec` ignores EMIT / ENDPRIM on a stream it does
+//!   not have);
 //! - [`Code::PropertyBeyondLimit`]: `GS_MAX_OUTPUT_VERTICES`, `GS_INVOCATIONS`,
 //!   `TCS_VERTICES_OUT`, `NUM_CLIPDIST_ENABLED` + `NUM_CULLDIST_ENABLED`, and a compute
 //!   block whose thread count (the product of `CS_FIXED_BLOCK_*`) overflows or exceeds

@@ -101,7 +101,8 @@
 //!   buffers (`max_hw_atomic_buffers` 32), fragment `COLOR` outputs (`max_color_buffers`
 //!   8), `CLIPDIST` registers (`max_clip_cull_distances` 8, four per register).
 //! - `stream-beyond-limit` E — a declared stream, or EMIT / ENDPRIM on an immediate stream,
-//!   at or beyond `max_vertex_streams` (4).
+//!   at or beyond `max_vertex_streams` (4). A stream in another register is known only at
+//!   run time; the interpreter then ignores EMIT / ENDPRIM on streams it does not have.
 //! - `property-beyond-limit` E — `GS_MAX_OUTPUT_VERTICES` (`max_gs_output_vertices` 1024),
 //!   `GS_INVOCATIONS` (`max_gs_invocations` 32), `TCS_VERTICES_OUT` (`max_patch_vertices`
 //!   32), clip + cull distances (8), a compute block whose thread count overflows or
