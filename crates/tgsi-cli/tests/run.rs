@@ -382,6 +382,82 @@ fn chained_vertex_and_geometry_shaders() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(std::fs::read(&raw).expect("read").len(), 4 * 2 * 16);
+    // Two instances of an indexed draw: instance after instance, input primitive after
+    // input primitive, invocation after invocation; VERTEXID is the index, INSTANCEID the
+    // instance, and PRIMID starts again at 0 in each instance.
+    let words = || -> Vec<u32> {
+        let out = tgsi(&[
+            "run",
+            vs,
+            gs,
+            "--prim",
+            "points",
+            "--count",
+            "2",
+            "--input",
+            "IN[1]=1,2,0,0",
+            "--indices",
+            "1,0",
+            "--instances",
+            "2",
+            "-o",
+            raw.to_str().expect("utf-8"),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read(&raw)
+            .expect("read")
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect()
+    };
+    let f = |x: f32| x.to_bits();
+    let lines = words();
+    assert_eq!(lines.len(), 2 * 2 * 2 * 2 * 4);
+    let vertex = |k: usize| lines[4 * k..4 * k + 4].to_vec();
+    assert_eq!(vertex(0), [f(1.0), f(2.0), f(1.0), f(0.0)]);
+    assert_eq!(vertex(1), [f(2.0), f(4.0), f(2.0), f(0.0)]);
+    assert_eq!(vertex(4), [f(1.0), f(2.0), f(0.0), f(0.0)]);
+    assert_eq!(vertex(8), [f(1.0), f(2.0), f(1.0), f(1.0)]);
+    assert_eq!(vertex(12), [f(1.0), f(2.0), f(0.0), f(1.0)]);
+    // Stream 1 holds single-vertex strips (nothing to capture); the table shows PRIMID.
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "--indices",
+        "1,0",
+        "--instances",
+        "2",
+        "--hex",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let second = text.split("instance 1\n").nth(1).unwrap_or_default();
+    assert!(
+        second.contains(
+            "stream 1 primitive 2 (line_strip, input primitive 1, invocation 0): 1 vertices\n\
+             \x20 vertex 0 OUT[0] GENERIC[0]: 0x00000001 0x00000000 0x00000000 0x00000000\n"
+        ),
+        "{text}"
+    );
+    // Chains draw instances; --instance is for a shader run alone.
+    let out = tgsi(&[
+        "run",
+        vs,
+        gs,
+        "--prim",
+        "points",
+        "--count",
+        "2",
+        "--instance",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--instances"), "{}", stderr(&out));
     // A draw mode the GS cannot take, a missing mode, stages in the wrong order.
     let out = tgsi(&["run", vs, gs, "--prim", "triangles", "--count", "3"]);
     assert_eq!(out.status.code(), Some(1));

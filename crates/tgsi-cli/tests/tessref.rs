@@ -293,7 +293,7 @@ fn malformed_tessellation_requests_are_refused() {
         // Tessellation options elsewhere are refused rather than ignored.
         (
             vec!["run", vs, "--count", "2", "--instances", "3"],
-            "--instances is for tessellation",
+            "--instances is for chained stages",
         ),
         (
             vec!["run", vs, "--count", "2", "--patch-vertices", "3"],

@@ -1,21 +1,47 @@
-//! Primitive assembly and decomposition as Gallium's draw module does them with the GL
-//! default (last-vertex) provoking convention: [`assemble`] splits `count` vertices drawn
-//! as a draw mode into the input primitives of a geometry shader, and [`decompose`] splits
-//! one emitted strip into the independent points, lines or triangles transform feedback
-//! captures.
+//! Primitive assembly and decomposition as Gallium's draw module does them:
+//! [`draw_positions`] resolves an indexed draw, [`assemble`] splits the drawn vertices into
+//! the input primitives of a geometry shader, and [`decompose`] splits one emitted strip
+//! into the independent points, lines or triangles transform feedback captures.
 //!
-//! | mode | primitive `i` |
-//! |---|---|
-//! | points | `i` |
-//! | lines / line_strip / line_loop | `(2i, 2i+1)` / `(i, i+1)` / strip plus `(n−1, 0)` |
-//! | triangles | `(3i, 3i+1, 3i+2)` |
-//! | triangle_strip | `(i, i+1, i+2)` for even `i`, `(i+1, i, i+2)` for odd `i` |
-//! | triangle_fan | `(0, i+1, i+2)` |
-//! | lines_adjacency / line_strip_adjacency | `(4i … 4i+3)` / `(i … i+3)` |
-//! | triangles_adjacency | `(6i … 6i+5)` |
-//! | triangle_strip_adjacency | the GL table: vertices `v1 a12 v2 a23 v3 a31` |
+//! The order of a primitive's vertices depends on the provoking-vertex convention (GL's
+//! `glProvokingVertex`, Gallium's rasterizer `flatshade_first`), as softpipe's captures
+//! show (`tests/data/gsref/*provoking-first*`):
+//!
+//! | mode | primitive `i`, last vertex provoking (GL's default) | first vertex provoking |
+//! |---|---|---|
+//! | points | `i` | same |
+//! | lines / line_strip / line_loop | `(2i, 2i+1)` / `(i, i+1)` / strip plus `(n−1, 0)` | same |
+//! | triangles | `(3i, 3i+1, 3i+2)` | same |
+//! | triangle_strip | `(i, i+1, i+2)` for even `i`, `(i+1, i, i+2)` for odd `i` | odd `i`: `(i, i+2, i+1)` |
+//! | triangle_fan | `(0, i+1, i+2)` | `(i+1, i+2, 0)` |
+//! | lines_adjacency / line_strip_adjacency | `(4i … 4i+3)` / `(i … i+3)` | same |
+//! | triangles_adjacency | `(6i … 6i+5)` | same |
+//! | triangle_strip_adjacency | the GL table: vertices `v1 a12 v2 a23 v3 a31` | odd `i`: rotated to start at `v2` |
 
+use crate::machine::ExecError;
 use tgsi::Primitive;
+
+/// The vertex each draw position reads: position `k` itself, or `indices[k]` for an
+/// indexed draw, which must lie within the `count` vertices of the vertex buffer.
+pub fn draw_positions(indices: Option<&[u32]>, count: usize) -> Result<Vec<usize>, ExecError> {
+    match indices {
+        None => Ok((0..count).collect()),
+        Some(indices) => indices
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| {
+                let i = i as usize;
+                if i < count {
+                    Ok(i)
+                } else {
+                    Err(ExecError::Setup(format!(
+                        "index {i} at draw position {k} is past the {count} vertices"
+                    )))
+                }
+            })
+            .collect(),
+    }
+}
 
 /// The geometry-shader input primitive a draw mode feeds (`None` for quads, polygons and
 /// patches).
@@ -31,10 +57,11 @@ pub fn input_primitive(mode: Primitive) -> Option<Primitive> {
     })
 }
 
-/// The input primitives of `count` vertices drawn as `mode`: `V` vertex indices per
-/// primitive (`V` = the vertices of [`input_primitive`]), primitive after primitive.
-/// Incomplete trailing primitives are dropped. `None` for modes without a GS input.
-pub fn assemble(mode: Primitive, count: usize) -> Option<Vec<u32>> {
+/// The input primitives of `count` vertices drawn as `mode`: `V` draw positions per
+/// primitive (`V` = the vertices of [`input_primitive`]), primitive after primitive, in
+/// the order the module documentation gives for the convention. Incomplete trailing
+/// primitives are dropped. `None` for modes without a GS input.
+pub fn assemble(mode: Primitive, count: usize, provoking_first: bool) -> Option<Vec<u32>> {
     use Primitive::*;
     let n = count as u32;
     let tris = |c: u32| c.saturating_sub(2);
@@ -47,19 +74,22 @@ pub fn assemble(mode: Primitive, count: usize) -> Option<Vec<u32>> {
         LineLoop if n >= 2 => (1..n).flat_map(|i| [i - 1, i]).chain([n - 1, 0]).collect(),
         LineLoop => Vec::new(),
         TriangleStrip => (0..tris(n))
-            .flat_map(|i| {
-                if i % 2 == 0 {
-                    [i, i + 1, i + 2]
-                } else {
-                    [i + 1, i, i + 2]
-                }
-            })
+            .flat_map(|i| strip_triangle(i, provoking_first))
             .collect(),
+        TriangleFan if provoking_first => (0..tris(n)).flat_map(|i| [i + 1, i + 2, 0]).collect(),
         TriangleFan => (0..tris(n)).flat_map(|i| [0, i + 1, i + 2]).collect(),
         LineStripAdjacency => (0..n.saturating_sub(3)).flat_map(|i| i..i + 4).collect(),
         TriangleStripAdjacency => {
             let t = if n >= 6 { (n - 4) / 2 } else { 0 };
-            (0..t).flat_map(|i| strip_adjacency(i, t)).collect()
+            (0..t)
+                .flat_map(|i| {
+                    let mut tri = strip_adjacency(i, t);
+                    if provoking_first && i % 2 == 1 {
+                        tri.rotate_left(2);
+                    }
+                    tri
+                })
+                .collect()
         }
         _ => return None,
     };
@@ -92,22 +122,25 @@ fn strip_adjacency(i: u32, t: u32) -> [u32; 6] {
     }
 }
 
+/// Triangle `i` of a triangle strip (see the module documentation).
+fn strip_triangle(i: u32, provoking_first: bool) -> [u32; 3] {
+    match (i.is_multiple_of(2), provoking_first) {
+        (true, _) => [i, i + 1, i + 2],
+        (false, false) => [i + 1, i, i + 2],
+        (false, true) => [i, i + 2, i + 1],
+    }
+}
+
 /// The independent primitives of one emitted strip of `n` vertices of `output` (points,
 /// line_strip or triangle_strip), as vertex indices into the strip, in draw's order: points
-/// one each, lines `(i, i+1)`, triangles `(i, i+1, i+2)` for even `i` and `(i+1, i, i+2)`
-/// for odd `i`. Too-short strips give nothing.
-pub fn decompose(output: Primitive, n: u32) -> Vec<u32> {
+/// one each, lines `(i, i+1)`, triangles as a triangle-strip draw assembles them. Too-short
+/// strips give nothing.
+pub fn decompose(output: Primitive, n: u32, provoking_first: bool) -> Vec<u32> {
     match output {
         Primitive::Points => (0..n).collect(),
         Primitive::LineStrip => (1..n).flat_map(|i| [i - 1, i]).collect(),
         Primitive::TriangleStrip => (0..n.saturating_sub(2))
-            .flat_map(|i| {
-                if i % 2 == 0 {
-                    [i, i + 1, i + 2]
-                } else {
-                    [i + 1, i, i + 2]
-                }
-            })
+            .flat_map(|i| strip_triangle(i, provoking_first))
             .collect(),
         _ => Vec::new(),
     }
@@ -120,30 +153,45 @@ mod tests {
     #[test]
     fn strips_fans_loops_and_adjacency() {
         use Primitive::*;
-        assert_eq!(assemble(Triangles, 7), Some((0..6).collect()));
+        assert_eq!(assemble(Triangles, 7, false), Some((0..6).collect()));
         assert_eq!(
-            assemble(TriangleStrip, 5),
+            assemble(TriangleStrip, 5, false),
             Some(vec![0, 1, 2, 2, 1, 3, 2, 3, 4])
         );
-        assert_eq!(assemble(TriangleFan, 4), Some(vec![0, 1, 2, 0, 2, 3]));
-        assert_eq!(assemble(LineLoop, 3), Some(vec![0, 1, 1, 2, 2, 0]));
-        assert_eq!(assemble(LineStrip, 1), Some(vec![]));
         assert_eq!(
-            assemble(LineStripAdjacency, 5),
+            assemble(TriangleFan, 4, false),
+            Some(vec![0, 1, 2, 0, 2, 3])
+        );
+        assert_eq!(assemble(LineLoop, 3, false), Some(vec![0, 1, 1, 2, 2, 0]));
+        assert_eq!(assemble(LineStrip, 1, false), Some(vec![]));
+        assert_eq!(
+            assemble(LineStripAdjacency, 5, false),
             Some(vec![0, 1, 2, 3, 1, 2, 3, 4])
         );
         // 10 vertices: first, middle (odd) and last (even) triangles of the GL table.
         assert_eq!(
-            assemble(TriangleStripAdjacency, 10),
+            assemble(TriangleStripAdjacency, 10, false),
             Some(vec![0, 1, 2, 6, 4, 3, 4, 0, 2, 5, 6, 8, 4, 2, 6, 9, 8, 7])
         );
         // One triangle only.
         assert_eq!(
-            assemble(TriangleStripAdjacency, 6),
+            assemble(TriangleStripAdjacency, 6, false),
             Some(vec![0, 1, 2, 5, 4, 3])
         );
-        assert_eq!(assemble(Quads, 4), None);
-        assert_eq!(decompose(TriangleStrip, 4), vec![0, 1, 2, 2, 1, 3]);
-        assert_eq!(decompose(LineStrip, 1), Vec::<u32>::new());
+        assert_eq!(assemble(Quads, 4, false), None);
+        // The first-vertex convention reorders odd strip triangles and fans only.
+        assert_eq!(
+            assemble(TriangleStrip, 5, true),
+            Some(vec![0, 1, 2, 1, 3, 2, 2, 3, 4])
+        );
+        assert_eq!(assemble(TriangleFan, 4, true), Some(vec![1, 2, 0, 2, 3, 0]));
+        assert_eq!(
+            assemble(TriangleStripAdjacency, 10, true),
+            Some(vec![0, 1, 2, 6, 4, 3, 2, 5, 6, 8, 4, 0, 4, 2, 6, 9, 8, 7])
+        );
+        assert_eq!(assemble(LineLoop, 3, true), assemble(LineLoop, 3, false));
+        assert_eq!(decompose(TriangleStrip, 4, true), vec![0, 1, 2, 1, 3, 2]);
+        assert_eq!(decompose(TriangleStrip, 4, false), vec![0, 1, 2, 2, 1, 3]);
+        assert_eq!(decompose(LineStrip, 1, false), Vec::<u32>::new());
     }
 }

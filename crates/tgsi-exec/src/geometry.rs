@@ -212,15 +212,16 @@ impl GeometryOutputs {
 
     /// Little-endian words of `stream` the way transform feedback captures it: every
     /// primitive decomposed into independent points, lines or triangles
-    /// ([`crate::assembly::decompose`]), each vertex as in [`GeometryOutputs::to_le_bytes`].
-    pub fn captured_le_bytes(&self, stream: usize) -> Vec<u8> {
+    /// ([`crate::assembly::decompose`] with the provoking-vertex convention), each vertex as
+    /// in [`GeometryOutputs::to_le_bytes`].
+    pub fn captured_le_bytes(&self, stream: usize, provoking_first: bool) -> Vec<u8> {
         let Some(s) = self.streams.get(stream) else {
             return Vec::new();
         };
         s.primitives
             .iter()
             .flat_map(|p| {
-                crate::assembly::decompose(self.output_primitive, p.vertices)
+                crate::assembly::decompose(self.output_primitive, p.vertices, provoking_first)
                     .into_iter()
                     .map(move |v| p.first + v as usize)
             })

@@ -3,33 +3,58 @@
 //! mode ([`crate::assembly`]) and linked to the geometry shader's inputs by semantic name
 //! and index (as draw's `draw_gs_get_input_index` does; an input no vertex output matches
 //! reads 0, a `PRIM_ID` input holds the primitive), and the geometry shader runs over them
-//! ([`crate::run_geometry`]).
+//! ([`crate::run_geometry`]), instance after instance (`INSTANCEID` counts the instances;
+//! `PRIM_ID` starts again at 0 in each).
 
-use crate::assembly::{assemble, input_primitive};
+use crate::assembly::{assemble, draw_positions, input_primitive};
 use crate::compile::Program;
 use crate::geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 use crate::machine::ExecError;
-use crate::vertex::{run_vertices, VertexInput, VertexOptions};
+use crate::tess_pipeline::{MAX_CAPTURED_WORDS, MAX_INSTANCES};
+use crate::vertex::{output_decls, run_vertices, VertexInput, VertexOptions};
 use tgsi::{Primitive, Semantic};
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct PipelineOptions {
-    /// How the vertices form primitives.
+    /// How the drawn vertices form primitives.
     pub mode: Primitive,
-    /// The vertices (`count`), the vertex shader's inputs, constants, system values, budget
-    /// and the resources of both stages.
+    /// The vertex buffer (`count` vertices), the vertex shader's inputs, constants,
+    /// `BASEVERTEX`, budget and the resources of both stages (`instance_id` is ignored:
+    /// see `instances`).
     pub vertex: VertexOptions,
+    /// An indexed draw: the vertex of each draw position (`None`: position `k` is vertex
+    /// `k` of the vertex buffer).
+    pub indices: Option<Vec<u32>>,
+    /// Instances (`INSTANCEID` 0, 1, …); 0 draws nothing.
+    pub instances: u32,
+    /// The provoking vertex is the first (GL's `GL_FIRST_VERTEX_CONVENTION`), which orders
+    /// the vertices of strip and fan triangles differently ([`crate::assembly`]).
+    pub provoking_first: bool,
     /// The geometry shader's constant buffers.
     pub geometry_constants: Vec<Vec<[u32; 4]>>,
 }
 
-/// Run `vs` then `gs` as described in the module documentation.
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            mode: Primitive::Triangles,
+            vertex: VertexOptions::default(),
+            indices: None,
+            instances: 1,
+            provoking_first: false,
+            geometry_constants: Vec::new(),
+        }
+    }
+}
+
+/// Run `vs` then `gs` as described in the module documentation: the geometry shader's
+/// outputs of each instance.
 pub fn run_pipeline(
     vs: &Program,
     gs: &Program,
     opts: &PipelineOptions,
-) -> Result<GeometryOutputs, ExecError> {
+) -> Result<Vec<GeometryOutputs>, ExecError> {
     let info = gs.geometry.as_ref().ok_or_else(|| {
         ExecError::Setup(format!(
             "the second stage must be a geometry shader, not {}",
@@ -43,41 +68,67 @@ pub fn run_pipeline(
             opts.mode, info.input
         )));
     }
-    let vertices = run_vertices(vs, &opts.vertex)?;
-    let prims = assemble(opts.mode, opts.vertex.count).unwrap_or_default();
+    if opts.instances > MAX_INSTANCES {
+        return Err(ExecError::Setup(format!(
+            "{} instances is more than the limit of {MAX_INSTANCES}",
+            opts.instances
+        )));
+    }
+    let positions = draw_positions(opts.indices.as_deref(), opts.vertex.count)?;
+    let prims = assemble(opts.mode, positions.len(), opts.provoking_first).unwrap_or_default();
     let per_prim = info.input.vertices() as usize;
-    let registers = gs.sizes[1];
-    let inputs = (0..registers as u32)
+    // Each GS input register linked to a vertex-shader output slot, by semantic.
+    let vs_outputs = output_decls(vs);
+    let linked: Vec<Option<usize>> = (0..gs.sizes[1] as u32)
         .map(|i| {
-            let linked = gs
+            let d = gs
                 .inputs
                 .iter()
-                .find(|d| d.index == i && d.semantic != Semantic::PrimId)
-                .and_then(|d| {
-                    vertices
-                        .decls
-                        .iter()
-                        .position(|o| o.semantic == Some((d.semantic, d.semantic_index)))
-                });
-            match linked {
+                .find(|d| d.index == i && d.semantic != Semantic::PrimId)?;
+            vs_outputs
+                .iter()
+                .position(|o| o.semantic == Some((d.semantic, d.semantic_index)))
+        })
+        .collect();
+    let mut words = 0usize;
+    let mut out = Vec::new();
+    for instance in 0..opts.instances {
+        let vertices = run_vertices(
+            vs,
+            &VertexOptions {
+                instance_id: instance,
+                ..opts.vertex.clone()
+            },
+        )?;
+        let inputs = linked
+            .iter()
+            .map(|slot| match slot {
                 Some(slot) => VertexInput::PerVertex(
                     prims
                         .iter()
-                        .map(|&v| vertices.values[v as usize][slot])
+                        .map(|&k| vertices.values[positions[k as usize]][*slot])
                         .collect(),
                 ),
                 None => VertexInput::Constant([0; 4]),
-            }
-        })
-        .collect();
-    run_geometry(
-        gs,
-        &GeometryOptions {
-            count: prims.len() / per_prim,
-            inputs,
-            constants: opts.geometry_constants.clone(),
-            budget: opts.vertex.budget,
-            resources: opts.vertex.resources.clone(),
-        },
-    )
+            })
+            .collect();
+        let result = run_geometry(
+            gs,
+            &GeometryOptions {
+                count: prims.len() / per_prim,
+                inputs,
+                constants: opts.geometry_constants.clone(),
+                budget: opts.vertex.budget,
+                resources: opts.vertex.resources.clone(),
+            },
+        )?;
+        words = words.saturating_add(result.streams.iter().map(|s| s.values.len() * 4).sum());
+        if words > MAX_CAPTURED_WORDS {
+            return Err(ExecError::Setup(format!(
+                "the draw produces more than {MAX_CAPTURED_WORDS} output words"
+            )));
+        }
+        out.push(result);
+    }
+    Ok(out)
 }

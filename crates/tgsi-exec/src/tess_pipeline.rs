@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::assembly::decompose;
+use crate::assembly::{decompose, draw_positions};
 use crate::compile::Program;
 use crate::geometry::{run_geometry, GeometryOptions};
 use crate::machine::{Env, ExecError};
@@ -151,28 +151,6 @@ fn expect(program: &Program, want: Processor, role: &str) -> Result<(), ExecErro
     }
 }
 
-/// The draw's vertex at each position, checked against the vertex buffer.
-fn draw_vertices(opts: &TessOptions) -> Result<Vec<usize>, ExecError> {
-    match &opts.indices {
-        None => Ok((0..opts.vertex.count).collect()),
-        Some(indices) => indices
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| {
-                let i = i as usize;
-                if i < opts.vertex.count {
-                    Ok(i)
-                } else {
-                    Err(ExecError::Setup(format!(
-                        "index {i} at draw position {k} is past the {} vertices",
-                        opts.vertex.count
-                    )))
-                }
-            })
-            .collect(),
-    }
-}
-
 /// Run the chain as described in the module documentation.
 pub fn run_tess_pipeline(
     stages: &TessStages,
@@ -195,7 +173,7 @@ pub fn run_tess_pipeline(
             opts.instances
         )));
     }
-    let positions = draw_vertices(opts)?;
+    let positions = draw_positions(opts.indices.as_deref(), opts.vertex.count)?;
     let patches = positions.len() / pv;
     if patches.saturating_mul(opts.instances as usize) > MAX_PATCHES {
         return Err(ExecError::Setup(format!(
@@ -340,7 +318,7 @@ pub fn run_tess_pipeline(
                     },
                 )?;
                 for p in &result.streams[0].primitives {
-                    let order = split_strip(kind, p.vertices, opts.provoking_first);
+                    let order = decompose(kind, p.vertices, opts.provoking_first);
                     count_words(order.len(), out.decls.len())?;
                     out.vertices.extend(
                         order
@@ -352,21 +330,4 @@ pub fn run_tess_pipeline(
         }
     }
     Ok(out)
-}
-
-/// The independent primitives of an emitted strip of `n` vertices (see the module
-/// documentation), as vertex indices into the strip.
-fn split_strip(kind: Primitive, n: u32, provoking_first: bool) -> Vec<u32> {
-    let mut order = decompose(kind, n);
-    if provoking_first && kind == Primitive::TriangleStrip {
-        for (k, tri) in order
-            .chunks_exact_mut(3)
-            .enumerate()
-            .filter(|(k, _)| k % 2 == 1)
-        {
-            let k = k as u32;
-            tri.copy_from_slice(&[k, k + 2, k + 1]);
-        }
-    }
-    order
 }

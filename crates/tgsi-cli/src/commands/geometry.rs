@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use super::render::compile;
 use super::run::{parse_inputs, push_value, stage_consts, vertex_inputs, RunArgs};
+use super::tessellation::read_indices;
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi_exec::{GeometryOptions, GeometryOutputs, Program};
@@ -107,8 +108,9 @@ pub fn run(
 }
 
 /// Runs `tgsi run VS GS --prim MODE`: the vertex shader over the vertices, primitive
-/// assembly, the geometry shader; prints like a geometry run, and `-o` writes the stream
-/// decomposed into independent primitives, as transform feedback captures it.
+/// assembly (`--indices`, `--provoking-first`), the geometry shader, `--instances` times;
+/// prints like a geometry run (per instance when there are several), and `-o` writes the
+/// stream decomposed into independent primitives, as transform feedback captures it.
 pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     let [vs_file, gs_file] = [&args.files[0], &args.files[1]];
     let vs_input = input::read(vs_file)?;
@@ -129,6 +131,11 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             args.stream
         )));
     }
+    if args.instance != 0 {
+        return Err(Failure::Io(
+            "--instance is for a shader run alone; a chain draws --instances N".into(),
+        ));
+    }
     let Some(mode_name) = &args.prim else {
         return Err(Failure::Io("chained stages need --prim MODE".into()));
     };
@@ -142,7 +149,6 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         count,
         inputs,
         constants: stage_consts(args, "vs")?,
-        instance_id: args.instance,
         base_vertex: args.base_vertex,
         resources: bindings.resources.clone(),
         ..tgsi_exec::VertexOptions::default()
@@ -153,20 +159,54 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     let options = tgsi_exec::PipelineOptions {
         mode,
         vertex,
+        indices: args.indices.as_deref().map(read_indices).transpose()?,
+        instances: args.instances,
+        provoking_first: args.provoking_first,
         geometry_constants: stage_consts(args, "gs")?,
     };
-    let outputs = tgsi_exec::run_pipeline(&vs, &gs, &options).map_err(|e| {
+    let instances = tgsi_exec::run_pipeline(&vs, &gs, &options).map_err(|e| {
         eprintln!("{}: error: {e}", gs_input.name);
         Failure::Invalid
     })?;
     write_outputs(&bindings)?;
-    eprintln!("{}: {count} vertices as {mode}: {outputs}", gs_input.name);
+    let drawn = options.indices.as_ref().map_or(count, Vec::len);
+    for (i, outputs) in instances.iter().enumerate() {
+        let of = if instances.len() > 1 {
+            format!(" (instance {i})")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}: {drawn} vertices as {mode}{of}: {outputs}",
+            gs_input.name
+        );
+    }
+    let concat = |bytes: &dyn Fn(&GeometryOutputs) -> Vec<u8>| -> Vec<u8> {
+        instances.iter().flat_map(bytes).collect()
+    };
     if let Some(path) = &args.primitives {
-        input::write(path, &outputs.primitive_lengths_le_bytes(args.stream))?;
+        input::write(
+            path,
+            &concat(&|o| o.primitive_lengths_le_bytes(args.stream)),
+        )?;
     }
     match &args.output {
-        Some(path) => input::write(path, &outputs.captured_le_bytes(args.stream)),
+        Some(path) => input::write(
+            path,
+            &concat(&|o| o.captured_le_bytes(args.stream, args.provoking_first)),
+        ),
         None if args.primitives.as_deref() == Some("-") => Ok(()),
-        None => input::write("-", table(&outputs, args.hex).as_bytes()),
+        None => {
+            let several = instances.len() > 1;
+            let text: String = instances
+                .iter()
+                .enumerate()
+                .map(|(i, o)| match several {
+                    true => format!("instance {i}\n{}", table(o, args.hex)),
+                    false => table(o, args.hex),
+                })
+                .collect();
+            input::write("-", text.as_bytes())
+        }
     }
 }

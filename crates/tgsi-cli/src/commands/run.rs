@@ -43,16 +43,16 @@ pub struct RunArgs {
     /// for one stage (a plain FILE is for every stage). Repeatable.
     #[arg(long, value_name = "[STAGE=]FILE")]
     pub consts: Vec<String>,
-    /// INSTANCEID.
+    /// INSTANCEID of a shader run alone (chains draw --instances instead).
     #[arg(long, default_value_t = 0)]
     pub instance: u32,
     /// Tessellation: vertices per patch (1-32); patch p is draw vertices p*N .. p*N+N-1.
     #[arg(long, value_name = "N")]
     pub patch_vertices: Option<usize>,
-    /// Tessellation: instances to draw (INSTANCEID 0, 1, ...).
+    /// Chained stages: instances to draw (INSTANCEID 0, 1, ...).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub instances: u32,
-    /// Tessellation: an indexed draw, the vertex of each draw position: a list like
+    /// Chained stages: an indexed draw, the vertex of each draw position: a list like
     /// 0,1,2,2,1,3 or a file of little-endian u32 words.
     #[arg(long, value_name = "LIST|FILE")]
     pub indices: Option<String>,
@@ -62,8 +62,9 @@ pub struct RunArgs {
     /// Tessellation without a control shader: the default inner levels.
     #[arg(long, value_name = "X,Y", default_value = super::tessellation::DEFAULT_INNER)]
     pub tess_inner: String,
-    /// Tessellation with a geometry shader: the provoking vertex is the first, which
-    /// changes how triangle strips are split (GL_FIRST_VERTEX_CONVENTION).
+    /// Chained stages: the provoking vertex is the first (GL_FIRST_VERTEX_CONVENTION),
+    /// which orders the vertices of strip and fan triangles differently, both those drawn
+    /// and those a geometry shader emits.
     #[arg(long)]
     pub provoking_first: bool,
     /// BASEVERTEX, added to the vertex index for VERTEXID.
@@ -336,7 +337,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if args.files.len() >= 2 {
         return super::tessellation::run_chained(args);
     }
-    super::tessellation::refuse_tess_options(args)?;
+    super::tessellation::refuse_tess_options(args, true)?;
     if args.prim.is_some() {
         return Err(Failure::Io(
             "--prim is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE".into(),

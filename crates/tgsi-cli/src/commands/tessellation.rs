@@ -33,7 +33,7 @@ fn table(outputs: &CapturedOutputs, hex: bool) -> String {
 }
 
 /// `--indices`: a comma-separated list (`0,1,2`) or a file of little-endian u32 words.
-fn read_indices(spec: &str) -> Result<Vec<u32>, Failure> {
+pub(super) fn read_indices(spec: &str) -> Result<Vec<u32>, Failure> {
     let list = spec.contains(',') || spec.trim().parse::<u32>().is_ok();
     if list {
         return spec
@@ -138,7 +138,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             );
             return Err(Failure::Invalid);
         }
-        refuse_tess_options(args)?;
+        refuse_tess_options(args, false)?;
         return super::geometry::run_chained(args);
     }
     let misplaced = [
@@ -206,21 +206,30 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     }
 }
 
-/// An error naming the first tessellation-only option `args` sets, for runs that are not
-/// tessellation chains.
-pub fn refuse_tess_options(args: &RunArgs) -> Result<(), Failure> {
-    let given = [
+/// An error naming the first option `args` sets that the run does not take: the
+/// tessellation options outside tessellation chains, and also the draw options
+/// (`--instances`, `--indices`, `--provoking-first`) when `single` (one shader, no draw).
+pub fn refuse_tess_options(args: &RunArgs, single: bool) -> Result<(), Failure> {
+    let tess = [
         ("--patch-vertices", args.patch_vertices.is_some()),
-        ("--instances", args.instances != 1),
-        ("--indices", args.indices.is_some()),
         ("--tess-outer", args.tess_outer != DEFAULT_OUTER),
         ("--tess-inner", args.tess_inner != DEFAULT_INNER),
-        ("--provoking-first", args.provoking_first),
     ];
-    match given.iter().find(|(_, set)| *set) {
-        Some((name, _)) => Err(Failure::Io(format!(
+    if let Some((name, _)) = tess.iter().find(|(_, set)| *set) {
+        return Err(Failure::Io(format!(
             "{name} is for tessellation chains: tgsi run VS.tgsi [TCS.tgsi] TES.tgsi \
              [GS.tgsi] --patch-vertices N"
+        )));
+    }
+    let draw = [
+        ("--instances", args.instances != 1),
+        ("--indices", args.indices.is_some()),
+        ("--provoking-first", args.provoking_first),
+    ];
+    match draw.iter().find(|(_, set)| *set && single) {
+        Some((name, _)) => Err(Failure::Io(format!(
+            "{name} is for chained stages: tgsi run VS.tgsi GS.tgsi --prim MODE, or a \
+             tessellation chain"
         ))),
         None => Ok(()),
     }
