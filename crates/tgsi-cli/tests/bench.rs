@@ -109,3 +109,63 @@ fn refuses_other_stages_and_bad_options() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--min-time must be between"));
 }
+
+#[test]
+fn times_chained_stages_by_what_the_last_stage_captures() {
+    // amplify-strip-24: each input triangle becomes a 24-vertex strip, 22 triangles.
+    let case = "crates/tgsi-exec/tests/data/gsref/amplify-strip-24";
+    let (vs, gs) = (format!("{case}/vs.tgsi"), format!("{case}/gs.tgsi"));
+    let args = [
+        "bench",
+        &vs,
+        &gs,
+        "--prim",
+        "triangles",
+        "--count",
+        "30",
+        "--min-time",
+        "0",
+        "--json",
+    ];
+    let lines = json(&tgsi(&args));
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["primitives"], 220);
+    assert_eq!(lines[0]["vertices"], 660);
+    assert!(lines[0]["primitives_per_s"]
+        .as_f64()
+        .is_some_and(|r| r > 0.0));
+    // A tessellation chain without a control shader: default levels 1, one triangle per
+    // patch of three vertices.
+    let dir = std::env::temp_dir().join(format!("tgsi-bench-tess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let vs = dir.join("vs.tgsi");
+    let tes = dir.join("tes.tgsi");
+    std::fs::write(&vs, "VERT\n  0: END\n").expect("write");
+    std::fs::write(
+        &tes,
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 2\nDCL SV[0], TESSCOORD\n\
+         DCL OUT[0], GENERIC[0]\n  0: MOV OUT[0], SV[0]\n  1: END\n",
+    )
+    .expect("write");
+    let (vs, tes) = (vs.to_str().expect("utf-8"), tes.to_str().expect("utf-8"));
+    let args = [
+        "bench",
+        vs,
+        tes,
+        "--patch-vertices",
+        "3",
+        "--count",
+        "6",
+        "--min-time",
+        "0",
+        "--json",
+    ];
+    let lines = json(&tgsi(&args));
+    assert_eq!(lines[0]["primitives"], 2);
+    assert_eq!(lines[0]["vertices"], 6);
+    // A chain needs its draw.
+    let out = tgsi(&["bench", vs, tes, "--count", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--patch-vertices"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

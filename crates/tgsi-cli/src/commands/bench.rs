@@ -2,7 +2,8 @@
 //! shader is rendered repeatedly at a given size, a compute shader dispatched repeatedly,
 //! after one warm-up run, until at least `--min-time` seconds have passed. Only execution is
 //! timed: process start, parsing, binding resources and writing images are not. Compile
-//! time (lowering, plus code generation for the JIT) is measured on its own.
+//! time (lowering, plus code generation for the JIT) is measured on its own. Several files
+//! are a chain of stages, timed on the interpreter by [`super::bench_stages`].
 
 use std::time::{Duration, Instant};
 
@@ -38,8 +39,20 @@ impl Engines {
 /// Options of `tgsi bench`.
 #[derive(clap::Args)]
 pub struct BenchArgs {
-    /// Fragment or compute shader (text or tokens).
-    pub file: String,
+    /// Fragment or compute shader (text or tokens); or chained stages, timed on the
+    /// interpreter: a vertex then a geometry shader (with --prim), or VS [TCS] TES [GS]
+    /// (with --patch-vertices).
+    #[arg(required = true, num_args = 1..=4, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Chained stages: how the vertices form primitives (as for `tgsi run`).
+    #[arg(long, value_name = "MODE")]
+    pub prim: Option<String>,
+    /// Chained stages: vertices to draw (when no --input file gives the count).
+    #[arg(long)]
+    pub count: Option<usize>,
+    /// Chained tessellation stages: vertices per patch.
+    #[arg(long, value_name = "N")]
+    pub patch_vertices: Option<usize>,
     /// Fragment shaders: image size.
     #[arg(long, default_value = "256x256")]
     pub size: String,
@@ -52,7 +65,8 @@ pub struct BenchArgs {
     /// Constants file.
     #[arg(long)]
     pub consts: Option<String>,
-    /// Fragment shaders: a constant input value, e.g. `--input IN[1]=0.5,0,0,1`.
+    /// Fragment shaders: a constant input value, e.g. `--input IN[1]=0.5,0,0,1`; chained
+    /// stages: also `IN[i]=FILE` (one f32 vec4 per vertex), as for `tgsi run`.
     #[arg(long = "input", value_name = "IN[i]=x,y,z,w")]
     pub inputs: Vec<String>,
     /// Time at least this many seconds of runs (after the warm-up).
@@ -129,7 +143,7 @@ impl Measurement {
 
 /// Run `once` once to warm up, then repeatedly until `min_time` has passed; returns the
 /// number of timed runs and their total time.
-fn repeat(
+pub(super) fn repeat(
     min_time: Duration,
     mut once: impl FnMut() -> Result<(), Failure>,
 ) -> Result<(u64, Duration), Failure> {
@@ -155,7 +169,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         )));
     }
     let min_time = Duration::from_secs_f64(args.min_time);
-    let input = input::read(&args.file)?;
+    if args.files.len() > 1 {
+        return super::bench_stages::run(args, min_time);
+    }
+    let input = input::read(&args.files[0])?;
     let shader = input.shader(args.tokens)?;
     let start = Instant::now();
     let program: Program = compile(&input, args.tokens)?;

@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod bench;
+pub mod bench_stages;
 pub mod check;
 pub mod fmt;
 pub mod geometry;

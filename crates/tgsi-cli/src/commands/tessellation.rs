@@ -78,15 +78,15 @@ fn levels<const N: usize>(text: &str, what: &str) -> Result<[f32; N], Failure> {
 }
 
 /// The chain's programs by role, from the files' processors in order.
-struct Chain {
-    vertex: Program,
-    control: Option<Program>,
-    eval: Program,
-    geometry: Option<Program>,
+pub(super) struct Chain {
+    pub vertex: Program,
+    pub control: Option<Program>,
+    pub eval: Program,
+    pub geometry: Option<Program>,
 }
 
 /// Sort `programs` (in command-line order) into a VS [TCS] TES [GS] chain.
-fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> {
+pub(super) fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> {
     let order: Vec<Processor> = programs.iter().map(|(_, p)| p.processor).collect();
     let bad = || {
         let names: Vec<String> = order.iter().map(ToString::to_string).collect();
