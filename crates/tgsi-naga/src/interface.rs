@@ -4,7 +4,16 @@
 //!
 //! Varyings get fixed locations so that separately translated stages agree:
 //! `GENERIC[n]` → n, `TEXCOORD[n]` → 32 + n, `COLOR[n]` → 40 + n (vertex outputs and fragment
-//! inputs; fragment `COLOR[n]` outputs use location n), `BCOLOR[n]` → 42 + n, `FOG` → 44.
+//! inputs; fragment `COLOR[n]` outputs use location n), `BCOLOR[n]` → 42 + n, `FOG` → 44,
+//! `CLIPDIST[n]` → 46 + n (naga has no clip-distance input, so a vertex shader writes its
+//! clip distances both to the built-in and to these varyings, which fragment shaders read).
+//!
+//! A `CLIPVERTEX` output (GL's `gl_ClipVertex`) has no counterpart in the targets: the
+//! vertex shader computes the eight clip distances itself, `dot(clip vertex, plane[i])`
+//! (as x·a + y·b + z·c + w·d, left to right),
+//! from a uniform block of eight `vec4<f32>` planes at group 0, binding
+//! [`CLIP_PLANES_BINDING`], which the host fills with the enabled user clip planes and
+//! zeros (never clipping) for the others.
 
 use naga::{
     Binding, BuiltIn, Expression, FunctionArgument, Handle, Interpolation, Sampling, Scalar,
@@ -31,6 +40,13 @@ enum Fill {
     Face,
 }
 
+/// Binding (in group 0, after the 32 constant buffers) of the user clip planes a
+/// `CLIPVERTEX` output is clipped against.
+pub const CLIP_PLANES_BINDING: u32 = 32;
+
+/// Clip distances a `CLIPVERTEX` output produces (GL's user clip planes).
+const CLIP_PLANES: u32 = 8;
+
 /// How an output register becomes a result member.
 #[derive(Clone, Copy)]
 enum Gather {
@@ -40,6 +56,8 @@ enum Gather {
     Channel(u32),
     /// `CLIPDIST[k]` registers gathered into one `array<f32, 4·k>`.
     ClipDistances,
+    /// The clip vertex against the user clip planes (this global): `array<f32, 8>`.
+    ClipPlanes(Handle<naga::GlobalVariable>),
     /// No register: zero.
     Zero,
 }
@@ -67,6 +85,7 @@ fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
         Semantic::Color => Some(40 + index),
         Semantic::BColor => Some(42 + index),
         Semantic::Fog => Some(44),
+        Semantic::ClipDist => Some(46 + index),
         _ => None,
     }
 }
@@ -304,7 +323,21 @@ impl Translator<'_> {
                 scalar(Scalar::F32),
                 Gather::Channel(0),
             ),
-            (ShaderStage::Vertex, Semantic::ClipDist, _) => {
+            (ShaderStage::Vertex, Semantic::ClipDist, Some(location)) => {
+                let ty = self.ty(f32v4);
+                self.interface.outputs.push(Output {
+                    registers: vec![index],
+                    gather: Gather::Vec4,
+                    member: StructMember {
+                        name: Some(format!("clipdist{}", sem.index)),
+                        ty,
+                        binding: Some(varying_binding(location)),
+                        offset: 0,
+                    },
+                });
+                if self.clip_vertex().is_some() {
+                    return Err(both_clip_outputs(d));
+                }
                 if let Some(o) = self
                     .interface
                     .outputs
@@ -320,17 +353,33 @@ impl Translator<'_> {
                     Gather::ClipDistances,
                 )
             }
-            (ShaderStage::Vertex, _, Some(location)) => (
-                Binding::Location {
-                    location,
-                    interpolation: Some(Interpolation::Perspective),
-                    sampling: Some(Sampling::Center),
-                    blend_src: None,
-                    per_primitive: false,
-                },
-                f32v4,
-                Gather::Vec4,
-            ),
+            (ShaderStage::Vertex, Semantic::ClipVertex, _) => {
+                if self
+                    .interface
+                    .outputs
+                    .iter()
+                    .any(|o| matches!(o.gather, Gather::ClipDistances))
+                {
+                    return Err(both_clip_outputs(d));
+                }
+                let planes = self.clip_planes();
+                let f = self.ty(scalar(Scalar::F32));
+                let array = self.array_of(f, CLIP_PLANES);
+                self.interface.outputs.push(Output {
+                    registers: vec![index],
+                    gather: Gather::ClipPlanes(planes),
+                    member: StructMember {
+                        name: Some(format!("out{index}")),
+                        ty: array,
+                        binding: Some(Binding::BuiltIn(BuiltIn::ClipDistances)),
+                        offset: 0,
+                    },
+                });
+                return Ok(());
+            }
+            (ShaderStage::Vertex, _, Some(location)) => {
+                (varying_binding(location), f32v4, Gather::Vec4)
+            }
             (ShaderStage::Fragment, Semantic::Color, _) => {
                 (location(sem.index, None), f32v4, Gather::Vec4)
             }
@@ -364,6 +413,49 @@ impl Translator<'_> {
             },
         });
         Ok(())
+    }
+
+    /// The `CLIPVERTEX` output's planes, if there is one.
+    fn clip_vertex(&self) -> Option<Handle<naga::GlobalVariable>> {
+        self.interface.outputs.iter().find_map(|o| match o.gather {
+            Gather::ClipPlanes(planes) => Some(planes),
+            _ => None,
+        })
+    }
+
+    /// The uniform block of user clip planes (see the module documentation).
+    fn clip_planes(&mut self) -> Handle<naga::GlobalVariable> {
+        let vec4f = self.vec4(Scalar::F32);
+        let array = self.array_of(vec4f, CLIP_PLANES);
+        let ty = self.module.types.insert(
+            Type {
+                name: Some("ClipPlanes".to_string()),
+                inner: TypeInner::Struct {
+                    members: vec![StructMember {
+                        name: Some("planes".to_string()),
+                        ty: array,
+                        binding: None,
+                        offset: 0,
+                    }],
+                    span: 16 * CLIP_PLANES,
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("clip_planes".to_string()),
+                space: naga::AddressSpace::Uniform,
+                binding: Some(naga::ResourceBinding {
+                    group: 0,
+                    binding: CLIP_PLANES_BINDING,
+                }),
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            naga::Span::UNDEFINED,
+        )
     }
 
     /// Builds the result struct once every output is known.
@@ -432,6 +524,28 @@ impl Translator<'_> {
                         _ => w,
                     }
                 }
+                Gather::ClipPlanes(planes) => {
+                    let vertex = b.bitcast(words[0], ScalarKind::Float);
+                    let global = b.expr(Expression::GlobalVariable(planes));
+                    let array = b.index(global, 0);
+                    let parts = (0..CLIP_PLANES)
+                        .map(|i| {
+                            let pointer = b.index(array, i);
+                            let plane = b.load(pointer);
+                            let products = b.binary(naga::BinaryOperator::Multiply, vertex, plane);
+                            let mut sum = b.index(products, 0);
+                            for c in 1..4 {
+                                let term = b.index(products, c);
+                                sum = b.binary(naga::BinaryOperator::Add, sum, term);
+                            }
+                            sum
+                        })
+                        .collect();
+                    b.expr(Expression::Compose {
+                        ty: member_ty,
+                        components: parts,
+                    })
+                }
                 Gather::ClipDistances => {
                     let mut parts = Vec::new();
                     for w in words {
@@ -450,6 +564,27 @@ impl Translator<'_> {
         self.body
             .stmt(naga::Statement::Return { value: Some(value) });
         Ok(())
+    }
+}
+
+/// The error for a vertex shader writing both `CLIPVERTEX` and `CLIPDIST` (GL forbids it;
+/// the targets have one set of clip distances).
+fn both_clip_outputs(d: &Declaration) -> Error {
+    Error::new(
+        d.span,
+        describe(d),
+        "a vertex shader cannot write both CLIPVERTEX and CLIPDIST",
+    )
+}
+
+/// The binding of a vertex-shader varying output.
+fn varying_binding(location: u32) -> Binding {
+    Binding::Location {
+        location,
+        interpolation: Some(Interpolation::Perspective),
+        sampling: Some(Sampling::Center),
+        blend_src: None,
+        per_primitive: false,
     }
 }
 

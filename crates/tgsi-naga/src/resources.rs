@@ -225,14 +225,55 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// A constant read through an indirect buffer index (`CONST[ADDR[0].x + k][i]`): the
+    /// targets have no arrays of differently sized blocks, so every declared buffer is read
+    /// at `i` and the one the index names is selected. An index naming no declared buffer
+    /// reads 0 (the interpreter reads 0 from an unbound one), and so does a buffer whose
+    /// declaration ends before a direct `i` (the translation knows only declared registers).
+    fn load_constant_from_any_buffer(
+        &mut self,
+        reg: &Register,
+        ind: &tgsi::ir::Indirect,
+        offset: i32,
+    ) -> Result<Handle<Expression>> {
+        let which = self.address(ind, offset)?;
+        let vec4u = self.vec4(Scalar::U32);
+        let mut value = self.body.expr(Expression::ZeroValue(vec4u));
+        let mut buffers: Vec<(u32, u32)> = self
+            .resources
+            .constants
+            .iter()
+            .map(|(&dim, &(_, len))| (dim, len))
+            .collect();
+        buffers.sort_unstable();
+        for (dim, len) in buffers {
+            if reg.indirect.is_none() && !u32::try_from(reg.index).is_ok_and(|i| i < len) {
+                continue;
+            }
+            let direct = Register {
+                dimension: Some(tgsi::ir::Dimension {
+                    index: dim as i32,
+                    indirect: None,
+                }),
+                ..*reg
+            };
+            let v = self.load_constant(&direct)?;
+            let k = self.body.u32(dim);
+            let hit = self.body.binary(naga::BinaryOperator::Equal, which, k);
+            value = self.body.select(hit, v, value);
+        }
+        Ok(value)
+    }
+
     /// The `vec4<u32>` of a constant register.
     pub(crate) fn load_constant(&mut self, reg: &Register) -> Result<Handle<Expression>> {
         let dim = match reg.dimension {
-            Some(d) if d.indirect.is_some() => {
-                return Err(
-                    self.unsupported("indirect constant buffer indices are not translated yet")
-                )
-            }
+            Some(
+                d @ tgsi::ir::Dimension {
+                    indirect: Some(ind),
+                    ..
+                },
+            ) => return self.load_constant_from_any_buffer(reg, &ind, d.index),
             Some(d) => d.index as u32,
             None => 0,
         };

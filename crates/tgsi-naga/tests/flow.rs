@@ -174,6 +174,30 @@ IMM[0] UINT32 {3, 1, 2, 0}
 }
 
 #[test]
+fn indirect_constant_buffers() {
+    // The buffer index is IN[0].y & 3, plus 1 for OUT[1] (buffer 4, neither declared nor
+    // bound, reads 0); the register index is direct, or indirect.
+    check(
+        "indirect-buffer",
+        "DCL CONST[0][0..3]
+DCL CONST[1][0..7]
+DCL CONST[2][0..5]
+DCL CONST[3][0..7]
+DCL TEMP[0]
+DCL ADDR[0..1]
+IMM[0] UINT32 {3, 7, 2, 0}
+  0: AND TEMP[0].x, IN[0].yyyy, IMM[0].xxxx
+  1: UARL ADDR[0].x, TEMP[0].xxxx
+  2: AND TEMP[0].y, IN[1].xxxx, IMM[0].xxxx
+  3: UARL ADDR[1].x, TEMP[0].yyyy
+  4: MOV OUT[1], CONST[ADDR[0].x+1][3]
+  5: MOV OUT[2], CONST[ADDR[0].x][ADDR[1].x]
+  6: END
+",
+    );
+}
+
+#[test]
 fn subroutines_share_the_registers() {
     check(
         "subroutine",

@@ -1,6 +1,7 @@
 //! Running a vertex shader two ways for the differential tests: translated, on the
 //! reference evaluator of naga IR, and on the interpreter. IN[k] of vertex v comes from
-//! [`operand`]; the results are OUT[1] and OUT[2] (GENERIC[0] and GENERIC[1]).
+//! [`operand`], `CONST[b][i]` from [`constant`]; the results are OUT[1] and OUT[2]
+//! (GENERIC[0] and GENERIC[1]).
 
 use crate::eval::{Evaluator, Outcome, V};
 use naga::Binding;
@@ -40,6 +41,15 @@ pub fn operand(v: usize, k: usize, c: usize) -> u32 {
     WORDS[i % WORDS.len()]
 }
 
+/// Constant buffers bound in both runs, and registers in each.
+const BUFFERS: usize = 4;
+const REGISTERS: usize = 16;
+
+/// Word `c` of `CONST[b][i]` (buffers 0–3, registers 0–15): distinct small integers.
+pub fn constant(b: usize, i: usize, c: usize) -> u32 {
+    (1000 * b + 10 * i + c) as u32
+}
+
 /// Vertices per run.
 pub const VERTICES: usize = 96;
 
@@ -69,9 +79,19 @@ pub fn translated(text: &str, options: &tgsi_naga::Options) -> Result<Vec<[[u32;
         globals: Default::default(),
     };
     for (handle, var) in module.global_variables.iter() {
-        evaluator
-            .globals
-            .insert(handle, crate::eval::zero(&module, var.ty)?);
+        let mut value = crate::eval::zero(&module, var.ty)?;
+        // `const{b}`: a struct whose one member is the array of registers.
+        let buffer = var.name.as_deref().and_then(|n| n.strip_prefix("const"));
+        if let (Some(b), V::Agg(members)) = (buffer.and_then(|b| b.parse().ok()), &mut value) {
+            if let Some(V::Agg(regs)) = members.first_mut() {
+                for (i, reg) in regs.iter_mut().enumerate().take(REGISTERS) {
+                    if b < BUFFERS {
+                        *reg = V::Agg((0..4).map(|c| V::U32(constant(b, i, c))).collect());
+                    }
+                }
+            }
+        }
+        evaluator.globals.insert(handle, value);
     }
     let mut out = Vec::new();
     for v in 0..VERTICES {
@@ -124,6 +144,13 @@ pub fn interpreted(text: &str) -> Vec<[[u32; 4]; 2]> {
             let opts = VertexOptions {
                 count: 1,
                 inputs,
+                constants: (0..BUFFERS)
+                    .map(|b| {
+                        (0..REGISTERS)
+                            .map(|i| std::array::from_fn(|c| constant(b, i, c)))
+                            .collect()
+                    })
+                    .collect(),
                 ..VertexOptions::default()
             };
             let out = run_vertices(&program, &opts).expect("run");
