@@ -165,7 +165,9 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Translates an atomic on a BUFFER word: `dst.x` receives the old value.
+    /// Translates an atomic on a BUFFER or shared-memory word: the old value goes to every
+    /// channel of `dst`. ATOMCAS is a compare-exchange; ATOMIMIN / ATOMIMAX, which the
+    /// targets have only on signed words, are a compare-exchange loop on the `u32` word.
     pub(crate) fn atomic(&mut self, inst: &Instruction) -> Result<()> {
         let (Some(dst), Some(res), Some(addr), Some(val)) = (
             inst.dst.first(),
@@ -181,21 +183,29 @@ impl Translator<'_> {
         let index = u32::try_from(res.reg.index)
             .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
         let value = self.fetch(val, 0, OperandType::U32)?;
-        let signed = matches!(inst.opcode, Opcode::ATOMIMIN | Opcode::ATOMIMAX);
+        let pointer = self.buffer_word(res.reg.file, index, addr, 0)?;
         let fun = match inst.opcode {
             Opcode::ATOMUADD => AtomicFunction::Add,
             Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
             Opcode::ATOMAND => AtomicFunction::And,
             Opcode::ATOMOR => AtomicFunction::InclusiveOr,
             Opcode::ATOMXOR => AtomicFunction::ExclusiveOr,
-            Opcode::ATOMUMIN | Opcode::ATOMIMIN => AtomicFunction::Min,
-            Opcode::ATOMUMAX | Opcode::ATOMIMAX => AtomicFunction::Max,
+            Opcode::ATOMUMIN => AtomicFunction::Min,
+            Opcode::ATOMUMAX => AtomicFunction::Max,
+            Opcode::ATOMCAS => {
+                let Some(new) = inst.src.get(3) else {
+                    return Err(self.unsupported("needs a value to store"));
+                };
+                let new = self.fetch(new, 0, OperandType::U32)?;
+                let old = self.compare_exchange(pointer, value, new);
+                return self.write_old_value(dst, old);
+            }
+            Opcode::ATOMIMIN | Opcode::ATOMIMAX => {
+                let old = self.signed_min_max(pointer, value, inst.opcode == Opcode::ATOMIMIN);
+                return self.write_old_value(dst, old);
+            }
             _ => return Err(self.unsupported("is not translated yet")),
         };
-        if signed {
-            return Err(self.unsupported("signed atomics on u32 buffers are not translated yet"));
-        }
-        let pointer = self.buffer_word(res.reg.file, index, addr, 0)?;
         let ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
         let result = self.body.expr(Expression::AtomicResult {
             ty,
@@ -207,16 +217,110 @@ impl Translator<'_> {
             value,
             result: Some(result),
         });
-        // softpipe (and the interpreter) write the old value to all four channels,
-        // whatever the write mask.
+        self.write_old_value(dst, result)
+    }
+
+    /// softpipe (and the interpreter) write an atomic's old value to all four channels,
+    /// whatever the write mask.
+    fn write_old_value(&mut self, dst: &tgsi::ir::Dst, old: Handle<Expression>) -> Result<()> {
         let all = tgsi::ir::Dst {
             write_mask: tgsi::ir::WriteMask::XYZW,
             ..*dst
         };
         for c in 0..4 {
-            self.write(&all, c, result)?;
+            self.write(&all, c, old)?;
         }
         Ok(())
+    }
+
+    /// `atomicCompareExchange(pointer, compare, value)`: the old word (the targets'
+    /// compare-exchange is strong, except WGSL's `atomicCompareExchangeWeak`, which may fail
+    /// spuriously).
+    fn compare_exchange(
+        &mut self,
+        pointer: Handle<Expression>,
+        compare: Handle<Expression>,
+        value: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let ty = self.module.generate_predeclared_type(
+            naga::PredeclaredType::AtomicCompareExchangeWeakResult(Scalar::U32),
+        );
+        let result = self.body.expr(Expression::AtomicResult {
+            ty,
+            comparison: true,
+        });
+        self.body.stmt(Statement::Atomic {
+            pointer,
+            fun: AtomicFunction::Exchange {
+                compare: Some(compare),
+            },
+            value,
+            result: Some(result),
+        });
+        self.body.expr(Expression::AccessIndex {
+            base: result,
+            index: 0,
+        })
+    }
+
+    /// A signed atomic minimum or maximum on a `u32` word: read the word, and swap in the
+    /// smaller (larger) of it and `value` as signed integers if the word is still what was
+    /// read, until it was. The old word.
+    fn signed_min_max(
+        &mut self,
+        pointer: Handle<Expression>,
+        value: Handle<Expression>,
+        min: bool,
+    ) -> Handle<Expression> {
+        let u32_ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
+        let seen = self.body.function.local_variables.append(
+            naga::LocalVariable {
+                name: Some("atomic_old".to_string()),
+                ty: u32_ty,
+                init: None,
+            },
+            naga::Span::UNDEFINED,
+        );
+        let seen = self.body.expr(Expression::LocalVariable(seen));
+        let ty = self.module.generate_predeclared_type(
+            naga::PredeclaredType::AtomicCompareExchangeWeakResult(Scalar::U32),
+        );
+        let b = &mut self.body;
+        b.open();
+        let old = b.load(pointer);
+        let (v, o) = (
+            b.bitcast(value, ScalarKind::Sint),
+            b.bitcast(old, ScalarKind::Sint),
+        );
+        let keep_value = b.binary(if min { B::Less } else { B::Greater }, v, o);
+        let new = b.select(keep_value, value, old);
+        let result = b.expr(Expression::AtomicResult {
+            ty,
+            comparison: true,
+        });
+        b.stmt(Statement::Atomic {
+            pointer,
+            fun: AtomicFunction::Exchange { compare: Some(old) },
+            value: new,
+            result: Some(result),
+        });
+        let previous = b.expr(Expression::AccessIndex {
+            base: result,
+            index: 0,
+        });
+        b.store(seen, previous);
+        let exchanged = b.expr(Expression::AccessIndex {
+            base: result,
+            index: 1,
+        });
+        b.if_then(exchanged, |b| b.stmt(Statement::Break));
+        let body = b.close();
+        b.stmt(Statement::Loop {
+            body,
+            continuing: naga::Block::new(),
+            break_if: None,
+        });
+        b.load(seen)
     }
 
     /// RESQ: a buffer's (or shared memory's) size in bytes in `.x`; an image's width, height

@@ -1,5 +1,6 @@
 //! Features the Mesa corpus does not exercise — textures of every kind of instruction,
-//! images, buffers, shared memory with atomics, subroutines, switches — translate, pass
+//! images, buffers, shared memory with atomics (compare-exchange and signed minimum and
+//! maximum as loops included), subroutines, switches — translate, pass
 //! naga's validator and are written by all five back ends (or are refused with a reason
 //! where the language lacks the feature); the SPIR-V passes `spirv-val` and the GLSL
 //! `glslangValidator` when they are installed (the test says when they are not).
@@ -73,20 +74,23 @@ IMM[0] UINT32 {2, 1, 0, 4}
   2: BARRIER
   3: LOAD TEMP[1].x, MEMORY[0], TEMP[0].xxxx
   4: ATOMUADD TEMP[2].x, BUFFER[0], IMM[0].zzzz, TEMP[1].xxxx
-  5: SWITCH TEMP[2].xxxx
-  6:   CASE IMM[0].zzzz
-  7:     STORE BUFFER[0].xy, IMM[0].wwww, TEMP[1].xxxx
-  8:     BRK
-  9:   DEFAULT
- 10:     LOAD TEMP[1], IMAGE[0], SV[1], 2D, PIPE_FORMAT_R32_UINT
- 11:     STORE IMAGE[0], SV[1], TEMP[1], 2D, PIPE_FORMAT_R32_UINT
- 12: ENDSWITCH
- 13: MEMBAR IMM[0].wwww
- 14: RESQ TEMP[0].x, BUFFER[0]
- 15: RESQ TEMP[1].xy, IMAGE[0]
- 16: UADD TEMP[0].x, TEMP[0].xxxx, TEMP[1].yyyy
- 17: STORE BUFFER[0].x, IMM[0].zzzz, TEMP[0].xxxx
- 18: END
+  5: ATOMCAS TEMP[2].y, BUFFER[0], IMM[0].yyyy, TEMP[1].xxxx, IMM[0].wwww
+  6: ATOMIMIN TEMP[2].z, MEMORY[0], IMM[0].zzzz, TEMP[1].xxxx
+  7: ATOMIMAX TEMP[2].w, BUFFER[0], IMM[0].wwww, TEMP[1].xxxx
+  8: SWITCH TEMP[2].xxxx
+  9:   CASE IMM[0].zzzz
+ 10:     STORE BUFFER[0].xy, IMM[0].wwww, TEMP[1].xxxx
+ 11:     BRK
+ 12:   DEFAULT
+ 13:     LOAD TEMP[1], IMAGE[0], SV[1], 2D, PIPE_FORMAT_R32_UINT
+ 14:     STORE IMAGE[0], SV[1], TEMP[1], 2D, PIPE_FORMAT_R32_UINT
+ 15: ENDSWITCH
+ 16: MEMBAR IMM[0].wwww
+ 17: RESQ TEMP[0].x, BUFFER[0]
+ 18: RESQ TEMP[1].xy, IMAGE[0]
+ 19: UADD TEMP[0].x, TEMP[0].xxxx, TEMP[1].yyyy
+ 20: STORE BUFFER[0].x, IMM[0].zzzz, TEMP[0].xxxx
+ 21: END
 ";
 
 const VERTEX: &str = "VERT
