@@ -32,6 +32,7 @@
 mod lanes;
 mod native;
 mod runtime;
+mod scalar_lanes;
 pub mod support;
 mod translate;
 

@@ -1,10 +1,12 @@
-//! The opcodes compiled to vector instructions, four lanes at a time. Each arm is the
-//! vector form of the interpreter's scalar function for the opcode (`tgsi_exec::scalar`),
-//! bit for bit. For any other opcode these functions return `None` having emitted nothing,
+//! The opcodes compiled to vector instructions, four lanes at a time (or, for the integer
+//! operations x86 has no vector form of, to scalar code per lane: [`crate::scalar_lanes`]).
+//! Each arm is the form of the interpreter's scalar function for the opcode
+//! (`tgsi_exec::scalar`), bit for bit. For any other opcode these functions return `None` having emitted nothing,
 //! and the translator calls the interpreter's own kernel instead: this file is the only list
 //! of what compiles natively.
 
 use crate::lanes::LaneOps;
+use crate::scalar_lanes::{self as sl, per_lane};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32};
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -157,6 +159,33 @@ pub(crate) fn component(
             let n = b.ins().iconst(I32, i64::from(shift? & 31));
             b.ins().sshr(a, n)
         }
+        Opcode::F2U => {
+            // At or above 2³¹: truncate x − 2³¹ and set the top bit back.
+            let two31 = b.splat_word(2147483648f32.to_bits());
+            let big = b.fcmp_mask(FloatCC::GreaterThanOrEqual, a, two31);
+            let (af, tf) = (b.f(a), b.f(two31));
+            let less = b.ins().fsub(af, tf);
+            let less = b.w(less);
+            let high = b.f2i(less);
+            let top = b.splat_word(0x8000_0000);
+            let high = b.ins().bxor(high, top);
+            let low = b.f2i(a);
+            b.ins().blendv(big, high, low)
+        }
+        Opcode::UDIV => per_lane(b, &[a, x?], sl::udiv),
+        Opcode::UMOD => per_lane(b, &[a, x?], sl::umod),
+        Opcode::IDIV => per_lane(b, &[a, x?], sl::idiv),
+        Opcode::MOD => per_lane(b, &[a, x?], sl::imod),
+        Opcode::IMUL_HI => per_lane(b, &[a, x?], sl::imul_hi),
+        Opcode::UMUL_HI => per_lane(b, &[a, x?], sl::umul_hi),
+        Opcode::POPC => per_lane(b, &[a], sl::popc),
+        Opcode::BREV => per_lane(b, &[a], sl::brev),
+        Opcode::LSB => per_lane(b, &[a], sl::lsb),
+        Opcode::UMSB => per_lane(b, &[a], sl::umsb),
+        Opcode::IMSB => per_lane(b, &[a], sl::imsb),
+        Opcode::UBFE => per_lane(b, &[a, x?, y?], sl::ubfe),
+        Opcode::IBFE => per_lane(b, &[a, x?, y?], sl::ibfe),
+        Opcode::BFI => per_lane(b, &[a, x?, y?, arg(3)?], sl::bfi),
         _ => return None,
     })
 }

@@ -9,7 +9,7 @@ use tgsi_exec::{run_vertices_with, Interpreter, Program, VertexInput, VertexOpti
 use tgsi_jit::Engine;
 
 /// Words where float and integer semantics differ.
-const SPECIAL: [u32; 22] = [
+const SPECIAL: [u32; 25] = [
     0x0000_0000, // +0
     0x8000_0000, // −0
     0x3f80_0000, // 1
@@ -32,6 +32,9 @@ const SPECIAL: [u32; 22] = [
     0x0000_001f, // 31
     0x0000_0021, // 33
     0xffff_fffe, // −2
+    0xffff_ffff, // −1 (so INT_MIN / −1 occurs)
+    0x0000_0020, // 32 (whole-word bit fields)
+    0x0000_0008, // 8
 ];
 
 /// Inputs for `n` sources: every pair of special values (the third and fourth sources

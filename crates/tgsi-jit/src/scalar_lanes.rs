@@ -1,0 +1,182 @@
+//! Integer operations x86 has no vector instruction for — division, bit counts, bit
+//! reversal, bit fields, high products — compiled one lane at a time as scalar code: the
+//! four lanes are extracted, computed and inserted back. Each is the exact form of its
+//! `tgsi_exec::scalar::int` function (division by zero and `INT_MIN / −1` included, without
+//! a trapping instruction), checked against it by the tests.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4};
+use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_frontend::FunctionBuilder;
+
+/// A scalar form over the lanes' words.
+pub(crate) type Scalar = fn(&mut FunctionBuilder, &[Value]) -> Value;
+
+/// `f` applied to each lane of the `i32x4` arguments.
+pub(crate) fn per_lane(b: &mut FunctionBuilder, args: &[Value], f: Scalar) -> Value {
+    let mut out = None;
+    for lane in 0..4u8 {
+        let words: Vec<Value> = args.iter().map(|&v| b.ins().extractlane(v, lane)).collect();
+        let r = f(b, &words);
+        out = Some(match out {
+            None => b.ins().splat(I32X4, r),
+            Some(v) => b.ins().insertlane(v, r, lane),
+        });
+    }
+    // Four lanes always run, so `out` is set.
+    out.unwrap_or_else(|| b.ins().iconst(I32, 0))
+}
+
+fn k(b: &mut FunctionBuilder, x: i64) -> Value {
+    b.ins().iconst(I32, x)
+}
+
+/// `cond ? x : y` on words.
+fn pick(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
+    b.ins().select(cond, x, y)
+}
+
+/// A divisor that cannot trap: 1 where `d` is 0, or −1 under `INT_MIN` when `signed`.
+fn safe_divisor(b: &mut FunctionBuilder, n: Value, d: Value, signed: bool) -> (Value, Value) {
+    let zero = b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+    let one = k(b, 1);
+    let mut safe = pick(b, zero, one, d);
+    if signed {
+        let min = b.ins().icmp_imm_s(IntCC::Equal, n, i64::from(i32::MIN));
+        let minus = b.ins().icmp_imm_s(IntCC::Equal, d, -1);
+        let overflow = b.ins().band(min, minus);
+        safe = pick(b, overflow, one, safe);
+    }
+    (safe, zero)
+}
+
+/// UDIV: by zero → `0xFFFFFFFF`.
+pub(crate) fn udiv(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let (d, zero) = safe_divisor(b, s[0], s[1], false);
+    let q = b.ins().udiv(s[0], d);
+    let max = k(b, -1);
+    pick(b, zero, max, q)
+}
+
+/// UMOD: by zero → `0xFFFFFFFF`.
+pub(crate) fn umod(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let (d, zero) = safe_divisor(b, s[0], s[1], false);
+    let r = b.ins().urem(s[0], d);
+    let max = k(b, -1);
+    pick(b, zero, max, r)
+}
+
+/// IDIV: by zero → 0; `INT_MIN / −1` → `INT_MIN` (dividing by 1 gives it).
+pub(crate) fn idiv(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let (d, zero) = safe_divisor(b, s[0], s[1], true);
+    let q = b.ins().sdiv(s[0], d);
+    let z = k(b, 0);
+    pick(b, zero, z, q)
+}
+
+/// MOD: by zero → −1; `INT_MIN % −1` → 0 (the remainder by 1).
+pub(crate) fn imod(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let (d, zero) = safe_divisor(b, s[0], s[1], true);
+    let r = b.ins().srem(s[0], d);
+    let minus = k(b, -1);
+    pick(b, zero, minus, r)
+}
+
+/// IMUL_HI: the high word of the signed product.
+pub(crate) fn imul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    b.ins().smulhi(s[0], s[1])
+}
+
+/// UMUL_HI: the high word of the unsigned product.
+pub(crate) fn umul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    b.ins().umulhi(s[0], s[1])
+}
+
+/// POPC.
+pub(crate) fn popc(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    b.ins().popcnt(s[0])
+}
+
+/// BREV.
+pub(crate) fn brev(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    b.ins().bitrev(s[0])
+}
+
+/// LSB: the lowest set bit, −1 for 0 (where `ctz` gives 32).
+pub(crate) fn lsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let t = b.ins().ctz(s[0]);
+    let zero = b.ins().icmp_imm_s(IntCC::Equal, s[0], 0);
+    let minus = k(b, -1);
+    pick(b, zero, minus, t)
+}
+
+/// UMSB: `31 − clz`, which is −1 for 0 (`clz` gives 32).
+pub(crate) fn umsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let z = b.ins().clz(s[0]);
+    let top = k(b, 31);
+    b.ins().isub(top, z)
+}
+
+/// IMSB: UMSB of the word with its sign bits flipped away (`x ^ (x >> 31)`).
+pub(crate) fn imsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let sign = b.ins().sshr_imm_s(s[0], 31);
+    let v = b.ins().bxor(s[0], sign);
+    umsb(b, &[v])
+}
+
+/// UBFE / IBFE (value, offset, bits) with SM5 masking; `signed` for IBFE.
+fn bit_field(b: &mut FunctionBuilder, s: &[Value], signed: bool) -> Value {
+    let (value, offset, bits) = (s[0], s[1], s[2]);
+    let off = b.ins().band_imm_s(offset, 31);
+    let whole = {
+        let all = b.ins().icmp_imm_s(IntCC::Equal, bits, 32);
+        let at0 = b.ins().icmp_imm_s(IntCC::Equal, off, 0);
+        b.ins().band(all, at0)
+    };
+    let n = b.ins().band_imm_s(bits, 31);
+    let none = b.ins().icmp_imm_s(IntCC::Equal, n, 0);
+    let end = b.ins().iadd(off, n);
+    let inside = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, end, 32);
+    // inside: (value << (32 − n − off)) >> (32 − n); else value >> off.
+    let thirty_two = k(b, 32);
+    let left = b.ins().isub(thirty_two, end);
+    let right = b.ins().isub(thirty_two, n);
+    let up = b.ins().ishl(value, left);
+    let (field, tail) = if signed {
+        (b.ins().sshr(up, right), b.ins().sshr(value, off))
+    } else {
+        (b.ins().ushr(up, right), b.ins().ushr(value, off))
+    };
+    let r = pick(b, inside, field, tail);
+    let z = k(b, 0);
+    let r = pick(b, none, z, r);
+    pick(b, whole, value, r)
+}
+
+/// UBFE.
+pub(crate) fn ubfe(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    bit_field(b, s, false)
+}
+
+/// IBFE.
+pub(crate) fn ibfe(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    bit_field(b, s, true)
+}
+
+/// BFI (base, insert, offset, bits): `bits == 32` → insert; otherwise the field of
+/// `bits & 31` bits at `offset & 31`.
+pub(crate) fn bfi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
+    let (base, insert, offset, bits) = (s[0], s[1], s[2], s[3]);
+    let off = b.ins().band_imm_s(offset, 31);
+    let n = b.ins().band_imm_s(bits, 31);
+    let one = k(b, 1);
+    let low = b.ins().ishl(one, n);
+    let low = b.ins().iadd_imm_s(low, -1);
+    let mask = b.ins().ishl(low, off);
+    let moved = b.ins().ishl(insert, off);
+    let field = b.ins().band(moved, mask);
+    let kept = b.ins().band_not(base, mask);
+    let r = b.ins().bor(field, kept);
+    let all = b.ins().icmp_imm_s(IntCC::Equal, bits, 32);
+    pick(b, all, insert, r)
+}
