@@ -1,13 +1,19 @@
-//! Integer operations x86 has no vector instruction for — division, bit counts, bit
-//! reversal, bit fields, high products — compiled one lane at a time as scalar code: the
-//! four lanes are extracted, computed and inserted back. Each is the exact form of its
-//! `tgsi_exec::scalar::int` function (division by zero and `INT_MIN / −1` included, without
-//! a trapping instruction), checked against it by the tests.
+//! Operations x86 has no vector instruction for, compiled one lane at a time: the four
+//! lanes are extracted, computed and inserted back.
+//!
+//! - Integer division, bit counts, bit reversal, bit fields and high products become scalar
+//!   code, each the exact form of its `tgsi_exec::scalar::int` function (division by zero
+//!   and `INT_MIN / −1` included, without a trapping instruction).
+//! - EX2, LG2, POW, SIN and COS, whose results are glibc's, call the interpreter's own
+//!   scalar functions (`tgsi_exec::scalar::float`) directly, once per lane.
+//!
+//! The tests check every one against the interpreter.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4};
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::FunctionBuilder;
+use tgsi_exec::scalar::float as fl;
 
 /// A scalar form over the lanes' words.
 pub(crate) type Scalar = fn(&mut FunctionBuilder, &[Value]) -> Value;
@@ -179,4 +185,58 @@ pub(crate) fn bfi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     let r = b.ins().bor(field, kept);
     let all = b.ins().icmp_imm_s(IntCC::Equal, bits, 32);
     pick(b, all, insert, r)
+}
+
+/// EX2, called from compiled code.
+pub(crate) extern "C" fn ex2(x: f32) -> f32 {
+    fl::ex2(x)
+}
+
+/// LG2, called from compiled code.
+pub(crate) extern "C" fn lg2(x: f32) -> f32 {
+    fl::lg2(x)
+}
+
+/// SIN, called from compiled code.
+pub(crate) extern "C" fn sin(x: f32) -> f32 {
+    fl::sin(x)
+}
+
+/// COS, called from compiled code.
+pub(crate) extern "C" fn cos(x: f32) -> f32 {
+    fl::cos(x)
+}
+
+/// POW, called from compiled code.
+pub(crate) extern "C" fn pow(x: f32, y: f32) -> f32 {
+    fl::pow(x, y)
+}
+
+/// `func` (an `extern "C"` function of `args.len()` floats returning a float) applied to
+/// each lane of the word vectors `args`.
+pub(crate) fn call_per_lane(b: &mut FunctionBuilder, args: &[Value], func: usize) -> Value {
+    let mut sig = Signature::new(b.func.signature.call_conv);
+    sig.params.extend(args.iter().map(|_| AbiParam::new(F32)));
+    sig.returns.push(AbiParam::new(F32));
+    let sig = b.import_signature(sig);
+    let callee = b.ins().iconst(I64, func as i64);
+    let floats: Vec<Value> = args
+        .iter()
+        .map(|&v| b.ins().bitcast(F32X4, MemFlagsData::new(), v))
+        .collect();
+    let mut out = None;
+    for lane in 0..4u8 {
+        let xs: Vec<Value> = floats
+            .iter()
+            .map(|&v| b.ins().extractlane(v, lane))
+            .collect();
+        let call = b.ins().call_indirect(sig, callee, &xs);
+        let r = b.inst_results(call)[0];
+        out = Some(match out {
+            None => b.ins().splat(F32X4, r),
+            Some(v) => b.ins().insertlane(v, r, lane),
+        });
+    }
+    let out = out.unwrap_or_else(|| b.ins().f32const(0.0));
+    b.ins().bitcast(I32X4, MemFlagsData::new(), out)
 }
