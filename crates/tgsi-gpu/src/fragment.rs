@@ -2,19 +2,17 @@
 //! W×H RGBA32F target cleared to the clear colour, one full-screen triangle, `COLOR[color]`
 //! written to it, read back with memory row 0 = top.
 //!
-//! POSITION is Vulkan's `FragCoord`: (x + ½, y + ½, 0.5, 1) with y counted from the top.
-//! `FS_COORD_ORIGIN LOWER_LEFT` is honoured by reading the rows back bottom-up (framebuffer
-//! row r becomes memory row H − 1 − r, so y = H − 1 − m + ½, DDY's sign flips as in the
-//! interpreter; 2×2 quads are then aligned to the bottom row, which matters only for
-//! derivatives of non-linear values when H is odd). `FS_COORD_PIXEL_CENTER INTEGER` has no
-//! Vulkan equivalent and is refused. FACE is front-facing. Every location input becomes a
-//! flat varying holding its constant from [`RenderOptions::inputs`] (channels outside the
-//! declaration's usage mask 0), so its bits arrive unchanged.
+//! The translated entry point is wrapped (see [`crate::wrap`]) so that POSITION follows
+//! `FS_COORD_ORIGIN` and `FS_COORD_PIXEL_CENTER` exactly as in the interpreter (z = 0.5,
+//! w = 1 from the triangle), and only the collected colour reaches the target. FACE is
+//! front-facing. Every location input becomes a flat varying holding its constant from
+//! [`RenderOptions::inputs`] (channels outside the declaration's usage mask 0), so its bits
+//! arrive unchanged.
 
 use std::borrow::Cow;
 
 use naga::{Binding, BuiltIn, Interpolation, Module};
-use tgsi::{CoordOrigin, PixelCenter, Processor, Semantic};
+use tgsi::{Processor, Semantic};
 use tgsi_exec::render::{MAX_PIXELS, MAX_SIZE};
 use tgsi_exec::{Image, Program, RenderOptions};
 
@@ -22,6 +20,7 @@ use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
 use crate::vertex::{self, Varying};
+use crate::wrap::{self, Frame};
 
 /// Bytes of one RGBA32F texel.
 const TEXEL: u32 = 16;
@@ -37,10 +36,7 @@ pub struct Renderer<'g> {
     width: u32,
     height: u32,
     row_bytes: u32,
-    bottom_up: bool,
     clear: [f32; 4],
-    /// Location of the collected colour output.
-    location: u32,
 }
 
 /// The location of a varying semantic, as tgsi-naga assigns it.
@@ -111,8 +107,8 @@ fn flat_inputs(
     Ok(varyings)
 }
 
-/// The location of the output collected as `COLOR[color]`.
-fn color_location(program: &Program, color: u32) -> Result<u32> {
+/// The location of the output collected as `COLOR[color]`, if the shader has one.
+fn color_location(program: &Program, color: u32) -> Option<u32> {
     let has = |k| {
         program
             .outputs
@@ -120,14 +116,11 @@ fn color_location(program: &Program, color: u32) -> Result<u32> {
             .any(|d| d.semantic == Semantic::Color && d.semantic_index == k)
     };
     if has(color) {
-        Ok(color)
+        Some(color)
     } else if program.color0_writes_all && has(0) {
-        Ok(0)
+        Some(0)
     } else {
-        Err(Error::Unsupported(format!(
-            "the shader has no COLOR[{color}] output (the interpreter would give 0 for every \
-             pixel not discarded)"
-        )))
+        None
     }
 }
 
@@ -156,16 +149,16 @@ impl<'g> Renderer<'g> {
                 "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
             )));
         }
-        if program.pixel_center == PixelCenter::Integer {
-            return Err(Error::Unsupported(
-                "PROPERTY FS_COORD_PIXEL_CENTER INTEGER (Vulkan's FragCoord is always at pixel \
-                 centres)"
-                    .into(),
-            ));
-        }
         let mut module = tgsi_naga::translate(shader)?;
         let varyings = flat_inputs(&mut module, program, opts)?;
-        let location = color_location(program, opts.color)?;
+        let frame = Frame {
+            height: h,
+            origin: program.origin,
+            center: program.pixel_center,
+            output: color_location(program, opts.color),
+            location: 0,
+        };
+        wrap::wrap(&mut module, &frame)?;
         gpu.checked("creating the pipeline", || {
             let bindings = bindings::bind(
                 gpu,
@@ -176,7 +169,7 @@ impl<'g> Renderer<'g> {
                     visibility: wgpu::ShaderStages::FRAGMENT,
                 },
             )?;
-            let pipeline = pipeline(gpu, module, &varyings, &bindings, location);
+            let pipeline = pipeline(gpu, module, &varyings, &bindings);
             let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("colour"),
                 size: wgpu::Extent3d {
@@ -207,9 +200,7 @@ impl<'g> Renderer<'g> {
                 width: w,
                 height: h,
                 row_bytes,
-                bottom_up: program.origin == CoordOrigin::LowerLeft,
                 clear: opts.clear,
-                location,
             })
         })
     }
@@ -258,14 +249,13 @@ impl<'g> Renderer<'g> {
         Ok(self.image(&bytes))
     }
 
-    /// The colour attachments: the target at the collected output's location.
+    /// The colour attachment at location 0, cleared.
     fn attachments<'v>(
         &self,
         view: &'v wgpu::TextureView,
         c: [f64; 4],
-    ) -> Vec<Option<wgpu::RenderPassColorAttachment<'v>>> {
-        let mut list: Vec<_> = (0..self.location).map(|_| None).collect();
-        list.push(Some(wgpu::RenderPassColorAttachment {
+    ) -> [Option<wgpu::RenderPassColorAttachment<'v>>; 1] {
+        [Some(wgpu::RenderPassColorAttachment {
             view,
             depth_slice: None,
             resolve_target: None,
@@ -278,8 +268,7 @@ impl<'g> Renderer<'g> {
                 }),
                 store: wgpu::StoreOp::Store,
             },
-        }));
-        list
+        })]
     }
 
     /// The image from the read-back rows.
@@ -287,8 +276,7 @@ impl<'g> Renderer<'g> {
         let (w, h) = (self.width as usize, self.height as usize);
         let mut pixels = Vec::with_capacity(w * h);
         for m in 0..h {
-            let row = if self.bottom_up { h - 1 - m } else { m };
-            let start = row * self.row_bytes as usize;
+            let start = m * self.row_bytes as usize;
             let line = bytes.get(start..start + w * TEXEL as usize).unwrap_or(&[]);
             pixels.extend(line.chunks_exact(TEXEL as usize).map(|t| {
                 std::array::from_fn(|c| {
@@ -307,13 +295,12 @@ impl<'g> Renderer<'g> {
 }
 
 /// The render pipeline: the generated vertex shader, `module` as the fragment shader and one
-/// RGBA32F target at `location` (no blending).
+/// RGBA32F target (no blending).
 fn pipeline(
     gpu: &Gpu,
     module: Module,
     varyings: &[Varying],
     bindings: &Bindings,
-    location: u32,
 ) -> wgpu::RenderPipeline {
     let device = &gpu.device;
     let fs = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -330,12 +317,11 @@ fn pipeline(
         bind_group_layouts: &layouts,
         immediate_size: 0,
     });
-    let mut targets: Vec<Option<wgpu::ColorTargetState>> = (0..location).map(|_| None).collect();
-    targets.push(Some(wgpu::ColorTargetState {
+    let targets = [Some(wgpu::ColorTargetState {
         format: wgpu::TextureFormat::Rgba32Float,
         blend: None,
         write_mask: wgpu::ColorWrites::ALL,
-    }));
+    })];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: None,
         layout: Some(&layout),

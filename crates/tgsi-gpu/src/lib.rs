@@ -10,6 +10,7 @@ mod error;
 mod fragment;
 mod textures;
 mod vertex;
+mod wrap;
 
 pub use device::Gpu;
 pub use error::{Error, Result};

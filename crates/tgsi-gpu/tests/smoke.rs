@@ -64,3 +64,18 @@ fn position_face_inputs_constants_and_discard() {
         same(&gpu, text, &opts);
     }
 }
+
+#[test]
+fn indirect_constants() {
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 16,
+        height: 2,
+        constants: vec![(0..16u32).map(|i| [i, 100 + i, 200 + i, 300 + i]).collect()],
+        ..Default::default()
+    };
+    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL CONST[0][0..15]\n\
+                DCL TEMP[0]\nDCL ADDR[0]\n0: F2I TEMP[0].x, IN[0].xxxx\n\
+                1: UARL ADDR[0].x, TEMP[0].xxxx\n2: MOV OUT[0], CONST[0][ADDR[0].x]\n3: END\n";
+    same(&gpu, text, &opts);
+}
