@@ -5,6 +5,7 @@
 //! (`ShaderSource::Naga`); bind groups are built from its resource variables.
 
 mod bindings;
+mod compute;
 mod device;
 mod error;
 mod fragment;
@@ -12,6 +13,7 @@ mod textures;
 mod vertex;
 mod wrap;
 
+pub use compute::Dispatcher;
 pub use device::Gpu;
 pub use error::{Error, Result};
 pub use fragment::Renderer;
@@ -24,4 +26,17 @@ pub fn render(
     opts: &tgsi_exec::RenderOptions,
 ) -> Result<tgsi_exec::Image> {
     Renderer::new(gpu, shader, program, opts)?.render()
+}
+
+/// Dispatches `shader` (compiled for the interpreter as `program`) once on `gpu`; bound
+/// buffers change in place. Returns the block size used.
+pub fn run_compute(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &tgsi_exec::Program,
+    opts: &tgsi_exec::ComputeOptions,
+) -> Result<[u32; 3]> {
+    let dispatcher = Dispatcher::new(gpu, shader, program, opts)?;
+    dispatcher.dispatch()?;
+    Ok(dispatcher.block)
 }
