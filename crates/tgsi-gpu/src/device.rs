@@ -14,6 +14,7 @@ fn wanted_features() -> wgpu::Features {
         | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
         | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM
         | wgpu::Features::PRIMITIVE_INDEX
+        | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
 }
 
 /// An open GPU device and its queue.

