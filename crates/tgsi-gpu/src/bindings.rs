@@ -1,8 +1,8 @@
 //! Bind groups built from the translated module's own resource variables, so they match
 //! tgsi-naga's layout by construction: group 0 holds `CONST[d]` at binding `d` (uniform
-//! buffers), group 1 sampler views and samplers (see [`crate::textures`]), group 2 `BUFFER[i]`
-//! at [`tgsi_naga::BUFFER_BINDING_BASE`] + i (storage buffers). Images and hardware atomics
-//! are reported as unsupported.
+//! buffers), group 1 sampler views and samplers (see [`crate::textures`]), group 2 `IMAGE[i]`
+//! at binding i (see [`crate::images`]) and `BUFFER[i]` at
+//! [`tgsi_naga::BUFFER_BINDING_BASE`] + i (storage buffers).
 //!
 //! A buffer view is copied to a GPU buffer of its own and copied back after the run; two
 //! views of one resource are therefore not aliased on the GPU.
@@ -10,12 +10,13 @@
 use std::collections::BTreeMap;
 
 use naga::{AddressSpace, Module};
-use tgsi_exec::resource::{BufferView, Resources};
+use naga::{ImageClass, TypeInner};
+use tgsi_exec::resource::{BufferView, ImageView, Resources};
 use tgsi_naga::BUFFER_BINDING_BASE;
 
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::textures;
+use crate::{images, textures};
 
 /// One binding: its layout entry and the resource bound to it.
 pub(crate) struct Slot {
@@ -30,12 +31,17 @@ pub(crate) enum Bound {
     Sampler(wgpu::Sampler),
 }
 
-/// The bind groups of one pipeline and the buffers to copy back afterwards.
+/// A GPU object the shader may write and the view whose bytes it holds.
+pub(crate) enum Written {
+    Buffer(wgpu::Buffer, BufferView),
+    Image(wgpu::Texture, ImageView),
+}
+
+/// The bind groups of one pipeline and what to copy back afterwards.
 pub(crate) struct Bindings {
     pub layouts: Vec<Option<wgpu::BindGroupLayout>>,
     pub groups: Vec<Option<wgpu::BindGroup>>,
-    /// Storage buffers and the views whose bytes they hold.
-    pub written: Vec<(wgpu::Buffer, BufferView)>,
+    pub written: Vec<Written>,
 }
 
 /// What a run binds: constant buffers and `tgsi_exec` resources.
@@ -65,11 +71,25 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
                 let view = inputs.resources.buffer(slot);
                 let (slot, buffer) = storage(gpu, rb.binding, view, access, inputs);
                 if let Some(v) = view {
-                    written.push((buffer, v.clone()));
+                    written.push(Written::Buffer(buffer, v.clone()));
                 }
                 slot
             }
-            AddressSpace::Handle => textures::slot(gpu, rb.binding, inner, inputs)?,
+            AddressSpace::Handle => match *inner {
+                TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: ImageClass::Storage { access, .. },
+                } => {
+                    let (slot, texture) =
+                        images::slot(gpu, rb.binding, (dim, arrayed), access, inputs)?;
+                    if let (Some(t), Some(v)) = (texture, inputs.resources.image(rb.binding)) {
+                        written.push(Written::Image(t, v.clone()));
+                    }
+                    slot
+                }
+                _ => textures::slot(gpu, rb.binding, inner, inputs)?,
+            },
             other => {
                 return Err(Error::Unsupported(format!(
                     "resource variable in address space {other:?}"
@@ -179,29 +199,38 @@ fn storage(
     (slot, buffer)
 }
 
-/// Copies every written storage buffer back into its `tgsi_exec` resource.
-pub(crate) fn read_back(gpu: &Gpu, written: &[(wgpu::Buffer, BufferView)]) -> Result<()> {
-    for (buffer, view) in written {
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: buffer.size(),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
-        gpu.queue.submit([encoder.finish()]);
-        let bytes = gpu.read_buffer(&staging, buffer.size())?;
-        let len = (view.size as usize).min(bytes.len());
-        let visible = view
-            .resource
-            .data
-            .len()
-            .saturating_sub(view.offset as usize)
-            .min(len);
-        view.resource
-            .data
-            .write(view.offset as usize, &bytes[..visible]);
+/// Copies every written buffer and image back into its `tgsi_exec` resource.
+pub(crate) fn read_back(gpu: &Gpu, written: &[Written]) -> Result<()> {
+    for w in written {
+        match w {
+            Written::Buffer(buffer, view) => read_back_buffer(gpu, buffer, view)?,
+            Written::Image(texture, view) => images::read_back(gpu, texture, view)?,
+        }
     }
+    Ok(())
+}
+
+/// Copies a storage buffer back into the bytes its view shows.
+fn read_back_buffer(gpu: &Gpu, buffer: &wgpu::Buffer, view: &BufferView) -> Result<()> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = gpu.read_buffer(&staging, buffer.size())?;
+    let len = (view.size as usize).min(bytes.len());
+    let visible = view
+        .resource
+        .data
+        .len()
+        .saturating_sub(view.offset as usize)
+        .min(len);
+    view.resource
+        .data
+        .write(view.offset as usize, &bytes[..visible]);
     Ok(())
 }

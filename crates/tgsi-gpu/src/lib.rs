@@ -9,6 +9,7 @@ mod compute;
 mod device;
 mod error;
 mod fragment;
+mod images;
 mod samplers;
 mod textures;
 mod vertex;

@@ -2,7 +2,7 @@
 //! texture holding its resource's levels and layers (uploaded byte for byte, so only formats
 //! with a wgpu twin of the same layout) and a view of its levels, layers and dimension.
 //! Identity swizzles only; 1-D arrays, multisampling, buffer views and unbound slots are
-//! refused with their names. Storage images (group 2) are not bound yet.
+//! refused with their names.
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
 use tgsi_exec::resource::{Resource, SamplerView, Swizzle, Target};
@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::samplers;
 
 /// The wgpu format with the same texel layout as a `PIPE_FORMAT`.
-fn format(pipe: tgsi::Format) -> Option<wgpu::TextureFormat> {
+pub(crate) fn format(pipe: tgsi::Format) -> Option<wgpu::TextureFormat> {
     use wgpu::TextureFormat as F;
     Some(match pipe.short_name()? {
         "R8G8B8A8_UNORM" => F::Rgba8Unorm,
@@ -116,14 +116,7 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
         }
         ref other => {
             return Err(Error::Unsupported(format!(
-                "binding {binding}: {}",
-                match other {
-                    TypeInner::Image {
-                        class: ImageClass::Storage { .. },
-                        ..
-                    } => "storage images",
-                    _ => "multisampled textures",
-                }
+                "binding {binding}: {other:?} (multisampled textures)"
             )))
         }
     };
@@ -139,7 +132,10 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
 }
 
 /// The view dimension of a shader's image type.
-fn view_dimension(dim: ImageDimension, arrayed: bool) -> Option<wgpu::TextureViewDimension> {
+pub(crate) fn view_dimension(
+    dim: ImageDimension,
+    arrayed: bool,
+) -> Option<wgpu::TextureViewDimension> {
     use wgpu::TextureViewDimension as V;
     Some(match (dim, arrayed) {
         (ImageDimension::D1, false) => V::D1,
@@ -176,7 +172,44 @@ fn texture(
     })?;
     let dimension =
         view_dimension(dim, arrayed).ok_or_else(|| refuse(format!("{dim:?} arrays")))?;
-    let r = &view.resource;
+    let texture = create(
+        gpu,
+        &view.resource,
+        format,
+        wgpu::TextureUsages::TEXTURE_BINDING,
+        &format!("SVIEW[{slot}]"),
+    )?;
+    let layers = match dimension {
+        wgpu::TextureViewDimension::D2 | wgpu::TextureViewDimension::D1 => Some(1),
+        wgpu::TextureViewDimension::Cube => Some(6),
+        wgpu::TextureViewDimension::D3 => None,
+        _ => Some(view.last_layer.saturating_sub(view.first_layer) + 1),
+    };
+    let texture_view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(dimension),
+        base_mip_level: view.first_level,
+        mip_level_count: Some(view.last_level.saturating_sub(view.first_level) + 1),
+        base_array_layer: if layers.is_some() {
+            view.first_layer
+        } else {
+            0
+        },
+        array_layer_count: layers,
+        ..Default::default()
+    });
+    Ok((texture_view, format, dimension))
+}
+
+/// A texture of `r`'s target, size and levels in `format`, holding its bytes (`what` names
+/// the slot in errors); `usage` is added to `COPY_DST`.
+pub(crate) fn create(
+    gpu: &Gpu,
+    r: &Resource,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+    what: &str,
+) -> Result<wgpu::Texture> {
+    let refuse = |why: String| Error::Unsupported(format!("{what}: {why}"));
     let (tex_dim, size) = match r.target {
         Target::Tex1D => (wgpu::TextureDimension::D1, [r.width0, 1, 1]),
         Target::Tex2D | Target::Rect | Target::Array2D | Target::Cube | Target::CubeArray => (
@@ -201,29 +234,11 @@ fn texture(
         sample_count: 1,
         dimension: tex_dim,
         format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        usage: usage | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
     upload(gpu, &texture, r, format)?;
-    let layers = match dimension {
-        wgpu::TextureViewDimension::D2 | wgpu::TextureViewDimension::D1 => Some(1),
-        wgpu::TextureViewDimension::Cube => Some(6),
-        wgpu::TextureViewDimension::D3 => None,
-        _ => Some(view.last_layer.saturating_sub(view.first_layer) + 1),
-    };
-    let texture_view = texture.create_view(&wgpu::TextureViewDescriptor {
-        dimension: Some(dimension),
-        base_mip_level: view.first_level,
-        mip_level_count: Some(view.last_level.saturating_sub(view.first_level) + 1),
-        base_array_layer: if layers.is_some() {
-            view.first_layer
-        } else {
-            0
-        },
-        array_layer_count: layers,
-        ..Default::default()
-    });
-    Ok((texture_view, format, dimension))
+    Ok(texture)
 }
 
 /// Copies every level of the resource's bytes into the texture.
