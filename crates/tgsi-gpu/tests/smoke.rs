@@ -71,3 +71,34 @@ fn indirect_constants() {
                 1: UARL ADDR[0].x, TEMP[0].xxxx\n2: MOV OUT[0], CONST[0][ADDR[0].x]\n3: END\n";
     same(&gpu, text, &opts);
 }
+
+#[test]
+fn pixel_centres_linear_derivatives_and_outputs() {
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 10,
+        height: 5,
+        clear: [9.0; 4],
+        color: 1,
+        ..Default::default()
+    };
+    for (origin, center) in [
+        ("UPPER_LEFT", "INTEGER"),
+        ("LOWER_LEFT", "INTEGER"),
+        ("LOWER_LEFT", "HALF_INTEGER"),
+    ] {
+        // COLOR[1] is collected; COLOR[0] and the depth output must change nothing.
+        let text = format!(
+            "FRAG\nPROPERTY FS_COORD_ORIGIN {origin}\nPROPERTY FS_COORD_PIXEL_CENTER {center}\n\
+             DCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\n\
+             DCL OUT[2], POSITION\nDCL TEMP[0]\nIMM[0] FLT32 {{3.0, 0.25, 0.0, 0.0}}\n\
+             0: MAD TEMP[0], IN[0].xyxy, IMM[0].xxyy, IN[0].yxyx\n\
+             1: DDX OUT[1].xy, TEMP[0].xyyy\n2: DDY OUT[1].zw, TEMP[0].zzzw\n\
+             3: MOV OUT[0], IMM[0]\n4: MOV OUT[2].z, IMM[0].yyyy\n5: END\n"
+        );
+        same(&gpu, &text, &opts);
+    }
+    // No colour output at all: 0 for every pixel, as in the interpreter.
+    let text = "FRAG\nDCL OUT[0], POSITION\n0: END\n";
+    same(&gpu, text, &opts);
+}
