@@ -49,49 +49,12 @@ const EXPLAINED: &[(&str, &str)] = &[
     ("exec-pow-exp-log", "POW/EX2/LG2 at 0, infinities, NaN and denormals"),
     ("exec-sqrt-div", "SQRT/RSQ/DIV/RCP of 0, infinities and denormals (flushed)"),
     ("exec-step-mix", "step/mix edges at denormal and NaN inputs"),
-    ("exec-temp-array-indirect", "not understood yet: a TEMP array written indirectly reads differently (a tgsi-naga or llvmpipe issue to investigate)"),
-];
-
-/// `"key": number` of meta.json (read by hand: some cases' files are not strict JSON).
-fn meta_number(meta: &str, key: &str) -> Option<u32> {
-    let at = meta.find(&format!("\"{key}\""))?;
-    let rest = meta[at + key.len() + 2..].trim_start().strip_prefix(':')?;
-    let digits: String = rest
-        .trim_start()
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
-}
-
-/// The case's image size.
-fn meta_size(dir: &Path) -> Option<(u32, u32)> {
-    let meta = std::fs::read_to_string(dir.join("meta.json")).ok()?;
-    Some((meta_number(&meta, "W")?, meta_number(&meta, "H")?))
-}
-
-/// Copies `keys` of `from` into `to`.
-fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
-    for k in keys {
-        if let Some(v) = from.get(k) {
-            to.insert(k.to_string(), v.clone());
-        }
-    }
-}
-
-/// A texref case's `textures.json` as a bindings document (`shared/docs/bindings.md`), the
-/// conversion `tgsi-cli/tests/resources.rs` does.
-fn texref_bindings(case: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(case.join("textures.json")).ok()?;
-    let doc: Value = serde_json::from_str(&text).ok()?;
-    let (mut resources, mut views, mut samplers) = (Vec::new(), Vec::new(), Vec::new());
-    for t in doc["textures"].as_array()? {
-        let name = format!("tex{}", t["index"]);
-        let mut r = Map::new();
-        r.insert("name".into(), json!(name));
-        copy_keys(
-            &mut r,
-            &t["pipe_resource"],
+    (
+        "exec-temp-array-indirect",
+        "softpipe (and the interpreter) write an indirect TEMP destination at the first \
+         lane's address for the whole quad; the translation runs each invocation on its own",
+    ),
+],
             &[
                 "target",
                 "format",
