@@ -26,35 +26,142 @@ const ABS_TOL: f32 = 1e-5;
 /// the shader's arithmetic), computes the LOD with its own approximations (another mip level
 /// for some pixels) and always samples cube maps seamlessly. Vulkan allows all of it.
 const EXPLAINED: &[(&str, &str)] = &[
-    ("derivatives", "coarse DDX/DDY of non-linear values: another row of the quad"),
-    ("exec-deriv-nonlinear", "coarse DDX/DDY of non-linear values: another row of the quad"),
-    ("exec-discard-loop", "coarse DDX/DDY of non-linear values: another row of the quad"),
-    ("demos-toyball", "denormal results flushed to zero, then divided (POW/RSQ/DIV chains)"),
-    ("exec-vector-relational", "denormal constants flushed to zero before comparisons"),
-    ("exec-rounding", "denormal inputs flushed to zero before ROUND/FLR/CEIL/TRUNC"),
-    ("exec-packing", "half-float packing of NaN and denormals (flushed, NaN bits not kept)"),
-    ("exec-trig-edge", "NaN sign bits and SIN/COS precision at large arguments"),
-    ("exec-fp64-arith", "NaN sign and infinities of DDIV/DSQRT, denormal float results flushed"),
-    ("exec-fp64-minmax-nan", "DMIN/DMAX with a NaN operand return the NaN on llvmpipe"),
-    ("texture", "8-bit filtering weights and LOD approximations (mipmapped, scaled results)"),
-    ("piglit-lots-of-tex", "8-bit filtering weights: texels within 1/255, then scaled by 18"),
-    ("t2d-linear-clamp", "8-bit filtering weights: within about 1/255"),
-    ("t2d-lod-polynomial", "LOD approximations select other mip levels"),
-    ("t3d-trilinear", "LOD approximations select other mip levels of a 3-D texture"),
-    ("texturelod", "8-bit filtering weights between explicit mip levels"),
-    ("textureoffset", "filtering and LOD differences with texel offsets (not investigated further)"),
-    ("cube-seamless", "lavapipe samples cube maps seamlessly; this case's sampler is not"),
-    ("exec-frexp-ldexp-fma", "FREXP/LDEXP/FMA of infinities, NaN and denormals"),
-    ("exec-nan-minmax", "MIN/MAX and comparisons with NaN operands (llvmpipe's NaN handling)"),
-    ("exec-pow-exp-log", "POW/EX2/LG2 at 0, infinities, NaN and denormals"),
-    ("exec-sqrt-div", "SQRT/RSQ/DIV/RCP of 0, infinities and denormals (flushed)"),
+    (
+        "derivatives",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "exec-deriv-nonlinear",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "exec-discard-loop",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "demos-toyball",
+        "denormal results flushed to zero, then divided (POW/RSQ/DIV chains)",
+    ),
+    (
+        "exec-vector-relational",
+        "denormal constants flushed to zero before comparisons",
+    ),
+    (
+        "exec-rounding",
+        "denormal inputs flushed to zero before ROUND/FLR/CEIL/TRUNC",
+    ),
+    (
+        "exec-packing",
+        "half-float packing of NaN and denormals (flushed, NaN bits not kept)",
+    ),
+    (
+        "exec-trig-edge",
+        "NaN sign bits and SIN/COS precision at large arguments",
+    ),
+    (
+        "exec-fp64-arith",
+        "NaN sign and infinities of DDIV/DSQRT, denormal float results flushed",
+    ),
+    (
+        "exec-fp64-minmax-nan",
+        "DMIN/DMAX with a NaN operand return the NaN on llvmpipe",
+    ),
+    (
+        "texture",
+        "8-bit filtering weights and LOD approximations (mipmapped, scaled results)",
+    ),
+    (
+        "piglit-lots-of-tex",
+        "8-bit filtering weights: texels within 1/255, then scaled by 18",
+    ),
+    (
+        "t2d-linear-clamp",
+        "8-bit filtering weights: within about 1/255",
+    ),
+    (
+        "t2d-lod-polynomial",
+        "LOD approximations select other mip levels",
+    ),
+    (
+        "t3d-trilinear",
+        "LOD approximations select other mip levels of a 3-D texture",
+    ),
+    (
+        "texturelod",
+        "8-bit filtering weights between explicit mip levels",
+    ),
+    (
+        "textureoffset",
+        "filtering and LOD differences with texel offsets (not investigated further)",
+    ),
+    (
+        "cube-seamless",
+        "lavapipe samples cube maps seamlessly; this case's sampler is not",
+    ),
+    (
+        "exec-frexp-ldexp-fma",
+        "FREXP/LDEXP/FMA of infinities, NaN and denormals",
+    ),
+    (
+        "exec-nan-minmax",
+        "MIN/MAX and comparisons with NaN operands (llvmpipe's NaN handling)",
+    ),
+    (
+        "exec-pow-exp-log",
+        "POW/EX2/LG2 at 0, infinities, NaN and denormals",
+    ),
+    (
+        "exec-sqrt-div",
+        "SQRT/RSQ/DIV/RCP of 0, infinities and denormals (flushed)",
+    ),
     ("exec-step-mix", "step/mix edges at denormal and NaN inputs"),
     (
         "exec-temp-array-indirect",
         "softpipe (and the interpreter) write an indirect TEMP destination at the first \
          lane's address for the whole quad; the translation runs each invocation on its own",
     ),
-],
+];
+
+/// `"key": number` of meta.json (read by hand: some cases' files are not strict JSON).
+fn meta_number(meta: &str, key: &str) -> Option<u32> {
+    let at = meta.find(&format!("\"{key}\""))?;
+    let rest = meta[at + key.len() + 2..].trim_start().strip_prefix(':')?;
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The case's image size.
+fn meta_size(dir: &Path) -> Option<(u32, u32)> {
+    let meta = std::fs::read_to_string(dir.join("meta.json")).ok()?;
+    Some((meta_number(&meta, "W")?, meta_number(&meta, "H")?))
+}
+
+/// Copies `keys` of `from` into `to`.
+fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
+    for k in keys {
+        if let Some(v) = from.get(k) {
+            to.insert(k.to_string(), v.clone());
+        }
+    }
+}
+
+/// A texref case's `textures.json` as a bindings document (`shared/docs/bindings.md`), the
+/// conversion `tgsi-cli/tests/resources.rs` does.
+fn texref_bindings(case: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(case.join("textures.json")).ok()?;
+    let doc: Value = serde_json::from_str(&text).ok()?;
+    let (mut resources, mut views, mut samplers) = (Vec::new(), Vec::new(), Vec::new());
+    for t in doc["textures"].as_array()? {
+        let name = format!("tex{}", t["index"]);
+        let mut r = Map::new();
+        r.insert("name".into(), json!(name));
+        copy_keys(
+            &mut r,
+            &t["pipe_resource"],
             &[
                 "target",
                 "format",
