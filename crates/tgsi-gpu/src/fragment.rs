@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use naga::{Binding, BuiltIn, Interpolation, Module};
+use naga::Module;
 use tgsi::{Processor, Semantic};
 use tgsi_exec::render::{MAX_PIXELS, MAX_SIZE};
 use tgsi_exec::{Image, Program, RenderOptions};
@@ -19,7 +19,7 @@ use tgsi_exec::{Image, Program, RenderOptions};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::vertex::{self, Varying};
+use crate::vertex::{self, flat_inputs, Varying};
 use crate::wrap::{self, Frame};
 
 /// Bytes of one RGBA32F texel.
@@ -37,74 +37,6 @@ pub struct Renderer<'g> {
     height: u32,
     row_bytes: u32,
     clear: [f32; 4],
-}
-
-/// The location of a varying semantic, as tgsi-naga assigns it.
-fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
-    match semantic {
-        Semantic::Generic => Some(index),
-        Semantic::TexCoord => Some(32 + index),
-        Semantic::Color => Some(40 + index),
-        Semantic::BColor => Some(42 + index),
-        Semantic::Fog => Some(44),
-        _ => None,
-    }
-}
-
-/// The constant of the fragment input at `location`, masked like the interpreter does.
-fn input_words(program: &Program, opts: &RenderOptions, location: u32) -> [u32; 4] {
-    let mut words = None;
-    for d in &program.inputs {
-        if varying_location(d.semantic, d.semantic_index) != Some(location) {
-            continue;
-        }
-        let w =
-            words.unwrap_or_else(|| opts.inputs.get(d.index as usize).copied().unwrap_or([0; 4]));
-        words = Some(std::array::from_fn(|c| {
-            if d.usage_mask & (1 << c) != 0 {
-                w[c]
-            } else {
-                0
-            }
-        }));
-    }
-    words.unwrap_or([0; 4])
-}
-
-/// Makes every location input of the entry point flat and returns the varyings the vertex
-/// shader must write.
-fn flat_inputs(
-    module: &mut Module,
-    program: &Program,
-    opts: &RenderOptions,
-) -> Result<Vec<Varying>> {
-    let mut varyings = Vec::new();
-    for ep in &mut module.entry_points {
-        for arg in &mut ep.function.arguments {
-            match &mut arg.binding {
-                Some(Binding::Location {
-                    location,
-                    interpolation,
-                    sampling,
-                    ..
-                }) => {
-                    *interpolation = Some(Interpolation::Flat);
-                    *sampling = None;
-                    varyings.push(Varying {
-                        location: *location,
-                        words: input_words(program, opts, *location),
-                    });
-                }
-                Some(Binding::BuiltIn(BuiltIn::PointCoord)) => {
-                    return Err(Error::Unsupported(
-                        "PCOORD input (there are no points to rasterise)".into(),
-                    ))
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(varyings)
 }
 
 /// The location of the output collected as `COLOR[color]`, if the shader has one.
