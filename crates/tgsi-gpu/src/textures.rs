@@ -1,11 +1,11 @@
 //! Sampler views and samplers (bind group 1): a `tgsi_exec` sampler view becomes a wgpu
 //! texture holding its resource's levels and layers (uploaded byte for byte, so only formats
 //! with a wgpu twin of the same layout) and a view of its levels, layers and dimension.
-//! Identity swizzles only; 1-D arrays, multisampling, buffer views and unbound slots are
-//! refused with their names.
+//! Identity swizzles only; 1-D arrays, multisampling and buffer views are refused with their
+//! names. Unbound slots read zero, as in the interpreter (except shadow views: refused).
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
-use tgsi_exec::resource::{Resource, SamplerView, Swizzle, Target};
+use tgsi_exec::resource::{Resource, SamplerState, SamplerView, Swizzle, Target};
 
 use crate::bindings::{Bound, Inputs, Slot};
 use crate::device::Gpu;
@@ -68,10 +68,12 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
     let (entry, resource) = match *inner {
         TypeInner::Sampler { comparison } => {
             let i = binding.saturating_sub(tgsi_naga::SAMPLER_BINDING_BASE);
-            let state = inputs
-                .resources
-                .sampler(i)
-                .ok_or_else(|| Error::Unsupported(format!("SAMP[{i}] is not bound")))?;
+            // Unbound: any state does (the view reads zero), comparing if the shader compares.
+            let unbound = SamplerState {
+                compare: comparison,
+                ..SamplerState::default()
+            };
+            let state = inputs.resources.sampler(i).unwrap_or(&unbound);
             let ty = if comparison {
                 wgpu::SamplerBindingType::Comparison
             } else if samplers::filters(state) {
@@ -88,11 +90,11 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
             class:
                 class @ (ImageClass::Sampled { multi: false, .. } | ImageClass::Depth { multi: false }),
         } => {
-            let view = inputs
-                .resources
-                .sampler_view(binding)
-                .ok_or_else(|| Error::Unsupported(format!("SVIEW[{binding}] is not bound")))?;
-            let (texture_view, format, view_dimension) = texture(gpu, view, binding, dim, arrayed)?;
+            let (texture_view, format, view_dimension) =
+                match inputs.resources.sampler_view(binding) {
+                    Some(view) => texture(gpu, view, binding, dim, arrayed)?,
+                    None => zero_texture(gpu, binding, dim, arrayed, class)?,
+                };
             let sample_type = match class {
                 ImageClass::Depth { .. } => wgpu::TextureSampleType::Depth,
                 ImageClass::Sampled {
@@ -129,6 +131,68 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
         },
         resource,
     })
+}
+
+/// An unbound view: a zero-filled 1×1 texture (6 layers for cubes) of the shader's kind,
+/// so it reads zero as in the interpreter (its size queries give 1, not 0). Unbound shadow
+/// views are refused.
+fn zero_texture(
+    gpu: &Gpu,
+    slot: u32,
+    dim: ImageDimension,
+    arrayed: bool,
+    class: ImageClass,
+) -> Result<(
+    wgpu::TextureView,
+    wgpu::TextureFormat,
+    wgpu::TextureViewDimension,
+)> {
+    let dimension = view_dimension(dim, arrayed)
+        .ok_or_else(|| Error::Unsupported(format!("SVIEW[{slot}]: {dim:?} arrays")))?;
+    let format = match class {
+        // The translation makes (d, d, d, 1) of a comparison, where the interpreter's unbound
+        // view gives (0, 0, 0, 0).
+        ImageClass::Depth { .. } => {
+            return Err(Error::Unsupported(format!(
+                "SVIEW[{slot}] is not bound (shadow views must be)"
+            )))
+        }
+        ImageClass::Sampled {
+            kind: ScalarKind::Uint,
+            ..
+        } => wgpu::TextureFormat::Rgba8Uint,
+        ImageClass::Sampled {
+            kind: ScalarKind::Sint,
+            ..
+        } => wgpu::TextureFormat::Rgba8Sint,
+        _ => wgpu::TextureFormat::Rgba8Unorm,
+    };
+    let (tex_dim, layers) = match dim {
+        ImageDimension::D1 => (wgpu::TextureDimension::D1, 1),
+        ImageDimension::D3 => (wgpu::TextureDimension::D3, 1),
+        ImageDimension::Cube => (wgpu::TextureDimension::D2, 6),
+        ImageDimension::D2 => (wgpu::TextureDimension::D2, 1),
+    };
+    // wgpu clears new textures to zero.
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("unbound view"),
+        size: wgpu::Extent3d {
+            width: 1,
+            height: 1,
+            depth_or_array_layers: layers,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: tex_dim,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(dimension),
+        ..Default::default()
+    });
+    Ok((view, format, dimension))
 }
 
 /// The view dimension of a shader's image type.

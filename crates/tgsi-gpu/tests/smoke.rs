@@ -102,3 +102,21 @@ fn pixel_centres_linear_derivatives_and_outputs() {
     let text = "FRAG\nDCL OUT[0], POSITION\n0: END\n";
     same(&gpu, text, &opts);
 }
+
+#[test]
+fn unbound_views_read_zero() {
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 4,
+        height: 4,
+        ..Default::default()
+    };
+    for target in ["2D", "CUBE", "3D"] {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\nDCL SVIEW[0], {target}, FLOAT\n\
+             DCL TEMP[0]\nIMM[0] FLT32 {{0.25, 0.5, 0.5, 0.75}}\n\
+             0: MUL TEMP[0], IN[0], IMM[0]\n1: TEX OUT[0], TEMP[0], SAMP[0], {target}\n2: END\n"
+        );
+        same(&gpu, &text, &opts);
+    }
+}
