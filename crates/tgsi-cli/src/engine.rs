@@ -1,8 +1,12 @@
 //! `--engine`: which executor runs a shader. `jit` (the default) compiles fragment and vertex
 //! shaders with Cranelift and runs everything else, or any shader the JIT does not compile,
-//! on the interpreter, saying so on stderr; `interp` always uses the interpreter.
+//! on the interpreter, saying so on stderr; `interp` always uses the interpreter; `gpu` runs
+//! tgsi-naga's translation through wgpu on a Vulkan device (fragment and compute shaders
+//! only, see [`crate::gpu`]).
 
 use std::time::{Duration, Instant};
+
+use crate::input::Failure;
 use tgsi_exec::{Interpreter, Program, WaveEngine};
 
 /// An executor choice.
@@ -12,6 +16,8 @@ pub enum EngineChoice {
     Interp,
     /// The Cranelift JIT, where it compiles the shader (else the interpreter).
     Jit,
+    /// The tgsi-naga translation on a Vulkan GPU through wgpu (e.g. Mesa's lavapipe).
+    Gpu,
 }
 
 impl EngineChoice {
@@ -20,6 +26,7 @@ impl EngineChoice {
         match self {
             EngineChoice::Interp => "interp",
             EngineChoice::Jit => "jit",
+            EngineChoice::Gpu => "gpu",
         }
     }
 }
@@ -48,13 +55,15 @@ impl Engine<'_> {
 }
 
 /// Prepare `choice` for `program`, returning it and its compile time. A JIT fallback is
-/// reported on stderr, naming the file.
+/// reported on stderr, naming the file. The GPU engine is no wave engine: commands that
+/// offer it handle it before calling this, so here it is an error naming the stage.
 pub fn prepare<'a>(
     choice: EngineChoice,
     program: &'a Program,
     name: &str,
-) -> (Engine<'a>, Duration) {
-    match choice {
+) -> Result<(Engine<'a>, Duration), Failure> {
+    Ok(match choice {
+        EngineChoice::Gpu => return Err(crate::gpu::unsupported_stage(program.processor)),
         EngineChoice::Interp => (Engine::Interp(Interpreter(program)), Duration::ZERO),
         EngineChoice::Jit => {
             let start = Instant::now();
@@ -65,5 +74,5 @@ pub fn prepare<'a>(
             }
             (Engine::Jit(Box::new(jit)), time)
         }
-    }
+    })
 }

@@ -2,6 +2,7 @@
 
 mod commands;
 mod engine;
+mod gpu;
 mod input;
 mod resources;
 
@@ -21,6 +22,7 @@ Examples:
   tgsi disasm shader.bin                token words -> text
   tgsi render shader.tgsi -o out.png    run a fragment shader per pixel (JIT), write a PNG
   tgsi render s.tgsi -o a.png --engine interp   the same on the reference interpreter
+  tgsi render s.tgsi -o a.png --engine gpu      the same on a Vulkan GPU (wgpu; lavapipe)
   tgsi run vs.tgsi --input IN[0]=pos.f32  run a vertex shader per vertex, print its outputs
   tgsi run gs.tgsi --count 4            run a geometry shader over 4 input primitives
   tgsi run vs.tgsi tcs.tgsi tes.tgsi --patch-vertices 3 --input IN[0]=p.f32  tessellate patches
@@ -143,7 +145,7 @@ enum Command {
     /// fair comparison with softpipe; scripts/bench-render.sh and scripts/bench-texture.sh
     /// measure Mesa in the same run.
     #[command(
-        after_help = "Examples:\n  tgsi bench examples/plasma.tgsi --size 256x256\n  tgsi bench shader.tgsi --consts consts.txt --bindings b.json --threads 2 --json\n  tgsi bench kernel.tgsi --grid 64,1,1 --block 64,1,1 --bindings b.json\n\nText: `interp  threads 1:   12.345 Mpix/s, compile 0.123 ms (...)`.\n--json: one object per engine with engine, threads, mpix_per_s (or us_per_dispatch and\nminvocations_per_s), compile_ms, runs and seconds."
+        after_help = "Examples:\n  tgsi bench examples/plasma.tgsi --size 256x256\n  tgsi bench shader.tgsi --consts consts.txt --bindings b.json --threads 2 --json\n  tgsi bench kernel.tgsi --grid 64,1,1 --block 64,1,1 --bindings b.json\n  tgsi bench shader.tgsi --engine gpu\n\nText: `interp  threads 1:   12.345 Mpix/s, compile 0.123 ms (...)`.\n--json: one object per engine with engine, threads, mpix_per_s (or us_per_dispatch and\nminvocations_per_s), compile_ms, runs and seconds."
     )]
     Bench(commands::bench::BenchArgs),
     /// Translate a vertex, fragment or compute shader through naga into SPIR-V, WGSL, GLSL,

@@ -1,9 +1,12 @@
-//! `tgsi bench`: how fast a shader runs, per engine (`--engine interp|jit|all`). A fragment
-//! shader is rendered repeatedly at a given size, a compute shader dispatched repeatedly,
-//! after one warm-up run, until at least `--min-time` seconds have passed. Only execution is
-//! timed: process start, parsing, binding resources and writing images are not. Compile
-//! time (lowering, plus code generation for the JIT) is measured on its own. Several files
-//! are a chain of stages, timed on the interpreter by [`super::bench_stages`].
+//! `tgsi bench`: how fast a shader runs, per engine (`--engine interp|jit|gpu|all`). A
+//! fragment shader is rendered repeatedly at a given size, a compute shader dispatched
+//! repeatedly, after one warm-up run, until at least `--min-time` seconds have passed. Only
+//! execution is timed: process start, parsing, binding resources and writing images are
+//! not. Compile time (lowering, plus code generation for the JIT; translation and pipeline
+//! creation for the GPU) is measured on its own. A GPU frame includes reading the image (or
+//! the buffers) back; its thread count is the driver's (lavapipe: `LP_NUM_THREADS`).
+//! Several files are a chain of stages, timed on the interpreter by
+//! [`super::bench_stages`].
 
 use std::time::{Duration, Instant};
 
@@ -22,7 +25,9 @@ pub enum Engines {
     Interp,
     /// The Cranelift JIT (`tgsi_jit`; the interpreter where it does not compile the shader).
     Jit,
-    /// Both, one after the other.
+    /// The naga translation on a Vulkan GPU through wgpu (`tgsi_gpu`).
+    Gpu,
+    /// The interpreter and the JIT, one after the other.
     All,
 }
 
@@ -31,6 +36,7 @@ impl Engines {
         match self {
             Engines::Interp => &[EngineChoice::Interp],
             Engines::Jit => &[EngineChoice::Jit],
+            Engines::Gpu => &[EngineChoice::Gpu],
             Engines::All => &[EngineChoice::Interp, EngineChoice::Jit],
         }
     }
@@ -116,11 +122,19 @@ impl Measurement {
         } else {
             ""
         };
-        let threads = self.threads;
+        // The GPU's threads are the driver's (lavapipe: LP_NUM_THREADS, default all cores).
+        let threads = match self.engine {
+            EngineChoice::Gpu => "driver".to_string(),
+            _ => self.threads.to_string(),
+        };
+        let threads_json = match self.engine {
+            EngineChoice::Gpu => "null".to_string(),
+            _ => self.threads.to_string(),
+        };
         let (runs, seconds) = (self.runs, self.elapsed.as_secs_f64());
         match (self.processor, json) {
             (Processor::Compute, true) => println!(
-                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads_json},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
@@ -130,7 +144,7 @@ impl Measurement {
                 self.mega_per_s()
             ),
             (_, true) => println!(
-                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads_json},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.mega_per_s()
             ),
             (_, false) => println!(
@@ -179,64 +193,157 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let compile_time = start.elapsed();
     let bindings = args.resources.load(&shader)?;
     let name = &input.name;
-    let fail = |e: tgsi_exec::ExecError| {
-        eprintln!("{name}: error: {e}");
-        Failure::Invalid
-    };
     for &choice in args.engine.list() {
-        let (engine, jit_time) = engine::prepare(choice, &program, name);
-        let (runs, elapsed, work) = match program.processor {
-            Processor::Fragment => {
-                let (width, height) = parse_size(&args.size)?;
-                let options = RenderOptions {
-                    width,
-                    height,
-                    constants: read_consts(args.consts.as_deref())?,
-                    inputs: constant_inputs(&args.inputs)?,
-                    threads: args.threads,
-                    resources: bindings.resources.clone(),
-                    ..RenderOptions::default()
-                };
-                let (runs, elapsed) = repeat(min_time, || {
-                    tgsi_exec::render_fragment_with(engine.wave(), &options)
-                        .map(drop)
-                        .map_err(fail)
-                })?;
-                (runs, elapsed, u64::from(width) * u64::from(height))
-            }
-            Processor::Compute => {
-                let mut options = args.dispatch.options(
-                    &shader,
-                    &bindings,
-                    read_consts(args.consts.as_deref())?,
-                )?;
-                options.threads = args.threads;
-                let mut invocations = 0;
-                let (runs, elapsed) = repeat(min_time, || {
-                    let stats = tgsi_exec::run_compute(&program, &options).map_err(fail)?;
-                    invocations = stats.invocations;
-                    Ok(())
-                })?;
-                (runs, elapsed, invocations)
-            }
-            other => {
-                eprintln!(
-                "{name}: error: tgsi bench times fragment (FRAG) and compute (COMP) shaders, not {other}"
-            );
-                return Err(Failure::Invalid);
-            }
+        let timed = if choice == EngineChoice::Gpu {
+            time_gpu(args, &shader, &program, &bindings, min_time, name)?
+        } else {
+            time_cpu(args, choice, &shader, &program, &bindings, min_time, name)?
         };
         let measurement = Measurement {
             engine: choice,
-            fallback: engine.fell_back(),
+            fallback: timed.fallback,
             threads: args.threads,
-            compile: compile_time + jit_time,
-            runs,
-            elapsed,
-            work,
+            compile: compile_time + timed.compile,
+            runs: timed.runs,
+            elapsed: timed.elapsed,
+            work: timed.work,
             processor: program.processor,
         };
         measurement.print(args.json);
     }
     Ok(())
+}
+
+/// What timing one engine gave.
+struct Timed {
+    runs: u64,
+    elapsed: Duration,
+    /// Pixels per frame or invocations per dispatch.
+    work: u64,
+    /// Compile time beyond lowering (JIT code generation, GPU pipeline creation).
+    compile: Duration,
+    fallback: bool,
+}
+
+/// The error for a stage `tgsi bench` does not time.
+fn untimed(name: &str, processor: Processor) -> Failure {
+    eprintln!(
+        "{name}: error: tgsi bench times fragment (FRAG) and compute (COMP) shaders, not {processor}"
+    );
+    Failure::Invalid
+}
+
+/// Times the interpreter or the JIT.
+fn time_cpu(
+    args: &BenchArgs,
+    choice: EngineChoice,
+    shader: &tgsi::Shader,
+    program: &Program,
+    bindings: &tgsi_exec::bindings::Bindings,
+    min_time: Duration,
+    name: &str,
+) -> Result<Timed, Failure> {
+    let fail = |e: tgsi_exec::ExecError| {
+        eprintln!("{name}: error: {e}");
+        Failure::Invalid
+    };
+    let (engine, jit_time) = engine::prepare(choice, program, name)?;
+    let (runs, elapsed, work) = match program.processor {
+        Processor::Fragment => {
+            let options = render_options(args, bindings)?;
+            let (runs, elapsed) = repeat(min_time, || {
+                tgsi_exec::render_fragment_with(engine.wave(), &options)
+                    .map(drop)
+                    .map_err(fail)
+            })?;
+            (
+                runs,
+                elapsed,
+                u64::from(options.width) * u64::from(options.height),
+            )
+        }
+        Processor::Compute => {
+            let mut options =
+                args.dispatch
+                    .options(shader, bindings, read_consts(args.consts.as_deref())?)?;
+            options.threads = args.threads;
+            let mut invocations = 0;
+            let (runs, elapsed) = repeat(min_time, || {
+                let stats = tgsi_exec::run_compute(program, &options).map_err(fail)?;
+                invocations = stats.invocations;
+                Ok(())
+            })?;
+            (runs, elapsed, invocations)
+        }
+        other => return Err(untimed(name, other)),
+    };
+    Ok(Timed {
+        runs,
+        elapsed,
+        work,
+        compile: jit_time,
+        fallback: engine.fell_back(),
+    })
+}
+
+/// Times the GPU engine.
+fn time_gpu(
+    args: &BenchArgs,
+    shader: &tgsi::Shader,
+    program: &Program,
+    bindings: &tgsi_exec::bindings::Bindings,
+    min_time: Duration,
+    name: &str,
+) -> Result<Timed, Failure> {
+    let gpu = crate::gpu::open()?;
+    let fail = |e| crate::gpu::failed(name, e);
+    let start = Instant::now();
+    let (runs, elapsed, work, compile) = match program.processor {
+        Processor::Fragment => {
+            let options = render_options(args, bindings)?;
+            let renderer =
+                tgsi_gpu::Renderer::new(&gpu, shader, program, &options).map_err(fail)?;
+            let compile = start.elapsed();
+            let (runs, elapsed) = repeat(min_time, || renderer.render().map(drop).map_err(fail))?;
+            let work = u64::from(options.width) * u64::from(options.height);
+            (runs, elapsed, work, compile)
+        }
+        Processor::Compute => {
+            let options =
+                args.dispatch
+                    .options(shader, bindings, read_consts(args.consts.as_deref())?)?;
+            let dispatcher =
+                tgsi_gpu::Dispatcher::new(&gpu, shader, program, &options).map_err(fail)?;
+            let compile = start.elapsed();
+            let (runs, elapsed) = repeat(min_time, || dispatcher.dispatch().map_err(fail))?;
+            let [bx, by, bz] = dispatcher.block.map(u64::from);
+            let [gx, gy, gz] = options.grid.map(u64::from);
+            (runs, elapsed, bx * by * bz * gx * gy * gz, compile)
+        }
+        other => return Err(untimed(name, other)),
+    };
+    Ok(Timed {
+        runs,
+        elapsed,
+        work,
+        compile,
+        fallback: false,
+    })
+}
+
+/// The render options `tgsi bench` gives a fragment shader.
+fn render_options(
+    args: &BenchArgs,
+    bindings: &tgsi_exec::bindings::Bindings,
+) -> Result<RenderOptions, Failure> {
+    let (width, height) = parse_size(&args.size)?;
+    Ok(RenderOptions {
+        width,
+        height,
+        constants: read_consts(args.consts.as_deref())?,
+        inputs: constant_inputs(&args.inputs)?,
+        threads: args.threads,
+        resources: bindings.resources.clone(),
+        ..RenderOptions::default()
+    })
 }

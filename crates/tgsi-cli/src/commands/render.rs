@@ -1,6 +1,7 @@
 //! `tgsi render`: run a fragment shader once per pixel of a W×H grid (in 2×2 quads) on the
-//! JIT or the reference interpreter (`--engine`; both give the same bits) and write a PNG
-//! and/or the exact RGBA32F result.
+//! JIT or the reference interpreter (`--engine`; both give the same bits), or on a Vulkan GPU
+//! (`--engine gpu`, tgsi-naga's translation through wgpu), and write a PNG and/or the exact
+//! RGBA32F result.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,7 +43,9 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Executor: the Cranelift JIT (falls back to the interpreter for shaders it does not
-    /// compile, with a note) or the reference interpreter. Both give identical results.
+    /// compile, with a note) or the reference interpreter, which give identical results, or
+    /// `gpu`: the naga translation on a Vulkan device (lavapipe: see the README for how its
+    /// results differ).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     /// Instruction budget per wave of pixels (default: generous).
@@ -177,8 +180,8 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     let constants = read_consts(args.consts.as_deref())?;
     let input = input::read(&args.file)?;
     let program = compile(&input, args.tokens)?;
-    let bindings = args.resources.load(&input.shader(args.tokens)?)?;
-    let (engine, _) = engine::prepare(args.engine, &program, &input.name);
+    let shader = input.shader(args.tokens)?;
+    let bindings = args.resources.load(&shader)?;
     let progress = Arc::new(AtomicUsize::new(0));
     let mut options = RenderOptions {
         width,
@@ -195,10 +198,38 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
+    let image = if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        tgsi_gpu::render(&gpu, &shader, &program, &options)
+            .map_err(|e| crate::gpu::failed(&input.name, e))?
+    } else {
+        render_on_cpu(args, &program, &options, &progress, &input.name)?
+    };
+    write_outputs(&bindings)?;
+    if let Some(raw) = &args.raw {
+        input::write(raw, &image.to_le_bytes())?;
+    }
+    if let Some(png_path) = &args.output {
+        write_png(png_path, &image)?;
+    }
+    Ok(())
+}
+
+/// Renders on the interpreter or the JIT, with a progress line on a terminal for large
+/// images.
+fn render_on_cpu(
+    args: &RenderArgs,
+    program: &Program,
+    options: &RenderOptions,
+    progress: &Arc<AtomicUsize>,
+    name: &str,
+) -> Result<tgsi_exec::Image, Failure> {
+    let (engine, _) = engine::prepare(args.engine, program, name)?;
+    let (width, height) = (options.width, options.height);
     let quad_rows = height.div_ceil(2) as usize;
     let show = std::io::stderr().is_terminal() && u64::from(width) * u64::from(height) >= 1 << 20;
     let start = Instant::now();
-    let image = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let done = Arc::new(AtomicUsize::new(0));
         if show {
             let done = done.clone();
@@ -218,22 +249,14 @@ pub fn run(args: &RenderArgs) -> Result<(), Failure> {
                 );
             });
         }
-        let result = tgsi_exec::render_fragment_with(engine.wave(), &options);
+        let result = tgsi_exec::render_fragment_with(engine.wave(), options);
         done.store(1, Ordering::Relaxed);
         result
     })
     .map_err(|e| {
-        eprintln!("{}: error: {e}", input.name);
+        eprintln!("{name}: error: {e}");
         Failure::Invalid
-    })?;
-    write_outputs(&bindings)?;
-    if let Some(raw) = &args.raw {
-        input::write(raw, &image.to_le_bytes())?;
-    }
-    if let Some(png_path) = &args.output {
-        write_png(png_path, &image)?;
-    }
-    Ok(())
+    })
 }
 
 /// 8-bit RGBA PNG, each channel clamped to [0, 1] (NaN → 0), top row first.

@@ -93,7 +93,8 @@ pub struct RunArgs {
     pub tokens: bool,
     /// Executor of a vertex shader run on its own: the Cranelift JIT (with a note when it
     /// falls back to the interpreter) or the reference interpreter; identical results.
-    /// Geometry and compute shaders and chains run on the interpreter.
+    /// Geometry and compute shaders and chains run on the interpreter, except that `gpu`
+    /// dispatches a compute shader on a Vulkan device (and is refused for other stages).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]
@@ -191,6 +192,19 @@ fn run_compute(
     options.threads = args.threads;
     if let Some(budget) = args.budget {
         options.budget = budget;
+    }
+    if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        let [bx, by, bz] = tgsi_gpu::run_compute(&gpu, shader, program, &options)
+            .map_err(|e| crate::gpu::failed(name, e))?;
+        write_outputs(&bindings)?;
+        let [gx, gy, gz] = options.grid;
+        eprintln!(
+            "{name}: {} workgroups of {bx}x{by}x{bz} on {}",
+            u64::from(gx) * u64::from(gy) * u64::from(gz),
+            gpu.name()
+        );
+        return Ok(());
     }
     let stats = tgsi_exec::run_compute(program, &options).map_err(|e| {
         eprintln!("{name}: error: {e}");
@@ -335,6 +349,11 @@ const STAGES: [&str; 5] = ["vs", "tcs", "tes", "gs", "cs"];
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if args.files.len() >= 2 {
+        if args.engine == EngineChoice::Gpu {
+            return Err(Failure::Io(
+                "--engine gpu runs single compute shaders with tgsi run, not chained stages".into(),
+            ));
+        }
         return super::tessellation::run_chained(args);
     }
     super::tessellation::refuse_tess_options(args, true)?;
@@ -350,6 +369,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         return run_compute(args, &program, &shader, &input.name);
     }
     if program.processor == Processor::Geometry {
+        if args.engine == EngineChoice::Gpu {
+            return Err(crate::gpu::unsupported_stage(program.processor));
+        }
         return super::geometry::run(args, &program, &shader, &input.name);
     }
     if program.processor != Processor::Vertex {
@@ -384,7 +406,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
-    let (engine, _) = engine::prepare(args.engine, &program, &input.name);
+    let (engine, _) = engine::prepare(args.engine, &program, &input.name)?;
     let outputs = tgsi_exec::run_vertices_with(engine.wave(), &options).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid

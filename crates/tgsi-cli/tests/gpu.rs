@@ -1,0 +1,173 @@
+//! `--engine gpu` from the command line: a fragment shader renders the interpreter's image
+//! through `tgsi render`, a compute kernel leaves the interpreter's bytes through `tgsi run`,
+//! `tgsi bench --engine gpu` reports Mpix/s, and stages the GPU engine does not run are
+//! refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU adapter"
+//! and return (the refusals are still checked).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tgsi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tgsi"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tgsi-gpu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Whether `out` failed for want of an adapter (then the caller skips).
+fn no_adapter(out: &Output) -> bool {
+    let skipped = !out.status.success() && stderr(out).contains("no GPU adapter");
+    if skipped {
+        eprintln!("skipped: no GPU adapter");
+    }
+    skipped
+}
+
+const SHADER: &str = "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n\
+DCL IN[1], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n\
+IMM[0] FLT32 {3.0, 0.0, 0.0, 0.0}\n  0: ADD TEMP[0].x, IN[0].yyyy, -IMM[0].xxxx\n\
+  1: KILL_IF TEMP[0].xxxx\n  2: MUL OUT[0].xy, IN[0].xyyy, CONST[0][0].xyyy\n\
+  3: MOV OUT[0].zw, IN[1].xxxy\n  4: END\n";
+
+#[test]
+fn render_matches_the_interpreter() {
+    let shader = temp("s.tgsi");
+    std::fs::write(&shader, SHADER).expect("write shader");
+    let consts = temp("consts.txt");
+    std::fs::write(&consts, "CONST[0][0] = 0.5 0.25 0 0\n").expect("write consts");
+    let render = |engine: &str| {
+        let raw = temp(&format!("{engine}.f32"));
+        let out = tgsi()
+            .arg("render")
+            .arg(&shader)
+            .arg("--consts")
+            .arg(&consts)
+            .args([
+                "--size",
+                "9x7",
+                "--clear=-1,-2,-3,-4",
+                "--input",
+                "IN[1]=0.5,0x7f800001,0,0",
+            ])
+            .args(["--engine", engine, "--raw"])
+            .arg(&raw)
+            .output()
+            .expect("run tgsi");
+        (out, raw)
+    };
+    let (gpu, gpu_raw) = render("gpu");
+    if no_adapter(&gpu) {
+        return;
+    }
+    assert!(gpu.status.success(), "{}", stderr(&gpu));
+    let (interp, interp_raw) = render("interp");
+    assert!(interp.status.success(), "{}", stderr(&interp));
+    let read = |p: &Path| std::fs::read(p).expect("raw image");
+    assert_eq!(read(&gpu_raw), read(&interp_raw));
+}
+
+#[test]
+fn run_dispatches_a_compute_kernel() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgsi-jit/benches/shaders/matmul");
+    let dir = temp("matmul");
+    std::fs::create_dir_all(&dir).expect("out dir");
+    let text = std::fs::read_to_string(case.join("tgsi-bindings.json")).expect("bindings");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    for r in doc["resources"].as_array_mut().expect("resources") {
+        let name = r["name"].as_str().expect("name").to_string();
+        r["data"] = case
+            .join(r["data"].as_str().expect("data"))
+            .to_string_lossy()
+            .into();
+        r["out"] = dir.join(format!("out_{name}.bin")).to_string_lossy().into();
+    }
+    let bindings = dir.join("b.json");
+    std::fs::write(&bindings, doc.to_string()).expect("write bindings");
+    let out = tgsi()
+        .arg("run")
+        .arg(case.join("shader.tgsi"))
+        .arg("--bindings")
+        .arg(&bindings)
+        .args(["--engine", "gpu"])
+        .output()
+        .expect("run tgsi");
+    if no_adapter(&out) {
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    for r in doc["resources"].as_array().expect("resources") {
+        let name = r["name"].as_str().expect("name");
+        let got = std::fs::read(dir.join(format!("out_{name}.bin"))).expect("output");
+        let want = std::fs::read(case.join(format!("out_{name}.bin"))).expect("softpipe's");
+        assert!(got == want, "{name} differs from softpipe's");
+    }
+}
+
+#[test]
+fn bench_reports_the_gpu() {
+    let shader = temp("b.tgsi");
+    std::fs::write(&shader, SHADER).expect("write shader");
+    let out = tgsi()
+        .arg("bench")
+        .arg(&shader)
+        .args([
+            "--engine",
+            "gpu",
+            "--size",
+            "32x32",
+            "--min-time",
+            "0",
+            "--json",
+        ])
+        .output()
+        .expect("run tgsi");
+    if no_adapter(&out) {
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON line");
+    assert_eq!(v["engine"], "gpu");
+    assert!(v["mpix_per_s"].as_f64().is_some_and(|m| m > 0.0), "{line}");
+}
+
+#[test]
+fn other_stages_are_refused() {
+    let vs = temp("v.tgsi");
+    std::fs::write(
+        &vs,
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n",
+    )
+    .expect("write shader");
+    let out = tgsi()
+        .arg("run")
+        .arg(&vs)
+        .args(["--count", "1", "--engine", "gpu"])
+        .output()
+        .expect("run tgsi");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not VERT shaders"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tgsi()
+        .arg("run")
+        .args([&vs, &vs])
+        .args(["--engine", "gpu"])
+        .output()
+        .expect("run tgsi");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not chained stages"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,236 @@
+//! Bind groups built from the translated module's own resource variables, so they match
+//! tgsi-naga's layout by construction: group 0 holds `CONST[d]` at binding `d` (uniform
+//! buffers), group 1 sampler views and samplers (see [`crate::textures`]), group 2 `IMAGE[i]`
+//! at binding i (see [`crate::images`]) and `BUFFER[i]` at
+//! [`tgsi_naga::BUFFER_BINDING_BASE`] + i (storage buffers).
+//!
+//! A buffer view is copied to a GPU buffer of its own and copied back after the run; two
+//! views of one resource are therefore not aliased on the GPU.
+
+use std::collections::BTreeMap;
+
+use naga::{AddressSpace, Module};
+use naga::{ImageClass, TypeInner};
+use tgsi_exec::resource::{BufferView, ImageView, Resources};
+use tgsi_naga::BUFFER_BINDING_BASE;
+
+use crate::device::Gpu;
+use crate::error::{Error, Result};
+use crate::{images, textures};
+
+/// One binding: its layout entry and the resource bound to it.
+pub(crate) struct Slot {
+    pub layout: wgpu::BindGroupLayoutEntry,
+    pub resource: Bound,
+}
+
+/// What a binding holds.
+pub(crate) enum Bound {
+    Buffer(wgpu::Buffer),
+    Texture(wgpu::TextureView),
+    Sampler(wgpu::Sampler),
+}
+
+/// A GPU object the shader may write and the view whose bytes it holds.
+pub(crate) enum Written {
+    Buffer(wgpu::Buffer, BufferView),
+    Image(wgpu::Texture, ImageView),
+}
+
+/// The bind groups of one pipeline and what to copy back afterwards.
+pub(crate) struct Bindings {
+    pub layouts: Vec<Option<wgpu::BindGroupLayout>>,
+    pub groups: Vec<Option<wgpu::BindGroup>>,
+    pub written: Vec<Written>,
+}
+
+/// What a run binds: constant buffers and `tgsi_exec` resources.
+pub(crate) struct Inputs<'a> {
+    pub constants: &'a [Vec<[u32; 4]>],
+    pub resources: &'a Resources,
+    pub visibility: wgpu::ShaderStages,
+}
+
+/// Creates the buffers, textures and samplers `module` uses and its bind groups.
+pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindings> {
+    let mut slots: BTreeMap<u32, Vec<Slot>> = BTreeMap::new();
+    let mut written = Vec::new();
+    for (_, var) in module.global_variables.iter() {
+        let Some(rb) = var.binding else { continue };
+        let inner = &module.types[var.ty].inner;
+        let slot = match var.space {
+            AddressSpace::Uniform => {
+                let size = inner.size(module.to_ctx());
+                constants(gpu, rb.binding, size, inputs)
+            }
+            AddressSpace::Storage { access } => {
+                let slot = rb
+                    .binding
+                    .checked_sub(BUFFER_BINDING_BASE)
+                    .ok_or_else(|| Error::Unsupported(format!("storage binding {rb:?}")))?;
+                let view = inputs.resources.buffer(slot);
+                let (slot, buffer) = storage(gpu, rb.binding, view, access, inputs);
+                if let Some(v) = view {
+                    written.push(Written::Buffer(buffer, v.clone()));
+                }
+                slot
+            }
+            AddressSpace::Handle => match *inner {
+                TypeInner::Image {
+                    dim,
+                    arrayed,
+                    class: ImageClass::Storage { access, .. },
+                } => {
+                    let (slot, texture) =
+                        images::slot(gpu, rb.binding, (dim, arrayed), access, inputs)?;
+                    if let (Some(t), Some(v)) = (texture, inputs.resources.image(rb.binding)) {
+                        written.push(Written::Image(t, v.clone()));
+                    }
+                    slot
+                }
+                _ => textures::slot(gpu, rb.binding, inner, inputs)?,
+            },
+            other => {
+                return Err(Error::Unsupported(format!(
+                    "resource variable in address space {other:?}"
+                )))
+            }
+        };
+        slots.entry(rb.group).or_default().push(slot);
+    }
+    let count = slots.keys().next_back().map_or(0, |g| g + 1) as usize;
+    let mut layouts: Vec<Option<wgpu::BindGroupLayout>> = (0..count).map(|_| None).collect();
+    let mut groups: Vec<Option<wgpu::BindGroup>> = (0..count).map(|_| None).collect();
+    for (group, slots) in slots {
+        let entries: Vec<_> = slots.iter().map(|s| s.layout).collect();
+        let layout = gpu
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &entries,
+            });
+        let bound: Vec<_> = slots
+            .iter()
+            .map(|s| wgpu::BindGroupEntry {
+                binding: s.layout.binding,
+                resource: match &s.resource {
+                    Bound::Buffer(b) => b.as_entire_binding(),
+                    Bound::Texture(t) => wgpu::BindingResource::TextureView(t),
+                    Bound::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                },
+            })
+            .collect();
+        let group_object = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &layout,
+            entries: &bound,
+        });
+        layouts[group as usize] = Some(layout);
+        groups[group as usize] = Some(group_object);
+    }
+    Ok(Bindings {
+        layouts,
+        groups,
+        written,
+    })
+}
+
+/// `CONST[d]` as a uniform buffer of `size` bytes (missing registers read 0).
+fn constants(gpu: &Gpu, binding: u32, size: u32, inputs: &Inputs) -> Slot {
+    let mut bytes: Vec<u8> = inputs
+        .constants
+        .get(binding as usize)
+        .map(|regs| {
+            regs.iter()
+                .flatten()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        })
+        .unwrap_or_default();
+    bytes.resize(size as usize, 0);
+    let buffer = gpu.buffer_with(&bytes, wgpu::BufferUsages::UNIFORM);
+    Slot {
+        layout: wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: inputs.visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        },
+        resource: Bound::Buffer(buffer),
+    }
+}
+
+/// `BUFFER[i]` as a storage buffer holding the view's bytes (an unbound slot gets one zero
+/// word whose writes are dropped).
+fn storage(
+    gpu: &Gpu,
+    binding: u32,
+    view: Option<&BufferView>,
+    access: naga::StorageAccess,
+    inputs: &Inputs,
+) -> (Slot, wgpu::Buffer) {
+    let bytes = view.map_or_else(Vec::new, |v| {
+        let all = v.resource.data.to_bytes();
+        let start = (v.offset as usize).min(all.len());
+        let end = start.saturating_add(v.size as usize).min(all.len());
+        all[start..end].to_vec()
+    });
+    let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+    let buffer = gpu.buffer_with(&bytes, usage);
+    let slot = Slot {
+        layout: wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: inputs.visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage {
+                    read_only: !access.contains(naga::StorageAccess::STORE),
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        },
+        resource: Bound::Buffer(buffer.clone()),
+    };
+    (slot, buffer)
+}
+
+/// Copies every written buffer and image back into its `tgsi_exec` resource.
+pub(crate) fn read_back(gpu: &Gpu, written: &[Written]) -> Result<()> {
+    for w in written {
+        match w {
+            Written::Buffer(buffer, view) => read_back_buffer(gpu, buffer, view)?,
+            Written::Image(texture, view) => images::read_back(gpu, texture, view)?,
+        }
+    }
+    Ok(())
+}
+
+/// Copies a storage buffer back into the bytes its view shows.
+fn read_back_buffer(gpu: &Gpu, buffer: &wgpu::Buffer, view: &BufferView) -> Result<()> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = gpu.read_buffer(&staging, buffer.size())?;
+    let len = (view.size as usize).min(bytes.len());
+    let visible = view
+        .resource
+        .data
+        .len()
+        .saturating_sub(view.offset as usize)
+        .min(len);
+    view.resource
+        .data
+        .write(view.offset as usize, &bytes[..visible]);
+    Ok(())
+}

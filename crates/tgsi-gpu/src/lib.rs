@@ -1,0 +1,44 @@
+//! Runs tgsi-naga's translations of TGSI shaders on a real GPU API: wgpu on Vulkan,
+//! headless (e.g. Mesa's lavapipe). Fragment shaders render like
+//! `tgsi_exec::render_fragment_with` ([`Renderer`], [`render`]); compute shaders dispatch
+//! like `tgsi_exec::run_compute` ([`run_compute`]). The naga module goes to wgpu as is
+//! (`ShaderSource::Naga`); bind groups are built from its resource variables.
+
+mod bindings;
+mod compute;
+mod device;
+mod error;
+mod fragment;
+mod images;
+mod samplers;
+mod textures;
+mod vertex;
+mod wrap;
+
+pub use compute::Dispatcher;
+pub use device::Gpu;
+pub use error::{Error, Result};
+pub use fragment::Renderer;
+
+/// Renders `shader` (compiled for the interpreter as `program`) once on `gpu`.
+pub fn render(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &tgsi_exec::Program,
+    opts: &tgsi_exec::RenderOptions,
+) -> Result<tgsi_exec::Image> {
+    Renderer::new(gpu, shader, program, opts)?.render()
+}
+
+/// Dispatches `shader` (compiled for the interpreter as `program`) once on `gpu`; bound
+/// buffers change in place. Returns the block size used.
+pub fn run_compute(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &tgsi_exec::Program,
+    opts: &tgsi_exec::ComputeOptions,
+) -> Result<[u32; 3]> {
+    let dispatcher = Dispatcher::new(gpu, shader, program, opts)?;
+    dispatcher.dispatch()?;
+    Ok(dispatcher.block)
+}

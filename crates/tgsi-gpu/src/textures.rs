@@ -1,0 +1,356 @@
+//! Sampler views and samplers (bind group 1): a `tgsi_exec` sampler view becomes a wgpu
+//! texture holding its resource's levels and layers (uploaded byte for byte, so only formats
+//! with a wgpu twin of the same layout) and a view of its levels, layers and dimension.
+//! Identity swizzles only; 1-D arrays, multisampling and buffer views are refused with their
+//! names. Unbound slots read zero, as in the interpreter (except shadow views: refused).
+
+use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
+use tgsi_exec::resource::{Resource, SamplerState, SamplerView, Swizzle, Target};
+
+use crate::bindings::{Bound, Inputs, Slot};
+use crate::device::Gpu;
+use crate::error::{Error, Result};
+use crate::samplers;
+
+/// The wgpu format with the same texel layout as a `PIPE_FORMAT`.
+pub(crate) fn format(pipe: tgsi::Format) -> Option<wgpu::TextureFormat> {
+    use wgpu::TextureFormat as F;
+    Some(match pipe.short_name()? {
+        "R8G8B8A8_UNORM" => F::Rgba8Unorm,
+        "R8G8B8A8_SRGB" => F::Rgba8UnormSrgb,
+        "R8G8B8A8_SNORM" => F::Rgba8Snorm,
+        "R8G8B8A8_UINT" => F::Rgba8Uint,
+        "R8G8B8A8_SINT" => F::Rgba8Sint,
+        "B8G8R8A8_UNORM" => F::Bgra8Unorm,
+        "B8G8R8A8_SRGB" => F::Bgra8UnormSrgb,
+        "R8_UNORM" => F::R8Unorm,
+        "R8_SNORM" => F::R8Snorm,
+        "R8_UINT" => F::R8Uint,
+        "R8_SINT" => F::R8Sint,
+        "R8G8_UNORM" => F::Rg8Unorm,
+        "R8G8_SNORM" => F::Rg8Snorm,
+        "R8G8_UINT" => F::Rg8Uint,
+        "R8G8_SINT" => F::Rg8Sint,
+        "R16_UNORM" => F::R16Unorm,
+        "R16_SNORM" => F::R16Snorm,
+        "R16_UINT" => F::R16Uint,
+        "R16_SINT" => F::R16Sint,
+        "R16_FLOAT" => F::R16Float,
+        "R16G16_UNORM" => F::Rg16Unorm,
+        "R16G16_SNORM" => F::Rg16Snorm,
+        "R16G16_UINT" => F::Rg16Uint,
+        "R16G16_SINT" => F::Rg16Sint,
+        "R16G16_FLOAT" => F::Rg16Float,
+        "R16G16B16A16_UNORM" => F::Rgba16Unorm,
+        "R16G16B16A16_SNORM" => F::Rgba16Snorm,
+        "R16G16B16A16_UINT" => F::Rgba16Uint,
+        "R16G16B16A16_SINT" => F::Rgba16Sint,
+        "R16G16B16A16_FLOAT" => F::Rgba16Float,
+        "R32_UINT" => F::R32Uint,
+        "R32_SINT" => F::R32Sint,
+        "R32_FLOAT" => F::R32Float,
+        "R32G32_UINT" => F::Rg32Uint,
+        "R32G32_SINT" => F::Rg32Sint,
+        "R32G32_FLOAT" => F::Rg32Float,
+        "R32G32B32A32_UINT" => F::Rgba32Uint,
+        "R32G32B32A32_SINT" => F::Rgba32Sint,
+        "R32G32B32A32_FLOAT" => F::Rgba32Float,
+        "R10G10B10A2_UNORM" => F::Rgb10a2Unorm,
+        "R10G10B10A2_UINT" => F::Rgb10a2Uint,
+        "R11G11B10_FLOAT" => F::Rg11b10Ufloat,
+        "R9G9B9E5_FLOAT" => F::Rgb9e5Ufloat,
+        _ => return None,
+    })
+}
+
+/// The binding of a texture or sampler variable.
+pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) -> Result<Slot> {
+    let (entry, resource) = match *inner {
+        TypeInner::Sampler { comparison } => {
+            let i = binding.saturating_sub(tgsi_naga::SAMPLER_BINDING_BASE);
+            // Unbound: any state does (the view reads zero), comparing if the shader compares.
+            let unbound = SamplerState {
+                compare: comparison,
+                ..SamplerState::default()
+            };
+            let state = inputs.resources.sampler(i).unwrap_or(&unbound);
+            let ty = if comparison {
+                wgpu::SamplerBindingType::Comparison
+            } else if samplers::filters(state) {
+                wgpu::SamplerBindingType::Filtering
+            } else {
+                wgpu::SamplerBindingType::NonFiltering
+            };
+            let sampler = samplers::sampler(&gpu.device, state, i)?;
+            (wgpu::BindingType::Sampler(ty), Bound::Sampler(sampler))
+        }
+        TypeInner::Image {
+            dim,
+            arrayed,
+            class:
+                class @ (ImageClass::Sampled { multi: false, .. } | ImageClass::Depth { multi: false }),
+        } => {
+            let (texture_view, format, view_dimension) =
+                match inputs.resources.sampler_view(binding) {
+                    Some(view) => texture(gpu, view, binding, dim, arrayed)?,
+                    None => zero_texture(gpu, binding, dim, arrayed, class)?,
+                };
+            let sample_type = match class {
+                ImageClass::Depth { .. } => wgpu::TextureSampleType::Depth,
+                ImageClass::Sampled {
+                    kind: ScalarKind::Uint,
+                    ..
+                } => wgpu::TextureSampleType::Uint,
+                ImageClass::Sampled {
+                    kind: ScalarKind::Sint,
+                    ..
+                } => wgpu::TextureSampleType::Sint,
+                _ => format
+                    .sample_type(None, Some(gpu.device.features()))
+                    .unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
+            };
+            let ty = wgpu::BindingType::Texture {
+                sample_type,
+                view_dimension,
+                multisampled: false,
+            };
+            (ty, Bound::Texture(texture_view))
+        }
+        ref other => {
+            return Err(Error::Unsupported(format!(
+                "binding {binding}: {other:?} (multisampled textures)"
+            )))
+        }
+    };
+    Ok(Slot {
+        layout: wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: inputs.visibility,
+            ty: entry,
+            count: None,
+        },
+        resource,
+    })
+}
+
+/// An unbound view: a zero-filled 1×1 texture (6 layers for cubes) of the shader's kind,
+/// so it reads zero as in the interpreter (its size queries give 1, not 0). Unbound shadow
+/// views are refused.
+fn zero_texture(
+    gpu: &Gpu,
+    slot: u32,
+    dim: ImageDimension,
+    arrayed: bool,
+    class: ImageClass,
+) -> Result<(
+    wgpu::TextureView,
+    wgpu::TextureFormat,
+    wgpu::TextureViewDimension,
+)> {
+    let dimension = view_dimension(dim, arrayed)
+        .ok_or_else(|| Error::Unsupported(format!("SVIEW[{slot}]: {dim:?} arrays")))?;
+    let format = match class {
+        // The translation makes (d, d, d, 1) of a comparison, where the interpreter's unbound
+        // view gives (0, 0, 0, 0).
+        ImageClass::Depth { .. } => {
+            return Err(Error::Unsupported(format!(
+                "SVIEW[{slot}] is not bound (shadow views must be)"
+            )))
+        }
+        ImageClass::Sampled {
+            kind: ScalarKind::Uint,
+            ..
+        } => wgpu::TextureFormat::Rgba8Uint,
+        ImageClass::Sampled {
+            kind: ScalarKind::Sint,
+            ..
+        } => wgpu::TextureFormat::Rgba8Sint,
+        _ => wgpu::TextureFormat::Rgba8Unorm,
+    };
+    let (tex_dim, layers) = match dim {
+        ImageDimension::D1 => (wgpu::TextureDimension::D1, 1),
+        ImageDimension::D3 => (wgpu::TextureDimension::D3, 1),
+        ImageDimension::Cube => (wgpu::TextureDimension::D2, 6),
+        ImageDimension::D2 => (wgpu::TextureDimension::D2, 1),
+    };
+    // wgpu clears new textures to zero.
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("unbound view"),
+        size: wgpu::Extent3d {
+            width: 1,
+            height: 1,
+            depth_or_array_layers: layers,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: tex_dim,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(dimension),
+        ..Default::default()
+    });
+    Ok((view, format, dimension))
+}
+
+/// The view dimension of a shader's image type.
+pub(crate) fn view_dimension(
+    dim: ImageDimension,
+    arrayed: bool,
+) -> Option<wgpu::TextureViewDimension> {
+    use wgpu::TextureViewDimension as V;
+    Some(match (dim, arrayed) {
+        (ImageDimension::D1, false) => V::D1,
+        (ImageDimension::D2, false) => V::D2,
+        (ImageDimension::D2, true) => V::D2Array,
+        (ImageDimension::D3, false) => V::D3,
+        (ImageDimension::Cube, false) => V::Cube,
+        (ImageDimension::Cube, true) => V::CubeArray,
+        _ => return None,
+    })
+}
+
+/// A texture holding `view`'s resource, and the view the shader samples.
+fn texture(
+    gpu: &Gpu,
+    view: &SamplerView,
+    slot: u32,
+    dim: ImageDimension,
+    arrayed: bool,
+) -> Result<(
+    wgpu::TextureView,
+    wgpu::TextureFormat,
+    wgpu::TextureViewDimension,
+)> {
+    let refuse = |what: String| Error::Unsupported(format!("SVIEW[{slot}]: {what}"));
+    if view.swizzle != [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W] {
+        return Err(refuse(format!("swizzle {:?}", view.swizzle)));
+    }
+    let format = format(view.format).ok_or_else(|| {
+        refuse(format!(
+            "format {} has no wgpu format of the same layout",
+            view.format.name().unwrap_or_default()
+        ))
+    })?;
+    let dimension =
+        view_dimension(dim, arrayed).ok_or_else(|| refuse(format!("{dim:?} arrays")))?;
+    let texture = create(
+        gpu,
+        &view.resource,
+        format,
+        wgpu::TextureUsages::TEXTURE_BINDING,
+        &format!("SVIEW[{slot}]"),
+    )?;
+    let layers = match dimension {
+        wgpu::TextureViewDimension::D2 | wgpu::TextureViewDimension::D1 => Some(1),
+        wgpu::TextureViewDimension::Cube => Some(6),
+        wgpu::TextureViewDimension::D3 => None,
+        _ => Some(view.last_layer.saturating_sub(view.first_layer) + 1),
+    };
+    let texture_view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(dimension),
+        base_mip_level: view.first_level,
+        mip_level_count: Some(view.last_level.saturating_sub(view.first_level) + 1),
+        base_array_layer: if layers.is_some() {
+            view.first_layer
+        } else {
+            0
+        },
+        array_layer_count: layers,
+        ..Default::default()
+    });
+    Ok((texture_view, format, dimension))
+}
+
+/// A texture of `r`'s target, size and levels in `format`, holding its bytes (`what` names
+/// the slot in errors); `usage` is added to `COPY_DST`.
+pub(crate) fn create(
+    gpu: &Gpu,
+    r: &Resource,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+    what: &str,
+) -> Result<wgpu::Texture> {
+    let refuse = |why: String| Error::Unsupported(format!("{what}: {why}"));
+    let (tex_dim, size) = match r.target {
+        Target::Tex1D => (wgpu::TextureDimension::D1, [r.width0, 1, 1]),
+        Target::Tex2D | Target::Rect | Target::Array2D | Target::Cube | Target::CubeArray => (
+            wgpu::TextureDimension::D2,
+            [r.width0, r.height0, r.array_size.max(1)],
+        ),
+        Target::Tex3D => (wgpu::TextureDimension::D3, [r.width0, r.height0, r.depth0]),
+        other => return Err(refuse(format!("resource target {other:?}"))),
+    };
+    let levels = r.last_level + 1;
+    if tex_dim == wgpu::TextureDimension::D1 && levels > 1 {
+        return Err(refuse("1-D textures with mipmaps".into()));
+    }
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: size[0],
+            height: size[1],
+            depth_or_array_layers: size[2],
+        },
+        mip_level_count: levels,
+        sample_count: 1,
+        dimension: tex_dim,
+        format,
+        usage: usage | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    upload(gpu, &texture, r, format)?;
+    Ok(texture)
+}
+
+/// Copies every level of the resource's bytes into the texture.
+fn upload(
+    gpu: &Gpu,
+    texture: &wgpu::Texture,
+    r: &Resource,
+    format: wgpu::TextureFormat,
+) -> Result<()> {
+    let texel = format
+        .block_copy_size(None)
+        .ok_or_else(|| Error::Unsupported(format!("texture format {format:?}")))?
+        as usize;
+    let bytes = r.data.to_bytes();
+    for level in 0..=r.last_level {
+        let Some(l) = r.level(level, texel) else {
+            break;
+        };
+        let depth = if r.target == Target::Tex1D {
+            1
+        } else {
+            l.slices
+        };
+        let len = l.slice_bytes.saturating_mul(depth as usize);
+        let data = l
+            .offset
+            .checked_add(len)
+            .and_then(|end| bytes.get(l.offset..end))
+            .ok_or_else(|| Error::Setup(format!("texture data shorter than level {level}")))?;
+        gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: level,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            data,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(l.row_bytes as u32),
+                rows_per_image: Some(l.height),
+            },
+            wgpu::Extent3d {
+                width: l.width,
+                height: l.height,
+                depth_or_array_layers: depth,
+            },
+        );
+    }
+    Ok(())
+}

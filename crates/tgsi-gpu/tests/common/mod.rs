@@ -1,0 +1,120 @@
+//! Shared by the GPU tests: the adapter (or a "skipped" message), case discovery in the
+//! repository's and the shared corpus's reference cases, and image comparison.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::{Path, PathBuf};
+
+/// The GPU, or `None` after printing that the test is skipped.
+pub fn gpu() -> Option<tgsi_gpu::Gpu> {
+    match tgsi_gpu::Gpu::new() {
+        Ok(g) => {
+            eprintln!("adapter: {}", g.name());
+            Some(g)
+        }
+        Err(e @ tgsi_gpu::Error::NoAdapter(_)) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("opening the GPU: {e}"),
+    }
+}
+
+/// The shared corpus (`TGSI_SHARED`, else `../shared` beside the repository).
+pub fn shared() -> PathBuf {
+    match std::env::var_os("TGSI_SHARED") {
+        Some(s) => PathBuf::from(s),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// This repository's benchmark shaders.
+pub fn bench_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgsi-jit/benches/shaders")
+}
+
+/// Case directories under `dir` holding `marker`, sorted (none when `dir` is absent).
+pub fn cases(dir: &Path, marker: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    out.retain(|p| p.join(marker).is_file());
+    out.sort();
+    out
+}
+
+/// A case's name (its directory's).
+pub fn name(dir: &Path) -> String {
+    dir.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// How far apart two floats are in units in the last place (0 for equal bits; both NaN
+/// count as 0, a NaN against a number as `u64::MAX`).
+pub fn ulps(a: f32, b: f32) -> u64 {
+    if a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()) {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() {
+        return u64::MAX;
+    }
+    // Map the floats onto a line where adjacent floats are adjacent integers.
+    let key = |x: f32| {
+        let bits = x.to_bits() as i64;
+        if bits & 0x8000_0000 != 0 {
+            0x8000_0000 - bits
+        } else {
+            bits
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+/// How two images differ.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Diff {
+    /// Floats whose bits differ.
+    pub floats: usize,
+    /// Floats outside the tolerance.
+    pub over: usize,
+    /// Largest ULP distance.
+    pub max_ulps: u64,
+    /// Largest absolute difference (NaN mismatches excluded).
+    pub max_abs: f32,
+    /// Where the largest ULP distance is: (pixel, channel, GPU value, interpreter value).
+    pub worst: Option<(usize, usize, f32, f32)>,
+}
+
+/// Compares two images float by float; a float is within tolerance when it is at most
+/// `ulp_tol` ULPs or `abs_tol` away.
+pub fn compare(
+    got: &tgsi_exec::Image,
+    want: &tgsi_exec::Image,
+    ulp_tol: u64,
+    abs_tol: f32,
+) -> Diff {
+    let mut d = Diff::default();
+    for (p, (g, w)) in got.pixels.iter().zip(&want.pixels).enumerate() {
+        for c in 0..4 {
+            if g[c].to_bits() == w[c].to_bits() {
+                continue;
+            }
+            d.floats += 1;
+            let u = ulps(g[c], w[c]);
+            if u > d.max_ulps || d.worst.is_none() {
+                d.max_ulps = d.max_ulps.max(u);
+                d.worst = Some((p, c, g[c], w[c]));
+            }
+            let abs = (g[c] - w[c]).abs();
+            if abs.is_finite() {
+                d.max_abs = d.max_abs.max(abs);
+            }
+            if u > ulp_tol && (abs.is_nan() || abs > abs_tol) {
+                d.over += 1;
+            }
+        }
+    }
+    d
+}

@@ -1,0 +1,202 @@
+//! Every compute reference case (`csref`: the shared corpus's, tgsi-exec's and the `matmul`
+//! benchmark) dispatched on the GPU and by the interpreter with the same bindings: every
+//! resource must end with the same bytes, except the cases of [`EXPLAINED`]. Cases the GPU
+//! engine cannot run are counted and listed with the reason. Skips without an adapter.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+use tgsi_exec::{parse_consts, ComputeOptions, Program};
+
+/// Cases whose results may differ on lavapipe, and why.
+const EXPLAINED: &[(&str, &str)] = &[
+    (
+        "ssbo-robust-resq",
+        "an atomic counter's return values depend on the order invocations run in",
+    ),
+    (
+        "image-formats-load-store",
+        "stores to an RGBA16F image of values beyond the half range (llvmpipe's conversion)",
+    ),
+];
+
+/// A csref case's `bindings.json` as a bindings document (`shared/docs/bindings.md`), the
+/// conversion `tgsi-cli/tests/resources.rs` does (without output files).
+fn csref_bindings(case: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(case.join("bindings.json")).ok()?;
+    let doc: Value = serde_json::from_str(&text).ok()?;
+    let mut resources = Vec::new();
+    for r in doc["resources"].as_array()? {
+        let mut o = Map::new();
+        o.insert("name".into(), r["name"].clone());
+        for k in [
+            "target",
+            "format",
+            "width0",
+            "height0",
+            "depth0",
+            "array_size",
+            "last_level",
+            "nr_samples",
+        ] {
+            if let Some(v) = r["pipe_resource"].get(k) {
+                o.insert(k.into(), v.clone());
+            }
+        }
+        o.insert("data".into(), json!(case.join(r["in_file"].as_str()?)));
+        resources.push(Value::Object(o));
+    }
+    let (mut buffers, mut images, mut atomics) = (Vec::new(), Vec::new(), Vec::new());
+    for t in doc["tgsi"].as_array()? {
+        let Some(bound) = t.get("bound").and_then(Value::as_str) else {
+            continue;
+        };
+        let mut o = Map::new();
+        o.insert("slot".into(), t["index"].clone());
+        o.insert("resource".into(), json!(bound));
+        let renamed = |o: &mut Map<String, Value>, from: &Value, pairs: &[(&str, &str)]| {
+            for (k, to) in pairs {
+                if let Some(v) = from.get(k) {
+                    o.insert(to.to_string(), v.clone());
+                }
+            }
+        };
+        match t["file"].as_str() {
+            Some(file @ ("BUFFER" | "HWATOMIC")) => {
+                renamed(
+                    &mut o,
+                    t,
+                    &[("buffer_offset", "offset"), ("buffer_size", "size")],
+                );
+                if file == "BUFFER" {
+                    buffers.push(Value::Object(o));
+                } else {
+                    atomics.push(Value::Object(o));
+                }
+            }
+            Some("IMAGE") => {
+                renamed(
+                    &mut o,
+                    &t["pipe_image_view"],
+                    &[
+                        ("format", "format"),
+                        ("access", "access"),
+                        ("level", "level"),
+                        ("first_layer", "first_layer"),
+                        ("last_layer", "last_layer"),
+                        ("buf_offset", "offset"),
+                        ("buf_size", "size"),
+                    ],
+                );
+                images.push(Value::Object(o));
+            }
+            _ => {}
+        }
+    }
+    Some(json!({
+        "resources": resources,
+        "buffers": buffers,
+        "images": images,
+        "hw_atomics": atomics,
+        "grid": doc["grid"],
+        "block": doc["block"],
+        "req_local_mem": doc["shared_bytes"],
+    }))
+}
+
+/// One case's outcome.
+enum Outcome {
+    Same,
+    Differ(String),
+    NotRun(String),
+}
+
+/// Dispatches one case on both engines and compares every resource.
+fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
+    let text = std::fs::read_to_string(dir.join("shader.tgsi")).map_err(|e| e.to_string())?;
+    let shader = tgsi::parse(&text).map_err(|e| e.to_string())?;
+    let program = Program::compile(&shader).map_err(|e| e.to_string())?;
+    let constants = match std::fs::read_to_string(dir.join("consts.txt")) {
+        Ok(t) => parse_consts(&t).map_err(|e| e.to_string())?,
+        Err(_) => Vec::new(),
+    };
+    let doc = csref_bindings(dir)
+        .ok_or("bindings.json unreadable")?
+        .to_string();
+    let load = || tgsi_exec::bindings::parse(&doc, dir).map_err(|e| e.to_string());
+    let (cpu, on_gpu) = (load()?, load()?);
+    let options = |b: &tgsi_exec::bindings::Bindings| ComputeOptions {
+        grid: b.grid.unwrap_or([1, 1, 1]),
+        block: b.block.unwrap_or([1, 1, 1]),
+        constants: constants.clone(),
+        shared_bytes: b.req_local_mem.map_or(0, |m| m as usize),
+        ..Default::default()
+    };
+    let mut cpu_opts = options(&cpu);
+    cpu_opts.resources = &cpu.resources;
+    tgsi_exec::run_compute(&program, &cpu_opts).map_err(|e| e.to_string())?;
+    let mut gpu_opts = options(&on_gpu);
+    gpu_opts.resources = &on_gpu.resources;
+    if let Err(e) = tgsi_gpu::run_compute(gpu, &shader, &program, &gpu_opts) {
+        return Ok(Outcome::NotRun(e.to_string()));
+    }
+    let mut differ = Vec::new();
+    let pairs = cpu
+        .resources
+        .bound_resources()
+        .zip(on_gpu.resources.bound_resources());
+    for (i, (want, got)) in pairs.enumerate() {
+        let (w, g) = (want.data.to_bytes(), got.data.to_bytes());
+        if w != g {
+            let words = w.chunks(4).zip(g.chunks(4)).filter(|(a, b)| a != b).count();
+            differ.push(format!("binding {i}: {words} words differ"));
+        }
+    }
+    Ok(if differ.is_empty() {
+        Outcome::Same
+    } else {
+        Outcome::Differ(differ.join(", "))
+    })
+}
+
+#[test]
+fn gpu_dispatches_match_the_interpreter() {
+    let Some(gpu) = common::gpu() else { return };
+    let exec_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgsi-exec/tests/data/csref");
+    let mut dirs = common::cases(&common::shared().join("corpus/csref"), "bindings.json");
+    dirs.extend(common::cases(&exec_data, "bindings.json"));
+    dirs.extend(common::cases(&common::bench_dir(), "bindings.json"));
+    let (mut same, mut explained, mut not_run, mut failures) = (0, 0, 0, Vec::new());
+    for dir in &dirs {
+        let name = common::name(dir);
+        let why = EXPLAINED.iter().find(|(n, _)| *n == name).map(|(_, w)| *w);
+        match (run_case(&gpu, dir), why) {
+            (Ok(Outcome::Same), _) => {
+                same += 1;
+                eprintln!("same    {name}");
+            }
+            (Ok(Outcome::Differ(d)), Some(why)) => {
+                explained += 1;
+                eprintln!("explain {name}: {d}: {why}");
+            }
+            (Ok(Outcome::Differ(d)), None) => failures.push(format!("DIFF    {name}: {d}")),
+            (Ok(Outcome::NotRun(why)), _) => {
+                not_run += 1;
+                eprintln!("not run {name}: {why}");
+            }
+            (Err(e), _) => failures.push(format!("ERROR   {name}: {e}")),
+        }
+    }
+    for f in &failures {
+        eprintln!("{f}");
+    }
+    eprintln!(
+        "csref: {} cases: {same} identical, {explained} explained differences, {} unexplained \
+         differences or errors, {not_run} not run by the gpu engine",
+        dirs.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{} cases failed", failures.len());
+}

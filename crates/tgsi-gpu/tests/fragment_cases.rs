@@ -1,0 +1,406 @@
+//! Every fragment reference case of the repository and the shared corpus, rendered on the GPU
+//! and by the interpreter at the case's size with its constants (and, for texref cases, its
+//! textures): the images must agree, bit for bit or within [`ULP_TOL`] / [`ABS_TOL`] per
+//! float, except the cases of [`EXPLAINED`], whose differences come from the driver and are
+//! reported, not failed. Cases the GPU engine cannot run (translation or engine limits) are
+//! counted and listed with the reason; the counts are printed per corpus. Skips without an
+//! adapter; corpora that are absent contribute no cases.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+use tgsi_exec::{parse_consts, render_fragment, Program, RenderOptions};
+
+/// Largest accepted distance in units in the last place...
+const ULP_TOL: u64 = 64;
+/// ... or absolute difference (for results near zero, where ULPs are tiny).
+const ABS_TOL: f32 = 1e-5;
+
+/// Cases whose images differ beyond the tolerance on lavapipe, and why. llvmpipe runs shaders
+/// with denormals flushed to zero (inputs and results), does not keep NaN signs and payloads,
+/// and takes coarse derivatives from the quad's top row and left column where softpipe (and
+/// the interpreter) use the bottom row (DDX) and left column (DDY); it filters 8-bit
+/// textures with 8-bit fixed-point weights (results off by up to about 1/255, amplified by
+/// the shader's arithmetic), computes the LOD with its own approximations (another mip level
+/// for some pixels) and always samples cube maps seamlessly. Vulkan allows all of it.
+const EXPLAINED: &[(&str, &str)] = &[
+    (
+        "derivatives",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "exec-deriv-nonlinear",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "exec-discard-loop",
+        "coarse DDX/DDY of non-linear values: another row of the quad",
+    ),
+    (
+        "demos-toyball",
+        "denormal results flushed to zero, then divided (POW/RSQ/DIV chains)",
+    ),
+    (
+        "exec-vector-relational",
+        "denormal constants flushed to zero before comparisons",
+    ),
+    (
+        "exec-rounding",
+        "denormal inputs flushed to zero before ROUND/FLR/CEIL/TRUNC",
+    ),
+    (
+        "exec-packing",
+        "half-float packing of NaN and denormals (flushed, NaN bits not kept)",
+    ),
+    (
+        "exec-trig-edge",
+        "NaN sign bits and SIN/COS precision at large arguments",
+    ),
+    (
+        "exec-fp64-arith",
+        "NaN sign and infinities of DDIV/DSQRT, denormal float results flushed",
+    ),
+    (
+        "exec-fp64-minmax-nan",
+        "DMIN/DMAX with a NaN operand return the NaN on llvmpipe",
+    ),
+    (
+        "texture",
+        "8-bit filtering weights and LOD approximations (mipmapped, scaled results)",
+    ),
+    (
+        "piglit-lots-of-tex",
+        "8-bit filtering weights: texels within 1/255, then scaled by 18",
+    ),
+    (
+        "t2d-linear-clamp",
+        "8-bit filtering weights: within about 1/255",
+    ),
+    (
+        "t2d-lod-polynomial",
+        "LOD approximations select other mip levels",
+    ),
+    (
+        "t3d-trilinear",
+        "LOD approximations select other mip levels of a 3-D texture",
+    ),
+    (
+        "texturelod",
+        "8-bit filtering weights between explicit mip levels",
+    ),
+    (
+        "textureoffset",
+        "filtering and LOD differences with texel offsets (not investigated further)",
+    ),
+    (
+        "cube-seamless",
+        "lavapipe samples cube maps seamlessly; this case's sampler is not",
+    ),
+    (
+        "exec-frexp-ldexp-fma",
+        "FREXP/LDEXP/FMA of infinities, NaN and denormals",
+    ),
+    (
+        "exec-nan-minmax",
+        "MIN/MAX and comparisons with NaN operands (llvmpipe's NaN handling)",
+    ),
+    (
+        "exec-pow-exp-log",
+        "POW/EX2/LG2 at 0, infinities, NaN and denormals",
+    ),
+    (
+        "exec-sqrt-div",
+        "SQRT/RSQ/DIV/RCP of 0, infinities and denormals (flushed)",
+    ),
+    ("exec-step-mix", "step/mix edges at denormal and NaN inputs"),
+    (
+        "exec-temp-array-indirect",
+        "softpipe (and the interpreter) write an indirect TEMP destination at the first \
+         lane's address for the whole quad; the translation runs each invocation on its own",
+    ),
+];
+
+/// `"key": number` of meta.json (read by hand: some cases' files are not strict JSON).
+fn meta_number(meta: &str, key: &str) -> Option<u32> {
+    let at = meta.find(&format!("\"{key}\""))?;
+    let rest = meta[at + key.len() + 2..].trim_start().strip_prefix(':')?;
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The case's image size.
+fn meta_size(dir: &Path) -> Option<(u32, u32)> {
+    let meta = std::fs::read_to_string(dir.join("meta.json")).ok()?;
+    Some((meta_number(&meta, "W")?, meta_number(&meta, "H")?))
+}
+
+/// Copies `keys` of `from` into `to`.
+fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
+    for k in keys {
+        if let Some(v) = from.get(k) {
+            to.insert(k.to_string(), v.clone());
+        }
+    }
+}
+
+/// A texref case's `textures.json` as a bindings document (`shared/docs/bindings.md`), the
+/// conversion `tgsi-cli/tests/resources.rs` does.
+fn texref_bindings(case: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(case.join("textures.json")).ok()?;
+    let doc: Value = serde_json::from_str(&text).ok()?;
+    let (mut resources, mut views, mut samplers) = (Vec::new(), Vec::new(), Vec::new());
+    for t in doc["textures"].as_array()? {
+        let name = format!("tex{}", t["index"]);
+        let mut r = Map::new();
+        r.insert("name".into(), json!(name));
+        copy_keys(
+            &mut r,
+            &t["pipe_resource"],
+            &[
+                "target",
+                "format",
+                "width0",
+                "height0",
+                "depth0",
+                "array_size",
+                "last_level",
+                "nr_samples",
+            ],
+        );
+        r.insert("data".into(), json!(case.join(t["file"].as_str()?)));
+        resources.push(Value::Object(r));
+        for b in t["tgsi_bindings"].as_array()? {
+            if let Some(v) = b.get("sampler_view").filter(|v| v.is_object()) {
+                let mut o = Map::new();
+                o.insert("slot".into(), b["sview"].clone());
+                o.insert("resource".into(), json!(name));
+                copy_keys(
+                    &mut o,
+                    v,
+                    &[
+                        "format",
+                        "target",
+                        "first_level",
+                        "last_level",
+                        "first_layer",
+                        "last_layer",
+                        "swizzle",
+                    ],
+                );
+                if let Some(x) = v.get("buf_offset") {
+                    o.insert("offset".into(), x.clone());
+                }
+                if let Some(x) = v.get("buf_size") {
+                    o.insert("size".into(), x.clone());
+                }
+                views.push(Value::Object(o));
+            }
+            if let Some(s) = b.get("sampler_state").filter(|v| v.is_object()) {
+                let mut o = Map::new();
+                o.insert("slot".into(), b["samp"].clone());
+                copy_keys(
+                    &mut o,
+                    s,
+                    &[
+                        "wrap_s",
+                        "wrap_t",
+                        "wrap_r",
+                        "min_img_filter",
+                        "min_mip_filter",
+                        "mag_img_filter",
+                        "compare_mode",
+                        "compare_func",
+                        "unnormalized_coords",
+                        "max_anisotropy",
+                        "seamless_cube_map",
+                        "lod_bias",
+                        "min_lod",
+                        "max_lod",
+                    ],
+                );
+                let border = match &s["border_color_bits"] {
+                    Value::Null => t["gl_state"]["border_color_int"].clone(),
+                    Value::Array(bits) => Value::Array(
+                        bits.iter()
+                            .enumerate()
+                            .map(|(i, b)| match b {
+                                Value::Null => t["gl_state"]["border_color_bits"][i].clone(),
+                                b => b.clone(),
+                            })
+                            .collect(),
+                    ),
+                    bits => bits.clone(),
+                };
+                if !border.is_null() {
+                    o.insert("border_color".into(), border);
+                }
+                samplers.push(Value::Object(o));
+            }
+        }
+    }
+    Some(json!({
+        "resources": resources,
+        "sampler_views": views,
+        "samplers": samplers,
+        "seamless_cube_map": doc["seamless_cube_map_enable"].as_bool().unwrap_or(false),
+    }))
+}
+
+/// The outcome of one case.
+enum Outcome {
+    Exact,
+    Within(common::Diff),
+    Over(common::Diff),
+    NotRun(String),
+}
+
+/// Renders one case on both engines.
+fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
+    let text = std::fs::read_to_string(dir.join("shader.tgsi")).map_err(|e| e.to_string())?;
+    let shader = tgsi::parse(&text).map_err(|e| e.to_string())?;
+    let program = Program::compile(&shader).map_err(|e| e.to_string())?;
+    if program.processor != tgsi::Processor::Fragment {
+        return Err("not a fragment shader".into());
+    }
+    let constants = match std::fs::read_to_string(dir.join("consts.txt")) {
+        Ok(t) => parse_consts(&t).map_err(|e| e.to_string())?,
+        Err(_) => Vec::new(),
+    };
+    let resources = match texref_bindings(dir) {
+        Some(doc) => {
+            tgsi_exec::bindings::parse(&doc.to_string(), dir)
+                .map_err(|e| e.to_string())?
+                .resources
+        }
+        None => Default::default(),
+    };
+    let (width, height) = meta_size(dir).ok_or("meta.json: no W/H")?;
+    let opts = RenderOptions {
+        width,
+        height,
+        constants,
+        clear: [-1.0, -2.0, -3.0, -4.0],
+        threads: 0,
+        resources,
+        ..Default::default()
+    };
+    let want = render_fragment(&program, &opts).map_err(|e| e.to_string())?;
+    let got = match tgsi_gpu::render(gpu, &shader, &program, &opts) {
+        Ok(image) => image,
+        Err(e) => return Ok(Outcome::NotRun(e.to_string())),
+    };
+    let diff = common::compare(&got, &want, ULP_TOL, ABS_TOL);
+    Ok(if diff.floats == 0 {
+        Outcome::Exact
+    } else if diff.over == 0 {
+        Outcome::Within(diff)
+    } else {
+        Outcome::Over(diff)
+    })
+}
+
+/// Why case `name` may differ, if it may.
+fn explained(name: &str) -> Option<&'static str> {
+    EXPLAINED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| *why)
+}
+
+/// Runs every case of one corpus, printing a line per case and the counts; returns the
+/// failures.
+fn corpus(gpu: &tgsi_gpu::Gpu, label: &str, dirs: &[PathBuf]) -> Vec<String> {
+    let (mut exact, mut within, mut not_run, mut failures) = (0, 0, 0, Vec::new());
+    let mut explained_count = 0;
+    let (mut max_ulps, mut max_abs) = (0u64, 0f32);
+    for dir in dirs {
+        let name = common::name(dir);
+        match run_case(gpu, dir) {
+            Ok(Outcome::Exact) => {
+                exact += 1;
+                eprintln!("exact   {label}/{name}");
+            }
+            Ok(Outcome::Within(d)) => {
+                within += 1;
+                max_ulps = max_ulps.max(d.max_ulps);
+                max_abs = max_abs.max(d.max_abs);
+                eprintln!(
+                    "within  {label}/{name}: {} floats differ, max {} ulp, max abs {:e}",
+                    d.floats, d.max_ulps, d.max_abs
+                );
+            }
+            Ok(Outcome::Over(d)) if explained(&name).is_some() => {
+                explained_count += 1;
+                eprintln!(
+                    "explain {label}/{name}: {} floats differ, {} over tolerance, max {} ulp, \
+                     max abs {:e}: {}",
+                    d.floats,
+                    d.over,
+                    d.max_ulps,
+                    d.max_abs,
+                    explained(&name).unwrap_or_default()
+                );
+            }
+            Ok(Outcome::Over(d)) => failures.push(format!(
+                "DIFF    {label}/{name}: {} floats differ, {} over tolerance, max {} ulp, max abs {:e}, worst \
+                 (pixel, channel, gpu, interp) {:?}",
+                d.floats, d.over, d.max_ulps, d.max_abs, d.worst
+            )),
+            Ok(Outcome::NotRun(why)) => {
+                not_run += 1;
+                eprintln!("not run {label}/{name}: {why}");
+            }
+            Err(e) => failures.push(format!("ERROR   {label}/{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "{label}: {} cases: {exact} exact, {within} within tolerance (max {max_ulps} ulp, \
+         max abs {max_abs:e}), {explained_count} explained differences, {} unexplained differences \
+         or errors, {not_run} not run by the gpu engine",
+        dirs.len(),
+        failures.len()
+    );
+    failures
+}
+
+#[test]
+fn gpu_images_match_the_interpreter() {
+    let Some(gpu) = common::gpu() else { return };
+    let shared = common::shared();
+    let exec_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgsi-exec/tests/data");
+    let mut bench = common::cases(&common::bench_dir(), "ref.f32");
+    bench.retain(|d| d.join("shader.tgsi").is_file());
+    let corpora = [
+        ("bench", bench),
+        (
+            "fsref",
+            common::cases(&shared.join("corpus/fsref"), "shader.tgsi"),
+        ),
+        (
+            "exec-fsref",
+            common::cases(&exec_data.join("fsref"), "shader.tgsi"),
+        ),
+        (
+            "texref",
+            common::cases(&shared.join("corpus/texref"), "textures.json"),
+        ),
+        (
+            "exec-texref",
+            common::cases(&exec_data.join("texref"), "textures.json"),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (label, dirs) in &corpora {
+        failures.extend(corpus(&gpu, label, dirs));
+    }
+    for f in &failures {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} cases failed", failures.len());
+}
