@@ -152,14 +152,11 @@ fn untranslatable_statements_are_errors_with_positions() {
         String::from_utf8_lossy(&out.stderr).contains("geom.tgsi: GEOM: naga 30 has no geometry")
     );
 
-    let clip = temp_file("clipvertex.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPVERTEX\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: END\n");
-    let out = tgsi(&["translate", &clip, "--to", "wgsl"]);
+    let layer = temp_file("layer.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], LAYER\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: END\n");
+    let out = tgsi(&["translate", &layer, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("clipvertex.tgsi:4:1: DCL OUT[1], CLIPVERTEX: "),
-        "{err}"
-    );
+    assert!(err.contains("layer.tgsi:4:1: DCL OUT[1], LAYER: "), "{err}");
 }
 
 #[test]
