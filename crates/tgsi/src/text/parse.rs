@@ -70,7 +70,7 @@ impl Sink for Shader {
                 ItemKind::Immediate
             }
             Item::Instruction(_, i) => {
-                // The clone sizes the operand lists exactly.
+                // Operands are inline: a plain copy, no allocation.
                 self.instructions.push(i.clone());
                 ItemKind::Instruction
             }
@@ -102,7 +102,6 @@ pub(crate) fn parse_into(
         sink,
         processor: Processor::Vertex,
         counts: Counts::default(),
-        operands: (Vec::new(), Vec::new()),
         implied_array_size: 0,
     };
     parser.program().map_err(|e| *e)
@@ -139,8 +138,6 @@ struct Parser<'a, 'l, 's, S: Sink> {
     /// The stage named by the header.
     processor: Processor,
     counts: Counts,
-    /// Operand lists lent to each instruction in turn, so reading one allocates nothing.
-    operands: (Vec<Dst>, Vec<Src>),
     /// Size an empty `[]` stands for (GS input primitive, 32 for tessellation).
     implied_array_size: u32,
 }
@@ -976,10 +973,6 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         self.cur.advance(word.len());
         let takes_operands = info.num_dst + info.num_src > 0 || info.has(opcode::TEX);
         let mut inst = Instruction::new(opcode);
-        let (mut dst, mut src) = std::mem::take(&mut self.operands);
-        dst.clear();
-        src.clear();
-        (inst.dst, inst.src) = (dst, src);
         inst.saturate = saturate;
         inst.precise = precise;
         inst.span = span;
@@ -1099,7 +1092,6 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         self.sink
             .item(Item::Instruction(self.counts.instructions, &inst));
         self.counts.instructions += 1;
-        self.operands = (inst.dst, inst.src);
         Ok(())
     }
 
