@@ -125,6 +125,31 @@ pub fn write(path: &str, bytes: &[u8]) -> Result<(), Failure> {
     std::fs::write(path, bytes).map_err(|e| Failure::Io(format!("{path}: {e}")))
 }
 
+/// Writes token words as little-endian bytes to a file, or stdout for `-`, a block at a time
+/// (no second copy of the whole stream).
+pub fn write_words(path: &str, words: &[u32]) -> Result<(), Failure> {
+    use std::io::Write;
+    const BLOCK: usize = 16 << 10;
+    let mut bytes = Vec::with_capacity(4 * BLOCK);
+    let mut write_all = |out: &mut dyn Write| -> std::io::Result<()> {
+        for block in words.chunks(BLOCK) {
+            bytes.clear();
+            for w in block {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            out.write_all(&bytes)?;
+        }
+        out.flush()
+    };
+    if path == "-" {
+        return write_all(&mut std::io::stdout().lock())
+            .map_err(|e| Failure::Io(format!("<stdout>: {e}")));
+    }
+    std::fs::File::create(path)
+        .and_then(|mut file| write_all(&mut file))
+        .map_err(|e| Failure::Io(format!("{path}: {e}")))
+}
+
 /// Reads and loads every file in turn, handing each shader to `each`. An input that is not
 /// a shader has its error printed and is skipped; the result says whether any was invalid.
 pub fn for_each_shader(

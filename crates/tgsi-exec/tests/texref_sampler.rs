@@ -305,7 +305,7 @@ fn coordinates(dir: &Path) -> (Vec<u32>, u32, u32, Opcode, TextureTarget) {
             found = Some((ins.opcode, ins.texture.as_ref().unwrap().target));
             let mut mov = tgsi::Instruction::new(Opcode::MOV);
             mov.dst = ins.dst.clone();
-            mov.src = vec![ins.src[0]];
+            mov.src = [ins.src[0]].into();
             *ins = mov;
         }
     }

@@ -334,6 +334,252 @@ impl MemoryInfo {
     };
 }
 
+/// Destinations an [`Instruction`] holds without a heap block (most opcodes write one).
+pub const INLINE_DST: usize = 1;
+/// Sources an [`Instruction`] holds without a heap block (most opcodes read at most three).
+pub const INLINE_SRC: usize = 3;
+
+/// A value that can fill the unused inline slots of [`Operands`]: the operand types of the
+/// IR. The filler is never visible through the list.
+pub trait OperandSlot: Copy {
+    /// Any value of the type, for slots beyond the length.
+    const FILLER: Self;
+}
+
+impl OperandSlot for Dst {
+    const FILLER: Dst = Dst {
+        reg: Register::new(File::Null, 0),
+        write_mask: WriteMask::XYZW,
+    };
+}
+
+impl OperandSlot for Src {
+    const FILLER: Src = Src {
+        reg: Register::new(File::Null, 0),
+        swizzle: Swizzle::IDENTITY,
+        absolute: false,
+        negate: false,
+    };
+}
+
+/// The operands of an [`Instruction`]: a list that keeps up to `N` items inline and moves
+/// to a heap block only beyond that, so reading the usual instruction allocates nothing.
+/// It dereferences to a slice (`inst.src[1]`, `inst.dst.len()`, `for s in &inst.src`,
+/// `inst.src.iter_mut()`), and is built with [`Operands::push`], `collect()`,
+/// `From<[T; M]>`, `From<&[T]>` or `From<Vec<T>>`. Two lists are equal when their items
+/// are, whatever their storage.
+#[derive(Clone)]
+pub struct Operands<T: OperandSlot, const N: usize>(Repr<T, N>);
+
+#[derive(Clone)]
+enum Repr<T: OperandSlot, const N: usize> {
+    /// `items[..len]` are the list (`len <= N`).
+    Inline { len: u8, items: [T; N] },
+    /// More than `N` items were pushed at some point.
+    Heap(Vec<T>),
+}
+
+impl<T: OperandSlot, const N: usize> Operands<T, N> {
+    /// How many items fit without a heap block.
+    pub const INLINE: usize = N;
+
+    /// An empty list.
+    pub const fn new() -> Self {
+        Operands(Repr::Inline {
+            len: 0,
+            items: [T::FILLER; N],
+        })
+    }
+
+    /// A list of `items`.
+    pub fn from_slice(items: &[T]) -> Self {
+        if items.len() > N {
+            return Operands(Repr::Heap(items.to_vec()));
+        }
+        let mut list = Self::new();
+        list.extend(items.iter().copied());
+        list
+    }
+
+    /// Appends `item`.
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        match &mut self.0 {
+            Repr::Inline { len, items } => match items.get_mut(*len as usize) {
+                Some(slot) => {
+                    *slot = item;
+                    *len += 1;
+                }
+                None => {
+                    let mut heap = Vec::with_capacity(2 * N.max(1));
+                    heap.extend_from_slice(items);
+                    heap.push(item);
+                    self.0 = Repr::Heap(heap);
+                }
+            },
+            Repr::Heap(heap) => heap.push(item),
+        }
+    }
+
+    /// Removes and returns the last item.
+    pub fn pop(&mut self) -> Option<T> {
+        match &mut self.0 {
+            Repr::Inline { len, items } => {
+                *len = len.checked_sub(1)?;
+                items.get(*len as usize).copied()
+            }
+            Repr::Heap(heap) => heap.pop(),
+        }
+    }
+
+    /// Keeps the first `len` items.
+    pub fn truncate(&mut self, new_len: usize) {
+        match &mut self.0 {
+            Repr::Inline { len, .. } => *len = (*len).min(new_len.min(N) as u8),
+            Repr::Heap(heap) => heap.truncate(new_len),
+        }
+    }
+
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    /// The items as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        match &self.0 {
+            Repr::Inline { len, items } => items.get(..*len as usize).unwrap_or_default(),
+            Repr::Heap(heap) => heap,
+        }
+    }
+
+    /// The items as a mutable slice.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match &mut self.0 {
+            Repr::Inline { len, items } => items.get_mut(..*len as usize).unwrap_or_default(),
+            Repr::Heap(heap) => heap,
+        }
+    }
+}
+
+impl<T: OperandSlot, const N: usize> Default for Operands<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: OperandSlot, const N: usize> std::ops::Deref for Operands<T, N> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: OperandSlot, const N: usize> std::ops::DerefMut for Operands<T, N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+impl<T: OperandSlot + std::fmt::Debug, const N: usize> std::fmt::Debug for Operands<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl<T: OperandSlot + PartialEq, const N: usize> PartialEq for Operands<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: OperandSlot + Eq, const N: usize> Eq for Operands<T, N> {}
+
+impl<T: OperandSlot + std::hash::Hash, const N: usize> std::hash::Hash for Operands<T, N> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl<T: OperandSlot, const N: usize> Extend<T> for Operands<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        for item in iter {
+            self.push(item);
+        }
+    }
+}
+
+impl<T: OperandSlot, const N: usize> FromIterator<T> for Operands<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut list = Self::new();
+        list.extend(iter);
+        list
+    }
+}
+
+impl<T: OperandSlot, const N: usize, const M: usize> From<[T; M]> for Operands<T, N> {
+    fn from(items: [T; M]) -> Self {
+        Self::from_slice(&items)
+    }
+}
+
+impl<T: OperandSlot, const N: usize> From<&[T]> for Operands<T, N> {
+    fn from(items: &[T]) -> Self {
+        Self::from_slice(items)
+    }
+}
+
+impl<T: OperandSlot, const N: usize> From<Vec<T>> for Operands<T, N> {
+    fn from(items: Vec<T>) -> Self {
+        if items.len() > N {
+            Operands(Repr::Heap(items))
+        } else {
+            Self::from_slice(&items)
+        }
+    }
+}
+
+impl<T: OperandSlot, const N: usize> From<Operands<T, N>> for Vec<T> {
+    fn from(list: Operands<T, N>) -> Vec<T> {
+        match list.0 {
+            Repr::Inline { .. } => list.as_slice().to_vec(),
+            Repr::Heap(heap) => heap,
+        }
+    }
+}
+
+impl<'a, T: OperandSlot, const N: usize> IntoIterator for &'a Operands<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a, T: OperandSlot, const N: usize> IntoIterator for &'a mut Operands<T, N> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_mut_slice().iter_mut()
+    }
+}
+
+impl<T: OperandSlot, const N: usize> IntoIterator for Operands<T, N> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Vec::from(self).into_iter()
+    }
+}
+
 /// One instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
@@ -343,10 +589,10 @@ pub struct Instruction {
     pub saturate: bool,
     /// `_PRECISE`: no value-changing optimisation.
     pub precise: bool,
-    /// Destinations (the opcode's `num_dst`).
-    pub dst: Vec<Dst>,
-    /// Sources (the opcode's `num_src`).
-    pub src: Vec<Src>,
+    /// Destinations (the opcode's `num_dst`); one is stored inline.
+    pub dst: Operands<Dst, INLINE_DST>,
+    /// Sources (the opcode's `num_src`); three are stored inline.
+    pub src: Operands<Src, INLINE_SRC>,
     /// Branch label: an instruction index.
     pub label: Option<u32>,
     /// Texture token.
@@ -364,8 +610,8 @@ impl Instruction {
             opcode,
             saturate: false,
             precise: false,
-            dst: Vec::new(),
-            src: Vec::new(),
+            dst: Operands::new(),
+            src: Operands::new(),
             label: None,
             texture: None,
             memory: None,
@@ -486,4 +732,54 @@ pub struct Immediate {
     pub words: [u32; 4],
     /// Where it was written.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(index: i32) -> Src {
+        Src {
+            reg: Register::new(File::Temporary, index),
+            ..Src::FILLER
+        }
+    }
+
+    #[test]
+    fn operands_spill_and_compare_by_items() {
+        let mut list: Operands<Src, INLINE_SRC> = Operands::new();
+        assert!(list.is_empty());
+        for i in 0..6 {
+            list.push(src(i));
+            assert_eq!(list.len(), i as usize + 1);
+            assert_eq!(list[i as usize], src(i));
+        }
+        let heap = list.clone();
+        assert_eq!(list.pop(), Some(src(5)));
+        list.truncate(2);
+        let inline: Operands<Src, INLINE_SRC> = [src(0), src(1)].into();
+        // Same items, different storage: equal.
+        assert_eq!(list, inline);
+        assert_eq!(format!("{list:?}"), format!("{:?}", [src(0), src(1)]));
+        assert_eq!(heap.iter().count(), 6);
+        assert_eq!(Vec::from(heap.clone()).len(), 6);
+        assert_eq!(
+            heap.clone().into_iter().map(|s| s.reg.index).sum::<i32>(),
+            15
+        );
+        let collected: Operands<Src, INLINE_SRC> = (0..4).map(src).collect();
+        assert_eq!(
+            collected,
+            Operands::from(vec![src(0), src(1), src(2), src(3)])
+        );
+        let mut empty: Operands<Dst, INLINE_DST> = Operands::default();
+        assert_eq!(empty.pop(), None);
+        empty.clear();
+        empty.truncate(5);
+        assert!(empty.is_empty());
+        for s in &mut list {
+            s.negate = true;
+        }
+        assert!(list.iter().all(|s| s.negate));
+    }
 }

@@ -33,5 +33,5 @@ pub use limits::Limits;
 pub use opcode::{Opcode, OpcodeInfo};
 pub use pipe_format::Format;
 pub use scan::{scan, ShaderInfo};
-pub use text::{parse, parse_with_limits, print, print_with, ParseError, PrintOptions};
+pub use text::{parse, parse_with_limits, print, print_to, print_with, ParseError, PrintOptions};
 pub use validate::{validate, Diagnostic, Severity};

@@ -1,5 +1,5 @@
 //! The generated benchmark shader (`benches/support/big_shader.rs`) stays valid: it parses,
-//! prints back to exactly the generated text, re-parses to the same IR, and encodes.
+//! prints back to exactly the generated text (also streamed by `print_to`), re-parses to the same IR, and encodes.
 
 #[path = "../benches/support/big_shader.rs"]
 mod big_shader;
@@ -24,6 +24,15 @@ fn generated_shader_round_trips() {
         );
     }
     assert_eq!(tgsi::parse(&printed), Ok(shader.clone()));
+    // Streamed in blocks, the text is the same (also with hex floats).
+    for options in [
+        tgsi::PrintOptions::default(),
+        tgsi::PrintOptions { hex_floats: true },
+    ] {
+        let mut streamed = Vec::new();
+        tgsi::print_to(&shader, options, &mut streamed).unwrap();
+        assert!(streamed == tgsi::print_with(&shader, options).as_bytes());
+    }
     let words = tgsi::tokens::encode(&shader).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(tgsi::print(&tgsi::tokens::decode(&words).unwrap()), text);
 }

@@ -27,7 +27,7 @@ pub fn asm(file: &str, output: &str, force_tokens: bool) -> Result<(), Failure> 
             })?
         }
     };
-    input::write(output, &tgsi::tokens::words_to_le_bytes(&words))
+    input::write_words(output, &words)
 }
 
 /// `tgsi disasm IN [-o OUT]`: token words (or text) → canonical text.

@@ -30,21 +30,26 @@ pub fn run(args: &FmtArgs) -> Result<(), Failure> {
     };
     let mut not_canonical = false;
     let invalid = input::for_each_shader(&args.files, args.tokens, |input, shader| {
-        let printed = tgsi::print_with(&shader, options);
         if args.check {
+            let printed = tgsi::print_with(&shader, options);
             if input.form(args.tokens) == Form::Tokens || input.bytes != printed.as_bytes() {
                 println!("{}", input.name);
                 not_canonical = true;
             }
             Ok(())
         } else if args.write && input.name != "<stdin>" {
+            let printed = tgsi::print_with(&shader, options);
             if input.bytes == printed.as_bytes() {
                 Ok(())
             } else {
                 input::write(&input.name, printed.as_bytes())
             }
         } else {
-            input::write("-", printed.as_bytes())
+            // Streamed to stdout: the text is never held whole.
+            let mut out = std::io::stdout().lock();
+            tgsi::print_to(&shader, options, &mut out)
+                .and_then(|()| std::io::Write::flush(&mut out))
+                .map_err(|e| Failure::Io(format!("<stdout>: {e}")))
         }
     })?;
     if invalid || not_canonical {

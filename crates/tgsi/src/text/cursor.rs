@@ -26,7 +26,7 @@ static WORD_BYTES: [bool; 256] = {
 };
 
 #[inline]
-fn is_word_byte(c: u8) -> bool {
+pub fn is_word_byte(c: u8) -> bool {
     WORD_BYTES[c as usize]
 }
 

@@ -9,7 +9,7 @@ mod print;
 
 pub use parse::{parse, parse_with_limits};
 pub(crate) use parse::{parse_into, Sink};
-pub use print::{print, print_with, PrintOptions};
+pub use print::{print, print_to, print_with, PrintOptions};
 
 use crate::ir::Span;
 

@@ -14,16 +14,19 @@ const MAX_NAME: usize = 15;
 
 /// A fixed hash table from case-folded names to values.
 pub struct NameTable<T: Copy + 'static> {
-    /// `(key, value)`; key 0 marks an empty slot (no name is empty).
-    slots: Box<[(u128, Option<T>)]>,
+    /// Keys as two 64-bit halves (low, high); `[0, 0]` marks an empty slot (no name is
+    /// empty). Kept apart from the values, and 16 bytes each, so the probed part of the
+    /// opcode table stays small enough for the first-level cache.
+    keys: Box<[[u64; 2]]>,
+    values: Box<[Option<T>]>,
     mask: usize,
 }
 
-/// A word of at most [`MAX_NAME`] bytes upper-cased into one integer, first byte lowest,
-/// its length in the top byte: two words have the same key exactly when they are equal
-/// ignoring ASCII case.
+/// A word of at most [`MAX_NAME`] bytes upper-cased into two integers, first byte lowest,
+/// its length in the top byte of the second: two words have the same key exactly when they
+/// are equal ignoring ASCII case.
 #[inline]
-fn key(word: &[u8]) -> Option<u128> {
+fn key(word: &[u8]) -> Option<[u64; 2]> {
     if word.is_empty() || word.len() > MAX_NAME {
         return None;
     }
@@ -35,33 +38,37 @@ fn key(word: &[u8]) -> Option<u128> {
             .fold(0u64, |k, b| k << 8 | b.to_ascii_uppercase() as u64)
     };
     let (low, high) = word.split_at(word.len().min(8));
-    Some((word.len() as u128) << 120 | (half(high) as u128) << 64 | half(low) as u128)
+    Some([half(low), (word.len() as u64) << 56 | half(high)])
 }
 
 #[inline]
-fn hash(key: u128) -> usize {
-    let h = ((key as u64) ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+fn hash(key: [u64; 2]) -> usize {
+    let h = (key[0] ^ key[1]).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     (h >> 32) as usize
 }
 
 impl<T: Copy + 'static> NameTable<T> {
     /// A table holding `entries`; of two equal names the later one wins (as in a map).
     fn new(entries: impl Iterator<Item = (&'static str, T)>) -> NameTable<T> {
+        const EMPTY: [u64; 2] = [0, 0];
         let entries: Vec<_> = entries.collect();
-        let size = (entries.len() * 8).next_power_of_two();
+        // At most a quarter full: short probes.
+        let size = (entries.len() * 4).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![(0, None); size].into_boxed_slice();
+        let mut keys = vec![EMPTY; size].into_boxed_slice();
+        let mut values = vec![None; size].into_boxed_slice();
         for (name, value) in entries {
             let Some(k) = key(name.as_bytes()) else {
                 continue;
             };
             let mut i = hash(k) & mask;
-            while slots[i].0 != 0 && slots[i].0 != k {
+            while keys[i] != EMPTY && keys[i] != k {
                 i = (i + 1) & mask;
             }
-            slots[i] = (k, Some(value));
+            keys[i] = k;
+            values[i] = Some(value);
         }
-        NameTable { slots, mask }
+        NameTable { keys, values, mask }
     }
 
     /// The value whose name equals `word` ignoring ASCII case.
@@ -70,11 +77,14 @@ impl<T: Copy + 'static> NameTable<T> {
         let k = key(word)?;
         let mut i = hash(k) & self.mask;
         loop {
-            match self.slots[i] {
-                (0, _) => return None,
-                (slot, value) if slot == k => return value,
-                _ => i = (i + 1) & self.mask,
+            let slot = *self.keys.get(i)?;
+            if slot == k {
+                return self.values.get(i).copied().flatten();
             }
+            if slot == [0, 0] {
+                return None;
+            }
+            i = (i + 1) & self.mask;
         }
     }
 }

@@ -6,7 +6,7 @@
 //! The parser never recurses on input, never allocates more than the input justifies (see
 //! [`Limits`]) and never panics.
 
-use super::cursor::{clip, Cursor};
+use super::cursor::{clip, is_word_byte, Cursor};
 use super::names;
 use super::number;
 use super::ParseError;
@@ -70,7 +70,7 @@ impl Sink for Shader {
                 ItemKind::Immediate
             }
             Item::Instruction(_, i) => {
-                // The clone sizes the operand lists exactly.
+                // Operands are inline: a plain copy, no allocation.
                 self.instructions.push(i.clone());
                 ItemKind::Instruction
             }
@@ -102,7 +102,7 @@ pub(crate) fn parse_into(
         sink,
         processor: Processor::Vertex,
         counts: Counts::default(),
-        operands: (Vec::new(), Vec::new()),
+        inst: Instruction::new(Opcode::NOP),
         implied_array_size: 0,
     };
     parser.program().map_err(|e| *e)
@@ -114,6 +114,24 @@ fn strip_suffix<'w>(word: &'w [u8], suffix: &[u8]) -> (&'w [u8], bool) {
         Some(n) if word[n..].eq_ignore_ascii_case(suffix) => (&word[..n], true),
         _ => (word, false),
     }
+}
+
+/// Whether the byte after an operand read by a fast path leaves nothing more for the
+/// operand's general path to read: a comma, a line feed, a space or the end. (A space or
+/// line feed may be followed by anything: the callers have checked that no `.` or `[`
+/// belonging to the operand comes after the whitespace.)
+#[inline(always)]
+fn ends_operand(next: Option<u8>) -> bool {
+    matches!(next, None | Some(b',' | b'\n' | b' '))
+}
+
+/// The first byte at or after `rest[i]` that is not a space, tab or line feed.
+#[inline(always)]
+fn next_after_ws(rest: &[u8], i: usize) -> Option<u8> {
+    rest.get(i..)?
+        .iter()
+        .copied()
+        .find(|c| !matches!(c, b' ' | b'\t' | b'\n'))
 }
 
 /// A parsed `[...]` of an operand.
@@ -139,8 +157,9 @@ struct Parser<'a, 'l, 's, S: Sink> {
     /// The stage named by the header.
     processor: Processor,
     counts: Counts,
-    /// Operand lists lent to each instruction in turn, so reading one allocates nothing.
-    operands: (Vec<Dst>, Vec<Src>),
+    /// The instruction being read: one value reused for all, so reading one allocates and
+    /// copies nothing.
+    inst: Instruction,
     /// Size an empty `[]` stands for (GS input primitive, 32 for tessellation).
     implied_array_size: u32,
 }
@@ -233,7 +252,30 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     // ----- numbers --------------------------------------------------------------------
 
     /// An unsigned decimal number; overflow is an error (Mesa silently wraps).
+    #[inline]
     fn uint(&mut self, what: &str) -> PResult<u32> {
+        // Up to nine digits always fit: read them in place, and leave longer runs, limits
+        // and errors to the general path.
+        let rest = self.cur.rest();
+        let mut value = 0u32;
+        let mut n = 0;
+        while let Some(&c) = rest.get(n).filter(|c| c.is_ascii_digit()) {
+            if n == 9 {
+                return self.any_uint(what);
+            }
+            value = value * 10 + (c - b'0') as u32;
+            n += 1;
+        }
+        if n == 0 || n > self.limits.max_token_len {
+            return self.any_uint(what);
+        }
+        self.cur.advance(n);
+        Ok(value)
+    }
+
+    /// [`Parser::uint`] for any input.
+    #[inline(never)]
+    fn any_uint(&mut self, what: &str) -> PResult<u32> {
         let digits = self.cur.digits();
         if digits.is_empty() {
             return self.expected(what);
@@ -975,20 +1017,18 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         let info = opcode.info();
         self.cur.advance(word.len());
         let takes_operands = info.num_dst + info.num_src > 0 || info.has(opcode::TEX);
-        let mut inst = Instruction::new(opcode);
-        let (mut dst, mut src) = std::mem::take(&mut self.operands);
-        dst.clear();
-        src.clear();
-        (inst.dst, inst.src) = (dst, src);
+        // The instruction is assembled in place in `self.inst` (reused, so its operand
+        // lists are cleared rather than built anew).
+        let inst = &mut self.inst;
+        inst.opcode = opcode;
         inst.saturate = saturate;
         inst.precise = precise;
+        inst.dst.clear();
+        inst.src.clear();
+        inst.label = None;
+        inst.texture = info.has(opcode::SVIEW_OFFSETS).then(TextureInfo::unknown);
+        inst.memory = info.has(opcode::MEM).then_some(MemoryInfo::NONE);
         inst.span = span;
-        if info.has(opcode::SVIEW_OFFSETS) {
-            inst.texture = Some(TextureInfo::unknown());
-        }
-        if info.has(opcode::MEM) {
-            inst.memory = Some(MemoryInfo::NONE);
-        }
 
         // Pre-2017 geometry shaders wrote EMIT / ENDPRIM with no stream operand.
         let operands_omitted = matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) && {
@@ -1020,13 +1060,13 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                 }
                 if i < info.num_dst as usize {
                     let dst = self.dst_operand()?;
-                    inst.dst.push(dst);
+                    self.inst.dst.push(dst);
                 } else if i < (info.num_dst + info.num_src) as usize {
                     let src = self.src_operand()?;
-                    inst.src.push(src);
+                    self.inst.src.push(src);
                 } else {
                     let target = self.texture_target()?;
-                    inst.texture = Some(TextureInfo {
+                    self.inst.texture = Some(TextureInfo {
                         target,
                         return_type: ReturnType::Unknown,
                         offsets: Vec::new(),
@@ -1036,9 +1076,9 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         }
 
         // Texel offsets.
-        if inst.texture.is_some() {
+        if self.inst.texture.is_some() {
             while let Some(p) = self.comma_then() {
-                let n = inst.texture.as_ref().map_or(0, |t| t.offsets.len());
+                let n = self.inst.texture.as_ref().map_or(0, |t| t.offsets.len());
                 let mut q = p;
                 let word = q.word();
                 if names::files().get(word).is_none() || n >= 4 {
@@ -1047,15 +1087,18 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                 q.advance(word.len());
                 self.cur = p;
                 let offset = self.tex_offset()?;
-                if let Some(t) = inst.texture.as_mut() {
+                if let Some(t) = self.inst.texture.as_mut() {
                     t.offsets.push(offset);
                 }
             }
         }
 
         // Memory qualifiers, image target and format.
-        if let Some(mem) = inst.memory.as_mut() {
+        if self.inst.memory.is_some() {
             while let Some(mut p) = self.comma_then() {
+                let Some(mem) = self.inst.memory.as_mut() else {
+                    break;
+                };
                 let word = p.word_str();
                 if let Some(q) = MemoryQualifier::from_name(word) {
                     mem.qualifiers |= 1 << q.number();
@@ -1086,7 +1129,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                     return self
                         .error_at(label_span, format!("label {label} does not fit in 24 bits"));
                 }
-                inst.label = Some(label);
+                self.inst.label = Some(label);
             }
         }
 
@@ -1097,9 +1140,8 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
             span,
         )?;
         self.sink
-            .item(Item::Instruction(self.counts.instructions, &inst));
+            .item(Item::Instruction(self.counts.instructions, &self.inst));
         self.counts.instructions += 1;
-        self.operands = (inst.dst, inst.src);
         Ok(())
     }
 
@@ -1196,15 +1238,15 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         Ok(bracket)
     }
 
-    /// `FILE[n]` as the printer writes most operands: a literal index right after the
-    /// file, no array id, no second index. `None` (cursor untouched) leaves anything else
-    /// to the general path of [`Parser::register`], which reads this form identically.
+    /// `FILE[n]` as the printer writes most operands, at the start of `rest`: a literal
+    /// index right after the file, no array id, no second index. Returns the register and
+    /// its length, or `None` for anything else, which the general path of
+    /// [`Parser::register`] reads (identically, for this form).
     #[inline(always)]
-    fn plain_register(&mut self) -> Option<Register> {
-        let rest = self.cur.rest();
-        let word = self.cur.word();
-        let file = names::files().get(word)?;
-        let mut i = word.len();
+    fn plain_register_at(&self, rest: &[u8]) -> Option<(Register, usize)> {
+        let word_len = rest.iter().position(|&c| !is_word_byte(c))?;
+        let file = names::files().get(rest.get(..word_len)?)?;
+        let mut i = word_len;
         if rest.get(i) != Some(&b'[') {
             return None;
         }
@@ -1230,15 +1272,98 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         if rest.get(i) == Some(&b'(') {
             return None;
         }
-        let mut j = i;
-        while matches!(rest.get(j), Some(b' ' | b'\t' | b'\n')) {
-            j += 1;
+        Some((Register::new(file, index as i32), i))
+    }
+
+    /// [`Parser::plain_register_at`] at the cursor, which it moves past the register.
+    #[inline(always)]
+    fn plain_register(&mut self) -> Option<Register> {
+        let rest = self.cur.rest();
+        let (reg, len) = self.plain_register_at(rest)?;
+        if next_after_ws(rest, len) == Some(b'[') {
+            return None;
         }
-        if rest.get(j) == Some(&b'[') {
+        self.cur.advance(len);
+        Some(reg)
+    }
+
+    /// A destination as the printer writes it, `FILE[n]` and an optional `.mask` (at
+    /// least one of x, y, z, w in that order), followed by a comma, a line feed, a space or
+    /// the end. `None` (cursor untouched) leaves every other form, and every error, to
+    /// [`Parser::dst_operand`]'s general path, which reads this form identically.
+    #[inline(always)]
+    fn plain_dst(&mut self) -> Option<Dst> {
+        let rest = self.cur.rest();
+        let (reg, mut i) = self.plain_register_at(rest)?;
+        let mut write_mask = WriteMask::XYZW;
+        if rest.get(i) == Some(&b'.') {
+            i += 1;
+            let mut mask = 0u8;
+            for (bit, letter) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
+                if rest.get(i).map(u8::to_ascii_lowercase) == Some(letter) {
+                    mask |= 1 << bit;
+                    i += 1;
+                }
+            }
+            if mask == 0 || !ends_operand(rest.get(i).copied()) {
+                return None;
+            }
+            write_mask = WriteMask(mask);
+        } else if matches!(next_after_ws(rest, i), Some(b'.' | b'[')) {
+            return None;
+        }
+        if !ends_operand(rest.get(i).copied()) {
             return None;
         }
         self.cur.advance(i);
-        Some(Register::new(file, index as i32))
+        Some(Dst { reg, write_mask })
+    }
+
+    /// A source as the printer writes it: `[-][|]FILE[n][.xyzw][|]` with no space inside,
+    /// followed by a comma, a line feed, a space or the end. `None` (cursor untouched)
+    /// leaves every other form, and every error, to [`Parser::src_operand`]'s general
+    /// path, which reads this form identically.
+    #[inline(always)]
+    fn plain_src(&mut self) -> Option<Src> {
+        let rest = self.cur.rest();
+        let negate = rest.first() == Some(&b'-');
+        let mut i = negate as usize;
+        let absolute = rest.get(i) == Some(&b'|');
+        i += absolute as usize;
+        let (reg, len) = self.plain_register_at(rest.get(i..)?)?;
+        i += len;
+        let mut swizzle = Swizzle::IDENTITY;
+        if rest.get(i) == Some(&b'.') {
+            let letters = rest.get(i + 1..i + 5)?;
+            for (slot, &c) in swizzle.0.iter_mut().zip(letters) {
+                *slot = match c.to_ascii_lowercase() {
+                    b'x' => 0,
+                    b'y' => 1,
+                    b'z' => 2,
+                    b'w' => 3,
+                    _ => return None,
+                };
+            }
+            i += 5;
+        } else if matches!(next_after_ws(rest, i), Some(b'.' | b'[')) {
+            return None;
+        }
+        if absolute {
+            if rest.get(i) != Some(&b'|') {
+                return None;
+            }
+            i += 1;
+        }
+        if !ends_operand(rest.get(i).copied()) {
+            return None;
+        }
+        self.cur.advance(i);
+        Some(Src {
+            reg,
+            swizzle,
+            absolute,
+            negate,
+        })
     }
 
     /// `FILE[...]` optionally followed by a second `[...]`.
@@ -1283,6 +1408,15 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
 
     #[inline(always)]
     fn dst_operand(&mut self) -> PResult<Dst> {
+        if let Some(dst) = self.plain_dst() {
+            return Ok(dst);
+        }
+        self.any_dst_operand()
+    }
+
+    /// [`Parser::dst_operand`] in all its forms.
+    #[inline(never)]
+    fn any_dst_operand(&mut self) -> PResult<Dst> {
         let reg = self.register()?;
         let write_mask = self.opt_write_mask()?.unwrap_or(WriteMask::XYZW);
         Ok(Dst { reg, write_mask })
@@ -1290,6 +1424,15 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
 
     #[inline(always)]
     fn src_operand(&mut self) -> PResult<Src> {
+        if let Some(src) = self.plain_src() {
+            return Ok(src);
+        }
+        self.any_src_operand()
+    }
+
+    /// [`Parser::src_operand`] in all its forms.
+    #[inline(never)]
+    fn any_src_operand(&mut self) -> PResult<Src> {
         let mut negate = false;
         let mut absolute = false;
         if self.cur.peek() == b'-' {

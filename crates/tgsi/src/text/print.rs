@@ -26,10 +26,40 @@ pub fn print(shader: &Shader) -> String {
 
 /// Prints a shader with options.
 pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
+    let capacity = 4096 + shader.declarations.len() * 64 + shader.instructions.len() * 80;
+    let bytes = print_blocks(shader, options, capacity, |_| Ok(())).unwrap_or_default();
+    // Only `&str`s and ASCII characters were appended.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes what [`print_with`] returns to `out`, 64 KiB at a time, without holding the
+/// whole text in memory.
+pub fn print_to(
+    shader: &Shader,
+    options: PrintOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    const BLOCK: usize = 64 << 10;
+    let rest = print_blocks(shader, options, 2 * BLOCK, |buf| {
+        if buf.len() >= BLOCK {
+            out.write_all(buf)?;
+            buf.clear();
+        }
+        Ok(())
+    })?;
+    out.write_all(&rest)
+}
+
+/// Prints into a buffer of `capacity` bytes, handing it to `block` after each statement
+/// (which may write it out and clear it); returns what is left in it.
+fn print_blocks(
+    shader: &Shader,
+    options: PrintOptions,
+    capacity: usize,
+    mut block: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+) -> std::io::Result<Vec<u8>> {
     let mut p = Printer {
-        out: Buf(Vec::with_capacity(
-            4096 + shader.declarations.len() * 64 + shader.instructions.len() * 80,
-        )),
+        out: Buf(Vec::with_capacity(capacity)),
         options,
         indent: 0,
     };
@@ -42,10 +72,9 @@ pub fn print_with(shader: &Shader, options: PrintOptions) -> String {
             Item::Immediate(i, imm) => p.immediate(i, imm),
             Item::Instruction(i, inst) => p.instruction(i, inst),
         }
+        block(&mut p.out.0)?;
     }
-    // Only `&str`s and ASCII characters were appended.
-    String::from_utf8(p.out.0)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    Ok(p.out.0)
 }
 
 /// The output: bytes appended without UTF-8 encoding work per character (the printer only
