@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use naga::{Binding, BuiltIn, Interpolation, Module};
-use tgsi::Semantic;
 use tgsi_exec::{Program, RenderOptions};
+use tgsi_naga::varying_location;
 
 use crate::error::{Error, Result};
 
@@ -45,18 +45,6 @@ pub(crate) fn source(varyings: &[Varying]) -> String {
     s
 }
 
-/// The location of a varying semantic, as tgsi-naga assigns it.
-fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
-    match semantic {
-        Semantic::Generic => Some(index),
-        Semantic::TexCoord => Some(32 + index),
-        Semantic::Color => Some(40 + index),
-        Semantic::BColor => Some(42 + index),
-        Semantic::Fog => Some(44),
-        _ => None,
-    }
-}
-
 /// The constant of the fragment input at `location`, masked like the interpreter does.
 fn input_words(program: &Program, opts: &RenderOptions, location: u32) -> [u32; 4] {
     let mut words = None;
@@ -77,8 +65,9 @@ fn input_words(program: &Program, opts: &RenderOptions, location: u32) -> [u32; 
     words.unwrap_or([0; 4])
 }
 
-/// Makes every location input of the entry point flat and returns the varyings the vertex
-/// shader must write.
+/// Makes every location input of the entry point flat, renumbers the locations 0, 1, 2, …
+/// (tgsi-naga's fixed locations reach 47, beyond the inter-stage limit of wgpu's devices),
+/// and returns the varyings the vertex shader must write.
 pub(crate) fn flat_inputs(
     module: &mut Module,
     program: &Program,
@@ -96,9 +85,11 @@ pub(crate) fn flat_inputs(
                 }) => {
                     *interpolation = Some(Interpolation::Flat);
                     *sampling = None;
+                    let words = input_words(program, opts, *location);
+                    *location = varyings.len() as u32;
                     varyings.push(Varying {
                         location: *location,
-                        words: input_words(program, opts, *location),
+                        words,
                     });
                 }
                 Some(Binding::BuiltIn(BuiltIn::PointCoord)) => {

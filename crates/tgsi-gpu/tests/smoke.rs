@@ -58,6 +58,22 @@ fn position_face_inputs_constants_and_discard() {
 }
 
 #[test]
+fn clip_distance_and_texcoord_inputs() {
+    // CLIPDIST inputs are varyings at tgsi-naga's location 46 + n (it has no clip-distance
+    // input built-in); the generated vertex shader must write them there.
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 4,
+        height: 2,
+        inputs: vec![[0x3f80_0000, 2, 3, 4], [5, 6, 0x7f80_0001, 8]],
+        ..Default::default()
+    };
+    let text = "FRAG\nDCL IN[0], CLIPDIST[1], PERSPECTIVE\nDCL IN[1], TEXCOORD[2], PERSPECTIVE\n\
+                DCL OUT[0], COLOR\n0: UADD OUT[0], IN[0], IN[1]\n1: END\n";
+    same(&gpu, text, &opts);
+}
+
+#[test]
 fn indirect_constants() {
     let Some(gpu) = gpu() else { return };
     let opts = RenderOptions {

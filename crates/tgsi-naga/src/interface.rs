@@ -77,8 +77,9 @@ pub(crate) struct Interface {
     result: Option<Handle<Type>>,
 }
 
-/// The location of a varying, if its semantic has one.
-fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
+/// The location tgsi-naga gives a varying of `semantic[index]` (vertex outputs and fragment
+/// inputs; see the module documentation), if its semantic has one.
+pub fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
     match semantic {
         Semantic::Generic => Some(index),
         Semantic::TexCoord => Some(32 + index),

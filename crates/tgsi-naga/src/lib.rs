@@ -32,7 +32,7 @@ mod translate;
 mod wide;
 
 pub use error::Error;
-pub use interface::CLIP_PLANES_BINDING;
+pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use translate::{Options, ENTRY_POINT};
