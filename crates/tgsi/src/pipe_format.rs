@@ -29,10 +29,13 @@ impl Format {
     /// Case-insensitive lookup of a full `PIPE_FORMAT_…` name.
     pub fn from_name(name: &str) -> Option<Format> {
         let prefix = "PIPE_FORMAT_";
-        if name.len() <= prefix.len() || !name[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        // `get`, not indexing: the name is untrusted and may split a multi-byte character.
+        let (Some(head), Some(short)) = (name.get(..prefix.len()), name.get(prefix.len()..)) else {
+            return None;
+        };
+        if short.is_empty() || !head.eq_ignore_ascii_case(prefix) {
             return None;
         }
-        let short = &name[prefix.len()..];
         PIPE_FORMATS
             .iter()
             .find(|(_, n)| n.eq_ignore_ascii_case(short))
@@ -58,5 +61,16 @@ mod tests {
         );
         assert_eq!(Format::from_name("PIPE_FORMAT_"), None);
         assert_eq!(Format(60000).name(), None);
+    }
+
+    #[test]
+    fn names_splitting_a_character_are_unknown_not_a_panic() {
+        // exec_bindings found this: the prefix length falls inside '꿮' (bytes 10..13).
+        assert_eq!(
+            Format::from_name("PIPE_Fet\\@꿮tORMAT_R16G16B16A16_FLOAT"),
+            None
+        );
+        assert_eq!(Format::from_name("PIPE_FORMA꿮"), None);
+        assert_eq!(Format::from_name("PIPE_FORMAT_꿮"), None);
     }
 }
