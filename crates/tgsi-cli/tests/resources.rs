@@ -10,7 +10,11 @@
 //! `sampler_view`, `sampler_state` and `pipe_image_view` objects are already in Gallium's
 //! vocabulary.
 
-use serde_json::{json, Map, Value};
+#[path = "support/reference_bindings.rs"]
+mod reference_bindings;
+
+use reference_bindings::{csref_bindings, texref_bindings};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,188 +48,6 @@ fn temp_dir(what: &str) -> PathBuf {
     dir
 }
 
-/// Copy `keys` of `from` into `to`, renaming `buf_offset`/`buf_size` to `offset`/`size`.
-fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
-    for k in keys {
-        if let Some(v) = from.get(k) {
-            let name = match *k {
-                "buf_offset" => "offset",
-                "buf_size" => "size",
-                k => k,
-            };
-            to.insert(name.to_string(), v.clone());
-        }
-    }
-}
-
-const RESOURCE_KEYS: [&str; 8] = [
-    "target",
-    "format",
-    "width0",
-    "height0",
-    "depth0",
-    "array_size",
-    "last_level",
-    "nr_samples",
-];
-
-/// A texref case's `textures.json` as a bindings document.
-fn texref_bindings(case: &Path) -> Value {
-    let doc = read_json(&case.join("textures.json"));
-    let mut resources = Vec::new();
-    let mut views = Vec::new();
-    let mut samplers = Vec::new();
-    for t in doc["textures"].as_array().expect("textures") {
-        let name = format!("tex{}", t["index"]);
-        let mut r = Map::new();
-        r.insert("name".into(), json!(name));
-        copy_keys(&mut r, &t["pipe_resource"], &RESOURCE_KEYS);
-        let file = t["file"].as_str().expect("file");
-        r.insert("data".into(), json!(case.join(file)));
-        resources.push(Value::Object(r));
-        for b in t["tgsi_bindings"].as_array().expect("tgsi_bindings") {
-            if let Some(v) = b.get("sampler_view").filter(|v| v.is_object()) {
-                let mut o = Map::new();
-                o.insert("slot".into(), b["sview"].clone());
-                o.insert("resource".into(), json!(name));
-                copy_keys(
-                    &mut o,
-                    v,
-                    &[
-                        "format",
-                        "target",
-                        "first_level",
-                        "last_level",
-                        "first_layer",
-                        "last_layer",
-                        "buf_offset",
-                        "buf_size",
-                        "swizzle",
-                    ],
-                );
-                views.push(Value::Object(o));
-            }
-            if let Some(s) = b.get("sampler_state").filter(|v| v.is_object()) {
-                let mut o = Map::new();
-                o.insert("slot".into(), b["samp"].clone());
-                copy_keys(
-                    &mut o,
-                    s,
-                    &[
-                        "wrap_s",
-                        "wrap_t",
-                        "wrap_r",
-                        "min_img_filter",
-                        "min_mip_filter",
-                        "mag_img_filter",
-                        "compare_mode",
-                        "compare_func",
-                        "unnormalized_coords",
-                        "max_anisotropy",
-                        "seamless_cube_map",
-                        "lod_bias",
-                        "min_lod",
-                        "max_lod",
-                    ],
-                );
-                // Raw bits; where the trace printed nan (a negative integer border, whole
-                // or in one channel) the GL integer values are what softpipe used.
-                let border = match &s["border_color_bits"] {
-                    Value::Null => t["gl_state"]["border_color_int"].clone(),
-                    Value::Array(bits) => Value::Array(
-                        bits.iter()
-                            .enumerate()
-                            .map(|(i, b)| match b {
-                                Value::Null => t["gl_state"]["border_color_bits"][i].clone(),
-                                b => b.clone(),
-                            })
-                            .collect(),
-                    ),
-                    bits => bits.clone(),
-                };
-                if !border.is_null() {
-                    o.insert("border_color".into(), border);
-                }
-                samplers.push(Value::Object(o));
-            }
-        }
-    }
-    json!({
-        "resources": resources,
-        "sampler_views": views,
-        "samplers": samplers,
-        "seamless_cube_map": doc["seamless_cube_map_enable"].as_bool().unwrap_or(false),
-    })
-}
-
-/// A csref case's `bindings.json` as a bindings document whose resources are written to
-/// `out_dir/out_<name>.bin`.
-fn csref_bindings(case: &Path, out_dir: &Path) -> Value {
-    let doc = read_json(&case.join("bindings.json"));
-    let mut resources = Vec::new();
-    for r in doc["resources"].as_array().expect("resources") {
-        let name = r["name"].as_str().expect("name");
-        let mut o = Map::new();
-        o.insert("name".into(), json!(name));
-        copy_keys(&mut o, &r["pipe_resource"], &RESOURCE_KEYS);
-        let input = r["in_file"].as_str().expect("in_file");
-        o.insert("data".into(), json!(case.join(input)));
-        o.insert("out".into(), json!(out_dir.join(format!("out_{name}.bin"))));
-        resources.push(Value::Object(o));
-    }
-    let (mut buffers, mut images, mut atomics) = (Vec::new(), Vec::new(), Vec::new());
-    for t in doc["tgsi"].as_array().expect("tgsi") {
-        let Some(bound) = t.get("bound").and_then(Value::as_str) else {
-            continue;
-        };
-        let mut o = Map::new();
-        o.insert("slot".into(), t["index"].clone());
-        o.insert("resource".into(), json!(bound));
-        match t["file"].as_str() {
-            Some("BUFFER") | Some("HWATOMIC") => {
-                copy_keys(&mut o, t, &["buffer_offset", "buffer_size"]);
-                if let Some(v) = o.remove("buffer_offset") {
-                    o.insert("offset".into(), v);
-                }
-                if let Some(v) = o.remove("buffer_size") {
-                    o.insert("size".into(), v);
-                }
-                if t["file"] == "BUFFER" {
-                    buffers.push(Value::Object(o));
-                } else {
-                    atomics.push(Value::Object(o));
-                }
-            }
-            Some("IMAGE") => {
-                copy_keys(
-                    &mut o,
-                    &t["pipe_image_view"],
-                    &[
-                        "format",
-                        "access",
-                        "level",
-                        "first_layer",
-                        "last_layer",
-                        "buf_offset",
-                        "buf_size",
-                    ],
-                );
-                images.push(Value::Object(o));
-            }
-            _ => {}
-        }
-    }
-    json!({
-        "resources": resources,
-        "buffers": buffers,
-        "images": images,
-        "hw_atomics": atomics,
-        "grid": doc["grid"],
-        "block": doc["block"],
-        "req_local_mem": doc["shared_bytes"],
-    })
-}
-
 fn tgsi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tgsi"))
 }
@@ -251,7 +73,11 @@ fn texref_cases_match_softpipe_bit_for_bit() {
         let meta = read_json(&case.join("meta.json"));
         let size = format!("{}x{}", meta["W"], meta["H"]);
         let bindings = dir.join(format!("{name}.json"));
-        std::fs::write(&bindings, texref_bindings(case).to_string()).expect("write bindings");
+        std::fs::write(
+            &bindings,
+            texref_bindings(case).expect("textures.json").to_string(),
+        )
+        .expect("write bindings");
         let out = dir.join(format!("{name}.f32"));
         let status = tgsi()
             .arg("render")
@@ -312,7 +138,7 @@ fn csref_cases_match_softpipe_byte_for_byte() {
         let name = case.file_name().and_then(|n| n.to_str()).expect("name");
         let out_dir = dir.join(name);
         std::fs::create_dir_all(&out_dir).expect("out dir");
-        let doc = csref_bindings(case, &out_dir);
+        let doc = csref_bindings(case, Some(&out_dir)).expect("bindings.json");
         let grid = doc["grid"]
             .as_array()
             .map(|g| {
@@ -376,7 +202,7 @@ fn contended_atomics_agree_across_threads() {
     let want = words(&want);
     for threads in ["1", "2", "4"] {
         let dir = temp_dir(&format!("atomics-{threads}"));
-        let doc = csref_bindings(&case, &dir);
+        let doc = csref_bindings(&case, Some(&dir)).expect("bindings.json");
         let bindings = dir.join("b.json");
         std::fs::write(&bindings, doc.to_string()).expect("write bindings");
         let out = tgsi()

@@ -4,10 +4,12 @@
 //! engine cannot run are counted and listed with the reason. Skips without an adapter.
 
 mod common;
+#[path = "../../tgsi-cli/tests/support/reference_bindings.rs"]
+mod reference_bindings;
 
 use std::path::Path;
 
-use serde_json::{json, Map, Value};
+use reference_bindings::csref_bindings;
 use tgsi_exec::{parse_consts, ComputeOptions, Program};
 
 /// Cases whose results may differ on lavapipe, and why.
@@ -28,90 +30,6 @@ const EXPLAINED: &[(&str, &str)] = &[
     ),
 ];
 
-/// A csref case's `bindings.json` as a bindings document (`shared/docs/bindings.md`), the
-/// conversion `tgsi-cli/tests/resources.rs` does (without output files).
-fn csref_bindings(case: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(case.join("bindings.json")).ok()?;
-    let doc: Value = serde_json::from_str(&text).ok()?;
-    let mut resources = Vec::new();
-    for r in doc["resources"].as_array()? {
-        let mut o = Map::new();
-        o.insert("name".into(), r["name"].clone());
-        for k in [
-            "target",
-            "format",
-            "width0",
-            "height0",
-            "depth0",
-            "array_size",
-            "last_level",
-            "nr_samples",
-        ] {
-            if let Some(v) = r["pipe_resource"].get(k) {
-                o.insert(k.into(), v.clone());
-            }
-        }
-        o.insert("data".into(), json!(case.join(r["in_file"].as_str()?)));
-        resources.push(Value::Object(o));
-    }
-    let (mut buffers, mut images, mut atomics) = (Vec::new(), Vec::new(), Vec::new());
-    for t in doc["tgsi"].as_array()? {
-        let Some(bound) = t.get("bound").and_then(Value::as_str) else {
-            continue;
-        };
-        let mut o = Map::new();
-        o.insert("slot".into(), t["index"].clone());
-        o.insert("resource".into(), json!(bound));
-        let renamed = |o: &mut Map<String, Value>, from: &Value, pairs: &[(&str, &str)]| {
-            for (k, to) in pairs {
-                if let Some(v) = from.get(k) {
-                    o.insert(to.to_string(), v.clone());
-                }
-            }
-        };
-        match t["file"].as_str() {
-            Some(file @ ("BUFFER" | "HWATOMIC")) => {
-                renamed(
-                    &mut o,
-                    t,
-                    &[("buffer_offset", "offset"), ("buffer_size", "size")],
-                );
-                if file == "BUFFER" {
-                    buffers.push(Value::Object(o));
-                } else {
-                    atomics.push(Value::Object(o));
-                }
-            }
-            Some("IMAGE") => {
-                renamed(
-                    &mut o,
-                    &t["pipe_image_view"],
-                    &[
-                        ("format", "format"),
-                        ("access", "access"),
-                        ("level", "level"),
-                        ("first_layer", "first_layer"),
-                        ("last_layer", "last_layer"),
-                        ("buf_offset", "offset"),
-                        ("buf_size", "size"),
-                    ],
-                );
-                images.push(Value::Object(o));
-            }
-            _ => {}
-        }
-    }
-    Some(json!({
-        "resources": resources,
-        "buffers": buffers,
-        "images": images,
-        "hw_atomics": atomics,
-        "grid": doc["grid"],
-        "block": doc["block"],
-        "req_local_mem": doc["shared_bytes"],
-    }))
-}
-
 /// One case's outcome.
 enum Outcome {
     Same,
@@ -128,7 +46,7 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
         Ok(t) => parse_consts(&t).map_err(|e| e.to_string())?,
         Err(_) => Vec::new(),
     };
-    let doc = csref_bindings(dir)
+    let doc = csref_bindings(dir, None)
         .ok_or("bindings.json unreadable")?
         .to_string();
     let load = || tgsi_exec::bindings::parse(&doc, dir).map_err(|e| e.to_string());

@@ -7,10 +7,12 @@
 //! adapter; corpora that are absent contribute no cases.
 
 mod common;
+#[path = "../../tgsi-cli/tests/support/reference_bindings.rs"]
+mod reference_bindings;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Map, Value};
+use reference_bindings::texref_bindings;
 use tgsi_exec::{parse_consts, render_fragment, Program, RenderOptions};
 
 /// Largest accepted distance in units in the last place...
@@ -138,118 +140,6 @@ fn meta_number(meta: &str, key: &str) -> Option<u32> {
 fn meta_size(dir: &Path) -> Option<(u32, u32)> {
     let meta = std::fs::read_to_string(dir.join("meta.json")).ok()?;
     Some((meta_number(&meta, "W")?, meta_number(&meta, "H")?))
-}
-
-/// Copies `keys` of `from` into `to`.
-fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
-    for k in keys {
-        if let Some(v) = from.get(k) {
-            to.insert(k.to_string(), v.clone());
-        }
-    }
-}
-
-/// A texref case's `textures.json` as a bindings document (`shared/docs/bindings.md`), the
-/// conversion `tgsi-cli/tests/resources.rs` does.
-fn texref_bindings(case: &Path) -> Option<Value> {
-    let text = std::fs::read_to_string(case.join("textures.json")).ok()?;
-    let doc: Value = serde_json::from_str(&text).ok()?;
-    let (mut resources, mut views, mut samplers) = (Vec::new(), Vec::new(), Vec::new());
-    for t in doc["textures"].as_array()? {
-        let name = format!("tex{}", t["index"]);
-        let mut r = Map::new();
-        r.insert("name".into(), json!(name));
-        copy_keys(
-            &mut r,
-            &t["pipe_resource"],
-            &[
-                "target",
-                "format",
-                "width0",
-                "height0",
-                "depth0",
-                "array_size",
-                "last_level",
-                "nr_samples",
-            ],
-        );
-        r.insert("data".into(), json!(case.join(t["file"].as_str()?)));
-        resources.push(Value::Object(r));
-        for b in t["tgsi_bindings"].as_array()? {
-            if let Some(v) = b.get("sampler_view").filter(|v| v.is_object()) {
-                let mut o = Map::new();
-                o.insert("slot".into(), b["sview"].clone());
-                o.insert("resource".into(), json!(name));
-                copy_keys(
-                    &mut o,
-                    v,
-                    &[
-                        "format",
-                        "target",
-                        "first_level",
-                        "last_level",
-                        "first_layer",
-                        "last_layer",
-                        "swizzle",
-                    ],
-                );
-                if let Some(x) = v.get("buf_offset") {
-                    o.insert("offset".into(), x.clone());
-                }
-                if let Some(x) = v.get("buf_size") {
-                    o.insert("size".into(), x.clone());
-                }
-                views.push(Value::Object(o));
-            }
-            if let Some(s) = b.get("sampler_state").filter(|v| v.is_object()) {
-                let mut o = Map::new();
-                o.insert("slot".into(), b["samp"].clone());
-                copy_keys(
-                    &mut o,
-                    s,
-                    &[
-                        "wrap_s",
-                        "wrap_t",
-                        "wrap_r",
-                        "min_img_filter",
-                        "min_mip_filter",
-                        "mag_img_filter",
-                        "compare_mode",
-                        "compare_func",
-                        "unnormalized_coords",
-                        "max_anisotropy",
-                        "seamless_cube_map",
-                        "lod_bias",
-                        "min_lod",
-                        "max_lod",
-                    ],
-                );
-                let border = match &s["border_color_bits"] {
-                    Value::Null => t["gl_state"]["border_color_int"].clone(),
-                    Value::Array(bits) => Value::Array(
-                        bits.iter()
-                            .enumerate()
-                            .map(|(i, b)| match b {
-                                Value::Null => t["gl_state"]["border_color_bits"][i].clone(),
-                                b => b.clone(),
-                            })
-                            .collect(),
-                    ),
-                    bits => bits.clone(),
-                };
-                if !border.is_null() {
-                    o.insert("border_color".into(), border);
-                }
-                samplers.push(Value::Object(o));
-            }
-        }
-    }
-    Some(json!({
-        "resources": resources,
-        "sampler_views": views,
-        "samplers": samplers,
-        "seamless_cube_map": doc["seamless_cube_map_enable"].as_bool().unwrap_or(false),
-    }))
 }
 
 /// The outcome of one case.
