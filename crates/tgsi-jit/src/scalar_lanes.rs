@@ -20,17 +20,17 @@ pub(crate) type Scalar = fn(&mut FunctionBuilder, &[Value]) -> Value;
 
 /// `f` applied to each lane of the `i32x4` arguments.
 pub(crate) fn per_lane(b: &mut FunctionBuilder, args: &[Value], f: Scalar) -> Value {
-    let mut out = None;
-    for lane in 0..4u8 {
-        let words: Vec<Value> = args.iter().map(|&v| b.ins().extractlane(v, lane)).collect();
-        let r = f(b, &words);
-        out = Some(match out {
-            None => b.ins().splat(I32X4, r),
-            Some(v) => b.ins().insertlane(v, r, lane),
-        });
+    let lane = |b: &mut FunctionBuilder, l: u8| {
+        let words: Vec<Value> = args.iter().map(|&v| b.ins().extractlane(v, l)).collect();
+        f(b, &words)
+    };
+    let first = lane(b, 0);
+    let mut out = b.ins().splat(I32X4, first);
+    for l in 1..4 {
+        let r = lane(b, l);
+        out = b.ins().insertlane(out, r, l);
     }
-    // Four lanes always run, so `out` is set.
-    out.unwrap_or_else(|| b.ins().iconst(I32, 0))
+    out
 }
 
 fn k(b: &mut FunctionBuilder, x: i64) -> Value {
@@ -224,19 +224,16 @@ pub(crate) fn call_per_lane(b: &mut FunctionBuilder, args: &[Value], func: usize
         .iter()
         .map(|&v| b.ins().bitcast(F32X4, MemFlagsData::new(), v))
         .collect();
-    let mut out = None;
-    for lane in 0..4u8 {
-        let xs: Vec<Value> = floats
-            .iter()
-            .map(|&v| b.ins().extractlane(v, lane))
-            .collect();
-        let call = b.ins().call_indirect(sig, callee, &xs);
-        let r = b.inst_results(call)[0];
-        out = Some(match out {
-            None => b.ins().splat(F32X4, r),
-            Some(v) => b.ins().insertlane(v, r, lane),
-        });
+    let call = |b: &mut FunctionBuilder, l: u8| {
+        let xs: Vec<Value> = floats.iter().map(|&v| b.ins().extractlane(v, l)).collect();
+        let inst = b.ins().call_indirect(sig, callee, &xs);
+        b.inst_results(inst)[0]
+    };
+    let first = call(b, 0);
+    let mut out = b.ins().splat(F32X4, first);
+    for l in 1..4 {
+        let r = call(b, l);
+        out = b.ins().insertlane(out, r, l);
     }
-    let out = out.unwrap_or_else(|| b.ins().f32const(0.0));
     b.ins().bitcast(I32X4, MemFlagsData::new(), out)
 }

@@ -86,13 +86,7 @@ pub fn run(args: &BenchArgs, min_time: Duration) -> Result<(), Failure> {
                 p.len()
             ))
         })?;
-        let mode_name = args
-            .prim
-            .as_deref()
-            .ok_or_else(|| Failure::Io("a VS GS chain needs --prim MODE".into()))?;
-        let mode = tgsi::Primitive::from_name(&mode_name.to_ascii_uppercase())
-            .filter(|m| tgsi_exec::assembly::input_primitive(*m).is_some())
-            .ok_or_else(|| Failure::Io(format!("--prim {mode_name}: unknown draw mode")))?;
+        let mode = super::geometry::draw_mode(args.prim.as_deref())?;
         let opts = PipelineOptions {
             mode,
             vertex,

@@ -136,12 +136,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             "--instance is for a shader run alone; a chain draws --instances N".into(),
         ));
     }
-    let Some(mode_name) = &args.prim else {
-        return Err(Failure::Io("chained stages need --prim MODE".into()));
-    };
-    let mode = tgsi::Primitive::from_name(&mode_name.to_ascii_uppercase())
-        .filter(|m| tgsi_exec::assembly::input_primitive(*m).is_some())
-        .ok_or_else(|| Failure::Io(format!("--prim {mode_name}: unknown draw mode")))?;
+    let mode = draw_mode(args.prim.as_deref())?;
     let (inputs, count) = vertex_inputs(args)?;
     let vs_shader = vs_input.shader(args.tokens)?;
     let bindings = args.resources.load(&vs_shader)?;
@@ -209,4 +204,14 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
             input::write("-", text.as_bytes())
         }
     }
+}
+
+/// The `--prim` of a VS GS chain: a draw mode that feeds a geometry shader.
+pub(super) fn draw_mode(name: Option<&str>) -> Result<tgsi::Primitive, Failure> {
+    let Some(name) = name else {
+        return Err(Failure::Io("chained stages need --prim MODE".into()));
+    };
+    tgsi::Primitive::from_name(&name.to_ascii_uppercase())
+        .filter(|m| tgsi_exec::assembly::input_primitive(*m).is_some())
+        .ok_or_else(|| Failure::Io(format!("--prim {name}: unknown draw mode")))
 }
