@@ -243,16 +243,63 @@ pub enum ByteSource {
     One,
 }
 
-/// `x · (1/255)` for every byte, the conversion [`unpack`] makes for 8-bit unorm channels.
-static UNORM8: [f32; 256] = {
-    let mut t = [0.0f32; 256];
+/// `x · (1/255)` for every byte, the conversion [`unpack`] makes for 8-bit unorm channels,
+/// then 0.0 and 1.0 (the constant components of [`ByteWord`]).
+static UNORM8: [f32; 258] = {
+    let mut t = [0.0f32; 258];
     let mut i = 0;
     while i < 256 {
         t[i] = i as f32 * (1.0f32 / 255.0);
         i += 1;
     }
+    t[ByteWord::ONE as usize] = 1.0;
     t
 };
+
+/// [`unpack_bytes`] of 4-byte texels read as little-endian words, without a branch:
+/// component c is `UNORM8[((word >> shift[c]) & mask[c]) + base[c]]`.
+#[derive(Clone, Copy, Debug)]
+pub struct ByteWord {
+    shift: [u32; 4],
+    mask: [u32; 4],
+    base: [u32; 4],
+}
+
+impl ByteWord {
+    /// Index of 0.0 in `UNORM8`.
+    const ZERO: u32 = 256;
+    /// Index of 1.0 in `UNORM8`.
+    const ONE: u32 = 257;
+
+    /// The unpacking of a format's [`byte_unorm_sources`] (bytes past the fourth read 0).
+    pub fn new(sources: &[ByteSource; 4]) -> ByteWord {
+        let mut w = ByteWord {
+            shift: [0; 4],
+            mask: [0; 4],
+            base: [Self::ZERO; 4],
+        };
+        for (c, s) in sources.iter().enumerate() {
+            match *s {
+                ByteSource::Byte(n @ 0..=3) => {
+                    (w.shift[c], w.mask[c], w.base[c]) = (8 * n as u32, 0xff, 0);
+                }
+                ByteSource::One => w.base[c] = Self::ONE,
+                ByteSource::Byte(_) | ByteSource::Zero => {}
+            }
+        }
+        w
+    }
+
+    /// The unpacked words of one texel.
+    #[inline(always)]
+    pub fn unpack(&self, word: u32) -> [u32; 4] {
+        let channel = |c: usize| {
+            let i = ((word >> self.shift[c]) & self.mask[c]) + self.base[c];
+            UNORM8[i as usize].to_bits()
+        };
+        [channel(0), channel(1), channel(2), channel(3)]
+    }
+}
 
 /// For formats whose colour components are whole bytes of 8-bit linear unorm (RGBA8, BGRA8,
 /// R8, RG8, L8, A8, LA8, I8, RGBX8…): where each of the four unpacked components comes

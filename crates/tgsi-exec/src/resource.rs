@@ -203,7 +203,7 @@ impl Storage {
 }
 
 /// One mipmap level inside a resource's bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Level {
     /// Byte offset of the level.
     pub offset: usize,
@@ -247,18 +247,24 @@ impl Resource {
     /// (`None` for a level past `last_level`). Sizes shrink as `max(1, size >> level)`; array
     /// layers and cube faces do not.
     pub fn level(&self, level: u32, texel_bytes: usize) -> Option<Level> {
-        if level > self.last_level || level >= 32 {
-            return None;
-        }
-        let mut offset = 0usize;
-        for l in 0..=level {
-            let lv = self.level_dims(l, texel_bytes);
-            if l == level {
-                return Some(Level { offset, ..lv });
-            }
-            offset = offset.checked_add(lv.slice_bytes.checked_mul(lv.slices as usize)?)?;
-        }
-        None
+        self.levels(texel_bytes).nth(level as usize)
+    }
+
+    /// Every level from 0 to `last_level` (at most 32), as [`Resource::level`] gives them;
+    /// ends early where an offset would overflow.
+    pub fn levels(&self, texel_bytes: usize) -> impl Iterator<Item = Level> + '_ {
+        let mut offset = Some(0usize);
+        (0..=self.last_level.min(31)).map_while(move |l| {
+            let lv = Level {
+                offset: offset?,
+                ..self.level_dims(l, texel_bytes)
+            };
+            offset = lv
+                .slice_bytes
+                .checked_mul(lv.slices as usize)
+                .and_then(|n| lv.offset.checked_add(n));
+            Some(lv)
+        })
     }
 
     /// Total bytes of all levels (the size `data` must have), `None` on overflow.

@@ -5,7 +5,11 @@
 
 use crate::compile::{Inst, SlotOp};
 use crate::machine::{Machine, Res};
-use crate::texture::{self, QuadVec, TexRequest};
+use crate::texture::{self, TexRequest};
+
+/// Value sources of a texture instruction (TXD and SAMPLE_D have three: coordinates and
+/// two derivatives; the opcode table gives none more than four).
+const MAX_TEX_SOURCES: usize = 4;
 
 impl<const N: usize> Machine<N> {
     /// Execute a texture instruction.
@@ -17,24 +21,29 @@ impl<const N: usize> Machine<N> {
         // Every lane samples (helper and inactive lanes feed implicit derivatives), so
         // sources are fetched for all lanes.
         let all = Self::ALL;
-        let srcs: Vec<[[u32; N]; 4]> = inst
-            .src
-            .iter()
-            .map(|s| std::array::from_fn(|c| self.fetch(s, c, all, res)))
-            .collect();
+        let mut srcs = [[[0u32; N]; 4]; MAX_TEX_SOURCES];
+        let nsrc = inst.src.len().min(MAX_TEX_SOURCES);
+        for (v, s) in srcs.iter_mut().zip(&inst.src) {
+            *v = std::array::from_fn(|c| self.fetch(s, c, all, res));
+        }
         let offsets: Option<[[u32; N]; 3]> = tex
             .offsets
             .as_ref()
             .map(|o| std::array::from_fn(|c| self.fetch(o, c, all, res)));
         let mut out = [[0u32; N]; 4];
-        let mut quad_srcs: Vec<QuadVec> = vec![[[0; 4]; 4]; srcs.len()];
-        for q in 0..N / 4 {
-            let base = 4 * q;
-            for (qs, s) in quad_srcs.iter_mut().zip(&srcs) {
+        // Each quad's sources, `[quad][source][lane][channel]` (a wave has at most 8 quads),
+        // gathered before sampling.
+        let mut quad_srcs = [[[[0u32; 4]; 4]; MAX_TEX_SOURCES]; 8];
+        for (q, quad) in quad_srcs.iter_mut().enumerate().take(N / 4) {
+            for (qs, s) in quad.iter_mut().zip(&srcs).take(nsrc) {
                 for (l, lane) in qs.iter_mut().enumerate() {
-                    *lane = std::array::from_fn(|c| s[c][base + l]);
+                    *lane = s.map(|ch| ch[4 * q + l]);
                 }
             }
+        }
+        let mut prepared = texture::Prepared::default();
+        for (q, quad) in quad_srcs.iter().enumerate().take(N / 4) {
+            let base = 4 * q;
             let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
             let view_slot = tex.view.map(|s| self.slot_index(&s, base)).or(sampler_slot);
             let view = view_slot
@@ -46,7 +55,7 @@ impl<const N: usize> Machine<N> {
             let req = TexRequest {
                 opcode: inst.opcode,
                 target: tex.target,
-                srcs: &quad_srcs,
+                srcs: &quad[..nsrc],
                 offsets: offsets.map_or([0; 3], |o| o.map(|ch| ch[base] as i32)),
                 view,
                 sampler,
@@ -54,7 +63,7 @@ impl<const N: usize> Machine<N> {
                 implicit_lod: res.implicit_lod,
                 sview_swizzle: tex.view.map_or([0, 1, 2, 3], |v| v.swizzle),
             };
-            let result = texture::execute(&req);
+            let result = texture::execute_prepared(&req, &mut prepared);
             for (l, lane) in result.iter().enumerate() {
                 for (c, v) in lane.iter().enumerate() {
                     out[c][base + l] = *v;

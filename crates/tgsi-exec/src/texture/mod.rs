@@ -88,6 +88,20 @@ pub fn written_channels(opcode: Opcode) -> u8 {
 
 /// Run one texture instruction on a quad.
 pub fn execute(req: &TexRequest) -> QuadVec {
+    execute_prepared(req, &mut Prepared::default())
+}
+
+/// The bound view and sampler of the last quad, prepared for sampling: the quads of one
+/// instruction nearly always sample the same pair, so [`execute_prepared`] prepares it
+/// (level layouts, border colour, format paths) once per instruction instead of per quad.
+#[derive(Default)]
+pub struct Prepared<'a> {
+    key: Option<(&'a SamplerView, &'a SamplerState, bool)>,
+    bound: Option<(View<'a>, Samp<'a>)>,
+}
+
+/// [`execute`], reusing `prepared` when the request binds the same view and sampler.
+pub fn execute_prepared<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> QuadVec {
     let op = req.opcode;
     let tex_family = [
         Opcode::TEX,
@@ -109,13 +123,13 @@ pub fn execute(req: &TexRequest) -> QuadVec {
         Opcode::GATHER4,
     ];
     if tex_family.contains(&op) {
-        floats(tex(req))
+        floats(tex(req, prepared))
     } else if op == Opcode::TXD {
-        floats(txd(req))
+        floats(txd(req, prepared))
     } else if sample_family.contains(&op) {
-        swizzled(req, floats(sample(req)), false)
+        swizzled(req, floats(sample(req, prepared)), false)
     } else if op == Opcode::SAMPLE_D {
-        swizzled(req, floats(sample_d(req)), false)
+        swizzled(req, floats(sample_d(req, prepared)), false)
     } else if [Opcode::TXF, Opcode::TXF_LZ].contains(&op) {
         floats(txf(req))
     } else if [Opcode::SAMPLE_I, Opcode::SAMPLE_I_MS].contains(&op) {
@@ -137,7 +151,7 @@ pub fn execute(req: &TexRequest) -> QuadVec {
         let half = 0.5f32.to_bits();
         swizzled(req, [[half, half, 0, 0]; 4], false)
     } else if op == Opcode::LODQ || op == Opcode::LOD {
-        let r = lodq(req);
+        let r = lodq(req, prepared);
         if op == Opcode::LOD {
             swizzled(req, r, true)
         } else {
@@ -212,27 +226,39 @@ fn shadow_ref(t: TextureTarget) -> Option<usize> {
 }
 
 /// The prepared view and sampler, or `None` for softpipe's zero result.
-fn bound<'a>(req: &TexRequest<'a>) -> Option<(View<'a>, Samp<'a>)> {
-    let st = req.sampler?;
-    let view = View::new(req.view?, st.border_color)?;
-    let samp = Samp {
-        st,
-        seamless: st.seamless_cube_map || req.seamless_cube_map,
-    };
-    Some((view, samp))
+fn bound<'a, 'p>(
+    req: &TexRequest<'a>,
+    prepared: &'p mut Prepared<'a>,
+) -> Option<&'p (View<'a>, Samp<'a>)> {
+    let (view, st) = (req.view?, req.sampler?);
+    let key = (view, st, req.seamless_cube_map);
+    let same = prepared.key.is_some_and(|(v, s, seamless)| {
+        std::ptr::eq(v, view) && std::ptr::eq(s, st) && seamless == key.2
+    });
+    if !same {
+        prepared.key = Some(key);
+        prepared.bound = View::new(view, st.border_color).map(|v| {
+            let samp = Samp {
+                st,
+                seamless: st.seamless_cube_map || req.seamless_cube_map,
+            };
+            (v, samp)
+        });
+    }
+    prepared.bound.as_ref()
 }
 
-fn run(req: &TexRequest, q: &Coords, derivs: &Derivs, control: Control) -> [Texel; 4] {
-    match bound(req) {
-        Some((v, samp)) => sample::get_samples(
-            &v,
-            &samp,
-            q,
-            derivs,
-            offsets(req),
-            control,
-            req.implicit_lod,
-        ),
+fn run<'a>(
+    req: &TexRequest<'a>,
+    prepared: &mut Prepared<'a>,
+    q: &Coords,
+    derivs: &Derivs,
+    control: Control,
+) -> [Texel; 4] {
+    match bound(req, prepared) {
+        Some((v, samp)) => {
+            sample::get_samples(v, samp, q, derivs, offsets(req), control, req.implicit_lod)
+        }
         None => [[0.0; 4]; 4],
     }
 }
@@ -240,7 +266,7 @@ fn run(req: &TexRequest, q: &Coords, derivs: &Derivs, control: Control) -> [Texe
 const NO_DERIVS: Derivs = [[[0.0; 4]; 2]; 3];
 
 /// `exec_tex`: TEX, TXP, TXB, TXL, TEX2, TXB2, TXL2, TG4 (and TEX_LZ).
-fn tex(req: &TexRequest) -> [Texel; 4] {
+fn tex<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     let op = req.opcode;
     let two = [Opcode::TEX2, Opcode::TXB2, Opcode::TXL2, Opcode::TG4].contains(&op);
     let control = match op {
@@ -287,11 +313,11 @@ fn tex(req: &TexRequest) -> [Texel; 4] {
         c0: args[3],
         c1: args[4],
     };
-    run(req, &q, &NO_DERIVS, control)
+    run(req, prepared, &q, &NO_DERIVS, control)
 }
 
 /// `exec_txd`: coordinates and derivatives by instruction target.
-fn txd(req: &TexRequest) -> [Texel; 4] {
+fn txd<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     use TextureTarget as T;
     let (ncoord, nderiv) = match req.target {
         T::Tex1D => (1, 1),
@@ -316,12 +342,12 @@ fn txd(req: &TexRequest) -> [Texel; 4] {
         c0: c[3],
         c1: [0.0; 4],
     };
-    run(req, &q, &derivs, Control::Derivs)
+    run(req, prepared, &q, &derivs, Control::Derivs)
 }
 
 /// `exec_sample`: SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_L, GATHER4 with the
 /// coordinate layout of the SVIEW declaration's target.
-fn sample(req: &TexRequest) -> [Texel; 4] {
+fn sample<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     use TextureTarget as T;
     let op = req.opcode;
     let compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
@@ -365,11 +391,11 @@ fn sample(req: &TexRequest) -> [Texel; 4] {
         }
         _ => return [[0.0; 4]; 4],
     }
-    run(req, &q, &NO_DERIVS, control)
+    run(req, prepared, &q, &NO_DERIVS, control)
 }
 
 /// `exec_sample_d`.
-fn sample_d(req: &TexRequest) -> [Texel; 4] {
+fn sample_d<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     use TextureTarget as T;
     let (ncoord, nderiv) = match req.target {
         T::Tex1D | T::Array1D => (2, 1),
@@ -392,7 +418,7 @@ fn sample_d(req: &TexRequest) -> [Texel; 4] {
         c0: c[3],
         c1: [0.0; 4],
     };
-    run(req, &q, &derivs, Control::Derivs)
+    run(req, prepared, &q, &derivs, Control::Derivs)
 }
 
 /// `exec_txf`: TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS (integer coordinates by target, the
@@ -434,7 +460,7 @@ fn txf(req: &TexRequest) -> [Texel; 4] {
 }
 
 /// `exec_lodq`: x = the mip level used (relative to the first), y = the LOD.
-fn lodq(req: &TexRequest) -> QuadVec {
+fn lodq<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> QuadVec {
     let dim = coord_dim(req.target).min(4);
     let mut a = [[0.0f32; 4]; 4];
     for (i, x) in a.iter_mut().enumerate().take(dim) {
@@ -447,9 +473,9 @@ fn lodq(req: &TexRequest) -> QuadVec {
         c0: a[3],
         c1: [0.0; 4],
     };
-    let Some((v, samp)) = bound(req) else {
+    let Some((v, samp)) = bound(req, prepared) else {
         return [[0; 4]; 4];
     };
-    let (level, lod) = query::lod(&v, &samp, &q, req.implicit_lod);
+    let (level, lod) = query::lod(v, samp, &q, req.implicit_lod);
     std::array::from_fn(|l| [level[l].to_bits(), lod[l].to_bits(), 0, 0])
 }

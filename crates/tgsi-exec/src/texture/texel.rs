@@ -9,7 +9,7 @@
 
 use super::cmath::{clampf, minify};
 use crate::format::{self, NumClass};
-use crate::resource::{Resource, SamplerView, Swizzle, Target};
+use crate::resource::{Level, Resource, SamplerView, Swizzle, Target};
 use tgsi::Format;
 
 /// One texel, channels as `f32` (integer texels keep their bit patterns).
@@ -31,7 +31,18 @@ pub(crate) struct View<'a> {
     pub border: Texel,
     /// The byte-unorm fast path of the view format, where it has one.
     bytes: Option<[format::ByteSource; 4]>,
+    /// The same for whole 4-byte texels.
+    byte_word: Option<format::ByteWord>,
+    /// The layout of the resource's first [`CACHED_LEVELS`] levels (as many as it has and
+    /// whose bytes end inside the address space), worked out once per view, not per texel.
+    levels: [Level; CACHED_LEVELS],
+    /// How many entries of `levels` are valid.
+    cached_levels: u32,
 }
+
+/// Levels whose layout a [`View`] keeps at hand (a 32768-texel-wide texture has 16);
+/// deeper levels are worked out on each read.
+const CACHED_LEVELS: usize = 16;
 
 impl<'a> View<'a> {
     /// Prepare a view; `None` when its format is unknown to the format module.
@@ -44,15 +55,37 @@ impl<'a> View<'a> {
             Some(NumClass::Snorm) => raw.map(|c| clampf(c, -1.0, 1.0)),
             _ => raw,
         };
+        let res = &view.resource;
+        let bytes = format::byte_unorm_sources(view.format);
+        let mut levels = [Level::default(); CACHED_LEVELS];
+        let mut cached_levels = 0;
+        if res.target != Target::Buffer {
+            let whole = |lv: &Level| {
+                let bytes = lv.slice_bytes.checked_mul(lv.slices as usize);
+                bytes.and_then(|n| lv.offset.checked_add(n)).is_some()
+            };
+            for (slot, lv) in levels
+                .iter_mut()
+                .zip(res.levels(texel_bytes).take_while(whole))
+            {
+                *slot = lv;
+                cached_levels += 1;
+            }
+        }
         Some(View {
-            res: &view.resource,
+            res,
             view,
             texel_bytes,
             depth: format::is_depth(view.format),
             integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
             class,
             border,
-            bytes: format::byte_unorm_sources(view.format),
+            bytes,
+            byte_word: bytes
+                .filter(|_| texel_bytes == 4)
+                .map(|b| format::ByteWord::new(&b)),
+            levels,
+            cached_levels,
         })
     }
 
@@ -96,7 +129,11 @@ impl<'a> View<'a> {
                 None
             };
         }
-        let lv = res.level(level, self.texel_bytes)?;
+        let lv = if level < self.cached_levels {
+            self.levels[level as usize]
+        } else {
+            res.level(level, self.texel_bytes)?
+        };
         let (x, y, z) = (
             u32::try_from(x).ok()?,
             u32::try_from(y).ok()?,
@@ -119,12 +156,56 @@ impl<'a> View<'a> {
         self.read(at)
     }
 
+    /// [`View::texel`] of each of the columns and rows `xy` of slice `z` of `level`,
+    /// reading the level's layout once: the footprint of a filter inside one cache tile.
+    pub(crate) fn texels<const N: usize>(
+        &self,
+        level: u32,
+        z: i32,
+        xy: [(i32, i32); N],
+    ) -> [Texel; N] {
+        let plain = !matches!(self.res.target, Target::Buffer | Target::Array1D);
+        let fast = self
+            .byte_word
+            .as_ref()
+            .filter(|_| plain && level < self.cached_levels && !self.depth);
+        let Some(unpack) = fast else {
+            return xy.map(|(x, y)| self.texel(level, x, y, z));
+        };
+        let lv = &self.levels[level as usize];
+        let mut out = [[0.0; 4]; N];
+        let Ok(z) = u32::try_from(z) else { return out };
+        if z >= lv.slices {
+            return out;
+        }
+        // Cached levels end inside the address space (`View::new`), so none of these
+        // offsets overflows; a load outside the resource's bytes reads zero, as in
+        // `texel` (every texel of a 4-byte format starts on a word).
+        let base = lv.offset + z as usize * lv.slice_bytes;
+        for (o, &(x, y)) in out.iter_mut().zip(&xy) {
+            if x >= 0 && y >= 0 && (x as u32) < lv.width && (y as u32) < lv.height {
+                let at = base + y as usize * lv.row_bytes + 4 * x as usize;
+                if let Some(w) = self.res.data.load_u32(at) {
+                    *o = unpack.unpack(w).map(f32::from_bits);
+                }
+            }
+        }
+        out
+    }
+
     /// Element `x` of a buffer resource (byte offset `x · texel_bytes`).
     pub fn element(&self, x: u32) -> Option<Texel> {
         self.read((x as usize).checked_mul(self.texel_bytes)?)
     }
 
     fn read(&self, at: usize) -> Option<Texel> {
+        if let Some(unpack) = &self.byte_word {
+            // The common RGBA8-style texel: one aligned word (a misaligned one, possible
+            // only in a buffer view, takes the general path).
+            if let Some(word) = self.res.data.load_u32(at) {
+                return Some(unpack.unpack(word).map(f32::from_bits));
+            }
+        }
         let mut bytes = [0u8; 16];
         let buf = bytes.get_mut(..self.texel_bytes)?;
         if !self.res.data.read(at, buf) {

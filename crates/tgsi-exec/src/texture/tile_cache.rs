@@ -49,21 +49,35 @@ fn slot((level, tx, ty, z): TileAddr) -> u32 {
 
 /// The values a footprint fetched in this order reads, with softpipe's aliasing.
 pub(crate) fn resolve<const N: usize>(v: &View, fetches: [Fetch; N]) -> [Texel; N] {
+    if let Some(Fetch::Texel { level, x, y, z }) = fetches.first().copied() {
+        let own = tile(level, x, y, z);
+        let in_tile = |f: &Fetch| matches!(*f, Fetch::Texel { level, x, y, z } if tile(level, x, y, z) == own);
+        if fetches.iter().all(in_tile) {
+            // One tile holds the whole footprint (the common case): nothing aliases.
+            let xy = fetches.map(|f| match f {
+                Fetch::Texel { x, y, .. } => (x, y),
+                Fetch::Border => (0, 0),
+            });
+            return v.texels(level, z, xy);
+        }
+    }
+    let tiles: [Option<TileAddr>; N] = fetches.map(|f| match f {
+        Fetch::Texel { level, x, y, z } => Some(tile(level, x, y, z)),
+        Fetch::Border => None,
+    });
     std::array::from_fn(|i| {
-        let Fetch::Texel { level, x, y, z } = fetches[i] else {
+        let (Fetch::Texel { level, x, y, z }, Some(own)) = (fetches[i], tiles[i]) else {
             return v.border;
         };
-        let own = tile(level, x, y, z);
-        let last_in_slot = fetches[i + 1..]
+        // The tile the slot holds when the texels are read: that of the last later fetch
+        // mapping to the same slot (the common footprint inside one tile has none other).
+        let last_in_slot = tiles[i + 1..]
             .iter()
             .rev()
-            .filter_map(|f| match *f {
-                Fetch::Texel { level, x, y, z } => Some(tile(level, x, y, z)),
-                Fetch::Border => None,
-            })
-            .find(|t| slot(*t) == slot(own));
+            .flatten()
+            .find(|t| slot(**t) == slot(own));
         match last_in_slot {
-            Some(other @ (l, tx, ty, tz)) if other != own => {
+            Some(&other @ (l, tx, ty, tz)) if other != own => {
                 let ax = (tx * TILE + x as u32 % TILE) as i32;
                 let ay = (ty * TILE + y as u32 % TILE) as i32;
                 v.try_texel(l, ax, ay, tz as i32)
