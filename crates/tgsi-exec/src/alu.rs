@@ -137,18 +137,27 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Component-wise: channel c of the result from channel c of each source.
+    /// Sources that are plain registers are read in place; the others are fetched into a
+    /// buffer first (missing sources read as zero).
     fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: LaneKernel) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
         let mut out = [[0u32; N]; 4];
         let mut s = [[0u32; N]; 4];
+        let srcs = &inst.src[..inst.src.len().min(4)];
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
             }
-            for (k, src) in inst.src.iter().take(4).enumerate() {
-                s[k] = self.fetch(src, c, exec, res);
+            for (k, src) in srcs.iter().enumerate() {
+                if self.plain_row(src, c).is_none() {
+                    s[k] = self.fetch(src, c, exec, res);
+                }
             }
-            op(o, [&s[0], &s[1], &s[2], &s[3]]);
+            let row = |k: usize| match srcs.get(k).and_then(|src| self.plain_row(src, c)) {
+                Some(r) => &r[..],
+                None => &s[k][..],
+            };
+            op(o, [row(0), row(1), row(2), row(3)]);
         }
         self.write(inst, 0, &out, 0xf, exec);
     }

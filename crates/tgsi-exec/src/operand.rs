@@ -47,10 +47,18 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Raw words of channel `c` of a source register, before modifiers.
+    #[inline(always)]
     fn fetch_raw(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
         if s.indirect.is_none() && s.dim_indirect.is_none() {
-            return self.fetch_direct(s, c, res);
+            self.fetch_direct(s, c, res)
+        } else {
+            self.fetch_indirect(s, c, exec, res)
         }
+    }
+
+    /// [`Machine::fetch_raw`] for a source with an indirect index: per lane.
+    #[inline(never)]
+    fn fetch_indirect(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
         let mut out = [0u32; N];
         let idx = match &s.indirect {
             Some(ind) => self.lane_indices(s.index, ind, exec),
@@ -96,8 +104,31 @@ impl<const N: usize> Machine<N> {
         out
     }
 
+    /// The register a directly addressed source of a per-lane file reads (`None` for other
+    /// sources, and for registers out of range).
+    #[inline]
+    fn direct_reg(&self, s: &SrcOp) -> Option<&Reg<N>> {
+        if s.indirect.is_some() || s.dim_indirect.is_some() {
+            return None;
+        }
+        self.lane_reg(s.file.lane_file()?, i64::from(s.dim), i64::from(s.index))
+    }
+
+    /// The words [`Machine::fetch`] returns for result channel `chan`, borrowed from the
+    /// register itself where that is all it does (a direct per-lane register without
+    /// modifiers), so the caller need not copy them; `None` otherwise.
+    #[inline]
+    pub(crate) fn plain_row(&self, s: &SrcOp, chan: usize) -> Option<&[u32; N]> {
+        if s.abs || s.neg {
+            return None;
+        }
+        let c = s.swizzle[chan & 3] as usize & 3;
+        self.direct_reg(s).map(|r| &r[c])
+    }
+
     /// Register `index` of vertex `vertex` of per-lane file `f` (only the input file has
     /// more than one vertex), or `None` when either is out of range.
+    #[inline]
     fn lane_reg(&self, f: usize, vertex: i64, index: i64) -> Option<&Reg<N>> {
         let index = usize::try_from(index).ok()?;
         let regs = &self.regs[f];
@@ -115,6 +146,7 @@ impl<const N: usize> Machine<N> {
 
     /// [`Machine::fetch_raw`] for a source without indirect indices: one register for all
     /// lanes.
+    #[inline(always)]
     fn fetch_direct(&self, s: &SrcOp, c: usize, res: &Res) -> [u32; N] {
         if let Some(f) = s.file.lane_file() {
             return self
@@ -137,6 +169,7 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
+    #[inline(always)]
     pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
         let mut v = self.fetch_raw(s, s.swizzle[chan & 3] as usize, exec, res);
         if s.abs || s.neg {
