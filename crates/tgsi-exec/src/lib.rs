@@ -111,7 +111,9 @@ pub use engine::{Interpreter, WaveEngine, WAVE};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use pipeline::{run_pipeline, PipelineOptions};
-pub use render::{render_fragment, render_fragment_with, Image, RenderOptions};
+pub use render::{
+    render_fragment, render_fragment_into, render_fragment_with, Image, RenderOptions,
+};
 pub use tess_pipeline::{run_tess_pipeline, CapturedOutputs, TessOptions, TessStages};
 pub use vertex::{
     run_vertices, run_vertices_with, OutputDecl, VertexInput, VertexOptions, VertexOutputs,

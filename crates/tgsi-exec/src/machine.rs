@@ -173,6 +173,9 @@ pub struct Machine<const N: usize> {
     pub(crate) output_stride: usize,
     /// What each lane has emitted (geometry shaders).
     pub(crate) emission: [Emission; N],
+    /// Whether the program has PUSHA/POPA or EMIT/ENDPRIM, so that [`Machine::start`] must
+    /// reset the address stacks and the emission (other programs never touch them).
+    lane_stacks: bool,
     /// Next instruction of a resumable run; `None` once it has ended.
     pc: Option<usize>,
     /// Instructions executed since the run started.
@@ -217,6 +220,12 @@ impl<const N: usize> Machine<N> {
             input_stride: program.sizes[1],
             output_stride: 0,
             emission: std::array::from_fn(|_| Emission::default()),
+            lane_stacks: program.insts.iter().any(|i| {
+                matches!(
+                    i.kind,
+                    Kind::PushA | Kind::PopA | Kind::Emit | Kind::EndPrim
+                )
+            }),
             pc: None,
             executed: 0,
         }
@@ -300,8 +309,10 @@ impl<const N: usize> Machine<N> {
         self.loop_stack.clear();
         self.switch_stack.clear();
         self.calls.clear();
-        self.address_stacks.iter_mut().for_each(Vec::clear);
-        self.emission.iter_mut().for_each(Emission::clear);
+        if self.lane_stacks {
+            self.address_stacks.iter_mut().for_each(Vec::clear);
+            self.emission.iter_mut().for_each(Emission::clear);
+        }
         self.pc = Some(0);
         self.executed = 0;
     }

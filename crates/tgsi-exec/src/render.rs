@@ -65,7 +65,7 @@ impl Default for RenderOptions {
 }
 
 /// An RGBA32F image, row 0 = memory row 0 (the top row).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Image {
     /// Width.
     pub width: u32,
@@ -102,6 +102,19 @@ pub fn render_fragment_with(
     engine: &dyn WaveEngine,
     opts: &RenderOptions,
 ) -> Result<Image, ExecError> {
+    let mut image = Image::default();
+    render_fragment_into(engine, opts, &mut image)?;
+    Ok(image)
+}
+
+/// [`render_fragment_with`] into an existing image, reusing its memory (as a driver renders
+/// into the same surface frame after frame): the image takes the size of `opts`, and is
+/// left unspecified on error.
+pub fn render_fragment_into(
+    engine: &dyn WaveEngine,
+    opts: &RenderOptions,
+    image: &mut Image,
+) -> Result<(), ExecError> {
     let program = engine.program();
     if program.processor != Processor::Fragment {
         return Err(ExecError::Setup(format!(
@@ -118,7 +131,9 @@ pub fn render_fragment_with(
     }
     let output = color_output(program, opts.color);
     let (w, h) = (w as usize, h as usize);
-    let mut pixels = vec![opts.clear; w * h];
+    let pixels = &mut image.pixels;
+    pixels.clear();
+    pixels.resize(w * h, opts.clear);
     let quad_rows = h.div_ceil(2);
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -135,6 +150,7 @@ pub fn render_fragment_with(
                 scope.spawn(move || {
                     let mut m = Machine::<WAVE>::new(program);
                     set_gradients(program, &mut m);
+                    setup_inputs(program, opts, &mut m);
                     for (r, rows) in chunk.chunks_mut(2 * w).enumerate() {
                         let qrow = t * rows_per + r;
                         render_quad_row(engine, opts, output, &mut m, qrow, rows)?;
@@ -151,11 +167,9 @@ pub fn render_fragment_with(
                 .unwrap_or_else(|_| Err(ExecError::Setup("worker panicked".into())))
         })
     })?;
-    Ok(Image {
-        width: opts.width,
-        height: opts.height,
-        pixels,
-    })
+    image.width = opts.width;
+    image.height = opts.height;
+    Ok(())
 }
 
 /// The output register holding `COLOR[n]` (COLOR[0] when it writes all buffers).
@@ -190,24 +204,20 @@ fn render_quad_row(
     let env_consts = &opts.constants;
     for x0 in (0..w).step_by(WAVE / 2) {
         let lanes = lanes(program, w, h, x0, qrow);
-        setup_inputs(program, opts, m, &lanes);
+        set_wave_inputs(program, m, &lanes);
         let env = Env {
             resources: &opts.resources,
             consts: env_consts,
             budget: opts.budget,
             helpers: lanes.helpers,
         };
-        let alive = engine.run_wave(m, &env, Machine::<WAVE>::ALL)?;
-        for l in 0..WAVE {
+        let alive = engine.run_wave(m, &env, Machine::<WAVE>::ALL)? & !lanes.helpers;
+        let color = output.and_then(|o| m.outputs().get(o));
+        for l in (0..WAVE).filter(|l| alive & (1 << l) != 0) {
             let (px, dy) = lane_pixel(x0, l);
-            if lanes.helpers & (1 << l) != 0 || alive & (1 << l) == 0 {
-                continue;
-            }
-            let value = output
-                .and_then(|o| m.outputs().get(o))
-                .map_or([0.0; 4], |r| {
-                    std::array::from_fn(|c| f32::from_bits(r[c][l]))
-                });
+            let value = color.map_or([0.0; 4], |[x, y, z, w]| {
+                [x[l], y[l], z[l], w[l]].map(f32::from_bits)
+            });
             if let Some(p) = rows.get_mut(dy * w + px) {
                 *p = value;
             }
@@ -228,22 +238,25 @@ fn lanes(program: &Program, w: usize, h: usize, x0: usize, qrow: usize) -> Lanes
     } else {
         0.5
     };
-    let mut pos = [[0u32; WAVE]; 4];
-    let mut helpers = 0;
-    for l in 0..WAVE {
-        let (px, dy) = lane_pixel(x0, l);
+    // The two rows of the quad row: their y and whether they are inside the image.
+    let rows = [0, 1].map(|dy| {
         let my = 2 * qrow + dy;
-        if px >= w || my >= h {
-            helpers |= 1 << l;
-        }
         let y = match program.origin {
             CoordOrigin::UpperLeft => my as f32 + c,
             CoordOrigin::LowerLeft => (h as f32 - 1.0 - my as f32) + c,
         };
-        for (ch, v) in pos.iter_mut().zip([px as f32 + c, y, 0.5, 1.0]) {
-            ch[l] = v.to_bits();
-        }
+        (y.to_bits(), my < h)
+    });
+    let (mut xs, mut ys) = ([0u32; WAVE], [0u32; WAVE]);
+    let mut helpers = 0;
+    for (l, (x, y)) in xs.iter_mut().zip(&mut ys).enumerate() {
+        let (px, dy) = lane_pixel(x0, l);
+        let (row_y, inside) = rows[dy];
+        helpers |= u32::from(px >= w || !inside) << l;
+        *x = (px as f32 + c).to_bits();
+        *y = row_y;
     }
+    let pos = [xs, ys, [0.5f32.to_bits(); WAVE], [1.0f32.to_bits(); WAVE]];
     Lanes { pos, helpers }
 }
 
@@ -267,8 +280,9 @@ fn set_gradients(program: &Program, m: &mut Machine<WAVE>) {
     }
 }
 
-/// Fill the input and system-value registers of a wave.
-fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, lanes: &Lanes) {
+/// Fill the input and system-value registers that are the same in every wave, once per
+/// machine (no instruction writes them); [`set_wave_inputs`] sets the others per wave.
+fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>) {
     let one = 1.0f32.to_bits();
     let inputs = m.inputs_mut();
     for (i, r) in inputs.iter_mut().enumerate() {
@@ -278,10 +292,8 @@ fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, 
         let Some(r) = inputs.get_mut(d.index as usize) else {
             continue;
         };
-        match d.semantic {
-            Semantic::Position => *r = lanes.pos,
-            Semantic::Face => *r = splat([one, 0, 0, 0]),
-            _ => {}
+        if d.semantic == Semantic::Face {
+            *r = splat([one, 0, 0, 0]);
         }
         for (c, ch) in r.iter_mut().enumerate() {
             if d.usage_mask & (1 << c) == 0 {
@@ -295,15 +307,43 @@ fn setup_inputs(program: &Program, opts: &RenderOptions, m: &mut Machine<WAVE>, 
             continue;
         };
         *r = match d.semantic {
-            Semantic::Position => lanes.pos,
             Semantic::Face => splat([one, 0, 0, 0]),
             Semantic::SamplePos => splat([0.5f32.to_bits(), 0.5f32.to_bits(), 0, 0]),
             Semantic::SampleMask => splat([1, 0, 0, 0]),
-            Semantic::HelperInvocation => {
-                let v = std::array::from_fn(|l| if lanes.helpers & (1 << l) != 0 { !0 } else { 0 });
-                [v; 4]
-            }
             _ => splat([0; 4]),
         };
+    }
+}
+
+/// Set the registers that differ between waves: positions (through the input's usage
+/// mask) and the helper-invocation flags.
+fn set_wave_inputs(program: &Program, m: &mut Machine<WAVE>, lanes: &Lanes) {
+    let inputs = m.inputs_mut();
+    for d in program
+        .inputs
+        .iter()
+        .filter(|d| d.semantic == Semantic::Position)
+    {
+        if let Some(r) = inputs.get_mut(d.index as usize) {
+            for (c, ch) in r.iter_mut().enumerate() {
+                if d.usage_mask & (1 << c) != 0 {
+                    *ch = lanes.pos[c];
+                }
+            }
+        }
+    }
+    let svs = m.system_values_mut();
+    for d in &program.system_values {
+        let Some(r) = svs.get_mut(d.index as usize) else {
+            continue;
+        };
+        match d.semantic {
+            Semantic::Position => *r = lanes.pos,
+            Semantic::HelperInvocation => {
+                let v = std::array::from_fn(|l| if lanes.helpers & (1 << l) != 0 { !0 } else { 0 });
+                *r = [v; 4];
+            }
+            _ => {}
+        }
     }
 }

@@ -251,10 +251,10 @@ fn time_cpu(
     let (runs, elapsed, work) = match program.processor {
         Processor::Fragment => {
             let options = render_options(args, bindings)?;
+            // One image for every frame, as Mesa renders into one surface.
+            let mut image = tgsi_exec::Image::default();
             let (runs, elapsed) = repeat(min_time, || {
-                tgsi_exec::render_fragment_with(engine.wave(), &options)
-                    .map(drop)
-                    .map_err(fail)
+                tgsi_exec::render_fragment_into(engine.wave(), &options, &mut image).map_err(fail)
             })?;
             (
                 runs,
