@@ -5,7 +5,7 @@
 
 use crate::compile::Inst;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
-use crate::ops::{Deriv, Kind, LaneKernel};
+use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
 use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
 
 impl<const N: usize> Machine<N> {
@@ -163,17 +163,20 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Whole vectors in, vector out, per lane.
-    fn vector(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn(&[[u32; 4]; 3]) -> [u32; 4]) {
+    /// Only the channels the function reads are fetched.
+    fn vector(&mut self, inst: &Inst, res: &Res, exec: u32, op: VectorOp) {
         let mut s = [[[0u32; N]; 4]; 3];
-        for (k, src) in inst.src.iter().take(3).enumerate() {
+        for ((k, src), reads) in inst.src.iter().take(3).enumerate().zip(op.reads) {
             for (c, ch) in s[k].iter_mut().enumerate() {
-                *ch = self.fetch(src, c, exec, res);
+                if reads & (1 << c) != 0 {
+                    *ch = self.fetch(src, c, exec, res);
+                }
             }
         }
         let mut out = [[0u32; N]; 4];
         for l in 0..N {
             let lane: [[u32; 4]; 3] = std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
-            let r = op(&lane);
+            let r = (op.f)(&lane);
             for c in 0..4 {
                 out[c][l] = r[c];
             }

@@ -230,13 +230,35 @@ pub enum Vote {
     Eq,
 }
 
+/// A [`Kind::Vector`]: a per-lane function of up to three whole source vectors, and the
+/// channels it reads of each (the others need not be fetched; they are passed as zero).
+#[derive(Clone, Copy, Debug)]
+pub struct VectorOp {
+    /// The function: `f(&[src0, src1, src2])` with each source's four channels.
+    pub f: fn(&[[u32; 4]; 3]) -> [u32; 4],
+    /// Bit c of `reads[k]`: `f` reads channel c of source k.
+    pub reads: [u8; 3],
+}
+
+/// Channel masks of [`VectorOp::reads`].
+const X: u8 = 0b0001;
+const XY: u8 = 0b0011;
+const XYZ: u8 = 0b0111;
+const XYW: u8 = 0b1011;
+const XYZW: u8 = 0b1111;
+
+/// A [`Kind::Vector`] reading the channels `reads` of its sources.
+fn vector(reads: [u8; 3], f: fn(&[[u32; 4]; 3]) -> [u32; 4]) -> Kind {
+    Kind::Vector(VectorOp { f, reads })
+}
+
 /// How to execute an instruction.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// Component-wise: channel c of the result from channel c of each source.
     Component(LaneKernel),
     /// Per-lane function of whole source vectors (replicated and channel-formula opcodes).
-    Vector(fn(&[[u32; 4]; 3]) -> [u32; 4]),
+    Vector(VectorOp),
     /// 64-bit operation on channel pairs; the shape (pair → pair, pair → word, word → pair)
     /// follows the operand types of the opcode table.
     Wide(fn([u64; 3]) -> u64),
@@ -358,48 +380,56 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::F2U => lanes!(|a| fl::f2u(f(a))),
         Opcode::I2F => lanes!(|a| u(fl::i2f(a as i32))),
         Opcode::U2F => lanes!(|a| u(fl::u2f(a))),
-        Opcode::RCP => Vector(|s| rep(fl::rcp(f(s[0][0])))),
-        Opcode::RSQ => Vector(|s| rep(fl::rsq(f(s[0][0])))),
-        Opcode::SQRT => Vector(|s| rep(fl::sqrt(f(s[0][0])))),
-        Opcode::EX2 => Vector(|s| rep(fl::ex2(f(s[0][0])))),
-        Opcode::LG2 => Vector(|s| rep(fl::lg2(f(s[0][0])))),
-        Opcode::POW => Vector(|s| rep(fl::pow(f(s[0][0]), f(s[1][0])))),
-        Opcode::SIN => Vector(|s| rep(fl::sin(f(s[0][0])))),
-        Opcode::COS => Vector(|s| rep(fl::cos(f(s[0][0])))),
+        Opcode::RCP => vector([X, 0, 0], |s| rep(fl::rcp(f(s[0][0])))),
+        Opcode::RSQ => vector([X, 0, 0], |s| rep(fl::rsq(f(s[0][0])))),
+        Opcode::SQRT => vector([X, 0, 0], |s| rep(fl::sqrt(f(s[0][0])))),
+        Opcode::EX2 => vector([X, 0, 0], |s| rep(fl::ex2(f(s[0][0])))),
+        Opcode::LG2 => vector([X, 0, 0], |s| rep(fl::lg2(f(s[0][0])))),
+        Opcode::POW => vector([X, X, 0], |s| rep(fl::pow(f(s[0][0]), f(s[1][0])))),
+        Opcode::SIN => vector([X, 0, 0], |s| rep(fl::sin(f(s[0][0])))),
+        Opcode::COS => vector([X, 0, 0], |s| rep(fl::cos(f(s[0][0])))),
         // ARA's TGSI text was never written; NV_vertex_program2, where it comes from, adds
         // the two halves of an address vector: (x + z, y + w, z + x, w + y).
-        Opcode::ARA => Vector(|s| {
+        Opcode::ARA => vector([XYZW, 0, 0], |s| {
             let a = s[0];
             [0, 1, 2, 3].map(|c| a[c].wrapping_add(a[(c + 2) & 3]))
         }),
-        Opcode::RCC => Vector(|s| rep(fl::rcc(f(s[0][0])))),
-        Opcode::DP2 => Vector(|s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
-        Opcode::DP3 => Vector(|s| rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]))),
-        Opcode::DP4 => Vector(|s| rep(fl::dp(&fv(s[0]), &fv(s[1])))),
-        Opcode::DPH => Vector(|s| rep(fl::add(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]), f(s[1][3])))),
-        Opcode::DP2A => {
-            Vector(|s| rep(fl::add(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]), f(s[2][0]))))
-        }
-        Opcode::NRM4 => Vector(|s| rep(fl::nrm4(fv(s[0])))),
-        Opcode::SFL => Vector(|_| rep(0.0)),
-        Opcode::STR => Vector(|_| rep(1.0)),
-        Opcode::EXP => Vector(|s| uv(fl::exp(f(s[0][0])))),
-        Opcode::LOG => Vector(|s| uv(fl::log(f(s[0][0])))),
-        Opcode::LIT => Vector(|s| uv(fl::lit(f(s[0][0]), f(s[0][1]), f(s[0][3])))),
-        Opcode::DST => Vector(|s| uv(fl::dst(fv(s[0]), fv(s[1])))),
-        Opcode::XPD => Vector(|s| uv(fl::xpd(fv(s[0]), fv(s[1])))),
-        Opcode::SCS => Vector(|s| uv(fl::scs(f(s[0][0])))),
-        Opcode::NRM => Vector(|s| uv(fl::nrm(fv(s[0])))),
-        Opcode::RFL => Vector(|s| uv(fl::rfl(fv(s[0]), fv(s[1])))),
-        Opcode::X2D => Vector(|s| uv(fl::x2d(fv(s[0]), fv(s[1]), fv(s[2])))),
-        Opcode::PK2H => Vector(|s| [pack::pk2h(f(s[0][0]), f(s[0][1])); 4]),
-        Opcode::PK2US => Vector(|s| [pack::pk2us(f(s[0][0]), f(s[0][1])); 4]),
-        Opcode::PK4B => Vector(|s| [pack::pk4b(fv(s[0])); 4]),
-        Opcode::PK4UB => Vector(|s| [pack::pk4ub(fv(s[0])); 4]),
-        Opcode::UP2H => Vector(|s| uv(pack::up2h(s[0][0]))),
-        Opcode::UP2US => Vector(|s| uv(pack::up2us(s[0][0]))),
-        Opcode::UP4B => Vector(|s| uv(pack::up4b(s[0][0]))),
-        Opcode::UP4UB => Vector(|s| uv(pack::up4ub(s[0][0]))),
+        Opcode::RCC => vector([X, 0, 0], |s| rep(fl::rcc(f(s[0][0])))),
+        Opcode::DP2 => vector([XY, XY, 0], |s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
+        Opcode::DP3 => vector([XYZ, XYZ, 0], |s| {
+            rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]))
+        }),
+        Opcode::DP4 => vector([XYZW, XYZW, 0], |s| rep(fl::dp(&fv(s[0]), &fv(s[1])))),
+        Opcode::DPH => vector([XYZ, XYZW, 0], |s| {
+            rep(fl::add(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]), f(s[1][3])))
+        }),
+        Opcode::DP2A => vector([XY, XY, X], |s| {
+            rep(fl::add(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]), f(s[2][0])))
+        }),
+        Opcode::NRM4 => vector([XYZW, 0, 0], |s| rep(fl::nrm4(fv(s[0])))),
+        Opcode::SFL => vector([0, 0, 0], |_| rep(0.0)),
+        Opcode::STR => vector([0, 0, 0], |_| rep(1.0)),
+        Opcode::EXP => vector([X, 0, 0], |s| uv(fl::exp(f(s[0][0])))),
+        Opcode::LOG => vector([X, 0, 0], |s| uv(fl::log(f(s[0][0])))),
+        Opcode::LIT => vector([XYW, 0, 0], |s| {
+            uv(fl::lit(f(s[0][0]), f(s[0][1]), f(s[0][3])))
+        }),
+        Opcode::DST => vector([XYZW, XYZW, 0], |s| uv(fl::dst(fv(s[0]), fv(s[1])))),
+        Opcode::XPD => vector([XYZW, XYZW, 0], |s| uv(fl::xpd(fv(s[0]), fv(s[1])))),
+        Opcode::SCS => vector([X, 0, 0], |s| uv(fl::scs(f(s[0][0])))),
+        Opcode::NRM => vector([XYZW, 0, 0], |s| uv(fl::nrm(fv(s[0])))),
+        Opcode::RFL => vector([XYZW, XYZW, 0], |s| uv(fl::rfl(fv(s[0]), fv(s[1])))),
+        Opcode::X2D => vector([XYZW, XYZW, XYZW], |s| {
+            uv(fl::x2d(fv(s[0]), fv(s[1]), fv(s[2])))
+        }),
+        Opcode::PK2H => vector([XY, 0, 0], |s| [pack::pk2h(f(s[0][0]), f(s[0][1])); 4]),
+        Opcode::PK2US => vector([XY, 0, 0], |s| [pack::pk2us(f(s[0][0]), f(s[0][1])); 4]),
+        Opcode::PK4B => vector([XYZW, 0, 0], |s| [pack::pk4b(fv(s[0])); 4]),
+        Opcode::PK4UB => vector([XYZW, 0, 0], |s| [pack::pk4ub(fv(s[0])); 4]),
+        Opcode::UP2H => vector([X, 0, 0], |s| uv(pack::up2h(s[0][0]))),
+        Opcode::UP2US => vector([X, 0, 0], |s| uv(pack::up2us(s[0][0]))),
+        Opcode::UP4B => vector([X, 0, 0], |s| uv(pack::up4b(s[0][0]))),
+        Opcode::UP4UB => vector([X, 0, 0], |s| uv(pack::up4ub(s[0][0]))),
         Opcode::UADD => lanes!(|a, b| int::uadd(a, b)),
         Opcode::UMUL => lanes!(|a, b| int::umul(a, b)),
         Opcode::UMAD => lanes!(|a, b, c| int::umad(a, b, c)),
@@ -413,7 +443,9 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::USHR => lanes!(|a, b| int::ushr(a, b)),
         Opcode::ISHR => lanes!(|a, b| int::ishr(a as i32, b as i32) as u32),
         // Every channel shifts by src1.x (legacy SHR; ISHR/USHR use src1.c).
-        Opcode::SHR => Vector(|s| s[0].map(|a| int::shr_legacy(a as i32, s[1][0]) as u32)),
+        Opcode::SHR => vector([XYZW, X, 0], |s| {
+            s[0].map(|a| int::shr_legacy(a as i32, s[1][0]) as u32)
+        }),
         Opcode::IMAX => lanes!(|a, b| int::imax(a as i32, b as i32) as u32),
         Opcode::IMIN => lanes!(|a, b| int::imin(a as i32, b as i32) as u32),
         Opcode::UMAX => lanes!(|a, b| int::umax(a, b)),

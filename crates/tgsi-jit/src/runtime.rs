@@ -179,7 +179,7 @@ pub(crate) unsafe extern "C" fn vector(
         for l in 0..(lanes as usize).min(WAVE) {
             let lane: [[u32; 4]; 3] =
                 std::array::from_fn(|k| std::array::from_fn(|c| src[(4 * k + c) * WAVE + l]));
-            let r = f(&lane);
+            let r = (f.f)(&lane);
             for (c, v) in r.into_iter().enumerate() {
                 out[c * WAVE + l] = v;
             }
