@@ -293,9 +293,21 @@ impl ByteWord {
     /// The unpacked words of one texel.
     #[inline(always)]
     pub fn unpack(&self, word: u32) -> [u32; 4] {
+        let [r, g, b, a] = self.unpack_f32(word);
+        [r.to_bits(), g.to_bits(), b.to_bits(), a.to_bits()]
+    }
+
+    /// [`ByteWord::unpack`] as floats.
+    #[inline(always)]
+    pub fn unpack_f32(&self, word: u32) -> [f32; 4] {
+        if self.mask == [0xff; 4] {
+            // Four bytes (RGBA8, BGRA8…): indices below 256, no bounds check.
+            let byte = |c: usize| UNORM8[((word >> (self.shift[c] & 31)) & 0xff) as usize];
+            return [byte(0), byte(1), byte(2), byte(3)];
+        }
         let channel = |c: usize| {
             let i = ((word >> self.shift[c]) & self.mask[c]) + self.base[c];
-            UNORM8[i as usize].to_bits()
+            UNORM8[i as usize]
         };
         [channel(0), channel(1), channel(2), channel(3)]
     }

@@ -120,6 +120,7 @@ impl Storage {
     }
 
     /// Whether `[offset, offset + n)` lies inside the bytes.
+    #[inline(always)]
     pub fn contains(&self, offset: usize, n: usize) -> bool {
         offset.checked_add(n).is_some_and(|end| end <= self.len)
     }
@@ -174,6 +175,7 @@ impl Storage {
     }
 
     /// The aligned 32-bit word at byte `offset`, or `None` when misaligned or out of bounds.
+    #[inline(always)]
     pub fn load_u32(&self, offset: usize) -> Option<u32> {
         (offset.is_multiple_of(4) && self.contains(offset, 4))
             .then(|| self.words[offset / 4].load(Relaxed))

@@ -39,11 +39,20 @@ fn program(path: &Path) -> Option<Program> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mut dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus"));
+    let mut dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/corpus"
+    ));
     let mut reps = 3usize;
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--reps" => reps = args.next().and_then(|n| n.parse().ok()).unwrap_or(reps).max(1),
+            "--reps" => {
+                reps = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(reps)
+                    .max(1)
+            }
             "-h" | "--help" => {
                 println!("usage: compile_times [DIR] [--reps N]");
                 return;
@@ -74,7 +83,10 @@ fn main() {
         }
     }
     if times.is_empty() {
-        eprintln!("no fragment or vertex shader the JIT compiles under {}", dir.display());
+        eprintln!(
+            "no fragment or vertex shader the JIT compiles under {}",
+            dir.display()
+        );
         std::process::exit(1);
     }
     times.sort();
@@ -87,10 +99,17 @@ fn main() {
         at(0.5),
         at(0.9),
         at(1.0),
-        times.iter().filter(|t| t.0 < Duration::from_millis(2)).count()
+        times
+            .iter()
+            .filter(|t| t.0 < Duration::from_millis(2))
+            .count()
     );
     println!("slowest:");
     for (t, insts, path) in times.iter().rev().take(5) {
-        println!("  {:8.3} ms  {insts:5} instructions  {}", ms(*t), path.display());
+        println!(
+            "  {:8.3} ms  {insts:5} instructions  {}",
+            ms(*t),
+            path.display()
+        );
     }
 }

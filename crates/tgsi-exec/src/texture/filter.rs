@@ -151,6 +151,12 @@ pub(crate) fn run(v: &View, samp: &Samp, img: Img, a: &ImgArgs) -> Texel {
             };
             let lx = samp.linear(0, a.s, v.width(level), a.offset[0]);
             let ly = samp.linear(1, a.t, v.height(level), a.offset[1]);
+            if a.gather.is_none() {
+                let (xs, ys) = ([lx.i0, lx.i1], [ly.i0, ly.i1]);
+                if let Some(t) = v.bilinear(level, layer, xs, ys, lx.w, ly.w) {
+                    return t;
+                }
+            }
             let tx = resolve(
                 v,
                 [
@@ -293,6 +299,9 @@ fn linear_repeat_pot(v: &View, a: &ImgArgs) -> Texel {
     let (x0, y0) = (uflr & xm, vflr & ym);
     let (x1, y1) = ((x0 + 1) & xm, (y0 + 1) & ym);
     let z = v.view.first_layer as i32;
+    if let Some(t) = v.bilinear(a.level, z, [x0, x1], [y0, y1], xw, yw) {
+        return t;
+    }
     let at = |x: i32, y: i32| Fetch::Texel {
         level: a.level,
         x,

@@ -7,7 +7,8 @@
 //! Every read is bounds-checked: a texel outside the resource (which softpipe would read
 //! from stale tile memory or unmapped levels) reads as zero.
 
-use super::cmath::{clampf, minify};
+use super::cmath::{clampf, lerp_2d, minify};
+use super::tile_cache::TILE;
 use crate::format::{self, NumClass};
 use crate::resource::{Level, Resource, SamplerView, Swizzle, Target};
 use tgsi::Format;
@@ -186,11 +187,70 @@ impl<'a> View<'a> {
             if x >= 0 && y >= 0 && (x as u32) < lv.width && (y as u32) < lv.height {
                 let at = base + y as usize * lv.row_bytes + 4 * x as usize;
                 if let Some(w) = self.res.data.load_u32(at) {
-                    *o = unpack.unpack(w).map(f32::from_bits);
+                    *o = unpack.unpack_f32(w);
                 }
             }
         }
         out
+    }
+
+    /// The bilinear blend (`lerp_2d`, weights `wx` and `wy`) of the texels at columns `xs`
+    /// and rows `ys` of slice `z` of `level`, when all four are inside the level and one
+    /// cache tile and the view has the one-word format path: the footprint the linear
+    /// filters fetch, without building it. `None` otherwise (the caller then resolves the
+    /// footprint through [`super::tile_cache::resolve`], which gives the same value here).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn bilinear(
+        &self,
+        level: u32,
+        z: i32,
+        [x0, x1]: [i32; 2],
+        [y0, y1]: [i32; 2],
+        wx: f32,
+        wy: f32,
+    ) -> Option<Texel> {
+        let unpack = self.byte_word.as_ref()?;
+        let plain = !matches!(self.res.target, Target::Buffer | Target::Array1D);
+        if !plain || level >= self.cached_levels || self.depth {
+            return None;
+        }
+        let lv = &self.levels[level as usize];
+        let inside = |i: i32, n: u32| i >= 0 && (i as u32) < n;
+        let z = u32::try_from(z).ok().filter(|&z| z < lv.slices)?;
+        let in_level = inside(x0, lv.width)
+            && inside(x1, lv.width)
+            && inside(y0, lv.height)
+            && inside(y1, lv.height);
+        if !in_level
+            || (x0 as u32 / TILE != x1 as u32 / TILE)
+            || (y0 as u32 / TILE != y1 as u32 / TILE)
+        {
+            return None;
+        }
+        // Inside a cached level, so no offset overflows (`View::new`).
+        let base = lv.offset + z as usize * lv.slice_bytes;
+        let (r0, r1) = (
+            base + y0 as usize * lv.row_bytes,
+            base + y1 as usize * lv.row_bytes,
+        );
+        let (c0, c1) = (4 * x0 as usize, 4 * x1 as usize);
+        // A texel outside the resource's bytes reads as zero, as in `texel`.
+        let texel = |at: usize| match self.res.data.load_u32(at) {
+            Some(w) => unpack.unpack_f32(w),
+            None => [0.0; 4],
+        };
+        // Written out: the array helpers (`map`, `from_fn`) are not inlined here.
+        let (t00, t10, t01, t11) = (
+            texel(r0 + c0),
+            texel(r0 + c1),
+            texel(r1 + c0),
+            texel(r1 + c1),
+        );
+        let mut out = [0.0; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = lerp_2d(wx, wy, t00[c], t10[c], t01[c], t11[c]);
+        }
+        Some(out)
     }
 
     /// Element `x` of a buffer resource (byte offset `x · texel_bytes`).
@@ -203,7 +263,7 @@ impl<'a> View<'a> {
             // The common RGBA8-style texel: one aligned word (a misaligned one, possible
             // only in a buffer view, takes the general path).
             if let Some(word) = self.res.data.load_u32(at) {
-                return Some(unpack.unpack(word).map(f32::from_bits));
+                return Some(unpack.unpack_f32(word));
             }
         }
         let mut bytes = [0u8; 16];

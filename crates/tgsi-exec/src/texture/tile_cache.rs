@@ -21,7 +21,7 @@
 use super::texel::{Texel, View};
 
 /// Texels per tile side.
-const TILE: u32 = 32;
+pub(crate) const TILE: u32 = 32;
 /// Slots of the direct-mapped cache.
 const SLOTS: u32 = 16;
 
