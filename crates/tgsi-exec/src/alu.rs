@@ -148,15 +148,14 @@ impl<const N: usize> Machine<N> {
             if mask & (1 << c) == 0 {
                 continue;
             }
-            for (k, src) in srcs.iter().enumerate() {
-                if self.plain_row(src, c).is_none() {
+            let mut plain: [Option<&[u32; N]>; 4] = [None; 4];
+            for ((k, src), p) in srcs.iter().enumerate().zip(&mut plain) {
+                *p = self.plain_row(src, c);
+                if p.is_none() {
                     s[k] = self.fetch(src, c, exec, res);
                 }
             }
-            let row = |k: usize| match srcs.get(k).and_then(|src| self.plain_row(src, c)) {
-                Some(r) => &r[..],
-                None => &s[k][..],
-            };
+            let row = |k: usize| plain[k].map_or(&s[k][..], |r| &r[..]);
             op(o, [row(0), row(1), row(2), row(3)]);
         }
         self.write(inst, 0, &out, 0xf, exec);
