@@ -98,6 +98,8 @@ pub fn execute(req: &TexRequest) -> QuadVec {
 pub struct Prepared<'a> {
     key: Option<(&'a SamplerView, &'a SamplerState, bool)>,
     bound: Option<(View<'a>, Samp<'a>)>,
+    /// The view of the texel fetches (TXF, SAMPLE_I), which take no sampler.
+    fetch: Option<(&'a SamplerView, Option<View<'a>>)>,
 }
 
 /// [`execute`], reusing `prepared` when the request binds the same view and sampler.
@@ -131,9 +133,9 @@ pub fn execute_prepared<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -
     } else if op == Opcode::SAMPLE_D {
         swizzled(req, floats(sample_d(req, prepared)), false)
     } else if [Opcode::TXF, Opcode::TXF_LZ].contains(&op) {
-        floats(txf(req))
+        floats(txf(req, prepared))
     } else if [Opcode::SAMPLE_I, Opcode::SAMPLE_I_MS].contains(&op) {
-        swizzled(req, floats(txf(req)), false)
+        swizzled(req, floats(txf(req, prepared)), false)
     } else if [Opcode::TXQ, Opcode::SVIEWINFO, Opcode::TXQ_LZ].contains(&op) {
         let level = if op == Opcode::TXQ_LZ {
             0
@@ -423,7 +425,7 @@ fn sample_d<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4]
 
 /// `exec_txf`: TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS (integer coordinates by target, the
 /// LOD or sample index in w).
-fn txf(req: &TexRequest) -> [Texel; 4] {
+fn txf<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     use TextureTarget as T;
     let s = src(req, 0);
     let comp = |c: usize| -> [i32; 4] { std::array::from_fn(|l| s[l][c] as i32) };
@@ -453,8 +455,15 @@ fn txf(req: &TexRequest) -> [Texel; 4] {
     let Some(view) = req.view else {
         return [[0.0; 4]; 4];
     };
-    match View::new(view, [0; 4]) {
-        Some(v) => fetch::get_texels(&v, &coords, offsets(req)),
+    if !prepared
+        .fetch
+        .as_ref()
+        .is_some_and(|(v, _)| std::ptr::eq(*v, view))
+    {
+        prepared.fetch = Some((view, View::new(view, [0; 4])));
+    }
+    match prepared.fetch.as_ref().and_then(|(_, v)| v.as_ref()) {
+        Some(v) => fetch::get_texels(v, &coords, offsets(req)),
         None => [[0.0; 4]; 4],
     }
 }
