@@ -49,6 +49,8 @@ pub(crate) struct Inputs<'a> {
     pub constants: &'a [Vec<[u32; 4]>],
     pub resources: &'a Resources,
     pub visibility: wgpu::ShaderStages,
+    /// How the shader samples through each sampler ([`crate::samplers::uses`]).
+    pub samplers: BTreeMap<u32, crate::samplers::SamplerUse>,
 }
 
 /// Creates the buffers, textures and samplers `module` uses and its bind groups.

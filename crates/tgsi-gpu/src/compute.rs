@@ -13,6 +13,7 @@ use tgsi_exec::{ComputeOptions, Program};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
+use crate::samplers;
 
 /// A compute shader ready to dispatch; [`Dispatcher::dispatch`] may be called repeatedly.
 pub struct Dispatcher<'g> {
@@ -102,6 +103,7 @@ impl<'g> Dispatcher<'g> {
                     constants: &opts.constants,
                     resources: opts.resources,
                     visibility: wgpu::ShaderStages::COMPUTE,
+                    samplers: samplers::uses(shader),
                 },
             )?;
             let device = &gpu.device;

@@ -19,6 +19,7 @@ use tgsi_exec::{Image, Program, RenderOptions};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
+use crate::samplers;
 use crate::vertex::{self, flat_inputs, Varying};
 use crate::wrap::{self, Frame};
 
@@ -99,6 +100,7 @@ impl<'g> Renderer<'g> {
                     constants: &opts.constants,
                     resources: &opts.resources,
                     visibility: wgpu::ShaderStages::FRAGMENT,
+                    samplers: samplers::uses(shader),
                 },
             )?;
             let pipeline = pipeline(gpu, module, &varyings, &bindings);

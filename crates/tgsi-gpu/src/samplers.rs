@@ -1,8 +1,14 @@
 //! `pipe_sampler_state` → a wgpu sampler, where Vulkan (through WebGPU's model) has the same
 //! state; anything else (GL's CLAMP with linear filtering, the mirror-clamp modes, LOD bias,
-//! unnormalised coordinates, anisotropy, border colours other than transparent black,
-//! opaque black and opaque white) is refused with its name.
+//! anisotropy, border colours other than transparent black, opaque black and opaque white)
+//! is refused with its name. Unnormalised coordinates are taken where only RECT and
+//! SHADOWRECT instructions sample through the sampler: the translation divides their texel
+//! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
+//! modes those softpipe gives unnormalised coordinates (clamps).
 
+use std::collections::BTreeMap;
+use tgsi::enums::{File, TextureTarget};
+use tgsi::ir::ResourceDecl;
 use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, SamplerState, Wrap};
 
 use crate::error::{Error, Result};
@@ -79,17 +85,83 @@ pub(crate) fn filters(s: &SamplerState) -> bool {
         || s.min_mip_filter == MipFilter::Linear
 }
 
-/// The sampler for `SAMP[slot]`.
-pub(crate) fn sampler(device: &wgpu::Device, s: &SamplerState, slot: u32) -> Result<wgpu::Sampler> {
+/// How a shader's instructions sample through one sampler.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SamplerUse {
+    /// Some instruction has a RECT or SHADOWRECT target (for the SAMPLE family: its SVIEW
+    /// declaration's), whose coordinates the translation gives in texels.
+    pub rect: bool,
+    /// Some instruction has another target.
+    pub other: bool,
+}
+
+/// How `shader` samples through each `SAMP[i]` it names.
+pub(crate) fn uses(shader: &tgsi::Shader) -> BTreeMap<u32, SamplerUse> {
+    let mut views = BTreeMap::new();
+    for d in shader
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::SamplerView)
+    {
+        if let Some(ResourceDecl::SamplerView { target, .. }) = d.resource {
+            for i in d.first..=d.last.min(d.first.saturating_add(1024)) {
+                views.insert(i, target);
+            }
+        }
+    }
+    let mut out = BTreeMap::<u32, SamplerUse>::new();
+    for inst in &shader.instructions {
+        let Some(tex) = &inst.texture else { continue };
+        let index = |file: File| {
+            inst.src
+                .iter()
+                .find(|s| s.reg.file == file)
+                .and_then(|s| u32::try_from(s.reg.index).ok())
+        };
+        let Some(unit) = index(File::Sampler) else {
+            continue;
+        };
+        let target = match index(File::SamplerView) {
+            Some(v) => views.get(&v).copied().unwrap_or(TextureTarget::Unknown),
+            None => tex.target,
+        };
+        let u = out.entry(unit).or_default();
+        if matches!(target, TextureTarget::Rect | TextureTarget::ShadowRect) {
+            u.rect = true;
+        } else {
+            u.other = true;
+        }
+    }
+    out
+}
+
+/// The sampler for `SAMP[slot]`, which the shader samples through as `usage` says.
+pub(crate) fn sampler(
+    device: &wgpu::Device,
+    s: &SamplerState,
+    slot: u32,
+    usage: SamplerUse,
+) -> Result<wgpu::Sampler> {
+    let refuse = |what: &str| Err(Error::Unsupported(format!("SAMP[{slot}]: {what}")));
+    if s.unnormalized_coords && usage.other {
+        return refuse("unnormalized_coords with a target other than RECT");
+    }
+    if !s.unnormalized_coords && usage.rect {
+        return refuse("normalised coordinates with a RECT target");
+    }
+    // Softpipe clamps unnormalised coordinates in every mode but the two edge clamps.
+    let wrap = if s.unnormalized_coords {
+        s.wrap.map(|w| match w {
+            Wrap::ClampToEdge | Wrap::ClampToBorder => w,
+            _ => Wrap::Clamp,
+        })
+    } else {
+        s.wrap
+    };
     if s.lod_bias != 0.0 {
         return Err(Error::Unsupported(format!(
             "SAMP[{slot}]: lod_bias {}",
             s.lod_bias
-        )));
-    }
-    if s.unnormalized_coords {
-        return Err(Error::Unsupported(format!(
-            "SAMP[{slot}]: unnormalized_coords"
         )));
     }
     if s.max_anisotropy > 1 {
@@ -99,8 +171,8 @@ pub(crate) fn sampler(device: &wgpu::Device, s: &SamplerState, slot: u32) -> Res
         )));
     }
     let nearest = !filters(s);
-    let [u, v, w] = [0, 1, 2].map(|i| address(s.wrap[i], nearest, slot));
-    let border_color = if s.wrap.contains(&Wrap::ClampToBorder) {
+    let [u, v, w] = [0, 1, 2].map(|i| address(wrap[i], nearest, slot));
+    let border_color = if wrap.contains(&Wrap::ClampToBorder) {
         Some(border(s.border_color, slot)?)
     } else {
         None

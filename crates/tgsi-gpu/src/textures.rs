@@ -81,7 +81,8 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
             } else {
                 wgpu::SamplerBindingType::NonFiltering
             };
-            let sampler = samplers::sampler(&gpu.device, state, i)?;
+            let usage = inputs.samplers.get(&i).copied().unwrap_or_default();
+            let sampler = samplers::sampler(&gpu.device, state, i, usage)?;
             (wgpu::BindingType::Sampler(ty), Bound::Sampler(sampler))
         }
         TypeInner::Image {

@@ -136,3 +136,78 @@ fn unbound_views_read_zero() {
         same(&gpu, &text, &opts);
     }
 }
+
+/// An 8×4 RGBA8 RECT texture whose texel (x, y) holds (x, y, x + y, 255) / 255, bound with
+/// an unnormalised nearest sampler, as GL binds rectangle textures.
+fn rect_resources(wrap: tgsi_exec::resource::Wrap) -> tgsi_exec::resource::Resources {
+    use std::sync::Arc;
+    use tgsi_exec::resource::{
+        Filter, Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
+    };
+    let (w, h) = (8u32, 4u32);
+    let bytes: Vec<u8> = (0..h)
+        .flat_map(|y| (0..w).flat_map(move |x| [x as u8 * 20, y as u8 * 40, (x + y) as u8, 255]))
+        .collect();
+    let format = tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM")
+        .expect("RGBA8 is a format");
+    let resource = Arc::new(Resource {
+        target: Target::Rect,
+        format,
+        width0: w,
+        height0: h,
+        depth0: 1,
+        array_size: 1,
+        last_level: 0,
+        nr_samples: 0,
+        data: Storage::from_bytes(&bytes),
+    });
+    let view = SamplerView {
+        resource,
+        format,
+        target: Target::Rect,
+        first_level: 0,
+        last_level: 0,
+        first_layer: 0,
+        last_layer: 0,
+        offset: 0,
+        size: 0,
+        swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+    };
+    let sampler = SamplerState {
+        wrap: [wrap; 3],
+        min_img_filter: Filter::Nearest,
+        mag_img_filter: Filter::Nearest,
+        unnormalized_coords: true,
+        ..SamplerState::default()
+    };
+    Resources {
+        sampler_views: vec![Some(view)],
+        samplers: vec![Some(sampler)],
+        ..Resources::default()
+    }
+}
+
+#[test]
+fn rect_textures_take_texel_coordinates() {
+    use tgsi_exec::resource::Wrap;
+    let Some(gpu) = gpu() else { return };
+    // TEX reads the texel under each pixel (centres at .5), TXP the same through w = 2, and
+    // coordinates past the edge clamp (REPEAT clamps too with unnormalised coordinates).
+    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                DCL SVIEW[0], RECT, FLOAT\nDCL TEMP[0..1]\nIMM[0] FLT32 {2.0, 2.0, 0.0, 2.0}\n\
+                IMM[1] FLT32 {-3.0, 1.0, 0.0, 0.0}\n\
+                0: TEX TEMP[0], IN[0], SAMP[0], RECT\n\
+                1: MUL TEMP[1], IN[0].xyzz, IMM[0]\n2: MOV TEMP[1].w, IMM[0].wwww\n\
+                3: TXP TEMP[1], TEMP[1], SAMP[0], RECT\n4: ADD TEMP[0], TEMP[0], TEMP[1]\n\
+                5: ADD TEMP[1], IN[0], IMM[1]\n6: TEX TEMP[1], TEMP[1], SAMP[0], RECT\n\
+                7: ADD OUT[0], TEMP[0], TEMP[1]\n8: END\n";
+    for wrap in [Wrap::ClampToEdge, Wrap::Repeat] {
+        let opts = RenderOptions {
+            width: 8,
+            height: 4,
+            resources: rect_resources(wrap),
+            ..Default::default()
+        };
+        same(&gpu, text, &opts);
+    }
+}

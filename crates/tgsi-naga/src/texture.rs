@@ -1,10 +1,12 @@
-//! Texture instructions. The TEX family (TEX, TXP, TXB, TXL, TEX_LZ, TXD, TG4, TXF, TXF_LZ,
-//! TXQ) uses the sampler view and sampler of the same index and names its target; the
+//! Texture instructions. The TEX family (TEX, TXP, TXB, TXL, TEX_LZ, TXD, TG4, TEX2, TXB2,
+//! TXL2, TXF, TXF_LZ, TXQ) uses the sampler view and sampler of the same index and names its target; the
 //! SAMPLE family (SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_D, SAMPLE_L, GATHER4,
 //! SAMPLE_I, SAMPLE_I_MS, SVIEWINFO) names a sampler view and a sampler and takes the target
 //! from the view's declaration. Coordinates, layer and depth reference are read from the
 //! channels the target assigns them; vertex and compute shaders sample level 0 where TGSI
-//! would use implicit derivatives.
+//! would use implicit derivatives. RECT targets read texel coordinates: they are divided by
+//! the texture's size (exact for power-of-two sizes; otherwise the GPU's own rounding of
+//! the normalised coordinate decides at texel boundaries).
 
 use naga::{
     BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension, ImageQuery, MathFunction,
@@ -26,8 +28,10 @@ struct Layout {
     coords: usize,
     /// Channel of the array layer.
     layer: Option<usize>,
-    /// Channel of the depth reference.
+    /// Channel of the depth reference (`Some(4)`: `src1.x`, the cube-array shadow target).
     reference: Option<usize>,
+    /// RECT targets: coordinates in texels, not normalised.
+    texels: bool,
 }
 
 fn layout(target: TextureTarget) -> Option<Layout> {
@@ -36,8 +40,18 @@ fn layout(target: TextureTarget) -> Option<Layout> {
         coords,
         layer,
         reference,
+        texels: false,
     };
     Some(match target {
+        T::Rect => Layout {
+            texels: true,
+            ..l(2, None, None)
+        },
+        T::ShadowRect => Layout {
+            texels: true,
+            ..l(2, None, Some(2))
+        },
+        T::ShadowCubeArray => l(3, Some(3), Some(4)),
         T::Tex1D => l(1, None, None),
         T::Tex2D | T::Msaa2D => l(2, None, None),
         T::Tex3D | T::Cube => l(3, None, None),
@@ -90,6 +104,9 @@ impl Translator<'_> {
             | Opcode::TEX_LZ
             | Opcode::TXD
             | Opcode::TG4
+            | Opcode::TEX2
+            | Opcode::TXB2
+            | Opcode::TXL2
             | Opcode::SAMPLE
             | Opcode::SAMPLE_B
             | Opcode::SAMPLE_C
@@ -158,6 +175,7 @@ impl Translator<'_> {
             (true, _) if matches!(inst.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ) => {
                 Some(self.fetch(&inst.src[3], 0, OperandType::F32)?)
             }
+            (false, Some(4)) => Some(self.fetch(&inst.src[1], 0, OperandType::F32)?),
             (false, Some(c)) => Some(self.fetch(src, c, OperandType::F32)?),
             _ => None,
         };
@@ -168,6 +186,21 @@ impl Translator<'_> {
             }
             if let Some(r) = reference.as_mut() {
                 *r = self.body.binary(B::Divide, *r, w);
+            }
+        }
+        if l.texels {
+            // Texel coordinates: divided by the size of level 0, the one level of a RECT
+            // texture.
+            let image = self.body.expr(Expression::GlobalVariable(view.var));
+            let level = self.body.i32(0);
+            let size = self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::Size { level: Some(level) },
+            });
+            for (k, c) in coords.iter_mut().enumerate() {
+                let n = self.body.index(size, k as u32);
+                let n = self.body.convert(n, Scalar::F32);
+                *c = self.body.binary(B::Divide, *c, n);
             }
         }
         let array_index = match l.layer {
@@ -187,6 +220,10 @@ impl Translator<'_> {
         let level = match inst.opcode {
             Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
             Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
+            Opcode::TXB2 if implicit => {
+                SampleLevel::Bias(self.fetch(&inst.src[1], 0, OperandType::F32)?)
+            }
+            Opcode::TXL2 => SampleLevel::Exact(self.fetch(&inst.src[1], 0, OperandType::F32)?),
             Opcode::TXD => {
                 let x = self.gradient(&inst.src[1], l.coords)?;
                 let y = self.gradient(&inst.src[2], l.coords)?;
@@ -203,7 +240,13 @@ impl Translator<'_> {
                 let y = self.gradient(&inst.src[4], l.coords)?;
                 SampleLevel::Gradient { x, y }
             }
-            Opcode::TEX | Opcode::TXP | Opcode::TXB | Opcode::SAMPLE | Opcode::SAMPLE_C
+            Opcode::TEX
+            | Opcode::TXP
+            | Opcode::TXB
+            | Opcode::TEX2
+            | Opcode::TXB2
+            | Opcode::SAMPLE
+            | Opcode::SAMPLE_C
                 if implicit =>
             {
                 SampleLevel::Auto

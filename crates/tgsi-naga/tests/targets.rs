@@ -58,6 +58,34 @@ IMM[0] INT32 {1, -2, 0, 1}
   9: END
 ";
 
+/// RECT targets (texel coordinates) and the cube-array opcodes with a second source.
+const RECT_AND_CUBEARRAYS: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL IN[1], GENERIC[1], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SAMP[1]
+DCL SAMP[2]
+DCL SAMP[3]
+DCL SVIEW[0], RECT, FLOAT
+DCL SVIEW[1], CUBEARRAY, FLOAT
+DCL SVIEW[2], SHADOWCUBEARRAY, FLOAT
+DCL SVIEW[3], SHADOWRECT, FLOAT
+DCL TEMP[0..3]
+  0: TEX TEMP[0], IN[0], SAMP[0], RECT
+  1: TXP TEMP[1], IN[0], SAMP[0], RECT
+  2: TEX TEMP[2], IN[0], SAMP[3], SHADOWRECT
+  3: TXB2 TEMP[3], IN[0], IN[1], SAMP[1], CUBEARRAY
+  4: ADD TEMP[0], TEMP[0], TEMP[1]
+  5: TXL2 TEMP[1], IN[0], IN[1], SAMP[1], CUBEARRAY
+  6: ADD TEMP[0], TEMP[0], TEMP[2]
+  7: TEX2 TEMP[2], IN[0], IN[1], SAMP[2], SHADOWCUBEARRAY
+  8: ADD TEMP[0], TEMP[0], TEMP[3]
+  9: ADD TEMP[0], TEMP[0], TEMP[1]
+ 10: ADD OUT[0], TEMP[0], TEMP[2]
+ 11: END
+";
+
 const COMPUTE: &str = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 64
 PROPERTY CS_FIXED_BLOCK_HEIGHT 1
@@ -189,6 +217,11 @@ fn sample_family_and_fragment_operations() {
 #[test]
 fn tex_family_and_fragment_built_ins() {
     check("tex", TEX_FAMILY, "frag");
+}
+
+#[test]
+fn rect_targets_and_cube_array_opcodes() {
+    check("rect", RECT_AND_CUBEARRAYS, "frag");
 }
 
 #[test]
