@@ -13,7 +13,7 @@ use tgsi_exec::{ComputeOptions, Program};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::samplers;
+use crate::{samplers, textures};
 
 /// A compute shader ready to dispatch; [`Dispatcher::dispatch`] may be called repeatedly.
 pub struct Dispatcher<'g> {
@@ -89,7 +89,10 @@ impl<'g> Dispatcher<'g> {
                 });
             }
         }
-        let mut options = tgsi_naga::Options::default();
+        let mut options = tgsi_naga::Options {
+            view_swizzles: textures::view_swizzles(opts.resources),
+            ..Default::default()
+        };
         if opts.shared_bytes > 0 {
             options.shared_memory_bytes = u32::try_from(opts.shared_bytes)
                 .map_err(|_| Error::Setup("shared memory size over 4 GiB".into()))?;

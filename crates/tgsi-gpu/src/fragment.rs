@@ -19,9 +19,9 @@ use tgsi_exec::{Image, Program, RenderOptions};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::samplers;
 use crate::vertex::{self, flat_inputs, Varying};
 use crate::wrap::{self, Frame};
+use crate::{samplers, textures};
 
 /// Bytes of one RGBA32F texel.
 const TEXEL: u32 = 16;
@@ -82,7 +82,11 @@ impl<'g> Renderer<'g> {
                 "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
             )));
         }
-        let mut module = tgsi_naga::translate(shader)?;
+        let options = tgsi_naga::Options {
+            view_swizzles: textures::view_swizzles(&opts.resources),
+            ..Default::default()
+        };
+        let mut module = tgsi_naga::translate_with(shader, &options)?;
         let varyings = flat_inputs(&mut module, program, opts)?;
         let frame = Frame {
             height: h,

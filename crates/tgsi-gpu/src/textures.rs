@@ -1,11 +1,13 @@
 //! Sampler views and samplers (bind group 1): a `tgsi_exec` sampler view becomes a wgpu
 //! texture holding its resource's levels and layers (uploaded byte for byte, so only formats
 //! with a wgpu twin of the same layout) and a view of its levels, layers and dimension.
-//! Identity swizzles only; 1-D arrays, multisampling and buffer views are refused with their
-//! names. Unbound slots read zero, as in the interpreter (except shadow views: refused).
+//! View swizzles are applied by the translation ([`view_swizzles`]); 1-D arrays,
+//! multisampling and buffer views are refused with their names. Unbound slots read zero,
+//! as in the interpreter (except shadow views: refused).
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
-use tgsi_exec::resource::{Resource, SamplerState, SamplerView, Swizzle, Target};
+use std::collections::BTreeMap;
+use tgsi_exec::resource::{Resource, Resources, SamplerState, SamplerView, Swizzle, Target};
 
 use crate::bindings::{Bound, Inputs, Slot};
 use crate::device::Gpu;
@@ -213,6 +215,24 @@ pub(crate) fn view_dimension(
     })
 }
 
+/// The swizzles of the bound views that have one, in `PIPE_SWIZZLE_*` numbering: WebGPU
+/// views have none, so the translation applies them ([`tgsi_naga::Options::view_swizzles`]).
+pub(crate) fn view_swizzles(resources: &Resources) -> BTreeMap<u32, [u8; 4]> {
+    let number = |s: Swizzle| match s {
+        Swizzle::X => 0,
+        Swizzle::Y => 1,
+        Swizzle::Z => 2,
+        Swizzle::W => 3,
+        Swizzle::Zero => 4,
+        Swizzle::One => 5,
+    };
+    (0u32..)
+        .zip(&resources.sampler_views)
+        .filter_map(|(i, v)| Some((i, v.as_ref()?.swizzle.map(number))))
+        .filter(|(_, s)| *s != [0, 1, 2, 3])
+        .collect()
+}
+
 /// A texture holding `view`'s resource, and the view the shader samples.
 fn texture(
     gpu: &Gpu,
@@ -226,9 +246,6 @@ fn texture(
     wgpu::TextureViewDimension,
 )> {
     let refuse = |what: String| Error::Unsupported(format!("SVIEW[{slot}]: {what}"));
-    if view.swizzle != [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W] {
-        return Err(refuse(format!("swizzle {:?}", view.swizzle)));
-    }
     let format = format(view.format).ok_or_else(|| {
         refuse(format!(
             "format {} has no wgpu format of the same layout",

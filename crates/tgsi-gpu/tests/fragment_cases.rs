@@ -77,6 +77,13 @@ const EXPLAINED: &[(&str, &str)] = &[
         "8-bit filtering weights: texels within 1/255, then scaled by 18",
     ),
     (
+        "bilinear-wrap-tiles",
+        "softpipe's tile cache aliases the seam texels of this 256-wide REPEAT texture \
+         (the case was made to show it; tgsi-exec's texture/tile_cache.rs), lavapipe reads \
+         the true ones (11 pixels, all in the seam columns); elsewhere within 0.015: \
+         8-bit filtering weights and LOD",
+    ),
+    (
         "t2d-linear-clamp",
         "8-bit filtering weights: within about 1/255",
     ),

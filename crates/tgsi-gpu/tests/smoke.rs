@@ -137,21 +137,30 @@ fn unbound_views_read_zero() {
     }
 }
 
-/// An 8×4 RGBA8 RECT texture whose texel (x, y) holds (x, y, x + y, 255) / 255, bound with
-/// an unnormalised nearest sampler, as GL binds rectangle textures.
-fn rect_resources(wrap: tgsi_exec::resource::Wrap) -> tgsi_exec::resource::Resources {
+/// An 8×4 RGBA8 texture whose texel (x, y) holds (16 + x, 32 + 4y, 64 + x + y, 255) / 255
+/// (bytes whose `b · (1/255)` and `b / 255` agree, so any GPU converts them alike), bound
+/// with a nearest sampler: a RECT texture with unnormalised coordinates, as GL binds
+/// rectangle textures, or a 2-D one; its view swizzled by `swizzle`.
+fn rgba8_resources(
+    rect: bool,
+    wrap: tgsi_exec::resource::Wrap,
+    swizzle: [tgsi_exec::resource::Swizzle; 4],
+) -> tgsi_exec::resource::Resources {
     use std::sync::Arc;
     use tgsi_exec::resource::{
-        Filter, Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
+        Filter, Resource, Resources, SamplerState, SamplerView, Storage, Target,
     };
+    let target = if rect { Target::Rect } else { Target::Tex2D };
     let (w, h) = (8u32, 4u32);
     let bytes: Vec<u8> = (0..h)
-        .flat_map(|y| (0..w).flat_map(move |x| [x as u8 * 20, y as u8 * 40, (x + y) as u8, 255]))
+        .flat_map(|y| {
+            (0..w).flat_map(move |x| [16 + x as u8, 32 + 4 * y as u8, 64 + (x + y) as u8, 255])
+        })
         .collect();
     let format = tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM")
         .expect("RGBA8 is a format");
     let resource = Arc::new(Resource {
-        target: Target::Rect,
+        target,
         format,
         width0: w,
         height0: h,
@@ -164,20 +173,20 @@ fn rect_resources(wrap: tgsi_exec::resource::Wrap) -> tgsi_exec::resource::Resou
     let view = SamplerView {
         resource,
         format,
-        target: Target::Rect,
+        target,
         first_level: 0,
         last_level: 0,
         first_layer: 0,
         last_layer: 0,
         offset: 0,
         size: 0,
-        swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        swizzle,
     };
     let sampler = SamplerState {
         wrap: [wrap; 3],
         min_img_filter: Filter::Nearest,
         mag_img_filter: Filter::Nearest,
-        unnormalized_coords: true,
+        unnormalized_coords: rect,
         ..SamplerState::default()
     };
     Resources {
@@ -189,7 +198,7 @@ fn rect_resources(wrap: tgsi_exec::resource::Wrap) -> tgsi_exec::resource::Resou
 
 #[test]
 fn rect_textures_take_texel_coordinates() {
-    use tgsi_exec::resource::Wrap;
+    use tgsi_exec::resource::{Swizzle, Wrap};
     let Some(gpu) = gpu() else { return };
     // TEX reads the texel under each pixel (centres at .5), TXP the same through w = 2, and
     // coordinates past the edge clamp (REPEAT clamps too with unnormalised coordinates).
@@ -205,9 +214,46 @@ fn rect_textures_take_texel_coordinates() {
         let opts = RenderOptions {
             width: 8,
             height: 4,
-            resources: rect_resources(wrap),
+            resources: rgba8_resources(
+                true,
+                wrap,
+                [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+            ),
             ..Default::default()
         };
         same(&gpu, text, &opts);
+    }
+}
+
+#[test]
+fn view_swizzles_apply_to_samples_fetches_and_gathers() {
+    use tgsi_exec::resource::{Swizzle, Wrap};
+    let Some(gpu) = gpu() else { return };
+    let ops = [
+        "TEX OUT[0], TEMP[0], SAMP[0], 2D",
+        "TXF OUT[0], IMM[1].xyzz, SAMP[0], 2D",
+        "TG4 OUT[0], TEMP[0], IMM[1].zzzz, SAMP[0], 2D",
+        "TG4 OUT[0], TEMP[0], IMM[1].xxxx, SAMP[0], 2D",
+        "TG4 OUT[0], TEMP[0], IMM[1].wwww, SAMP[0], 2D",
+    ];
+    let swizzles = [
+        [Swizzle::Z, Swizzle::One, Swizzle::X, Swizzle::Zero],
+        [Swizzle::Zero, Swizzle::W, Swizzle::Y, Swizzle::One],
+    ];
+    for op in ops {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\nIMM[0] FLT32 {{0.125, 0.25, 0.0, 0.0}}\n\
+             IMM[1] INT32 {{1, 2, 0, 3}}\n0: MUL TEMP[0], IN[0], IMM[0]\n1: {op}\n2: END\n"
+        );
+        for swizzle in swizzles {
+            let opts = RenderOptions {
+                width: 8,
+                height: 4,
+                resources: rgba8_resources(false, Wrap::ClampToEdge, swizzle),
+                ..Default::default()
+            };
+            same(&gpu, &text, &opts);
+        }
     }
 }

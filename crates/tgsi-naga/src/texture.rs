@@ -96,6 +96,9 @@ impl Translator<'_> {
                 (self.view(u, target)?, target)
             }
         };
+        let swizzle = operand(File::SamplerView)
+            .or(unit)
+            .and_then(|i| self.view_swizzles.get(&i).copied());
         let texel = match inst.opcode {
             Opcode::TEX
             | Opcode::TXP
@@ -113,22 +116,33 @@ impl Translator<'_> {
             | Opcode::SAMPLE_C_LZ
             | Opcode::SAMPLE_D
             | Opcode::SAMPLE_L
-            | Opcode::GATHER4 => self.sample(inst, target, &view, unit)?,
+            | Opcode::GATHER4 => self.sample(inst, target, &view, unit, swizzle)?,
             Opcode::TXF | Opcode::TXF_LZ | Opcode::SAMPLE_I | Opcode::SAMPLE_I_MS => {
                 self.fetch_texel(inst, target, &view)?
             }
             Opcode::TXQ | Opcode::SVIEWINFO => self.query(inst, &view)?,
             _ => return Err(self.unsupported("is not translated yet")),
         };
-        let vector = matches!(self.type_of(texel)?, TypeInner::Vector { .. });
+        let swizzle = match inst.opcode {
+            Opcode::TXQ | Opcode::SVIEWINFO | Opcode::TG4 | Opcode::GATHER4 => None,
+            _ => swizzle,
+        };
+        let (vector, scalar) = match self.type_of(texel)? {
+            TypeInner::Vector { scalar, .. } => (true, scalar),
+            TypeInner::Scalar(scalar) => (false, scalar),
+            _ => (false, Scalar::F32),
+        };
         let mut results = Vec::new();
         for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
-            let v = if vector {
-                self.body.index(texel, c as u32)
-            } else if c == 3 {
-                self.body.f32(1.0)
-            } else {
-                texel
+            // The texel's channel (a depth comparison is (k, k, k, 1)), through the view's
+            // swizzle when it has one.
+            let from = swizzle.map_or(c as u8, |s| s[c]);
+            let v = match from {
+                4 => self.constant(scalar, 0),
+                5 => self.constant(scalar, 1),
+                _ if vector => self.body.index(texel, u32::from(from & 3)),
+                3 => self.body.f32(1.0),
+                _ => texel,
             };
             results.push((c, v));
         }
@@ -154,12 +168,22 @@ impl Translator<'_> {
         Ok(view)
     }
 
+    /// Zero or one of a texel's scalar type (one is 1.0, or integer 1).
+    fn constant(&mut self, scalar: Scalar, v: u8) -> H {
+        match scalar.kind {
+            naga::ScalarKind::Sint => self.body.i32(i32::from(v)),
+            naga::ScalarKind::Uint => self.body.u32(u32::from(v)),
+            _ => self.body.f32(f32::from(v)),
+        }
+    }
+
     fn sample(
         &mut self,
         inst: &Instruction,
         target: TextureTarget,
         view: &ImageVar,
         unit: Option<u32>,
+        swizzle: Option<[u8; 4]>,
     ) -> Result<H> {
         let Some(l) = layout(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
@@ -215,6 +239,32 @@ impl Translator<'_> {
             Opcode::TG4 => Some(self.gather_component(&inst.src[1])?),
             Opcode::GATHER4 => Some(naga::SwizzleComponent::X),
             _ => None,
+        };
+        // The view swizzle chooses the channel a gather reads, or a constant result.
+        let gather = match (gather, swizzle) {
+            (Some(g), Some(s)) => match s[g as usize] {
+                k @ (4 | 5) => {
+                    let scalar = match view.class {
+                        ImageClass::Sampled { kind, .. } => Scalar { kind, width: 4 },
+                        _ => Scalar::F32,
+                    };
+                    let one = self.constant(scalar, k - 4);
+                    let ty = self.vec4(scalar);
+                    return Ok(self.body.expr(Expression::Compose {
+                        ty,
+                        components: vec![one; 4],
+                    }));
+                }
+                k => Some(
+                    [
+                        naga::SwizzleComponent::X,
+                        naga::SwizzleComponent::Y,
+                        naga::SwizzleComponent::Z,
+                        naga::SwizzleComponent::W,
+                    ][usize::from(k & 3)],
+                ),
+            },
+            (g, _) => g,
         };
         let offset = self.texel_offset(inst, l.coords)?;
         let level = match inst.opcode {

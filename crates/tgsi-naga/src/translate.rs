@@ -3,7 +3,7 @@
 //! `interface`, `resources`, `alu`, `wide`, `flow`, `texture`, `memory`), each adding
 //! `impl Translator` methods.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use naga::front::Typifier;
 use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
@@ -51,6 +51,8 @@ pub(crate) struct Translator<'s> {
     pub functions: HashMap<usize, Option<Handle<Function>>>,
     /// Size of each shared MEMORY declaration.
     pub shared_memory_bytes: u32,
+    /// See [`Options::view_swizzles`].
+    pub view_swizzles: BTreeMap<u32, [u8; 4]>,
 }
 
 /// How to translate.
@@ -63,6 +65,12 @@ pub struct Options {
     /// Size of a `MEMORY, SHARED` declaration, which TGSI leaves to the dispatch (default:
     /// 32 KiB, the minimum of GL's `GL_MAX_COMPUTE_SHARED_MEMORY_SIZE`).
     pub shared_memory_bytes: u32,
+    /// The swizzle of each sampler view that has one, which WebGPU cannot apply to a texture
+    /// view: result channel c of sampling or fetching through view i takes
+    /// `view_swizzles[i][c]`, in Gallium's `PIPE_SWIZZLE_*` numbering (0–3: channel x–w of
+    /// the texel, 4: zero, 5: one). A gather gathers the channel the swizzle gives its
+    /// component (or returns zeros or ones). Size queries are not swizzled.
+    pub view_swizzles: BTreeMap<u32, [u8; 4]>,
 }
 
 impl Default for Options {
@@ -70,6 +78,7 @@ impl Default for Options {
         Options {
             native_int64: true,
             shared_memory_bytes: 32768,
+            view_swizzles: BTreeMap::new(),
         }
     }
 }
@@ -111,6 +120,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         native_int64: options.native_int64,
         helpers: Helpers::default(),
         shared_memory_bytes: options.shared_memory_bytes,
+        view_swizzles: options.view_swizzles.clone(),
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),
