@@ -91,6 +91,7 @@ impl<'g> Dispatcher<'g> {
         }
         let mut options = tgsi_naga::Options {
             view_swizzles: textures::view_swizzles(opts.resources),
+            lod_biases: samplers::lod_biases(opts.resources),
             ..Default::default()
         };
         if opts.shared_bytes > 0 {

@@ -84,6 +84,7 @@ impl<'g> Renderer<'g> {
         }
         let options = tgsi_naga::Options {
             view_swizzles: textures::view_swizzles(&opts.resources),
+            lod_biases: samplers::lod_biases(&opts.resources),
             ..Default::default()
         };
         let mut module = tgsi_naga::translate_with(shader, &options)?;

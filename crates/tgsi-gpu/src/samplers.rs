@@ -1,15 +1,16 @@
 //! `pipe_sampler_state` → a wgpu sampler, where Vulkan (through WebGPU's model) has the same
-//! state; anything else (GL's CLAMP with linear filtering, the mirror-clamp modes, LOD bias,
+//! state; anything else (GL's CLAMP with linear filtering, the mirror-clamp modes,
 //! anisotropy, border colours other than transparent black, opaque black and opaque white)
 //! is refused with its name. Unnormalised coordinates are taken where only RECT and
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
-//! modes those softpipe gives unnormalised coordinates (clamps).
+//! modes those softpipe gives unnormalised coordinates (clamps). LOD biases are added by the
+//! translation ([`lod_biases`]).
 
 use std::collections::BTreeMap;
 use tgsi::enums::{File, TextureTarget};
 use tgsi::ir::ResourceDecl;
-use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, SamplerState, Wrap};
+use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
 
 use crate::error::{Error, Result};
 
@@ -85,6 +86,16 @@ pub(crate) fn filters(s: &SamplerState) -> bool {
         || s.min_mip_filter == MipFilter::Linear
 }
 
+/// The LOD bias of each bound sampler that has one, for
+/// [`tgsi_naga::Options::lod_biases`] (WebGPU samplers have none).
+pub(crate) fn lod_biases(resources: &Resources) -> BTreeMap<u32, f32> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| Some((i, s.as_ref()?.lod_bias)))
+        .filter(|&(_, b)| b != 0.0)
+        .collect()
+}
+
 /// How a shader's instructions sample through one sampler.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SamplerUse {
@@ -158,12 +169,6 @@ pub(crate) fn sampler(
     } else {
         s.wrap
     };
-    if s.lod_bias != 0.0 {
-        return Err(Error::Unsupported(format!(
-            "SAMP[{slot}]: lod_bias {}",
-            s.lod_bias
-        )));
-    }
     if s.max_anisotropy > 1 {
         return Err(Error::Unsupported(format!(
             "SAMP[{slot}]: max_anisotropy {} (anisotropic filtering is the driver's own)",

@@ -84,6 +84,16 @@ const EXPLAINED: &[(&str, &str)] = &[
          8-bit filtering weights and LOD",
     ),
     (
+        "mip-filters-2d",
+        "LOD approximations select other mip levels (NEAREST and LINEAR mip filters, in \
+         every band alike; the last band's sampler LOD bias is added by the translation)",
+    ),
+    (
+        "cube-array-mip",
+        "lavapipe samples cube maps seamlessly, this case's samplers do not, and LOD \
+         approximations (in the unbiased bands as much as in the biased one)",
+    ),
+    (
         "t2d-linear-clamp",
         "8-bit filtering weights: within about 1/255",
     ),

@@ -257,3 +257,86 @@ fn view_swizzles_apply_to_samples_fetches_and_gathers() {
         }
     }
 }
+
+/// A 32×32 RGBA8 texture with all six levels, level l filled with (16 + l, 32 + l, 64 + l,
+/// 255) / 255, sampled with nearest filters and nearest mipmapping through a sampler with
+/// LOD bias `bias`.
+fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
+    use std::sync::Arc;
+    use tgsi_exec::resource::{
+        Filter, MipFilter, Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
+    };
+    let format = tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM")
+        .expect("RGBA8 is a format");
+    let mut resource = Resource {
+        target: Target::Tex2D,
+        format,
+        width0: 32,
+        height0: 32,
+        depth0: 1,
+        array_size: 1,
+        last_level: 5,
+        nr_samples: 0,
+        data: Storage::zeroed(0),
+    };
+    let bytes: Vec<u8> = resource
+        .levels(4)
+        .enumerate()
+        .flat_map(|(l, lv)| {
+            let texel = [16 + l as u8, 32 + l as u8, 64 + l as u8, 255];
+            texel.repeat(lv.slice_bytes / 4)
+        })
+        .collect();
+    resource.data = Storage::from_bytes(&bytes);
+    let view = SamplerView {
+        resource: Arc::new(resource),
+        format,
+        target: Target::Tex2D,
+        first_level: 0,
+        last_level: 5,
+        first_layer: 0,
+        last_layer: 0,
+        offset: 0,
+        size: 0,
+        swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+    };
+    let sampler = SamplerState {
+        min_img_filter: Filter::Nearest,
+        mag_img_filter: Filter::Nearest,
+        min_mip_filter: MipFilter::Nearest,
+        lod_bias: bias,
+        max_lod: 1000.0,
+        ..SamplerState::default()
+    };
+    Resources {
+        sampler_views: vec![Some(view)],
+        samplers: vec![Some(sampler)],
+        ..Resources::default()
+    }
+}
+
+#[test]
+fn sampler_lod_bias_is_added_to_implicit_biased_and_explicit_lods() {
+    let Some(gpu) = gpu() else { return };
+    // 8×8 pixels over 32×32 texels: an implicit LOD of 2; TXB adds 1.25 to it and TXL asks
+    // for 1.25; the sampler's bias moves each by whole levels, so no LOD comes near a
+    // rounding boundary of the nearest mip filter. The three results are summed with
+    // weights 1, 16 and 256 (each a level's bytes, exact in floats).
+    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..2]\nIMM[0] FLT32 {0.125, 0.125, 0.0, 1.25}\n\
+                IMM[1] FLT32 {0.0, 0.0, 0.0, 1.25}\nIMM[2] FLT32 {1.0, 16.0, 256.0, 0.0}\n\
+                0: MUL TEMP[0], IN[0], IMM[0]\n1: MOV TEMP[0].w, IMM[0].wwww\n\
+                2: TEX TEMP[1], TEMP[0], SAMP[0], 2D\n3: TXB TEMP[2], TEMP[0], SAMP[0], 2D\n\
+                4: MAD TEMP[1], TEMP[2], IMM[2].yyyy, TEMP[1]\n5: MOV TEMP[0].w, IMM[1].wwww\n\
+                6: TXL TEMP[2], TEMP[0], SAMP[0], 2D\n7: MAD OUT[0], TEMP[2], IMM[2].zzzz, TEMP[1]\n\
+                8: END\n";
+    for bias in [0.0, -1.0, 2.0] {
+        let opts = RenderOptions {
+            width: 8,
+            height: 8,
+            resources: mip_levels(bias),
+            ..Default::default()
+        };
+        same(&gpu, text, &opts);
+    }
+}

@@ -303,6 +303,26 @@ impl Translator<'_> {
             }
             _ => SampleLevel::Zero,
         };
+        // The sampler's LOD bias, added where softpipe adds it.
+        let bias = unit
+            .and_then(|u| self.lod_biases.get(&u).copied())
+            .filter(|&b| b != 0.0);
+        if let (Some(_), Some(_)) = (bias, gather) {
+            return Err(self.unsupported("a gather through a sampler with a LOD bias"));
+        }
+        let level = match (bias, level) {
+            (None, level) | (Some(_), level @ SampleLevel::Gradient { .. }) => level,
+            (Some(b), SampleLevel::Auto) => SampleLevel::Bias(self.body.f32(b)),
+            (Some(b), SampleLevel::Zero) => SampleLevel::Exact(self.body.f32(b)),
+            (Some(b), SampleLevel::Bias(x)) => {
+                let b = self.body.f32(b);
+                SampleLevel::Bias(self.body.binary(B::Add, x, b))
+            }
+            (Some(b), SampleLevel::Exact(x)) => {
+                let b = self.body.f32(b);
+                SampleLevel::Exact(self.body.binary(B::Add, x, b))
+            }
+        };
         // A gather has no level of its own in naga (it reads level 0).
         let level = if gather.is_some() {
             SampleLevel::Zero

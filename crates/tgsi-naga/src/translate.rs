@@ -53,6 +53,8 @@ pub(crate) struct Translator<'s> {
     pub shared_memory_bytes: u32,
     /// See [`Options::view_swizzles`].
     pub view_swizzles: BTreeMap<u32, [u8; 4]>,
+    /// See [`Options::lod_biases`].
+    pub lod_biases: BTreeMap<u32, f32>,
 }
 
 /// How to translate.
@@ -71,6 +73,13 @@ pub struct Options {
     /// the texel, 4: zero, 5: one). A gather gathers the channel the swizzle gives its
     /// component (or returns zeros or ones). Size queries are not swizzled.
     pub view_swizzles: BTreeMap<u32, [u8; 4]>,
+    /// The LOD bias of each sampler that has one (`pipe_sampler_state::lod_bias`), which
+    /// WebGPU samplers lack: added, as softpipe adds it, to the implicit LOD, to a TXB
+    /// bias, to an explicit LOD (and to the zero LOD of TEX_LZ-like sampling), but not to
+    /// LODs from explicit gradients. A biased depth comparison or gather cannot be
+    /// translated (naga compares depth only at the implicit LOD or level 0, and gathers
+    /// level 0).
+    pub lod_biases: BTreeMap<u32, f32>,
 }
 
 impl Default for Options {
@@ -79,6 +88,7 @@ impl Default for Options {
             native_int64: true,
             shared_memory_bytes: 32768,
             view_swizzles: BTreeMap::new(),
+            lod_biases: BTreeMap::new(),
         }
     }
 }
@@ -121,6 +131,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         helpers: Helpers::default(),
         shared_memory_bytes: options.shared_memory_bytes,
         view_swizzles: options.view_swizzles.clone(),
+        lod_biases: options.lod_biases.clone(),
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),
