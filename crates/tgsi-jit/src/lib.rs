@@ -31,6 +31,7 @@
 
 mod lanes;
 mod native;
+mod native_wide;
 mod runtime;
 mod scalar_lanes;
 pub mod support;

@@ -108,7 +108,7 @@ pub(crate) fn runs_on_step(inst: &Inst) -> bool {
     match inst.kind {
         Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
         _ if has_indirect(inst) => !gathers_constants(inst),
-        Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) => false,
+        Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) | Kind::Wide(_) => false,
         _ => true,
     }
 }

@@ -17,6 +17,7 @@
 
 use crate::lanes::LaneOps;
 use crate::native;
+use crate::native_wide::{self as nw, Quad64, Wide};
 use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
 use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -28,6 +29,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::HashMap;
+use tgsi::opcode::OperandType;
 use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
@@ -394,6 +396,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
+            Kind::Wide(kernel) => self.wide(inst, kernel),
             _ => self.step(pc, inst),
         }
     }
@@ -810,6 +813,125 @@ impl<'a, 'b> Translator<'a, 'b> {
             Some(self.load_scratch(SCRATCH_OUT + c as i32 * CHANNEL_BYTES))
         });
         self.write_all(inst, &out);
+    }
+
+    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a directly addressed 64-bit source,
+    /// with the 64-bit modifiers: the sign of a double, or integer abs/negate.
+    fn fetch_pair(&mut self, s: &SrcOp, p: usize) -> Vec<Quad64> {
+        let [lo, mut hi] = [2 * p, 2 * p + 1]
+            .map(|c| self.read(s.file, s.index, s.dim, s.swizzle[c] as usize & 3));
+        let float = s.ty == OperandType::F64;
+        if float && s.abs {
+            let m = self.b.splat_word(0x7fff_ffff);
+            hi = hi.into_iter().map(|x| self.b.ins().band(x, m)).collect();
+        }
+        if float && s.neg {
+            let m = self.b.splat_word(0x8000_0000);
+            hi = hi.into_iter().map(|x| self.b.ins().bxor(x, m)).collect();
+        }
+        lo.into_iter()
+            .zip(hi)
+            .map(|(l, h)| {
+                let mut v = nw::join(self.b, l, h);
+                if !float && s.abs {
+                    // (x ^ m) − m with m the sign of each value, from its high word.
+                    let n = self.b.ins().iconst(I32, 31);
+                    let sign = self.b.ins().sshr(h, n);
+                    let m = nw::join(self.b, sign, sign);
+                    v = [0, 1].map(|i| {
+                        let x = self.b.ins().bxor(v[i], m[i]);
+                        self.b.ins().isub(x, m[i])
+                    });
+                }
+                if !float && s.neg {
+                    v = v.map(|x| self.b.ins().ineg(x));
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// A 64-bit instruction on channel pairs, in the interpreter's shapes: pair → pair
+    /// (channels 2p, 2p+1), pair → word (one source: channel p; comparisons: the first
+    /// enabled channel of pair p), word → pair (source channel p, or 2p beside 64-bit
+    /// sources). Natively ([`crate::native_wide`]) or through `kernel` per lane.
+    fn wide(&mut self, inst: &Inst, kernel: fn([u64; 3]) -> u64) {
+        let info = inst.opcode.info();
+        let Some(dst) = inst.dst.first().copied() else {
+            return;
+        };
+        let dst64 = info.dst_type(0).is_64bit();
+        let dsat = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
+        let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
+        let mut out: [Option<Channel>; 4] = Default::default();
+        for p in 0..2 {
+            let (write, word) = if dst64 {
+                (dst.mask & (3 << (2 * p)), None)
+            } else if inst.src.len() == 1 {
+                (dst.mask & (1 << p), Some(p))
+            } else {
+                let c = if dst.mask & (1 << (2 * p)) != 0 {
+                    2 * p
+                } else {
+                    2 * p + 1
+                };
+                (dst.mask & (1 << c), Some(c))
+            };
+            if write == 0 {
+                continue;
+            }
+            let srcs: Vec<Vec<Wide>> = inst
+                .src
+                .iter()
+                .take(3)
+                .map(|s| {
+                    if s.ty.is_64bit() {
+                        self.fetch_pair(s, p).into_iter().map(Wide::Pair).collect()
+                    } else {
+                        let chan = if any64 { 2 * p } else { p };
+                        self.fetch(s, chan).into_iter().map(Wide::Word).collect()
+                    }
+                })
+                .collect();
+            let (mut lo, mut hi) = (Vec::new(), Vec::new());
+            for k in 0..self.g {
+                let args: Vec<Wide> = srcs.iter().map(|s| s[k]).collect();
+                let r = nw::wide(self.b, inst.opcode, &args)
+                    .unwrap_or_else(|| Wide::Pair(nw::per_lane(self.b, &args, kernel)));
+                if word.is_some() {
+                    lo.push(nw::low_words(self.b, r));
+                    continue;
+                }
+                let mut v = nw::as_pair(self.b, r);
+                if dsat {
+                    v = nw::dsaturate(self.b, v);
+                }
+                let (l, h) = nw::split(self.b, v);
+                lo.push(l);
+                hi.push(h);
+            }
+            match word {
+                Some(c) => out[c] = Some(lo),
+                None => {
+                    out[2 * p] = Some(lo);
+                    out[2 * p + 1] = Some(hi);
+                }
+            }
+        }
+        // Words are saturated as floats only when the result is 32-bit; doubles were
+        // saturated above.
+        let sat32 = !dst64 && inst.saturate && !dst.ty.is_64bit();
+        let exec = self.exec_all();
+        for (c, vals) in out.into_iter().enumerate() {
+            let Some(mut vals) = vals else { continue };
+            if dst.mask & (1 << c) == 0 {
+                continue;
+            }
+            if sat32 {
+                vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+            }
+            self.write(&dst, c, &vals, &exec);
+        }
     }
 
     /// Quad derivatives: each chunk is one quad (TL, TR, BL, BR).
