@@ -31,7 +31,7 @@ pub(crate) enum Wide {
 }
 
 /// The sign bit of a binary64.
-const SIGN: u64 = 1 << 63;
+pub(crate) const SIGN: u64 = 1 << 63;
 
 /// Little-endian flags for bitcasts between vectors of different lane counts.
 fn le() -> MemFlagsData {
@@ -51,7 +51,15 @@ fn shuffle_words(b: &mut FunctionBuilder, x: Value, y: Value, order: [u8; 4]) ->
             mask[4 * i + k] = 4 * w + k as u8;
         }
     }
-    let imm = b.func.dfg.immediates.push(mask.to_vec().into());
+    // The same mask gets the same immediate, so equal shuffles are merged.
+    let found = b
+        .func
+        .dfg
+        .immediates
+        .iter()
+        .find(|(_, data)| data.as_slice() == mask)
+        .map(|(imm, _)| imm);
+    let imm = found.unwrap_or_else(|| b.func.dfg.immediates.push(mask.to_vec().into()));
     let r = b.ins().shuffle(xb, yb, imm);
     b.ins().bitcast(I32X4, le(), r)
 }
@@ -98,6 +106,18 @@ pub(crate) fn low_words(b: &mut FunctionBuilder, x: Wide) -> Value {
 fn splat64(b: &mut FunctionBuilder, x: u64) -> Value {
     let s = b.ins().iconst(I64, x as i64);
     b.ins().splat(I64X2, s)
+}
+
+/// `v` ANDed (`xor` false) or XORed (`xor` true) with the 64-bit constant `m`.
+pub(crate) fn bitwise(b: &mut FunctionBuilder, v: Quad64, m: u64, xor: bool) -> Quad64 {
+    let m = splat64(b, m);
+    v.map(|x| {
+        if xor {
+            b.ins().bxor(x, m)
+        } else {
+            b.ins().band(x, m)
+        }
+    })
 }
 
 /// `i64x2` bits as doubles.

@@ -94,6 +94,9 @@ pub(crate) struct Translator<'a, 'b> {
     host_error: Block,
     opens: Vec<Open>,
     calls: Calls,
+    /// The 64-bit values that channel pairs written by 64-bit instructions were split from,
+    /// by their (low, high) word vectors: [`Translator::pair_of`].
+    pairs: HashMap<(Value, Value), Quad64>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -201,6 +204,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             host_error,
             opens: Vec::new(),
             calls,
+            pairs: HashMap::new(),
         };
         t.preload_consts();
         for pc in 0..program.insts.len() {
@@ -714,6 +718,28 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
+    /// Set channel `c` of a directly addressed destination in every lane.
+    fn put(&mut self, d: &DstOp, c: usize, vals: &Channel) {
+        let Some(f) = d.file.lane_file() else { return };
+        let Some(i) = self.in_range(f, d.index, 0) else {
+            return;
+        };
+        if let (0, Some(vars)) = (f, &self.temps) {
+            let g = self.g;
+            let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
+            for (&var, &v) in vars.iter().zip(vals) {
+                self.b.def_var(var, v);
+            }
+            return;
+        }
+        let base = self.files[f];
+        for (k, &v) in vals.iter().enumerate() {
+            self.b
+                .ins()
+                .store(mem_flags(), v, base, Self::offset(i, c, k));
+        }
+    }
+
     /// Write every channel of `out` enabled in `dst0`'s write mask, saturating as the
     /// instruction says.
     fn write_all(&mut self, inst: &Inst, out: &[Option<Channel>; 4]) {
@@ -818,22 +844,16 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a directly addressed 64-bit source,
     /// with the 64-bit modifiers: the sign of a double, or integer abs/negate.
     fn fetch_pair(&mut self, s: &SrcOp, p: usize) -> Vec<Quad64> {
-        let [lo, mut hi] = [2 * p, 2 * p + 1]
+        let [lo, hi] = [2 * p, 2 * p + 1]
             .map(|c| self.read(s.file, s.index, s.dim, s.swizzle[c] as usize & 3));
         let float = s.ty == OperandType::F64;
-        if float && s.abs {
-            let m = self.b.splat_word(0x7fff_ffff);
-            hi = hi.into_iter().map(|x| self.b.ins().band(x, m)).collect();
-        }
-        if float && s.neg {
-            let m = self.b.splat_word(0x8000_0000);
-            hi = hi.into_iter().map(|x| self.b.ins().bxor(x, m)).collect();
-        }
         lo.into_iter()
             .zip(hi)
             .map(|(l, h)| {
-                let mut v = nw::join(self.b, l, h);
-                if !float && s.abs {
+                let mut v = self.pair_of(l, h);
+                if s.abs && float {
+                    v = nw::bitwise(self.b, v, !nw::SIGN, false);
+                } else if s.abs {
                     // (x ^ m) − m with m the sign of each value, from its high word.
                     let n = self.b.ins().iconst(I32, 31);
                     let sign = self.b.ins().sshr(h, n);
@@ -843,7 +863,9 @@ impl<'a, 'b> Translator<'a, 'b> {
                         self.b.ins().isub(x, m[i])
                     });
                 }
-                if !float && s.neg {
+                if s.neg && float {
+                    v = nw::bitwise(self.b, v, nw::SIGN, true);
+                } else if s.neg {
                     v = v.map(|x| self.b.ins().ineg(x));
                 }
                 v
@@ -851,10 +873,21 @@ impl<'a, 'b> Translator<'a, 'b> {
             .collect()
     }
 
+    /// The 64-bit values whose low and high words are `lo` and `hi`: the vectors they were
+    /// split from when a 64-bit instruction wrote them (those are computed just before
+    /// them, so they are available wherever `lo` and `hi` are), else joined.
+    fn pair_of(&mut self, lo: Value, hi: Value) -> Quad64 {
+        match self.pairs.get(&(lo, hi)) {
+            Some(&v) => v,
+            None => nw::join(self.b, lo, hi),
+        }
+    }
+
     /// A 64-bit instruction on channel pairs, in the interpreter's shapes: pair → pair
     /// (channels 2p, 2p+1), pair → word (one source: channel p; comparisons: the first
     /// enabled channel of pair p), word → pair (source channel p, or 2p beside 64-bit
-    /// sources). Natively ([`crate::native_wide`]) or through `kernel` per lane.
+    /// sources). Natively ([`crate::native_wide`]) or through `kernel` per lane; every
+    /// result is computed before any is written.
     fn wide(&mut self, inst: &Inst, kernel: fn([u64; 3]) -> u64) {
         let info = inst.opcode.info();
         let Some(dst) = inst.dst.first().copied() else {
@@ -863,7 +896,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         let dst64 = info.dst_type(0).is_64bit();
         let dsat = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
         let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
-        let mut out: [Option<Channel>; 4] = Default::default();
+        // (pair, the word channel of a 32-bit result, the results per chunk)
+        let mut results = Vec::new();
         for p in 0..2 {
             let (write, word) = if dst64 {
                 (dst.mask & (3 << (2 * p)), None)
@@ -893,45 +927,74 @@ impl<'a, 'b> Translator<'a, 'b> {
                     }
                 })
                 .collect();
-            let (mut lo, mut hi) = (Vec::new(), Vec::new());
-            for k in 0..self.g {
-                let args: Vec<Wide> = srcs.iter().map(|s| s[k]).collect();
-                let r = nw::wide(self.b, inst.opcode, &args)
-                    .unwrap_or_else(|| Wide::Pair(nw::per_lane(self.b, &args, kernel)));
-                if word.is_some() {
-                    lo.push(nw::low_words(self.b, r));
-                    continue;
-                }
-                let mut v = nw::as_pair(self.b, r);
-                if dsat {
-                    v = nw::dsaturate(self.b, v);
-                }
-                let (l, h) = nw::split(self.b, v);
-                lo.push(l);
-                hi.push(h);
-            }
-            match word {
-                Some(c) => out[c] = Some(lo),
-                None => {
-                    out[2 * p] = Some(lo);
-                    out[2 * p + 1] = Some(hi);
-                }
-            }
+            let chunks: Vec<Wide> = (0..self.g)
+                .map(|k| {
+                    let args: Vec<Wide> = srcs.iter().map(|s| s[k]).collect();
+                    let r = nw::wide(self.b, inst.opcode, &args)
+                        .unwrap_or_else(|| Wide::Pair(nw::per_lane(self.b, &args, kernel)));
+                    match word {
+                        Some(_) => Wide::Word(nw::low_words(self.b, r)),
+                        None if dsat => {
+                            let v = nw::as_pair(self.b, r);
+                            Wide::Pair(nw::dsaturate(self.b, v))
+                        }
+                        None => Wide::Pair(nw::as_pair(self.b, r)),
+                    }
+                })
+                .collect();
+            results.push((p, word, chunks));
         }
         // Words are saturated as floats only when the result is 32-bit; doubles were
         // saturated above.
         let sat32 = !dst64 && inst.saturate && !dst.ty.is_64bit();
         let exec = self.exec_all();
-        for (c, vals) in out.into_iter().enumerate() {
-            let Some(mut vals) = vals else { continue };
-            if dst.mask & (1 << c) == 0 {
+        for (p, word, chunks) in results {
+            if let Some(c) = word {
+                let mut vals: Channel = chunks
+                    .into_iter()
+                    .map(|r| nw::low_words(self.b, r))
+                    .collect();
+                if sat32 {
+                    vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+                }
+                self.write(&dst, c, &vals, &exec);
                 continue;
             }
-            if sat32 {
-                vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+            let pairs: Vec<Quad64> = chunks.into_iter().map(|r| nw::as_pair(self.b, r)).collect();
+            if dst.mask & (3 << (2 * p)) == 3 << (2 * p) {
+                self.write_pair(&dst, p, &pairs, &exec);
+                continue;
             }
-            self.write(&dst, c, &vals, &exec);
+            let (lo, hi): (Channel, Channel) = pairs.iter().map(|&v| nw::split(self.b, v)).unzip();
+            for (c, vals) in [(2 * p, lo), (2 * p + 1, hi)] {
+                if dst.mask & (1 << c) != 0 {
+                    self.write(&dst, c, &vals, &exec);
+                }
+            }
         }
+    }
+
+    /// Write 64-bit values to both channels of pair `p` of a directly addressed destination
+    /// for the lanes in `exec`, blending as 64-bit values and remembering them for
+    /// [`Translator::pair_of`].
+    fn write_pair(&mut self, d: &DstOp, p: usize, vals: &[Quad64], exec: &Channel) {
+        let Some(f) = d.file.lane_file() else { return };
+        if self.in_range(f, d.index, 0).is_none() {
+            return;
+        }
+        let [old_lo, old_hi] = [2 * p, 2 * p + 1].map(|c| self.read(d.file, d.index, 0, c));
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        for (k, v) in vals.iter().enumerate() {
+            let old = self.pair_of(old_lo[k], old_hi[k]);
+            let e = nw::join(self.b, exec[k], exec[k]);
+            let new = [0, 1].map(|h| self.b.ins().blendv(e[h], v[h], old[h]));
+            let (l, h) = nw::split(self.b, new);
+            self.pairs.insert((l, h), new);
+            lo.push(l);
+            hi.push(h);
+        }
+        self.put(d, 2 * p, &lo);
+        self.put(d, 2 * p + 1, &hi);
     }
 
     /// Quad derivatives: each chunk is one quad (TL, TR, BL, BR).

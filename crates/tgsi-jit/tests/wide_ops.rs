@@ -232,3 +232,49 @@ fn every_wide_opcode_matches_the_interpreter_on_special_values() {
     }
     assert!(tested >= 60, "only {tested} 64-bit opcodes tested");
 }
+
+#[test]
+fn chained_wide_instructions_under_branches_and_loops_match_the_interpreter() {
+    // Pairs written by one 64-bit instruction and read by the next, blended under IF/ELSE,
+    // partly overwritten by 32-bit instructions and carried around a loop with breaks.
+    let text = "VERT
+DCL IN[0]
+DCL IN[1]
+DCL IN[2]
+DCL OUT[0], GENERIC[0]
+DCL OUT[1], GENERIC[1]
+DCL OUT[2], GENERIC[2]
+DCL TEMP[0..4]
+IMM[0] UINT32 {0, 1072693248, 1, 0}
+IMM[1] UINT32 {0, 1073741824, 4, 0}
+  0: DMUL TEMP[0], IN[0], IN[1]
+  1: UIF IN[2].xxxx
+  2:   DADD TEMP[0].xy, TEMP[0], IN[0].zwxy
+  3: ELSE
+  4:   DMAD TEMP[0].zw, TEMP[0], IN[1], TEMP[0].zwxy
+  5: ENDIF
+  6: DSQRT TEMP[1], |TEMP[0]|
+  7: MOV TEMP[1].y, IN[1].xxxx
+  8: DADD TEMP[2], TEMP[1], -TEMP[0]
+  9: MOV TEMP[3].x, IMM[0].wwww
+ 10: BGNLOOP
+ 11:   ISGE TEMP[4].x, TEMP[3].xxxx, IMM[1].zzzz
+ 12:   UIF TEMP[4].xxxx
+ 13:     BRK
+ 14:   ENDIF
+ 15:   DMUL TEMP[2], TEMP[2], IMM[1].xyxy
+ 16:   DSLT TEMP[4].x, TEMP[2].xyxy, IMM[0].xyxy
+ 17:   UIF TEMP[4].xxxx
+ 18:     BRK
+ 19:   ENDIF
+ 20:   DADD TEMP[2].zw, TEMP[2], IMM[0].xyxy
+ 21:   UADD TEMP[3].x, TEMP[3].xxxx, IMM[0].zzzz
+ 22: ENDLOOP
+ 23: MOV OUT[0], TEMP[0]
+ 24: DADD OUT[1], TEMP[2], -IMM[0].xyxy
+ 25: D2F OUT[2].xy, TEMP[1]
+ 26: MOV OUT[2].zw, TEMP[3].xxxx
+ 27: END
+";
+    compare(text, &[true, true]);
+}
