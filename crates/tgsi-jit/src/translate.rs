@@ -14,6 +14,12 @@
 //! kernel or vector function on values passed through a scratch buffer, or its
 //! single-instruction step on the machine's registers (SSA temporaries are written back
 //! before and reloaded after).
+//!
+//! 64-bit instructions join each source channel pair into `i64x2` vectors of two lanes,
+//! compute them natively ([`crate::native_wide`]) or through the interpreter's kernel per
+//! lane, and blend and split the results back into the pair's channels; the translator
+//! remembers the vectors each written pair was split from, so a 64-bit instruction reading
+//! the words another one just wrote uses its vectors without joining them again.
 
 use crate::lanes::LaneOps;
 use crate::native;
