@@ -175,6 +175,36 @@ pub(crate) fn dsaturate(b: &mut FunctionBuilder, v: Quad64) -> Quad64 {
     })
 }
 
+/// glibc `fmax(x, y)` (`max`) or `fmin(x, y)` on two lanes of doubles (`i64x2` bits): with
+/// a signalling NaN, or two NaNs, the first NaN quieted (what SSE arithmetic returns); a
+/// lone quiet NaN gives the other operand; otherwise the larger (smaller), or `y` on a tie.
+fn c_minmax(b: &mut FunctionBuilder, x: Value, y: Value, max: bool) -> Value {
+    let quiet = splat64(b, 1 << 51);
+    let zero = splat64(b, 0);
+    let is_nan = |b: &mut FunctionBuilder, v: Value| fcmp(b, FloatCC::Unordered, v, v);
+    let signalling = |b: &mut FunctionBuilder, v: Value, nan: Value| {
+        let q = b.ins().band(v, quiet);
+        let q0 = b.ins().icmp(IntCC::Equal, q, zero);
+        b.ins().band(nan, q0)
+    };
+    let (xn, yn) = (is_nan(b, x), is_nan(b, y));
+    let (xs, ys) = (signalling(b, x, xn), signalling(b, y, yn));
+    let both = b.ins().band(xn, yn);
+    let any_signalling = b.ins().bor(xs, ys);
+    let use_nan = b.ins().bor(both, any_signalling);
+    let first = b.ins().blendv(xn, x, y);
+    let nan = b.ins().bor(first, quiet);
+    let cc = if max {
+        FloatCC::GreaterThan
+    } else {
+        FloatCC::LessThan
+    };
+    let pick_x = fcmp(b, cc, x, y);
+    let r = b.ins().blendv(pick_x, x, y);
+    let r = b.ins().blendv(yn, x, r);
+    b.ins().blendv(use_nan, nan, r)
+}
+
 /// The vector form of the 64-bit opcode `op` on four lanes of its sources, or `None` when
 /// it has none (nothing is emitted then).
 pub(crate) fn wide(b: &mut FunctionBuilder, op: Opcode, s: &[Wide]) -> Option<Wide> {
@@ -206,6 +236,16 @@ pub(crate) fn wide(b: &mut FunctionBuilder, op: Opcode, s: &[Wide]) -> Option<Wi
             })
             .map(Wide::Pair)
         };
+    let round = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value) -> Value| {
+        map(b, 1, &|b, x| {
+            let xf = fd(b, x[0]);
+            let r = f(b, xf);
+            let r = bits(b, r);
+            let nan = fcmp(b, FloatCC::Unordered, x[0], x[0]);
+            b.ins().blendv(nan, x[0], r)
+        })
+        .map(Wide::Pair)
+    };
     // A comparison: its mask's low word.
     let compare = |b: &mut FunctionBuilder, cc: FloatCC| {
         let m = map(b, 2, &|b, xs| fcmp(b, cc, xs[0], xs[1]))?;
@@ -254,6 +294,18 @@ pub(crate) fn wide(b: &mut FunctionBuilder, op: Opcode, s: &[Wide]) -> Option<Wi
             let minus = splat64(b, (-1f64).to_bits());
             b.ins().blendv(neg, minus, r)
         })?),
+        // The roundings return a NaN unchanged (`roundpd` would quiet it).
+        Opcode::DFLR => round(b, |b, x| b.ins().floor(x))?,
+        Opcode::DCEIL => round(b, |b, x| b.ins().ceil(x))?,
+        Opcode::DTRUNC => round(b, |b, x| b.ins().trunc(x))?,
+        Opcode::DROUND => round(b, |b, x| b.ins().nearest(x))?,
+        Opcode::DFRAC => float(b, 1, |b, x| {
+            let f = b.ins().floor(x[0]);
+            b.ins().fsub(x[0], f)
+        })?,
+        // glibc's `fmax(src1, src0)` / `fmin(src1, src0)`.
+        Opcode::DMAX => Wide::Pair(map(b, 2, &|b, x| c_minmax(b, x[1], x[0], true))?),
+        Opcode::DMIN => Wide::Pair(map(b, 2, &|b, x| c_minmax(b, x[1], x[0], false))?),
         Opcode::DSLT => compare(b, FloatCC::LessThan)?,
         Opcode::DSGE => compare(b, FloatCC::GreaterThanOrEqual)?,
         Opcode::DSEQ => compare(b, FloatCC::Equal)?,
