@@ -278,3 +278,37 @@ IMM[1] UINT32 {0, 1073741824, 4, 0}
 ";
     compare(text, &[true, true]);
 }
+
+#[test]
+fn pairs_moved_whole_and_rewritten_by_the_interpreters_step_match_the_interpreter() {
+    // 32-bit MOVs of whole pairs under a branch; DFRACEXP, which runs on the interpreter's
+    // step, rewriting temporaries that 64-bit instructions then read as pairs.
+    let text = "VERT
+DCL IN[0]
+DCL IN[1]
+DCL IN[2]
+DCL OUT[0], GENERIC[0]
+DCL OUT[1], GENERIC[1]
+DCL OUT[2], GENERIC[2]
+DCL OUT[3], GENERIC[3]
+DCL TEMP[0..3]
+  0: DADD TEMP[0], IN[0], IN[1]
+  1: UIF IN[2].xxxx
+  2:   MOV TEMP[1].xy, TEMP[0].zwzw
+  3:   MOV TEMP[1].zw, TEMP[0].xyxy
+  4: ELSE
+  5:   MOV TEMP[1].yzw, -TEMP[0].xxyx
+  6: ENDIF
+  7: DMUL TEMP[2], TEMP[1], TEMP[0]
+  8: DFRACEXP TEMP[3], TEMP[1].xy, TEMP[2]
+  9: DADD TEMP[2], TEMP[2], TEMP[3]
+ 10: MOV TEMP[0].xy, TEMP[2].zwzw
+ 11: DMUL TEMP[1], TEMP[1], TEMP[0]
+ 12: MOV OUT[0], TEMP[0]
+ 13: MOV OUT[1], TEMP[1]
+ 14: MOV OUT[2], TEMP[2]
+ 15: MOV OUT[3], TEMP[3]
+ 16: END
+";
+    compare(text, &[true, true]);
+}
