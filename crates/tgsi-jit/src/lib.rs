@@ -8,8 +8,10 @@
 //! * [`JitProgram::compile`] compiles a program, or says why it runs on the interpreter
 //!   ([`NotCompiled`]); [`Engine`] picks the JIT or the interpreter per shader.
 //! * The scalar semantics stay the interpreter's: the opcodes compiled to vector code
-//!   (`native.rs`) are exact vector forms of `tgsi_exec::scalar` (checked by tests), and
-//!   everything else calls the interpreter's own kernels or its single-instruction step.
+//!   (`native.rs`; 64-bit ones on channel pairs, `native_wide.rs`) are exact vector forms
+//!   of `tgsi_exec::scalar` (checked by tests), and everything else calls the interpreter's
+//!   own kernels (64-bit ones once per lane) or its single-instruction step (textures,
+//!   memory, DFRACEXP, indirect operands).
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
 //!   budget is counted the same way and checked at every loop end.
 //! * Programs whose lanes do not interact (no texture sampling, stores, atomics or
@@ -31,6 +33,7 @@
 
 mod lanes;
 mod native;
+mod native_wide;
 mod runtime;
 mod scalar_lanes;
 pub mod support;

@@ -1,9 +1,11 @@
 //! The opcodes compiled to vector instructions, four lanes at a time (or, for the integer
 //! operations x86 has no vector form of, to scalar code per lane: [`crate::scalar_lanes`]).
 //! Each arm is the form of the interpreter's scalar function for the opcode
-//! (`tgsi_exec::scalar`), bit for bit. For any other opcode these functions return `None` having emitted nothing,
-//! and the translator calls the interpreter's own kernel instead: this file is the only list
-//! of what compiles natively.
+//! (`tgsi_exec::scalar`), bit for bit. For any other opcode these functions return `None`
+//! having emitted nothing, and the translator calls the interpreter's own kernel instead:
+//! this file is the only list of what compiles natively, except for the 64-bit instructions
+//! (`Kind::Wide`), whose vector forms on channel pairs [`crate::native_wide`] lists the same
+//! way.
 
 use crate::lanes::LaneOps;
 use crate::scalar_lanes::{self as sl, per_lane};

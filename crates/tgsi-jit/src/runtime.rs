@@ -1,9 +1,10 @@
 //! What compiled code sees at run time: the [`Frame`] it is called with (register files,
 //! constant buffers, budget, results) and the host functions it calls back into for the
 //! instructions it does not compile natively — the interpreter's lane kernels and
-//! per-lane vector functions (so their scalar semantics are the interpreter's own), and
-//! the interpreter's single-instruction step for everything else (textures, memory, 64-bit
-//! operations, indirect operands).
+//! per-lane vector functions (so their scalar semantics are the interpreter's own; its
+//! 64-bit kernels are called per lane directly, `crate::native_wide`), and the
+//! interpreter's single-instruction step for everything else (textures, memory, DFRACEXP,
+//! indirect operands).
 
 use std::mem::offset_of;
 use tgsi_exec::ops::Kind;

@@ -78,7 +78,7 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
     (stepped * 2 > work).then(|| {
         format!(
             "{stepped} of its {work} instructions would run on the interpreter's step \
-             (textures, memory, 64-bit operations), so the interpreter runs it faster"
+             (textures, memory, indirect operands), so the interpreter runs it faster"
         )
     })
 }
@@ -102,13 +102,14 @@ pub(crate) fn group_quads(program: &Program) -> usize {
 }
 
 /// Whether the compiled code hands `inst` to the interpreter's single-instruction step
-/// (textures, memory, 64-bit and other whole-wave operations, and indirect operands other
-/// than gathered constants) rather than compiling it or calling a lane kernel.
+/// (textures, memory, DFRACEXP and other whole-wave operations, and indirect operands
+/// other than gathered constants) rather than compiling it or calling a lane kernel (64-bit
+/// instructions compile, natively or calling their kernel per lane).
 pub(crate) fn runs_on_step(inst: &Inst) -> bool {
     match inst.kind {
         Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
         _ if has_indirect(inst) => !gathers_constants(inst),
-        Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) => false,
+        Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) | Kind::Wide(_) => false,
         _ => true,
     }
 }

@@ -14,20 +14,32 @@
 //! kernel or vector function on values passed through a scratch buffer, or its
 //! single-instruction step on the machine's registers (SSA temporaries are written back
 //! before and reloaded after).
+//!
+//! 64-bit instructions join each source channel pair into `i64x2` vectors of two lanes,
+//! compute them natively ([`crate::native_wide`]) or through the interpreter's kernel per
+//! lane, and blend and split the results back into the pair's channels. The pairs of SSA
+//! temporaries that 64-bit instructions read whole also live in 64-bit variables, kept equal
+//! to the channels at every write (a MOV of whole pairs from them moves 64-bit values), and
+//! the translator remembers the vectors each other written pair was split from, so 64-bit
+//! values flow from instruction to instruction, and around loops, without being joined
+//! again.
 
 use crate::lanes::LaneOps;
 use crate::native;
+use crate::native_wide::{self as nw, Quad64, Wide};
 use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
 use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{
     AbiParam, Block, ConstantData, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
     StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use tgsi::opcode::OperandType;
+use tgsi::Opcode;
 use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
@@ -92,6 +104,13 @@ pub(crate) struct Translator<'a, 'b> {
     host_error: Block,
     opens: Vec<Open>,
     calls: Calls,
+    /// The 64-bit values that channel pairs written by 64-bit instructions were split from,
+    /// by their (low, high) word vectors: [`Translator::pair_of`].
+    pairs: HashMap<(Value, Value), Quad64>,
+    /// The channel pairs of SSA temporaries that 64-bit instructions read as one value, by
+    /// (temporary, pair): variables holding them as 64-bit values too (`i64x2` per chunk and
+    /// half), kept equal to the channels at every write, so those reads need no joining.
+    shadows: HashMap<(usize, usize), Vec<[Variable; 2]>>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -172,6 +191,26 @@ impl<'a, 'b> Translator<'a, 'b> {
                 })
                 .collect()
         });
+        let shadows = match &temps {
+            Some(_) => wide_pairs(program, sizes[0])
+                .into_iter()
+                .map(|key| {
+                    let zero = b.ins().iconst(I64, 0);
+                    let zero = b.ins().splat(I64X2, zero);
+                    let vars = (0..g)
+                        .map(|_| {
+                            [0, 1].map(|_| {
+                                let v = b.declare_var(I64X2);
+                                b.def_var(v, zero);
+                                v
+                            })
+                        })
+                        .collect();
+                    (key, vars)
+                })
+                .collect(),
+            None => HashMap::new(),
+        };
         let executed = b.declare_var(I64);
         let z64 = b.ins().iconst(I64, 0);
         b.def_var(executed, z64);
@@ -199,6 +238,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             host_error,
             opens: Vec::new(),
             calls,
+            pairs: HashMap::new(),
+            shadows,
         };
         t.preload_consts();
         for pc in 0..program.insts.len() {
@@ -394,6 +435,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
+            Kind::Wide(kernel) => self.wide(inst, kernel),
             _ => self.step(pc, inst),
         }
     }
@@ -700,6 +742,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 let n = self.b.ins().blendv(exec[k], vals[k], old);
                 self.b.def_var(vars[k], n);
             }
+            self.refresh(i, c / 2);
             return;
         }
         let base = self.files[f];
@@ -708,6 +751,29 @@ impl<'a, 'b> Translator<'a, 'b> {
             let old = self.b.ins().load(I32X4, mem_flags(), base, off);
             let n = self.b.ins().blendv(exec[k], vals[k], old);
             self.b.ins().store(mem_flags(), n, base, off);
+        }
+    }
+
+    /// Set channel `c` of a directly addressed destination in every lane.
+    fn put(&mut self, d: &DstOp, c: usize, vals: &Channel) {
+        let Some(f) = d.file.lane_file() else { return };
+        let Some(i) = self.in_range(f, d.index, 0) else {
+            return;
+        };
+        if let (0, Some(vars)) = (f, &self.temps) {
+            let g = self.g;
+            let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
+            for (&var, &v) in vars.iter().zip(vals) {
+                self.b.def_var(var, v);
+            }
+            self.refresh(i, c / 2);
+            return;
+        }
+        let base = self.files[f];
+        for (k, &v) in vals.iter().enumerate() {
+            self.b
+                .ins()
+                .store(mem_flags(), v, base, Self::offset(i, c, k));
         }
     }
 
@@ -734,7 +800,25 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// A component-wise opcode: natively, or through the interpreter's lane kernel.
     fn component(&mut self, pc: usize, inst: &Inst) {
-        let mask = inst.dst.first().map_or(0, |d| d.mask);
+        let mut mask = inst.dst.first().map_or(0, |d| d.mask);
+        // Whole pairs that a MOV copies from a temporary kept as 64-bit values move as such.
+        let mut moved = Vec::new();
+        if let (Opcode::MOV, false, Some(src)) = (inst.opcode, inst.saturate, inst.src.first()) {
+            for p in 0..2 {
+                let both = 3 << (2 * p);
+                let vars = (!src.abs && !src.neg && mask & both == both)
+                    .then(|| self.shadow_of(src, p))
+                    .flatten();
+                if let Some(vars) = vars {
+                    let vals: Vec<Quad64> = vars
+                        .iter()
+                        .map(|v| v.map(|var| self.b.use_var(var)))
+                        .collect();
+                    moved.push((p, vals));
+                    mask &= !both;
+                }
+            }
+        }
         let shift = self.uniform_shift(inst);
         let mut out: [Option<Channel>; 4] = Default::default();
         for (c, o) in out.iter_mut().enumerate() {
@@ -760,6 +844,12 @@ impl<'a, 'b> Translator<'a, 'b> {
             });
         }
         self.write_all(inst, &out);
+        if let (false, Some(dst)) = (moved.is_empty(), inst.dst.first()) {
+            let exec = self.exec_all();
+            for (p, vals) in moved {
+                self.write_pair(dst, p, &vals, &exec);
+            }
+        }
     }
 
     /// The shift counts of SHL/USHR/ISHR when they are an immediate (per channel).
@@ -810,6 +900,192 @@ impl<'a, 'b> Translator<'a, 'b> {
             Some(self.load_scratch(SCRATCH_OUT + c as i32 * CHANNEL_BYTES))
         });
         self.write_all(inst, &out);
+    }
+
+    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a directly addressed 64-bit source,
+    /// with the 64-bit modifiers: the sign of a double, or integer abs/negate.
+    fn fetch_pair(&mut self, s: &SrcOp, p: usize) -> Vec<Quad64> {
+        let float = s.ty == OperandType::F64;
+        let word =
+            |t: &mut Self, c: usize| t.read(s.file, s.index, s.dim, s.swizzle[c] as usize & 3);
+        // The channels are read only where needed, so a pair kept whole stays unsplit.
+        let pairs: Vec<Quad64> = match self.shadow_of(s, p) {
+            Some(vars) => vars
+                .iter()
+                .map(|v| v.map(|var| self.b.use_var(var)))
+                .collect(),
+            None => {
+                let (lo, hi) = (word(self, 2 * p), word(self, 2 * p + 1));
+                lo.into_iter()
+                    .zip(hi)
+                    .map(|(l, h)| self.pair_of(l, h))
+                    .collect()
+            }
+        };
+        let high = (s.abs && !float).then(|| word(self, 2 * p + 1));
+        pairs
+            .into_iter()
+            .enumerate()
+            .map(|(k, mut v)| {
+                if s.abs && float {
+                    v = nw::bitwise(self.b, v, !nw::SIGN, false);
+                } else if let Some(high) = &high {
+                    // (x ^ m) − m with m the sign of each value, from its high word.
+                    let n = self.b.ins().iconst(I32, 31);
+                    let sign = self.b.ins().sshr(high[k], n);
+                    let m = nw::join(self.b, sign, sign);
+                    v = [0, 1].map(|i| {
+                        let x = self.b.ins().bxor(v[i], m[i]);
+                        self.b.ins().isub(x, m[i])
+                    });
+                }
+                if s.neg && float {
+                    v = nw::bitwise(self.b, v, nw::SIGN, true);
+                } else if s.neg {
+                    v = v.map(|x| self.b.ins().ineg(x));
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// The 64-bit values whose low and high words are `lo` and `hi`: the vectors they were
+    /// split from when a 64-bit instruction wrote them (those are computed just before
+    /// them, so they are available wherever `lo` and `hi` are), else joined.
+    fn pair_of(&mut self, lo: Value, hi: Value) -> Quad64 {
+        match self.pairs.get(&(lo, hi)) {
+            Some(&v) => v,
+            None => nw::join(self.b, lo, hi),
+        }
+    }
+
+    /// A 64-bit instruction on channel pairs, in the interpreter's shapes: pair → pair
+    /// (channels 2p, 2p+1), pair → word (one source: channel p; comparisons: the first
+    /// enabled channel of pair p), word → pair (source channel p, or 2p beside 64-bit
+    /// sources). Natively ([`crate::native_wide`]) or through `kernel` per lane; every
+    /// result is computed before any is written.
+    fn wide(&mut self, inst: &Inst, kernel: fn([u64; 3]) -> u64) {
+        let info = inst.opcode.info();
+        let Some(dst) = inst.dst.first().copied() else {
+            return;
+        };
+        let dst64 = info.dst_type(0).is_64bit();
+        let dsat = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
+        let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
+        // (pair, the word channel of a 32-bit result, the results per chunk)
+        let mut results = Vec::new();
+        for p in 0..2 {
+            let (write, word) = if dst64 {
+                (dst.mask & (3 << (2 * p)), None)
+            } else if inst.src.len() == 1 {
+                (dst.mask & (1 << p), Some(p))
+            } else {
+                let c = if dst.mask & (1 << (2 * p)) != 0 {
+                    2 * p
+                } else {
+                    2 * p + 1
+                };
+                (dst.mask & (1 << c), Some(c))
+            };
+            if write == 0 {
+                continue;
+            }
+            let srcs: Vec<Vec<Wide>> = inst
+                .src
+                .iter()
+                .take(3)
+                .map(|s| {
+                    if s.ty.is_64bit() {
+                        self.fetch_pair(s, p).into_iter().map(Wide::Pair).collect()
+                    } else {
+                        let chan = if any64 { 2 * p } else { p };
+                        self.fetch(s, chan).into_iter().map(Wide::Word).collect()
+                    }
+                })
+                .collect();
+            let chunks: Vec<Wide> = (0..self.g)
+                .map(|k| {
+                    let args: Vec<Wide> = srcs.iter().map(|s| s[k]).collect();
+                    let r = nw::wide(self.b, inst.opcode, &args)
+                        .unwrap_or_else(|| Wide::Pair(nw::per_lane(self.b, &args, kernel)));
+                    match word {
+                        Some(_) => Wide::Word(nw::low_words(self.b, r)),
+                        None if dsat => {
+                            let v = nw::as_pair(self.b, r);
+                            Wide::Pair(nw::dsaturate(self.b, v))
+                        }
+                        None => Wide::Pair(nw::as_pair(self.b, r)),
+                    }
+                })
+                .collect();
+            results.push((p, word, chunks));
+        }
+        // Words are saturated as floats only when the result is 32-bit; doubles were
+        // saturated above.
+        let sat32 = !dst64 && inst.saturate && !dst.ty.is_64bit();
+        let exec = self.exec_all();
+        for (p, word, chunks) in results {
+            if let Some(c) = word {
+                let mut vals: Channel = chunks
+                    .into_iter()
+                    .map(|r| nw::low_words(self.b, r))
+                    .collect();
+                if sat32 {
+                    vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+                }
+                self.write(&dst, c, &vals, &exec);
+                continue;
+            }
+            let pairs: Vec<Quad64> = chunks.into_iter().map(|r| nw::as_pair(self.b, r)).collect();
+            if dst.mask & (3 << (2 * p)) == 3 << (2 * p) {
+                self.write_pair(&dst, p, &pairs, &exec);
+                continue;
+            }
+            let (lo, hi): (Channel, Channel) = pairs.iter().map(|&v| nw::split(self.b, v)).unzip();
+            for (c, vals) in [(2 * p, lo), (2 * p + 1, hi)] {
+                if dst.mask & (1 << c) != 0 {
+                    self.write(&dst, c, &vals, &exec);
+                }
+            }
+        }
+    }
+
+    /// Write 64-bit values to both channels of pair `p` of a directly addressed destination
+    /// for the lanes in `exec`, blending as 64-bit values (with the temporary's 64-bit copy
+    /// when it has one) and remembering them for [`Translator::pair_of`].
+    fn write_pair(&mut self, d: &DstOp, p: usize, vals: &[Quad64], exec: &Channel) {
+        let Some(f) = d.file.lane_file() else { return };
+        let Some(i) = self.in_range(f, d.index, 0) else {
+            return;
+        };
+        let shadow = match (f, &self.temps) {
+            (0, Some(_)) => self.shadows.get(&(i, p)),
+            _ => None,
+        };
+        let olds: Vec<Quad64> = match shadow.cloned() {
+            Some(vars) => vars
+                .iter()
+                .map(|v| v.map(|var| self.b.use_var(var)))
+                .collect(),
+            None => {
+                let [lo, hi] = [2 * p, 2 * p + 1].map(|c| self.read(d.file, d.index, 0, c));
+                lo.into_iter()
+                    .zip(hi)
+                    .map(|(l, h)| self.pair_of(l, h))
+                    .collect()
+            }
+        };
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        for ((v, old), &e) in vals.iter().zip(olds).zip(exec) {
+            let e = nw::join(self.b, e, e);
+            let new = [0, 1].map(|h| self.b.ins().blendv(e[h], v[h], old[h]));
+            let (l, h) = nw::split(self.b, new);
+            self.pairs.insert((l, h), new);
+            lo.push(l);
+            hi.push(h);
+        }
+        self.put(d, 2 * p, &lo);
+        self.put(d, 2 * p + 1, &hi);
     }
 
     /// Quad derivatives: each chunk is one quad (TL, TR, BL, BR).
@@ -980,7 +1256,65 @@ impl<'a, 'b> Translator<'a, 'b> {
                 self.b.def_var(vars[c * g + k], v);
             }
         }
+        self.refresh(i, 0);
+        self.refresh(i, 1);
     }
+
+    /// Set the 64-bit copy of pair `p` of SSA temporary `i`, if it has one, from its
+    /// channels.
+    fn refresh(&mut self, i: usize, p: usize) {
+        let (Some(shadow), Some(vars)) = (self.shadows.get(&(i, p)), &self.temps) else {
+            return;
+        };
+        let g = self.g;
+        let at = |c: usize, k: usize| vars[(i * 4 + c) * g + k];
+        let pairs: Vec<(Variable, Variable, [Variable; 2])> = (0..g)
+            .map(|k| (at(2 * p, k), at(2 * p + 1, k), shadow[k]))
+            .collect();
+        for (lo, hi, shadow) in pairs {
+            let (l, h) = (self.b.use_var(lo), self.b.use_var(hi));
+            let v = self.pair_of(l, h);
+            for (var, x) in shadow.into_iter().zip(v) {
+                self.b.def_var(var, x);
+            }
+        }
+    }
+
+    /// The 64-bit copy of the pair of a directly addressed SSA temporary that pair `p` of
+    /// the source `s` reads whole, when it has one (a variable per chunk and half).
+    fn shadow_of(&self, s: &SrcOp, p: usize) -> Option<Vec<[Variable; 2]>> {
+        if s.file != RegFile::Temp || s.indirect.is_some() || s.dim_indirect.is_some() {
+            return None;
+        }
+        let i = self.in_range(0, s.index, 0)?;
+        self.shadows.get(&(i, pair_read(s, p)?)).cloned()
+    }
+}
+
+/// The pair `q` of the register that pair `p` of `s` reads whole (channels 2q, 2q+1 in
+/// order), if it does.
+fn pair_read(s: &SrcOp, p: usize) -> Option<usize> {
+    let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
+    (lo % 2 == 0 && hi == lo + 1).then_some(lo / 2)
+}
+
+/// The (temporary, pair) that compiled 64-bit instructions read whole, among the first
+/// `count` temporaries.
+fn wide_pairs(program: &Program, count: usize) -> BTreeSet<(usize, usize)> {
+    let mut out = BTreeSet::new();
+    for inst in &program.insts {
+        if !matches!(inst.kind, Kind::Wide(_)) || support::runs_on_step(inst) {
+            continue;
+        }
+        for s in &inst.src {
+            let temp = s.file == RegFile::Temp && s.indirect.is_none() && s.ty.is_64bit();
+            let Some(i) = usize::try_from(s.index).ok().filter(|&i| temp && i < count) else {
+                continue;
+            };
+            out.extend((0..2).filter_map(|p| pair_read(s, p)).map(|q| (i, q)));
+        }
+    }
+    out
 }
 
 /// Flags of register accesses: in bounds (checked when compiling), not 16-byte aligned.

@@ -7,7 +7,7 @@
 mod common;
 
 use tgsi_exec::{render_fragment, render_fragment_with, run_compute};
-use tgsi_jit::JitProgram;
+use tgsi_jit::{Engine, JitProgram};
 
 /// The first differing 32-bit word of two images, as (index, got, want).
 fn first_difference(got: &[u8], want: &[u8]) -> Option<(usize, u32, u32)> {
@@ -72,5 +72,23 @@ fn every_compute_case_matches_softpipe() {
                 panic!("{}: word {i} is {g:#010x}, softpipe {w:#010x}", case.name);
             }
         }
+    }
+}
+
+#[test]
+fn the_doubles_case_is_compiled_and_matches_the_interpreter() {
+    let case = common::load_all()
+        .into_iter()
+        .find(|c| c.name == "doubles")
+        .expect("the doubles case");
+    // What `--engine jit` runs: the compiled code, not the interpreter.
+    let engine = Engine::new(case.program.clone());
+    assert!(engine.is_compiled(), "{:?}", engine.fallback_reason());
+    let want = render_fragment(&case.program, &case.options).map(|i| i.to_le_bytes());
+    let got = render_fragment_with(&engine, &case.options).map(|i| i.to_le_bytes());
+    assert_eq!(want.as_ref().err(), got.as_ref().err());
+    if let (Ok(want), Ok(got)) = (want, got) {
+        assert_eq!(first_difference(&got, &want), None);
+        assert_eq!(got, case.reference);
     }
 }
