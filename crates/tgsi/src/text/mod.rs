@@ -2,6 +2,7 @@
 //! and a printer whose output is byte-identical to Mesa's `tgsi_dump`.
 
 mod cursor;
+mod line;
 mod names;
 pub mod number;
 mod parse;

@@ -7,6 +7,7 @@
 //! [`Limits`]) and never panics.
 
 use super::cursor::{clip, is_word_byte, Cursor};
+use super::line;
 use super::names;
 use super::number;
 use super::ParseError;
@@ -114,6 +115,23 @@ fn strip_suffix<'w>(word: &'w [u8], suffix: &[u8]) -> (&'w [u8], bool) {
         Some(n) if word[n..].eq_ignore_ascii_case(suffix) => (&word[..n], true),
         _ => (word, false),
     }
+}
+
+/// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
+pub(super) fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
+    if word.first().is_none_or(u8::is_ascii_digit) {
+        return None;
+    }
+    let table = names::opcodes();
+    if let Some(op) = table.get(word) {
+        return Some((op, false, false));
+    }
+    let (rest, precise) = strip_suffix(word, b"_PRECISE");
+    let (rest, saturate) = strip_suffix(rest, b"_SAT");
+    if !saturate && !precise {
+        return None;
+    }
+    table.get(rest).map(|op| (op, saturate, precise))
 }
 
 /// Whether the byte after an operand read by a fast path leaves nothing more for the
@@ -224,6 +242,12 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn statement(&mut self) -> PResult<()> {
         let span = self.cur.span();
         if self.cur.peek().is_ascii_digit() {
+            if let Some(line) = line::instruction(self.cur.rest(), self.limits, &mut self.inst) {
+                self.cur.advance(line.opcode_at);
+                self.inst.span = self.cur.span();
+                self.cur.advance(line.len - line.opcode_at);
+                return self.push_instruction();
+            }
             // An instruction label: a number and ':', ignored.
             self.uint("a label number")?;
             self.cur.skip_ws()?;
@@ -996,7 +1020,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn instruction(&mut self, has_label: bool) -> PResult<()> {
         let span = self.cur.span();
         let word = self.cur.word();
-        let (opcode, saturate, precise) = match Self::split_opcode(word) {
+        let (opcode, saturate, precise) = match split_opcode(word) {
             Some(found) => found,
             None => {
                 return if word.is_empty() {
@@ -1133,33 +1157,21 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
             }
         }
 
+        self.push_instruction()
+    }
+
+    /// Hands the instruction read into `self.inst` (its span set) to the sink.
+    fn push_instruction(&mut self) -> PResult<()> {
         self.within_limit(
             self.counts.instructions,
             self.limits.max_instructions,
             "instructions",
-            span,
+            self.inst.span,
         )?;
         self.sink
             .item(Item::Instruction(self.counts.instructions, &self.inst));
         self.counts.instructions += 1;
         Ok(())
-    }
-
-    /// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
-    fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
-        if word.first().is_none_or(u8::is_ascii_digit) {
-            return None;
-        }
-        let table = names::opcodes();
-        if let Some(op) = table.get(word) {
-            return Some((op, false, false));
-        }
-        let (rest, precise) = strip_suffix(word, b"_PRECISE");
-        let (rest, saturate) = strip_suffix(rest, b"_SAT");
-        if !saturate && !precise {
-            return None;
-        }
-        table.get(rest).map(|op| (op, saturate, precise))
     }
 
     /// `[...]` after a file name: a literal index or `FILE[n].c±offset`, then `(arrayid)`.
