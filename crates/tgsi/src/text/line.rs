@@ -10,7 +10,7 @@
 //! with its exact errors.
 
 use super::cursor::is_word_byte;
-use super::names;
+use super::names::{self, NameTable};
 use super::parse::split_opcode;
 use crate::enums::{File, ReturnType};
 use crate::ir::*;
@@ -43,7 +43,10 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
         s.at += 1;
     }
     let opcode_at = s.at;
-    let (opcode, saturate, precise) = split_opcode(s.word())?;
+    let (opcode, saturate, precise) = match s.name(names::opcodes()) {
+        Some(opcode) => (opcode, false, false),
+        None => split_opcode(text.get(opcode_at..s.at)?)?,
+    };
     let info = opcode.info();
     // Memory operands and the operand-less EMIT / ENDPRIM of old shaders: general path.
     if info.has(opcode::MEM) || matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) {
@@ -65,14 +68,15 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
             s.eat(b',')?;
         }
         s.eat(b' ')?;
+        // Operands are read into their slots: no copy of a value built elsewhere.
         if k < num_dst {
-            let dst = s.dst()?;
-            inst.dst.push(dst);
+            inst.dst.push(Dst::FILLER);
+            s.dst(inst.dst.last_mut()?)?;
         } else if k < num_dst + num_src {
-            let src = s.src()?;
-            inst.src.push(src);
+            inst.src.push(Src::FILLER);
+            s.src(inst.src.last_mut()?)?;
         } else {
-            let target = names::texture_targets().get(s.word())?;
+            let target = s.name(names::texture_targets())?;
             inst.texture = Some(TextureInfo {
                 target,
                 return_type: ReturnType::Unknown,
@@ -159,16 +163,16 @@ impl<'a> Scan<'a> {
         Some(())
     }
 
-    /// Consumes the word (`[A-Za-z0-9_]*`) at the position.
+    /// Consumes the word (`[A-Za-z0-9_]*`) at the position and looks it up in `table`.
     #[inline(always)]
-    fn word(&mut self) -> &'a [u8] {
+    fn name<T: Copy>(&mut self, table: &NameTable<T>) -> Option<T> {
         let rest = self.text.get(self.at..).unwrap_or_default();
         let n = rest
             .iter()
             .position(|&c| !is_word_byte(c))
             .unwrap_or(rest.len());
         self.at += n;
-        &rest[..n]
+        table.get_at(rest, n)
     }
 
     /// A decimal number of one to `max_digits` digits.
@@ -203,10 +207,24 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// A register file name.
+    /// A register file name (always followed by `[` here): the printer's spelling of the
+    /// common files is matched in place, any other word looked up.
     #[inline(always)]
     fn file(&mut self) -> Option<File> {
-        names::files().get(self.word())
+        let rest = self.text.get(self.at..).unwrap_or_default();
+        let (file, len) = match rest.first() {
+            Some(b'T') if rest.starts_with(b"TEMP[") => (File::Temporary, 4),
+            Some(b'C') if rest.starts_with(b"CONST[") => (File::Constant, 5),
+            Some(b'I') if rest.starts_with(b"IMM[") => (File::Immediate, 3),
+            Some(b'I') if rest.starts_with(b"IN[") => (File::Input, 2),
+            Some(b'O') if rest.starts_with(b"OUT[") => (File::Output, 3),
+            Some(b'A') if rest.starts_with(b"ADDR[") => (File::Address, 4),
+            Some(b'S') if rest.starts_with(b"SAMP[") => (File::Sampler, 4),
+            Some(b'S') if rest.starts_with(b"SVIEW[") => (File::SamplerView, 5),
+            _ => return self.name(names::files()),
+        };
+        self.at += len;
+        Some(file)
     }
 
     /// One `[...]` after `[`, through its `]` and an array id: a literal index or an
@@ -257,28 +275,22 @@ impl<'a> Scan<'a> {
         Some((offset, Some(indirect)))
     }
 
-    /// `FILE[...]` and an optional second `[...]`.
+    /// `FILE[...]` and an optional second `[...]`, into `reg`.
     #[inline(always)]
-    fn register(&mut self) -> Option<Register> {
-        let file = self.file()?;
+    fn register(&mut self, reg: &mut Register) -> Option<()> {
+        reg.file = self.file()?;
         self.eat(b'[')?;
         let (index, indirect) = self.bracket()?;
         if self.peek() != b'[' {
-            return Some(Register {
-                file,
-                index,
-                indirect,
-                dimension: None,
-            });
+            reg.index = index;
+            reg.indirect = indirect;
+            reg.dimension = None;
+            return Some(());
         }
         self.at += 1;
-        let (inner, inner_indirect) = self.bracket()?;
-        Some(Register {
-            file,
-            index: inner,
-            indirect: inner_indirect,
-            dimension: Some(Dimension { index, indirect }),
-        })
+        (reg.index, reg.indirect) = self.bracket()?;
+        reg.dimension = Some(Dimension { index, indirect });
+        Some(())
     }
 
     /// No word byte follows a mask or swizzle.
@@ -287,11 +299,12 @@ impl<'a> Scan<'a> {
         (!is_word_byte(self.peek())).then_some(())
     }
 
-    /// A destination: the register and an optional `.mask` (x, y, z, w in that order).
+    /// A destination, into `dst`: the register and an optional `.mask` (x, y, z, w in that
+    /// order).
     #[inline(always)]
-    fn dst(&mut self) -> Option<Dst> {
-        let reg = self.register()?;
-        let mut write_mask = WriteMask::XYZW;
+    fn dst(&mut self, dst: &mut Dst) -> Option<()> {
+        self.register(&mut dst.reg)?;
+        dst.write_mask = WriteMask::XYZW;
         if self.peek() == b'.' {
             self.at += 1;
             let mut mask = 0u8;
@@ -305,23 +318,25 @@ impl<'a> Scan<'a> {
                 return None;
             }
             self.letters_end()?;
-            write_mask = WriteMask(mask);
+            dst.write_mask = WriteMask(mask);
         }
-        Some(Dst { reg, write_mask })
+        Some(())
     }
 
-    /// A source: `[-][|]` register `[.xyzw][|]`.
+    /// A source, into `src`: `[-][|]` register `[.xyzw][|]`.
     #[inline(always)]
-    fn src(&mut self) -> Option<Src> {
+    fn src(&mut self, src: &mut Src) -> Option<()> {
         let negate = self.peek() == b'-';
         self.at += negate as usize;
         let absolute = self.peek() == b'|';
         self.at += absolute as usize;
-        let reg = self.register()?;
-        let mut swizzle = Swizzle::IDENTITY;
+        src.negate = negate;
+        src.absolute = absolute;
+        self.register(&mut src.reg)?;
+        src.swizzle = Swizzle::IDENTITY;
         if self.peek() == b'.' {
             self.at += 1;
-            for slot in &mut swizzle.0 {
+            for slot in &mut src.swizzle.0 {
                 *slot = channel(self.peek())?;
                 self.at += 1;
             }
@@ -330,12 +345,7 @@ impl<'a> Scan<'a> {
         if absolute {
             self.eat(b'|')?;
         }
-        Some(Src {
-            reg,
-            swizzle,
-            absolute,
-            negate,
-        })
+        Some(())
     }
 
     /// A texel offset: `FILE[n]` and an optional `.xyz`.
@@ -359,5 +369,36 @@ impl<'a> Scan<'a> {
             index: index as i32,
             swizzle,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_spellings_matched_in_place_are_the_files_names() {
+        for (text, file) in [
+            ("TEMP[", File::Temporary),
+            ("CONST[", File::Constant),
+            ("IMM[", File::Immediate),
+            ("IN[", File::Input),
+            ("OUT[", File::Output),
+            ("ADDR[", File::Address),
+            ("SAMP[", File::Sampler),
+            ("SVIEW[", File::SamplerView),
+            ("SV[", File::SystemValue),
+            ("temp[", File::Temporary),
+        ] {
+            let mut scan = Scan {
+                text: text.as_bytes(),
+                at: 0,
+                max_digits: 9,
+                max_index: 10,
+            };
+            assert_eq!(scan.file(), Some(file), "{text}");
+            assert_eq!(names::files().get(&text.as_bytes()[..scan.at]), Some(file));
+            assert_eq!(scan.peek(), b'[');
+        }
     }
 }
