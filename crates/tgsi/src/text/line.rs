@@ -134,16 +134,105 @@ struct Scan<'a> {
     max_index: u32,
 }
 
+/// The channel each byte names as a swizzle letter (x, y, z, w in either case), or 4.
+static CHANNELS: [u8; 256] = {
+    let mut table = [4u8; 256];
+    let mut c = 0;
+    while c < 4 {
+        table[b"xyzw"[c] as usize] = c as u8;
+        table[b"XYZW"[c] as usize] = c as u8;
+        c += 1;
+    }
+    table
+};
+
 /// The channel a letter names, in either case.
 #[inline(always)]
 fn channel(c: u8) -> Option<u8> {
-    match c.to_ascii_lowercase() {
-        b'x' => Some(0),
-        b'y' => Some(1),
-        b'z' => Some(2),
-        b'w' => Some(3),
-        _ => None,
+    Some(CHANNELS[c as usize]).filter(|&c| c < 4)
+}
+
+/// The register files the printer writes most, matched in place by [`Scan::file`].
+const COMMON_FILES: [File; 8] = [
+    File::Temporary,
+    File::Constant,
+    File::Immediate,
+    File::Input,
+    File::Output,
+    File::Address,
+    File::Sampler,
+    File::SamplerView,
+];
+
+/// A common file's name and `[`, as the first bytes of a little-endian word.
+struct FileSlot {
+    pattern: u64,
+    mask: u64,
+    len: usize,
+    file: File,
+}
+
+/// The slot of the name starting with the two low bytes of `x`: a perfect hash of the
+/// [`COMMON_FILES`] (the table's construction fails to compile on a collision).
+#[inline(always)]
+const fn file_slot(x: u64) -> usize {
+    ((x as u16 as u32 * 68) & 0xffff) as usize >> 13
+}
+
+/// [`COMMON_FILES`] by [`file_slot`]; an unused slot matches nothing.
+static FILE_SLOTS: [FileSlot; 8] = {
+    const NONE: FileSlot = FileSlot {
+        pattern: u64::MAX,
+        mask: 0,
+        len: 0,
+        file: File::Null,
+    };
+    let mut slots = [NONE; 8];
+    let mut k = 0;
+    while k < COMMON_FILES.len() {
+        let file = COMMON_FILES[k];
+        let name = file.name().as_bytes();
+        let mut pattern = (b'[' as u64) << (8 * name.len());
+        let mut i = 0;
+        while i < name.len() {
+            pattern |= (name[i] as u64) << (8 * i);
+            i += 1;
+        }
+        let slot = file_slot(pattern);
+        assert!(slots[slot].mask == 0 && name.len() < 8);
+        slots[slot] = FileSlot {
+            pattern,
+            mask: (1 << (8 * (name.len() + 1))) - 1,
+            len: name.len(),
+            file,
+        };
+        k += 1;
     }
+    slots
+};
+
+/// How many of the eight bytes of `x` (first byte lowest) are decimal digits before the
+/// first one that is not. A byte is a digit when its high nibble is 3 and stays 3 when 6 is
+/// added; a carry out of a non-digit byte only disturbs the bytes after it.
+#[inline(always)]
+fn leading_digits(x: u64) -> usize {
+    const HIGH_NIBBLES: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    const THREES: u64 = 0x3030_3030_3030_3030;
+    let high = x & HIGH_NIBBLES;
+    let high_plus_6 = x.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES;
+    let not_digit = (high ^ THREES) | (high_plus_6 ^ THREES);
+    (not_digit.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `n` (1 to 7) bytes of `x`, which are digits: moved to the top
+/// (the bytes below become leading zeros), then pairs, quads and the octet are combined.
+#[inline(always)]
+fn digits_value(x: u64, n: usize) -> u32 {
+    // The digits borrow nothing: each is at least b'0'.
+    let v = x.wrapping_sub(0x3030_3030_3030_3030) << (8 * (8 - n));
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    (v.wrapping_mul(10_000) + (v >> 32)) as u32
 }
 
 impl<'a> Scan<'a> {
@@ -175,9 +264,35 @@ impl<'a> Scan<'a> {
         table.get_at(rest, n)
     }
 
-    /// A decimal number of one to `max_digits` digits.
+    /// The byte `k` places after the position, or 0 past the end.
+    #[inline(always)]
+    fn byte(&self, k: usize) -> u8 {
+        self.text.get(self.at + k).copied().unwrap_or(0)
+    }
+
+    /// A decimal number of one to `max_digits` digits. Up to seven are read eight bytes at
+    /// a time, without a branch per digit.
     #[inline(always)]
     fn uint(&mut self) -> Option<u32> {
+        let chunk = self.text.get(self.at..).and_then(<[u8]>::first_chunk::<8>);
+        if let Some(&chunk) = chunk {
+            let x = u64::from_le_bytes(chunk);
+            let n = leading_digits(x);
+            if n < 8 {
+                if n == 0 || n > self.max_digits {
+                    return None;
+                }
+                self.at += n;
+                return Some(digits_value(x, n));
+            }
+        }
+        self.uint_bytewise()
+    }
+
+    /// [`Scan::uint`] a byte at a time: near the end of the text, and for eight digits or
+    /// more.
+    #[cold]
+    fn uint_bytewise(&mut self) -> Option<u32> {
         let start = self.at;
         let mut value = 0u32;
         while let Some(d) = self.peek().checked_sub(b'0').filter(|&d| d < 10) {
@@ -211,20 +326,15 @@ impl<'a> Scan<'a> {
     /// common files is matched in place, any other word looked up.
     #[inline(always)]
     fn file(&mut self) -> Option<File> {
-        let rest = self.text.get(self.at..).unwrap_or_default();
-        let (file, len) = match rest.first() {
-            Some(b'T') if rest.starts_with(b"TEMP[") => (File::Temporary, 4),
-            Some(b'C') if rest.starts_with(b"CONST[") => (File::Constant, 5),
-            Some(b'I') if rest.starts_with(b"IMM[") => (File::Immediate, 3),
-            Some(b'I') if rest.starts_with(b"IN[") => (File::Input, 2),
-            Some(b'O') if rest.starts_with(b"OUT[") => (File::Output, 3),
-            Some(b'A') if rest.starts_with(b"ADDR[") => (File::Address, 4),
-            Some(b'S') if rest.starts_with(b"SAMP[") => (File::Sampler, 4),
-            Some(b'S') if rest.starts_with(b"SVIEW[") => (File::SamplerView, 5),
-            _ => return self.name(names::files()),
-        };
-        self.at += len;
-        Some(file)
+        if let Some(&chunk) = self.text.get(self.at..).and_then(<[u8]>::first_chunk::<8>) {
+            let x = u64::from_le_bytes(chunk);
+            let slot = &FILE_SLOTS[file_slot(x)];
+            if x & slot.mask == slot.pattern {
+                self.at += slot.len;
+                return Some(slot.file);
+            }
+        }
+        self.name(names::files())
     }
 
     /// One `[...]` after `[`, through its `]` and an array id: a literal index or an
@@ -307,13 +417,16 @@ impl<'a> Scan<'a> {
         dst.write_mask = WriteMask::XYZW;
         if self.peek() == b'.' {
             self.at += 1;
+            // Each letter in turn, without branches: `c | 0x20` is the letter exactly for
+            // the letter in either case.
             let mut mask = 0u8;
+            let mut len = 0;
             for (bit, letter) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
-                if self.peek().to_ascii_lowercase() == letter {
-                    mask |= 1 << bit;
-                    self.at += 1;
-                }
+                let hit = self.byte(len) | 0x20 == letter;
+                mask |= (hit as u8) << bit;
+                len += hit as usize;
             }
+            self.at += len;
             if mask == 0 {
                 return None;
             }
@@ -335,11 +448,12 @@ impl<'a> Scan<'a> {
         self.register(&mut src.reg)?;
         src.swizzle = Swizzle::IDENTITY;
         if self.peek() == b'.' {
-            self.at += 1;
-            for slot in &mut src.swizzle.0 {
-                *slot = channel(self.peek())?;
-                self.at += 1;
+            let channels = [1, 2, 3, 4].map(|k| CHANNELS[self.byte(k) as usize]);
+            if channels.iter().any(|&c| c > 3) {
+                return None;
             }
+            src.swizzle = Swizzle(channels);
+            self.at += 5;
             self.letters_end()?;
         }
         if absolute {
@@ -375,6 +489,65 @@ impl<'a> Scan<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_read_eight_bytes_at_a_time_equal_the_bytewise_reading() {
+        let texts: [&[u8]; 22] = [
+            b"0",
+            b"7",
+            b"12]",
+            b"0042]",
+            b"1234567,",
+            b"9999999 ",
+            b"12345678]",
+            b"123456789",
+            b"1234567890",
+            b"99999999999",
+            b"/",
+            b":",
+            b"]",
+            b"",
+            b"5",
+            b"5:",
+            b"0x1",
+            b"3\xff",
+            b"1234567\xfa",
+            b"\xfa1",
+            b"07\0",
+            b"9:\n",
+        ];
+        for text in texts {
+            for pad in [&b""[..], b"        ", b"\n  5: END"] {
+                let bytes = [text, pad].concat();
+                for max_digits in [1, 2, 7, 9] {
+                    let scan = |fast: bool| {
+                        let mut scan = Scan {
+                            text: &bytes,
+                            at: 0,
+                            max_digits,
+                            max_index: 0,
+                        };
+                        let value = if fast {
+                            scan.uint()
+                        } else {
+                            scan.uint_bytewise()
+                        };
+                        // Where a refused number leaves the position does not matter.
+                        value.map(|v| (v, scan.at))
+                    };
+                    assert_eq!(scan(true), scan(false), "{bytes:?} {max_digits}");
+                }
+            }
+        }
+        for value in [
+            0u32, 1, 9, 10, 99, 100, 12345, 999_999, 1_000_000, 9_999_999,
+        ] {
+            let text = format!("{value}]       ");
+            let x = u64::from_le_bytes(*text.as_bytes().first_chunk::<8>().unwrap());
+            assert_eq!(leading_digits(x), value.to_string().len());
+            assert_eq!(digits_value(x, value.to_string().len()), value);
+        }
+    }
 
     #[test]
     fn file_spellings_matched_in_place_are_the_files_names() {

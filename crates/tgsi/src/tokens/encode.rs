@@ -254,8 +254,28 @@ fn indirect_word(span: Span, ind: &Indirect) -> Result<u32, EncodeError> {
         | check(span, r::IND_ARRAY_ID, ind.array_id, "array id")?)
 }
 
+/// The swizzle fields of a source word, or the error of the first channel that does not
+/// fit.
+#[cold]
+fn swizzle_bits(span: Span, swizzle: Swizzle) -> Result<u32, EncodeError> {
+    let mut bits = 0;
+    for (field, &c) in r::SRC_SWIZZLE.iter().zip(&swizzle.0) {
+        bits |= check(span, *field, c as u32, "swizzle")?;
+    }
+    Ok(bits)
+}
+
 /// Words that follow a register word: its indirect, its dimension, the dimension's indirect.
+#[inline(always)]
 fn register_tail(span: Span, reg: &Register, out: &mut Vec<u32>) -> Result<(), EncodeError> {
+    if reg.indirect.is_none() && reg.dimension.is_none() {
+        return Ok(());
+    }
+    register_tail_words(span, reg, out)
+}
+
+/// [`register_tail`] of a register that has one.
+fn register_tail_words(span: Span, reg: &Register, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     if let Some(ind) = &reg.indirect {
         out.push(indirect_word(span, ind)?);
     }
@@ -345,9 +365,16 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
             | check_signed(span, r::SRC_INDEX, reg.index, "register index")?
             | r::SRC_ABSOLUTE.put(src.absolute as u32)
             | r::SRC_NEGATE.put(src.negate as u32);
-        for (field, &c) in r::SRC_SWIZZLE.iter().zip(&src.swizzle.0) {
-            word |= check(span, *field, c as u32, "swizzle")?;
-        }
+        let [x, y, z, w] = src.swizzle.0;
+        word |= if (x | y | z | w) < 4 {
+            // All four fit their 2-bit fields: no check one by one.
+            r::SRC_SWIZZLE[0].put(x as u32)
+                | r::SRC_SWIZZLE[1].put(y as u32)
+                | r::SRC_SWIZZLE[2].put(z as u32)
+                | r::SRC_SWIZZLE[3].put(w as u32)
+        } else {
+            swizzle_bits(span, src.swizzle)?
+        };
         out.push(word);
         register_tail(span, reg, out)?;
     }
