@@ -39,9 +39,7 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
     // `  7: ` and the indentation; the label's value is ignored, as by the general path.
     s.uint()?;
     s.eat(b':')?;
-    while s.peek() == b' ' {
-        s.at += 1;
-    }
+    s.spaces();
     let opcode_at = s.at;
     let (opcode, saturate, precise) = match s.name(names::opcodes()) {
         Some(opcode) => (opcode, false, false),
@@ -264,6 +262,21 @@ impl<'a> Scan<'a> {
         table.get_at(rest, n)
     }
 
+    /// Skips spaces: up to seven counted at once, more one by one.
+    #[inline(always)]
+    fn spaces(&mut self) {
+        if let Some(&chunk) = self.text.get(self.at..).and_then(<[u8]>::first_chunk::<8>) {
+            let n = (u64::from_le_bytes(chunk) ^ 0x2020_2020_2020_2020).trailing_zeros() / 8;
+            self.at += n as usize;
+            if n < 8 {
+                return;
+            }
+        }
+        while self.peek() == b' ' {
+            self.at += 1;
+        }
+    }
+
     /// The byte `k` places after the position, or 0 past the end.
     #[inline(always)]
     fn byte(&self, k: usize) -> u8 {
@@ -448,8 +461,9 @@ impl<'a> Scan<'a> {
         self.register(&mut src.reg)?;
         src.swizzle = Swizzle::IDENTITY;
         if self.peek() == b'.' {
-            let channels = [1, 2, 3, 4].map(|k| CHANNELS[self.byte(k) as usize]);
-            if channels.iter().any(|&c| c > 3) {
+            let channel = |k| CHANNELS[self.byte(k) as usize];
+            let channels = [channel(1), channel(2), channel(3), channel(4)];
+            if (channels[0] | channels[1] | channels[2] | channels[3]) > 3 {
                 return None;
             }
             src.swizzle = Swizzle(channels);
