@@ -10,7 +10,7 @@ mod print;
 
 pub use parse::{parse, parse_with_limits};
 pub(crate) use parse::{parse_into, Sink};
-pub use print::{print, print_to, print_with, PrintOptions};
+pub use print::{print, print_to, print_with, reformat, PrintOptions};
 
 use crate::ir::Span;
 

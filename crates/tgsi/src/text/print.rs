@@ -6,8 +6,10 @@
 use std::fmt::Write;
 
 use super::number::write_fixed;
+use super::{parse_into, ParseError, Sink};
 use crate::enums::*;
 use crate::ir::*;
+use crate::limits::Limits;
 use crate::opcode::{self, Opcode};
 use crate::pipe_format::Format;
 
@@ -58,23 +60,50 @@ fn print_blocks(
     capacity: usize,
     mut block: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
 ) -> std::io::Result<Vec<u8>> {
-    let mut p = Printer {
-        out: Buf(Vec::with_capacity(capacity)),
-        options,
-        indent: 0,
-    };
-    p.out.push_str(shader.processor.name());
-    p.out.push('\n');
+    let mut p = Printer::new(options, capacity);
+    p.processor(shader.processor);
     for item in shader.items() {
-        match item {
-            Item::Property(prop) => p.property(prop),
-            Item::Declaration(decl) => p.declaration(shader.processor, decl),
-            Item::Immediate(i, imm) => p.immediate(i, imm),
-            Item::Instruction(i, inst) => p.instruction(i, inst),
-        }
+        p.item(item);
         block(&mut p.out.0)?;
     }
     Ok(p.out.0)
+}
+
+/// Parses TGSI text and prints it in canonical form (with default [`Limits`]), statement
+/// by statement as it is read, without building a [`Shader`]: exactly
+/// `print_with(&parse(text)?, options)`, in the time and memory of the text alone.
+///
+/// ```
+/// let text = "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IMM[0].xyzw\nEND\n";
+/// let printed = tgsi::text::reformat(text, tgsi::PrintOptions::default()).unwrap();
+/// assert_eq!(printed, tgsi::print(&tgsi::parse(text).unwrap()));
+/// ```
+///
+/// [`Limits`]: crate::Limits
+pub fn reformat(text: &str, options: PrintOptions) -> Result<String, ParseError> {
+    // The canonical form is about as long as the text it is printed from.
+    let mut p = Printer::new(options, text.len().saturating_add(4096));
+    parse_into(text, &Limits::DEFAULT, &mut p)?;
+    // Only `&str`s and ASCII characters were appended.
+    Ok(String::from_utf8(p.out.0)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+impl Sink for Printer {
+    fn processor(&mut self, processor: Processor) {
+        self.processor = processor;
+        self.out.push_str(processor.name());
+        self.out.push('\n');
+    }
+
+    fn item(&mut self, item: Item<'_>) {
+        match item {
+            Item::Property(prop) => self.property(prop),
+            Item::Declaration(decl) => self.declaration(self.processor, decl),
+            Item::Immediate(i, imm) => self.immediate(i, imm),
+            Item::Instruction(i, inst) => self.instruction(i, inst),
+        }
+    }
 }
 
 /// The output: bytes appended without UTF-8 encoding work per character (the printer only
@@ -151,6 +180,8 @@ struct Printer {
     out: Buf,
     options: PrintOptions,
     indent: usize,
+    /// The stage, which decides how some declarations print.
+    processor: Processor,
 }
 
 /// Writes the name of an enum value, or its number when it has no name.
@@ -172,6 +203,15 @@ fn format_text(format: Format) -> String {
 }
 
 impl Printer {
+    fn new(options: PrintOptions, capacity: usize) -> Printer {
+        Printer {
+            out: Buf(Vec::with_capacity(capacity)),
+            options,
+            indent: 0,
+            processor: Processor::Vertex,
+        }
+    }
+
     fn property(&mut self, prop: &Property) {
         let value = match prop.name.value_kind() {
             PropertyValueKind::Primitive => {
