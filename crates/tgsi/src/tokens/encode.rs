@@ -151,17 +151,24 @@ fn too_wide(span: Span, message: std::fmt::Arguments<'_>) -> EncodeError {
     }
 }
 
+#[inline(always)]
 fn file_number(span: Span, file: File) -> Result<u32, EncodeError> {
     if file.is_legacy() {
-        return Err(EncodeError {
-            span,
-            message: format!(
-                "register file {} of older spec versions has no Mesa 22.3 token number",
-                file.name()
-            ),
-        });
+        return Err(legacy_file(span, file));
     }
     Ok(file.number())
+}
+
+/// The error of a file that has no token number (kept out of the encoding fast path).
+#[cold]
+fn legacy_file(span: Span, file: File) -> EncodeError {
+    EncodeError {
+        span,
+        message: format!(
+            "register file {} of older spec versions has no Mesa 22.3 token number",
+            file.name()
+        ),
+    }
 }
 
 fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError> {
