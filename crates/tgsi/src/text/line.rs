@@ -360,6 +360,12 @@ impl<'a> Scan<'a> {
             // An array id on a literal index is read and dropped: general path.
             return (self.peek() != b'(').then_some((index as i32, None));
         }
+        self.indirect_bracket()
+    }
+
+    /// [`Scan::bracket`] holding an address register (less common: kept out of line).
+    #[inline(never)]
+    fn indirect_bracket(&mut self) -> Option<(i32, Option<Indirect>)> {
         let file = self.file()?;
         self.eat(b'[')?;
         let index = self.index()?;
@@ -371,11 +377,11 @@ impl<'a> Scan<'a> {
             sign @ (b'+' | b'-') => {
                 self.at += 1;
                 let magnitude = self.uint()?;
-                if magnitude > self.max_index + 1 {
+                if magnitude as u64 > self.max_index as u64 + 1 {
                     return None;
                 }
                 if sign == b'-' {
-                    -(magnitude as i32)
+                    (magnitude as i32).wrapping_neg()
                 } else {
                     magnitude as i32
                 }
