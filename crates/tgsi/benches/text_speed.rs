@@ -39,6 +39,9 @@ fn text_speed(c: &mut Criterion) {
     group.bench_function("text->IR->text", |b| {
         b.iter(|| tgsi::parse(&text).map_or(0, |s| tgsi::print(&s).len()))
     });
+    group.bench_function("text->text (reformat)", |b| {
+        b.iter(|| tgsi::text::reformat(&text, tgsi::PrintOptions::default()).map_or(0, |t| t.len()))
+    });
     group.finish();
 }
 
