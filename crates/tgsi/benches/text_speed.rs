@@ -1,9 +1,9 @@
 //! Throughput of the text paths on one generated 16 MiB shader of typical instructions
 //! (see `support/big_shader.rs`): text → IR, IR → text, text → tokens (straight, and
 //! through the IR), text → IR → text and text → text without the IR (`text::reformat`), in
-//! MB/s of shader text. Wall time: on a shared
-//! machine `cargo run --release -p tgsi --example big_shader -- --time` (thread CPU time)
-//! is steadier.
+//! MB/s of shader text. Wall time: on a shared machine
+//! `cargo run --release -p tgsi --example big_shader -- --time` (thread CPU time) is
+//! steadier.
 //!
 //! Run: `cargo bench -p tgsi --bench text_speed` (add `-- --quick` for a short run).
 
