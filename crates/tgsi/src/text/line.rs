@@ -12,10 +12,11 @@
 use super::cursor::is_word_byte;
 use super::names::{self, NameTable};
 use super::parse::split_opcode;
-use crate::enums::{File, ReturnType};
+use crate::enums::{File, ReturnType, TextureTarget};
 use crate::ir::*;
 use crate::limits::Limits;
 use crate::opcode::{self, Opcode};
+use crate::tokens::layout::{group, inst as i, reg as r, Field};
 
 /// Where an instruction line read by [`instruction`] ends.
 pub(super) struct Line {
@@ -30,6 +31,49 @@ pub(super) struct Line {
 /// general path.
 #[inline]
 pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) -> Option<Line> {
+    line(text, limits, &mut IrOut(inst))
+}
+
+/// Reads the labelled instruction line at the start of `text` and appends its token words
+/// to `words`, exactly as the encoder would from [`instruction`]'s result. `None` (with
+/// `words` untouched) leaves the statement to the general path: also when a field does not
+/// fit, so that the encoder reports it.
+#[inline]
+pub(super) fn words(text: &[u8], limits: &Limits, words: &mut Vec<u32>) -> Option<Line> {
+    let mut out = WordsOut {
+        words,
+        head: 0,
+        operands: [0; 16],
+        len: 0,
+        texture: None,
+        label: None,
+    };
+    let line = line(text, limits, &mut out)?;
+    out.finish()?;
+    Some(line)
+}
+
+/// Where [`line`] puts what it reads.
+trait Out {
+    /// The opcode; `None` if this output cannot hold its instruction.
+    fn opcode(&mut self, opcode: Opcode, saturate: bool, precise: bool) -> Option<()>;
+    /// The next destination, read by `scan`.
+    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()>;
+    /// The next source, read by `scan`.
+    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()>;
+    /// The texture target operand.
+    fn target(&mut self, target: TextureTarget);
+    /// Texel offsets so far (a texture is there).
+    fn offsets(&self) -> Option<usize>;
+    /// The next texel offset.
+    fn offset(&mut self, offset: TexOffset) -> Option<()>;
+    /// The branch label.
+    fn label(&mut self, label: u32);
+}
+
+/// The line reader shared by [`instruction`] and [`words`].
+#[inline(always)]
+fn line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
     let mut s = Scan {
         text,
         at: 0,
@@ -50,14 +94,7 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
     if info.has(opcode::MEM) || matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) {
         return None;
     }
-    inst.opcode = opcode;
-    inst.saturate = saturate;
-    inst.precise = precise;
-    inst.dst.clear();
-    inst.src.clear();
-    inst.label = None;
-    inst.texture = info.has(opcode::SVIEW_OFFSETS).then(TextureInfo::unknown);
-    inst.memory = None;
+    out.opcode(opcode, saturate, precise)?;
 
     let (num_dst, num_src) = (info.num_dst as usize, info.num_src as usize);
     let total = num_dst + num_src + info.has(opcode::TEX) as usize;
@@ -66,33 +103,27 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
             s.eat(b',')?;
         }
         s.eat(b' ')?;
-        // Operands are read into their slots: no copy of a value built elsewhere.
         if k < num_dst {
-            inst.dst.push(Dst::FILLER);
-            s.dst(inst.dst.last_mut()?)?;
+            out.dst(&mut s)?;
         } else if k < num_dst + num_src {
-            inst.src.push(Src::FILLER);
-            s.src(inst.src.last_mut()?)?;
+            out.src(&mut s)?;
         } else {
             let target = s.name(names::texture_targets())?;
-            inst.texture = Some(TextureInfo {
-                target,
-                return_type: ReturnType::Unknown,
-                offsets: Vec::new(),
-            });
+            out.target(target);
         }
         s.operand_end()?;
     }
-    if let Some(texture) = inst.texture.as_mut() {
+    if let Some(mut n) = out.offsets() {
         while s.peek() == b',' {
-            if texture.offsets.len() == 4 {
+            if n == 4 {
                 return None;
             }
             s.at += 1;
             s.eat(b' ')?;
             let offset = s.tex_offset()?;
-            texture.offsets.push(offset);
+            out.offset(offset)?;
             s.operand_end()?;
+            n += 1;
         }
     }
     if info.has(opcode::BRANCH) && s.peek() == b' ' {
@@ -102,7 +133,7 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
         if label >= 1 << 24 {
             return None;
         }
-        inst.label = Some(label);
+        out.label(label);
     }
     let len = s.at;
     // The line ends here, and nothing the general path would still read follows: it only
@@ -120,6 +151,250 @@ pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) 
         return None;
     }
     Some(Line { opcode_at, len })
+}
+
+/// [`line`] into the IR: the parser's reused instruction.
+struct IrOut<'i>(&'i mut Instruction);
+
+impl Out for IrOut<'_> {
+    #[inline(always)]
+    fn opcode(&mut self, opcode: Opcode, saturate: bool, precise: bool) -> Option<()> {
+        let inst = &mut *self.0;
+        inst.opcode = opcode;
+        inst.saturate = saturate;
+        inst.precise = precise;
+        inst.dst.clear();
+        inst.src.clear();
+        inst.label = None;
+        inst.texture = opcode
+            .info()
+            .has(opcode::SVIEW_OFFSETS)
+            .then(TextureInfo::unknown);
+        inst.memory = None;
+        Some(())
+    }
+
+    #[inline(always)]
+    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+        // Read into its slot: no copy of a value built elsewhere.
+        self.0.dst.push(Dst::FILLER);
+        scan.dst(self.0.dst.last_mut()?)
+    }
+
+    #[inline(always)]
+    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+        self.0.src.push(Src::FILLER);
+        scan.src(self.0.src.last_mut()?)
+    }
+
+    #[inline(always)]
+    fn target(&mut self, target: TextureTarget) {
+        self.0.texture = Some(TextureInfo {
+            target,
+            return_type: ReturnType::Unknown,
+            offsets: Vec::new(),
+        });
+    }
+
+    #[inline(always)]
+    fn offsets(&self) -> Option<usize> {
+        self.0.texture.as_ref().map(|t| t.offsets.len())
+    }
+
+    #[inline(always)]
+    fn offset(&mut self, offset: TexOffset) -> Option<()> {
+        self.0.texture.as_mut()?.offsets.push(offset);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn label(&mut self, label: u32) {
+        self.0.label = Some(label);
+    }
+}
+
+/// [`line`] into token words, as `tokens::encode` writes an instruction: the head, label,
+/// texture and offset words come first but are known last, so the operand words wait in
+/// a small buffer.
+struct WordsOut<'w> {
+    words: &'w mut Vec<u32>,
+    /// The head word without its token count and label, texture and memory bits.
+    head: u32,
+    /// Operand words (at most one destination and three sources of four words each).
+    operands: [u32; 16],
+    len: usize,
+    /// The texture word and its offset words.
+    texture: Option<(u32, [u32; 4], usize)>,
+    label: Option<u32>,
+}
+
+impl WordsOut<'_> {
+    /// Appends `word` to the operand words; `None` when they are full.
+    #[inline(always)]
+    fn push(&mut self, word: u32) -> Option<()> {
+        *self.operands.get_mut(self.len)? = word;
+        self.len += 1;
+        Some(())
+    }
+
+    /// The words after a register's word: its indirect, dimension, dimension's indirect.
+    #[inline(always)]
+    fn register_tail(&mut self, reg: &Register) -> Option<()> {
+        if let Some(ind) = &reg.indirect {
+            self.push(indirect_word(ind)?)?;
+        }
+        if let Some(dim) = &reg.dimension {
+            self.push(
+                r::DIM_INDIRECT.put(dim.indirect.is_some() as u32)
+                    | signed(r::DIM_INDEX, dim.index)?,
+            )?;
+            if let Some(ind) = &dim.indirect {
+                self.push(indirect_word(ind)?)?;
+            }
+        }
+        Some(())
+    }
+
+    /// Appends the words in the encoder's order.
+    #[inline(always)]
+    fn finish(self) -> Option<()> {
+        let (tex_words, offsets) = match &self.texture {
+            Some((_, offsets, n)) => (1 + n, offsets.get(..*n)?),
+            None => (0, &[][..]),
+        };
+        let count = self.label.is_some() as usize + tex_words + self.len;
+        let head = self.head
+            | unsigned(group::NR_TOKENS, count as u32)?
+            | i::LABEL.put(self.label.is_some() as u32)
+            | i::TEXTURE.put(self.texture.is_some() as u32);
+        self.words.push(head);
+        if let Some(label) = self.label {
+            self.words.push(i::LABEL_VALUE.put(label));
+        }
+        if let Some((word, _, _)) = self.texture {
+            self.words.push(word);
+            self.words.extend_from_slice(offsets);
+        }
+        self.words.extend_from_slice(self.operands.get(..self.len)?);
+        Some(())
+    }
+}
+
+/// `value` in `field`, if it fits.
+#[inline(always)]
+fn unsigned(field: Field, value: u32) -> Option<u32> {
+    field.fits(value).then(|| field.put(value))
+}
+
+/// `value` in the signed `field`, if it fits.
+#[inline(always)]
+fn signed(field: Field, value: i32) -> Option<u32> {
+    field.fits_signed(value).then(|| field.put(value as u32))
+}
+
+/// The token number of `file`, unless it is a legacy file.
+#[inline(always)]
+fn file_number(file: File) -> Option<u32> {
+    (!file.is_legacy()).then(|| file.number())
+}
+
+/// The word of an indirect address.
+#[inline(always)]
+fn indirect_word(ind: &Indirect) -> Option<u32> {
+    Some(
+        r::IND_FILE.put(file_number(ind.file)?)
+            | signed(r::IND_INDEX, ind.index)?
+            | unsigned(r::IND_SWIZZLE, ind.component as u32)?
+            | unsigned(r::IND_ARRAY_ID, ind.array_id)?,
+    )
+}
+
+impl Out for WordsOut<'_> {
+    #[inline(always)]
+    fn opcode(&mut self, opcode: Opcode, saturate: bool, precise: bool) -> Option<()> {
+        let info = opcode.info();
+        // The operand buffer holds one destination and three sources.
+        if info.num_dst > 1 || info.num_src > 3 {
+            return None;
+        }
+        self.head = group::TYPE.put(group::INSTRUCTION)
+            | i::OPCODE.put(info.number? as u32)
+            | i::SATURATE.put(saturate as u32)
+            | i::NUM_DST.put(info.num_dst as u32)
+            | i::NUM_SRC.put(info.num_src as u32)
+            | i::PRECISE.put(precise as u32);
+        if info.has(opcode::SVIEW_OFFSETS) {
+            self.target(TextureTarget::Unknown);
+        }
+        Some(())
+    }
+
+    #[inline(always)]
+    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+        let mut dst = Dst::FILLER;
+        scan.dst(&mut dst)?;
+        let reg = &dst.reg;
+        self.push(
+            r::FILE.put(file_number(reg.file)?)
+                | r::DST_WRITE_MASK.put(dst.write_mask.0 as u32)
+                | r::DST_INDIRECT.put(reg.indirect.is_some() as u32)
+                | r::DST_DIMENSION.put(reg.dimension.is_some() as u32)
+                | signed(r::DST_INDEX, reg.index)?,
+        )?;
+        self.register_tail(reg)
+    }
+
+    #[inline(always)]
+    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+        let mut src = Src::FILLER;
+        scan.src(&mut src)?;
+        let reg = &src.reg;
+        let [x, y, z, w] = src.swizzle.0;
+        self.push(
+            r::FILE.put(file_number(reg.file)?)
+                | r::SRC_INDIRECT.put(reg.indirect.is_some() as u32)
+                | r::SRC_DIMENSION.put(reg.dimension.is_some() as u32)
+                | signed(r::SRC_INDEX, reg.index)?
+                | r::SRC_ABSOLUTE.put(src.absolute as u32)
+                | r::SRC_NEGATE.put(src.negate as u32)
+                | r::SRC_SWIZZLE[0].put(x as u32)
+                | r::SRC_SWIZZLE[1].put(y as u32)
+                | r::SRC_SWIZZLE[2].put(z as u32)
+                | r::SRC_SWIZZLE[3].put(w as u32),
+        )?;
+        self.register_tail(reg)
+    }
+
+    #[inline(always)]
+    fn target(&mut self, target: TextureTarget) {
+        let word = i::TEX_TARGET.put(target.number())
+            | i::TEX_RETURN_TYPE.put(ReturnType::Unknown.number());
+        self.texture = Some((word, [0; 4], 0));
+    }
+
+    #[inline(always)]
+    fn offsets(&self) -> Option<usize> {
+        self.texture.as_ref().map(|t| t.2)
+    }
+
+    #[inline(always)]
+    fn offset(&mut self, offset: TexOffset) -> Option<()> {
+        let (word, offsets, n) = self.texture.as_mut()?;
+        let mut bits =
+            signed(i::OFFSET_INDEX, offset.index)? | i::OFFSET_FILE.put(file_number(offset.file)?);
+        for (field, &c) in i::OFFSET_SWIZZLE.iter().zip(&offset.swizzle) {
+            bits |= field.put(c as u32);
+        }
+        *offsets.get_mut(*n)? = bits;
+        *n += 1;
+        *word = (*word & !i::TEX_NUM_OFFSETS.put(u32::MAX)) | i::TEX_NUM_OFFSETS.put(*n as u32);
+        Some(())
+    }
+
+    #[inline(always)]
+    fn label(&mut self, label: u32) {
+        self.label = Some(label);
+    }
 }
 
 /// A position in the line being read.

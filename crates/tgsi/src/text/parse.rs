@@ -49,6 +49,12 @@ pub(crate) trait Sink {
     fn processor(&mut self, processor: Processor);
     /// The next statement.
     fn item(&mut self, item: Item<'_>);
+    /// Where the token words of an instruction go when this sink takes them straight from
+    /// the text instead of as an [`Instruction`] (the token assembler does until its first
+    /// error).
+    fn words(&mut self) -> Option<&mut Vec<u32>> {
+        None
+    }
 }
 
 impl Sink for Shader {
@@ -242,7 +248,20 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn statement(&mut self) -> PResult<()> {
         let span = self.cur.span();
         if self.cur.peek().is_ascii_digit() {
-            if let Some(line) = line::instruction(self.cur.rest(), self.limits, &mut self.inst) {
+            let rest = self.cur.rest();
+            // Within the instruction limit, a sink that takes words gets them straight.
+            if self.counts.instructions < self.limits.max_instructions {
+                if let Some(line) = self
+                    .sink
+                    .words()
+                    .and_then(|words| line::words(rest, self.limits, words))
+                {
+                    self.cur.advance(line.len);
+                    self.counts.instructions += 1;
+                    return Ok(());
+                }
+            }
+            if let Some(line) = line::instruction(rest, self.limits, &mut self.inst) {
                 self.cur.advance(line.opcode_at);
                 self.inst.span = self.cur.span();
                 self.cur.advance(line.len - line.opcode_at);

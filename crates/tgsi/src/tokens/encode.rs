@@ -69,6 +69,12 @@ impl Assembler {
         self.error = result.err();
     }
 
+    /// The words so far, to append a statement's words to directly (see
+    /// [`crate::text`]'s line reader), while no statement has failed.
+    pub(crate) fn words_so_far(&mut self) -> Option<&mut Vec<u32>> {
+        self.error.is_none().then_some(&mut self.out)
+    }
+
     /// The words, with the header's BodySize filled in, or the first error.
     pub(crate) fn finish(self) -> Result<Vec<u32>, EncodeError> {
         if let Some(error) = self.error {
