@@ -1,6 +1,8 @@
 //! The parser's statement-level fast path: one labelled instruction line exactly as the
 //! printer writes it (`  7:   MAD_SAT TEMP[1].xy, -|CONST[1][ADDR[0].x+2]|, IN[0], IMM[3].xxxx`,
-//! texture targets and offsets, ` :label`), read in a single pass over its bytes.
+//! texture targets and offsets, ` :label`), read in a single pass over its bytes, either
+//! into the parser's reused [`Instruction`] or, for the token assembler, straight into
+//! token words.
 //!
 //! It accepts only text that the general path reads to the same instruction: single spaces
 //! where the printer puts them, operands in the printer's form, values within the
@@ -31,7 +33,7 @@ pub(super) struct Line {
 /// general path.
 #[inline]
 pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) -> Option<Line> {
-    line(text, limits, &mut IrOut(inst))
+    read_line(text, limits, &mut IrOut(inst))
 }
 
 /// Reads the labelled instruction line at the start of `text` and appends its token words
@@ -48,12 +50,12 @@ pub(super) fn words(text: &[u8], limits: &Limits, words: &mut Vec<u32>) -> Optio
         texture: None,
         label: None,
     };
-    let line = line(text, limits, &mut out)?;
+    let line = read_line(text, limits, &mut out)?;
     out.finish()?;
     Some(line)
 }
 
-/// Where [`line`] puts what it reads.
+/// Where [`read_line`] puts what it reads.
 trait Out {
     /// The opcode; `None` if this output cannot hold its instruction.
     fn opcode(&mut self, opcode: Opcode, saturate: bool, precise: bool) -> Option<()>;
@@ -73,7 +75,7 @@ trait Out {
 
 /// The line reader shared by [`instruction`] and [`words`].
 #[inline(always)]
-fn line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
+fn read_line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
     let mut s = Scan {
         text,
         at: 0,
@@ -153,7 +155,7 @@ fn line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
     Some(Line { opcode_at, len })
 }
 
-/// [`line`] into the IR: the parser's reused instruction.
+/// [`read_line`] into the IR: the parser's reused instruction.
 struct IrOut<'i>(&'i mut Instruction);
 
 impl Out for IrOut<'_> {
@@ -213,7 +215,7 @@ impl Out for IrOut<'_> {
     }
 }
 
-/// [`line`] into token words, as `tokens::encode` writes an instruction: the head, label,
+/// [`read_line`] into token words, as `tokens::encode` writes an instruction: the head, label,
 /// texture and offset words come first but are known last, so the operand words wait in
 /// a small buffer.
 struct WordsOut<'w> {
