@@ -1,9 +1,18 @@
 //! The parser reads operands as the printer writes them on a fast path and everything else
 //! on a general one; these check that spacing, line breaks and near misses of the canonical
-//! form read the same (or fail at the same place) either way, in `parse` and `assemble`.
+//! form read the same (or fail at the same place) either way, in `parse`, `assemble` and
+//! `text::reformat`.
 
 fn both(text: &str) -> Result<tgsi::Shader, String> {
     let parsed = tgsi::parse(text);
+    // Printed while parsing (where canonical lines are copied), the text is the print of
+    // the parse.
+    let reformatted = tgsi::text::reformat(text, tgsi::PrintOptions::default());
+    assert_eq!(
+        reformatted,
+        parsed.as_ref().map(tgsi::print).map_err(Clone::clone),
+        "{text:?}"
+    );
     let assembled = tgsi::tokens::assemble(text);
     match (&parsed, &assembled) {
         (Ok(shader), Ok(words)) => assert_eq!(&tgsi::tokens::encode(shader).unwrap(), words),
@@ -212,4 +221,48 @@ fn agree(fast: &str, general: &str, limits: &tgsi::Limits) {
     assert_eq!(parse(fast), parse(general), "{fast:?}");
     let assemble = |text| tgsi::tokens::assemble_with_limits(text, limits);
     assert_eq!(assemble(fast), assemble(general), "{fast:?}");
+}
+
+#[test]
+fn lines_the_fast_path_reads_but_the_printer_writes_otherwise_are_printed_anew() {
+    // Each is read by the fast path; `both` checks that `reformat` (which copies canonical
+    // lines) still gives the print of the parse.
+    for line in [
+        "MOV TEMP[0].xyzw, TEMP[1]",
+        "MOV TEMP[0], TEMP[1].xyzw",
+        "MOV TEMP[0], -|TEMP[1].xyzw|",
+        "MOV TEMP[0].XY, TEMP[1]",
+        "MOV TEMP[0].xY, TEMP[1]",
+        "MOV TEMP[0], TEMP[1].XXXX",
+        "MOV TEMP[0], TEMP[1].xxXx",
+        "MOV TEMP[0], TEMP[01]",
+        "MOV TEMP[00], TEMP[1]",
+        "MOV TEMP[0], CONST[ADDR[0].x+0]",
+        "MOV TEMP[0], CONST[ADDR[0].x-0]",
+        "MOV TEMP[0], CONST[ADDR[0].x+01]",
+        "MOV TEMP[0], CONST[ADDR[0].X+1]",
+        "MOV TEMP[0], CONST[ADDR[00].x+1]",
+        "MOV TEMP[0], TEMP[ADDR[0].x](0)",
+        "MOV TEMP[0], TEMP[ADDR[0].x](01)",
+        "MOV TEMP[0], CONST[01][2]",
+        "MOV TEMP[0], SV[0].xxxx",
+        "MOV TEMP[0], temp[1]",
+        "mov TEMP[0], TEMP[1]",
+        "Mov TEMP[0], TEMP[1]",
+        "FRAC TEMP[0], TEMP[1]",
+        "KIL TEMP[0]",
+        "MOV_sat TEMP[0], TEMP[1]",
+        "MAD_SAT_PRECISE TEMP[0], TEMP[1], TEMP[2], TEMP[3]",
+        "TEX TEMP[0], TEMP[1], SAMP[0], 2d",
+        "TEX TEMP[0], TEMP[1], SAMP[0], 2D, IMM[0]",
+        "TEX TEMP[0], TEMP[1], SAMP[0], 2D, IMM[0].XYZ",
+        "TEX TEMP[0], TEMP[1], SAMP[0], 2D, IMM[00].xyz",
+        "TEX TEMP[0], TEMP[1], SAMP[0], 2D, IMM[0].xyz",
+        "IF TEMP[0].xxxx :07",
+        "IF TEMP[0].xxxx :7",
+    ] {
+        for after in ["\n", "", "\n  6: END\n"] {
+            fast_equals_general(line, after);
+        }
+    }
 }

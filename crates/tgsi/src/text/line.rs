@@ -26,14 +26,22 @@ pub(super) struct Line {
     pub opcode_at: usize,
     /// Bytes read: the whole line up to, not including, its line feed.
     pub len: usize,
+    /// Whether the line from the opcode on is exactly what the printer writes for the
+    /// instruction read (no other spelling, no leading zeros, no full mask or identity
+    /// swizzle written out, …), so that it can be copied instead of printed.
+    pub canonical: bool,
 }
 
 /// Reads the labelled instruction line at the start of `text` into `inst` (whose `span` is
-/// left to the caller). `None` (with `inst` in any state) leaves the statement to the
-/// general path.
+/// left to the caller), telling whether it is canonical only if `CANONICAL` (the check
+/// costs time). `None` (with `inst` in any state) leaves the statement to the general path.
 #[inline]
-pub(super) fn instruction(text: &[u8], limits: &Limits, inst: &mut Instruction) -> Option<Line> {
-    read_line(text, limits, &mut IrOut(inst))
+pub(super) fn instruction<const CANONICAL: bool>(
+    text: &[u8],
+    limits: &Limits,
+    inst: &mut Instruction,
+) -> Option<Line> {
+    read_line::<CANONICAL>(text, limits, &mut IrOut(inst))
 }
 
 /// Reads the labelled instruction line at the start of `text` and appends its token words
@@ -50,7 +58,7 @@ pub(super) fn words(text: &[u8], limits: &Limits, words: &mut Vec<u32>) -> Optio
         texture: None,
         label: None,
     };
-    let line = read_line(text, limits, &mut out)?;
+    let line = read_line::<false>(text, limits, &mut out)?;
     out.finish()?;
     Some(line)
 }
@@ -60,9 +68,9 @@ trait Out {
     /// The opcode; `None` if this output cannot hold its instruction.
     fn opcode(&mut self, opcode: Opcode, saturate: bool, precise: bool) -> Option<()>;
     /// The next destination, read by `scan`.
-    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()>;
+    fn dst<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()>;
     /// The next source, read by `scan`.
-    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()>;
+    fn src<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()>;
     /// The texture target operand.
     fn target(&mut self, target: TextureTarget);
     /// Texel offsets so far (a texture is there).
@@ -75,12 +83,18 @@ trait Out {
 
 /// The line reader shared by [`instruction`] and [`words`].
 #[inline(always)]
-fn read_line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
-    let mut s = Scan {
+fn read_line<const CANONICAL: bool>(
+    text: &[u8],
+    limits: &Limits,
+    out: &mut impl Out,
+) -> Option<Line> {
+    let mut s = Scan::<CANONICAL> {
         text,
         at: 0,
         max_digits: limits.max_token_len.min(9),
         max_index: limits.max_register_index,
+        // Where it is not wanted, it stays false.
+        canonical: CANONICAL,
     };
     // `  7: ` and the indentation; the label's value is ignored, as by the general path.
     s.uint()?;
@@ -92,6 +106,25 @@ fn read_line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
         None => split_opcode(text.get(opcode_at..s.at)?)?,
     };
     let info = opcode.info();
+    if CANONICAL {
+        // The printer's spelling: the name (not an alias, upper case), then the suffixes.
+        let word = text.get(opcode_at..s.at)?;
+        let suffixes = [(saturate, &b"_SAT"[..]), (precise, b"_PRECISE")];
+        let spelled = word
+            .strip_prefix(info.name.as_bytes())
+            .is_some_and(|mut rest| {
+                for (present, suffix) in suffixes {
+                    if present {
+                        let Some(after) = rest.strip_prefix(suffix) else {
+                            return false;
+                        };
+                        rest = after;
+                    }
+                }
+                rest.is_empty()
+            });
+        s.note(spelled);
+    }
     // Memory operands and the operand-less EMIT / ENDPRIM of old shaders: general path.
     if info.has(opcode::MEM) || matches!(opcode, Opcode::EMIT | Opcode::ENDPRIM) {
         return None;
@@ -110,7 +143,11 @@ fn read_line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
         } else if k < num_dst + num_src {
             out.src(&mut s)?;
         } else {
+            let start = s.at;
             let target = s.name(names::texture_targets())?;
+            if CANONICAL {
+                s.note(text.get(start..s.at) == Some(target.name().as_bytes()));
+            }
             out.target(target);
         }
         s.operand_end()?;
@@ -152,7 +189,11 @@ fn read_line(text: &[u8], limits: &Limits, out: &mut impl Out) -> Option<Line> {
     if next.is_some_and(|c| !is_word_byte(c)) {
         return None;
     }
-    Some(Line { opcode_at, len })
+    Some(Line {
+        opcode_at,
+        len,
+        canonical: s.canonical,
+    })
 }
 
 /// [`read_line`] into the IR: the parser's reused instruction.
@@ -177,14 +218,14 @@ impl Out for IrOut<'_> {
     }
 
     #[inline(always)]
-    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+    fn dst<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()> {
         // Read into its slot: no copy of a value built elsewhere.
         self.0.dst.push(Dst::FILLER);
         scan.dst(self.0.dst.last_mut()?)
     }
 
     #[inline(always)]
-    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+    fn src<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()> {
         self.0.src.push(Src::FILLER);
         scan.src(self.0.src.last_mut()?)
     }
@@ -332,7 +373,7 @@ impl Out for WordsOut<'_> {
     }
 
     #[inline(always)]
-    fn dst(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+    fn dst<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()> {
         let mut dst = Dst::FILLER;
         scan.dst(&mut dst)?;
         let reg = &dst.reg;
@@ -347,7 +388,7 @@ impl Out for WordsOut<'_> {
     }
 
     #[inline(always)]
-    fn src(&mut self, scan: &mut Scan<'_>) -> Option<()> {
+    fn src<const C: bool>(&mut self, scan: &mut Scan<'_, C>) -> Option<()> {
         let mut src = Src::FILLER;
         scan.src(&mut src)?;
         let reg = &src.reg;
@@ -399,14 +440,17 @@ impl Out for WordsOut<'_> {
     }
 }
 
-/// A position in the line being read.
-struct Scan<'a> {
+/// A position in the line being read, which notes whether the text is canonical only if
+/// `CANONICAL` (otherwise the checks compile to nothing).
+struct Scan<'a, const CANONICAL: bool> {
     text: &'a [u8],
     at: usize,
     /// Digits a number may have here: within [`Limits::max_token_len`] and few enough
     /// that any value fits in 32 bits.
     max_digits: usize,
     max_index: u32,
+    /// Nothing read so far is spelled otherwise than the printer writes it.
+    canonical: bool,
 }
 
 /// The channel each byte names as a swizzle letter (x, y, z, w in either case), or 4.
@@ -510,7 +554,15 @@ fn digits_value(x: u64, n: usize) -> u32 {
     (v.wrapping_mul(10_000) + (v >> 32)) as u32
 }
 
-impl<'a> Scan<'a> {
+impl<'a, const CANONICAL: bool> Scan<'a, CANONICAL> {
+    /// Notes whether what was just read is spelled as the printer writes it.
+    #[inline(always)]
+    fn note(&mut self, canonical: bool) {
+        if CANONICAL {
+            self.canonical &= canonical;
+        }
+    }
+
     /// The byte at the position, or 0 at the end (a NUL byte is never accepted either).
     #[inline(always)]
     fn peek(&self) -> u8 {
@@ -572,6 +624,7 @@ impl<'a> Scan<'a> {
                 if n == 0 || n > self.max_digits {
                     return None;
                 }
+                self.note(n == 1 || chunk[0] != b'0');
                 self.at += n;
                 return Some(digits_value(x, n));
             }
@@ -584,6 +637,7 @@ impl<'a> Scan<'a> {
     #[cold]
     fn uint_bytewise(&mut self) -> Option<u32> {
         let start = self.at;
+        self.note(self.peek() != b'0' || !self.byte(1).is_ascii_digit());
         let mut value = 0u32;
         while let Some(d) = self.peek().checked_sub(b'0').filter(|&d| d < 10) {
             if self.at - start == self.max_digits {
@@ -624,6 +678,8 @@ impl<'a> Scan<'a> {
                 return Some(slot.file);
             }
         }
+        // Other files, and other spellings: read, but not copied.
+        self.note(false);
         self.name(names::files())
     }
 
@@ -649,6 +705,7 @@ impl<'a> Scan<'a> {
         self.eat(b']')?;
         self.eat(b'.')?;
         let component = channel(self.peek())?;
+        self.note(self.peek().is_ascii_lowercase());
         self.at += 1;
         let offset = match self.peek() {
             sign @ (b'+' | b'-') => {
@@ -657,6 +714,8 @@ impl<'a> Scan<'a> {
                 if magnitude as u64 > self.max_index as u64 + 1 {
                     return None;
                 }
+                // The printer writes no offset of 0.
+                self.note(magnitude != 0);
                 if sign == b'-' {
                     (magnitude as i32).wrapping_neg()
                 } else {
@@ -671,6 +730,8 @@ impl<'a> Scan<'a> {
             self.at += 1;
             array_id = self.uint().filter(|&id| id < 1 << 10)?;
             self.eat(b')')?;
+            // The printer writes no array id of 0.
+            self.note(array_id != 0);
         }
         let indirect = Indirect {
             file,
@@ -717,8 +778,11 @@ impl<'a> Scan<'a> {
             // the letter in either case.
             let mut mask = 0u8;
             let mut len = 0;
+            let mut lower = true;
             for (bit, letter) in [b'x', b'y', b'z', b'w'].into_iter().enumerate() {
-                let hit = self.byte(len) | 0x20 == letter;
+                let c = self.byte(len);
+                let hit = c | 0x20 == letter;
+                lower &= !hit || c == letter;
                 mask |= (hit as u8) << bit;
                 len += hit as usize;
             }
@@ -726,6 +790,8 @@ impl<'a> Scan<'a> {
             if mask == 0 {
                 return None;
             }
+            // The printer writes no full mask, and lower-case letters.
+            self.note(lower && mask != WriteMask::XYZW.0);
             self.letters_end()?;
             dst.write_mask = WriteMask(mask);
         }
@@ -750,6 +816,9 @@ impl<'a> Scan<'a> {
                 return None;
             }
             src.swizzle = Swizzle(channels);
+            // The printer writes no identity swizzle, and lower-case letters.
+            let lower = (1..=4).all(|k| self.byte(k).is_ascii_lowercase());
+            self.note(lower && src.swizzle != Swizzle::IDENTITY);
             self.at += 5;
             self.letters_end()?;
         }
@@ -767,10 +836,13 @@ impl<'a> Scan<'a> {
         let index = self.index()?;
         self.eat(b']')?;
         let mut swizzle = [0, 1, 2];
+        // The printer always writes the swizzle, in lower case.
+        self.note(self.peek() == b'.');
         if self.peek() == b'.' {
             self.at += 1;
             for slot in &mut swizzle {
                 *slot = channel(self.peek())?;
+                self.note(self.peek().is_ascii_lowercase());
                 self.at += 1;
             }
             self.letters_end()?;
@@ -818,11 +890,12 @@ mod tests {
                 let bytes = [text, pad].concat();
                 for max_digits in [1, 2, 7, 9] {
                     let scan = |fast: bool| {
-                        let mut scan = Scan {
+                        let mut scan = Scan::<true> {
                             text: &bytes,
                             at: 0,
                             max_digits,
                             max_index: 0,
+                            canonical: true,
                         };
                         let value = if fast {
                             scan.uint()
@@ -860,11 +933,12 @@ mod tests {
             ("SV[", File::SystemValue),
             ("temp[", File::Temporary),
         ] {
-            let mut scan = Scan {
+            let mut scan = Scan::<true> {
                 text: text.as_bytes(),
                 at: 0,
                 max_digits: 9,
                 max_index: 10,
+                canonical: true,
             };
             assert_eq!(scan.file(), Some(file), "{text}");
             assert_eq!(names::files().get(&text.as_bytes()[..scan.at]), Some(file));

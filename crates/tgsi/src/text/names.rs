@@ -37,7 +37,7 @@ fn key(word: &[u8]) -> Option<[u64; 2]> {
 
 /// [`key`] of the first `len` bytes of `text`, read 16 bytes at a time where `text` has
 /// them (no copy).
-#[inline]
+#[inline(always)]
 fn key_at(text: &[u8], len: usize) -> Option<[u64; 2]> {
     match text.first_chunk::<16>() {
         Some(bytes) if (1..=MAX_NAME).contains(&len) => {
@@ -108,12 +108,12 @@ impl<T: Copy + 'static> NameTable<T> {
     }
 
     /// [`NameTable::get`] of the word made of the first `len` bytes of `text`.
-    #[inline]
+    #[inline(always)]
     pub fn get_at(&self, text: &[u8], len: usize) -> Option<T> {
         self.find(key_at(text, len)?)
     }
 
-    #[inline]
+    #[inline(always)]
     fn find(&self, k: [u64; 2]) -> Option<T> {
         let mut i = hash(k) & self.mask;
         loop {

@@ -55,6 +55,15 @@ pub(crate) trait Sink {
     fn words(&mut self) -> Option<&mut Vec<u32>> {
         None
     }
+    /// Whether this sink wants to know which instruction lines are canonical (the printer,
+    /// which copies them); the check costs time.
+    const COPIES_CANONICAL: bool = false;
+    /// The next statement, an instruction whose `text` from the opcode to the end of its
+    /// line is exactly what the printer writes for it (the printer copies it). Only called
+    /// on a sink that [`Sink::COPIES_CANONICAL`].
+    fn canonical_instruction(&mut self, index: usize, inst: &Instruction, _text: &[u8]) {
+        self.item(Item::Instruction(index, inst));
+    }
 }
 
 impl Sink for Shader {
@@ -261,11 +270,30 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                     return Ok(());
                 }
             }
-            if let Some(line) = line::instruction(rest, self.limits, &mut self.inst) {
+            let line = if S::COPIES_CANONICAL {
+                line::instruction::<true>(rest, self.limits, &mut self.inst)
+            } else {
+                line::instruction::<false>(rest, self.limits, &mut self.inst)
+            };
+            if let Some(line) = line {
                 self.cur.advance(line.opcode_at);
                 self.inst.span = self.cur.span();
                 self.cur.advance(line.len - line.opcode_at);
-                return self.push_instruction();
+                return match rest.get(line.opcode_at..line.len) {
+                    Some(text) if line.canonical => {
+                        self.within_limit(
+                            self.counts.instructions,
+                            self.limits.max_instructions,
+                            "instructions",
+                            self.inst.span,
+                        )?;
+                        self.sink
+                            .canonical_instruction(self.counts.instructions, &self.inst, text);
+                        self.counts.instructions += 1;
+                        Ok(())
+                    }
+                    _ => self.push_instruction(),
+                };
             }
             // An instruction label: a number and ':', ignored.
             self.uint("a label number")?;

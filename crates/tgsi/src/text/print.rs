@@ -10,7 +10,7 @@ use super::{parse_into, ParseError, Sink};
 use crate::enums::*;
 use crate::ir::*;
 use crate::limits::Limits;
-use crate::opcode::{self, Opcode};
+use crate::opcode::{self, Opcode, OpcodeInfo};
 use crate::pipe_format::Format;
 
 /// Printer settings.
@@ -90,6 +90,8 @@ pub fn reformat(text: &str, options: PrintOptions) -> Result<String, ParseError>
 }
 
 impl Sink for Printer {
+    const COPIES_CANONICAL: bool = true;
+
     fn processor(&mut self, processor: Processor) {
         self.processor = processor;
         self.out.push_str(processor.name());
@@ -103,6 +105,13 @@ impl Sink for Printer {
             Item::Immediate(i, imm) => self.immediate(i, imm),
             Item::Instruction(i, inst) => self.instruction(i, inst),
         }
+    }
+
+    fn canonical_instruction(&mut self, index: usize, inst: &Instruction, text: &[u8]) {
+        // The text after the number and indentation is what `instruction` would print.
+        self.instruction_start(index, inst.opcode.info());
+        self.out.0.extend_from_slice(text);
+        self.out.push('\n');
     }
 }
 
@@ -446,8 +455,8 @@ impl Printer {
         self.out.push_str(": ");
     }
 
-    fn instruction(&mut self, index: usize, inst: &Instruction) {
-        let info = inst.opcode.info();
+    /// The instruction number and the indentation, which the opcode may change.
+    fn instruction_start(&mut self, index: usize, info: &OpcodeInfo) {
         self.instruction_number(index);
         if info.has(opcode::DEDENT) {
             self.indent = self.indent.saturating_sub(1);
@@ -461,6 +470,11 @@ impl Printer {
         if info.has(opcode::INDENT) {
             self.indent += 1;
         }
+    }
+
+    fn instruction(&mut self, index: usize, inst: &Instruction) {
+        let info = inst.opcode.info();
+        self.instruction_start(index, info);
         self.out.push_str(info.name);
         if inst.saturate {
             self.out.push_str("_SAT");
