@@ -1,6 +1,8 @@
-//! Fuzz target: arbitrary bytes as TGSI text. Parsing must never panic; a shader that parses
-//! must print, re-parse and print identically, and its lossless hex-float print must
-//! re-parse to the same tokens; the validator accepts nothing the encoder refuses.
+//! Fuzz target: arbitrary bytes as TGSI text. Parsing must never panic; assembling and
+//! reformatting (which skip the IR) must give what encoding and printing the parse give,
+//! errors included; a shader that parses must print, re-parse and print identically, and
+//! its lossless hex-float print must re-parse to the same tokens; the validator accepts
+//! nothing the encoder refuses.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -11,7 +13,20 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(shader) = tgsi::parse(text) else {
+    // Text straight to tokens or back to text, without the IR, is exactly the way through
+    // it, errors included.
+    let parsed = tgsi::parse(text);
+    let assembled = tgsi::tokens::assemble(text);
+    match &parsed {
+        Ok(shader) => match tgsi::tokens::encode(shader) {
+            Ok(words) => assert_eq!(assembled, Ok(words)),
+            Err(e) => assert_eq!(assembled, Err(tgsi::tokens::AssembleError::Encode(e))),
+        },
+        Err(e) => assert_eq!(assembled, Err(tgsi::tokens::AssembleError::Parse(e.clone()))),
+    }
+    let reformatted = tgsi::text::reformat(text, PrintOptions::default());
+    assert_eq!(reformatted, parsed.as_ref().map(tgsi::print).map_err(Clone::clone));
+    let Ok(shader) = parsed else {
         return;
     };
     check_validator_agrees_with_encoder(&shader);

@@ -112,6 +112,28 @@ impl Input {
     }
 }
 
+impl Input {
+    /// The input printed in canonical form; prints the error and returns
+    /// [`Failure::Invalid`] when it is not a shader. Text is printed as it is parsed
+    /// (`tgsi::text::reformat`), without building the IR.
+    pub fn canonical_text(
+        &self,
+        force_tokens: bool,
+        options: tgsi::PrintOptions,
+    ) -> Result<String, Failure> {
+        match self.form(force_tokens) {
+            Form::Text => tgsi::text::reformat(self.text()?, options).map_err(|e| {
+                eprintln!(
+                    "{}:{}:{}: error: {}",
+                    self.name, e.span.line, e.span.col, e.message
+                );
+                Failure::Invalid
+            }),
+            Form::Tokens => Ok(tgsi::print_with(&self.shader(true)?, options)),
+        }
+    }
+}
+
 /// Writes bytes to a file, or stdout for `-`.
 pub fn write(path: &str, bytes: &[u8]) -> Result<(), Failure> {
     use std::io::Write;

@@ -1,8 +1,9 @@
 //! Throughput of the text paths on one generated 16 MiB shader of typical instructions
 //! (see `support/big_shader.rs`): text → IR, IR → text, text → tokens (straight, and
-//! through the IR) and text → IR → text, in MB/s of shader text. Wall time: on a shared
-//! machine `cargo run --release -p tgsi --example big_shader -- --time` (thread CPU time)
-//! is steadier.
+//! through the IR), text → IR → text and text → text without the IR (`text::reformat`), in
+//! MB/s of shader text. Wall time: on a shared machine
+//! `cargo run --release -p tgsi --example big_shader -- --time` (thread CPU time) is
+//! steadier.
 //!
 //! Run: `cargo bench -p tgsi --bench text_speed` (add `-- --quick` for a short run).
 
@@ -38,6 +39,9 @@ fn text_speed(c: &mut Criterion) {
     });
     group.bench_function("text->IR->text", |b| {
         b.iter(|| tgsi::parse(&text).map_or(0, |s| tgsi::print(&s).len()))
+    });
+    group.bench_function("text->text (reformat)", |b| {
+        b.iter(|| tgsi::text::reformat(&text, tgsi::PrintOptions::default()).map_or(0, |t| t.len()))
     });
     group.finish();
 }

@@ -57,6 +57,12 @@ fn time(text: &str) -> Result<(), String> {
         best(runs, || tgsi::parse(text).map(|s| tgsi::print(&s).len())),
     );
     report(
+        "text -> text (reformat)",
+        best(runs, || {
+            tgsi::text::reformat(text, tgsi::PrintOptions::default()).map(|t| t.len())
+        }),
+    );
+    report(
         "text -> IR -> tokens",
         best(runs, || {
             tgsi::parse(text).map(|s| tgsi::tokens::encode(&s).is_ok())

@@ -402,21 +402,29 @@ impl<T: OperandSlot, const N: usize> Operands<T, N> {
     }
 
     /// Appends `item`.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, item: T) {
+        if let Repr::Inline { len, items } = &mut self.0 {
+            if let Some(slot) = items.get_mut(*len as usize) {
+                *slot = item;
+                *len += 1;
+                return;
+            }
+        }
+        self.push_beyond_inline(item);
+    }
+
+    /// [`Operands::push`] once the inline slots are full.
+    #[cold]
+    #[inline(never)]
+    fn push_beyond_inline(&mut self, item: T) {
         match &mut self.0 {
-            Repr::Inline { len, items } => match items.get_mut(*len as usize) {
-                Some(slot) => {
-                    *slot = item;
-                    *len += 1;
-                }
-                None => {
-                    let mut heap = Vec::with_capacity(2 * N.max(1));
-                    heap.extend_from_slice(items);
-                    heap.push(item);
-                    self.0 = Repr::Heap(heap);
-                }
-            },
+            Repr::Inline { items, .. } => {
+                let mut heap = Vec::with_capacity(2 * N.max(1));
+                heap.extend_from_slice(items);
+                heap.push(item);
+                self.0 = Repr::Heap(heap);
+            }
             Repr::Heap(heap) => heap.push(item),
         }
     }
@@ -440,9 +448,14 @@ impl<T: OperandSlot, const N: usize> Operands<T, N> {
         }
     }
 
-    /// Removes every item.
+    /// Removes every item (and a heap block: a list reused for many instructions goes
+    /// back to its inline slots, so one long instruction does not make later ones slow).
+    #[inline]
     pub fn clear(&mut self) {
-        self.truncate(0);
+        match &mut self.0 {
+            Repr::Inline { len, .. } => *len = 0,
+            Repr::Heap(_) => *self = Self::new(),
+        }
     }
 
     /// The items as a slice.

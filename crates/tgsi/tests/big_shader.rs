@@ -1,5 +1,6 @@
 //! The generated benchmark shader (`benches/support/big_shader.rs`) stays valid: it parses,
-//! prints back to exactly the generated text (also streamed by `print_to`), re-parses to the same IR, and encodes.
+//! prints back to exactly the generated text (also streamed by `print_to`, and printed
+//! while parsing by `text::reformat`), re-parses to the same IR, and encodes.
 
 #[path = "../benches/support/big_shader.rs"]
 mod big_shader;
@@ -32,6 +33,8 @@ fn generated_shader_round_trips() {
         let mut streamed = Vec::new();
         tgsi::print_to(&shader, options, &mut streamed).unwrap();
         assert!(streamed == tgsi::print_with(&shader, options).as_bytes());
+        // Printed while parsing, without the IR, it is the same too.
+        assert!(tgsi::text::reformat(&text, options) == Ok(tgsi::print_with(&shader, options)));
     }
     let words = tgsi::tokens::encode(&shader).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(tgsi::print(&tgsi::tokens::decode(&words).unwrap()), text);

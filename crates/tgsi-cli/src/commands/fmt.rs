@@ -23,35 +23,38 @@ pub struct FmtArgs {
     pub tokens: bool,
 }
 
-/// Runs `tgsi fmt`.
+/// Runs `tgsi fmt`. Text inputs are printed as they are parsed, without the IR.
 pub fn run(args: &FmtArgs) -> Result<(), Failure> {
     let options = tgsi::PrintOptions {
         hex_floats: args.hex_floats,
     };
-    let mut not_canonical = false;
-    let invalid = input::for_each_shader(&args.files, args.tokens, |input, shader| {
+    let (mut invalid, mut not_canonical) = (false, false);
+    for path in &args.files {
+        let input = input::read(path)?;
+        let printed = match input.canonical_text(args.tokens, options) {
+            Ok(printed) => printed,
+            Err(Failure::Invalid) => {
+                invalid = true;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if args.check {
-            let printed = tgsi::print_with(&shader, options);
             if input.form(args.tokens) == Form::Tokens || input.bytes != printed.as_bytes() {
                 println!("{}", input.name);
                 not_canonical = true;
             }
-            Ok(())
         } else if args.write && input.name != "<stdin>" {
-            let printed = tgsi::print_with(&shader, options);
-            if input.bytes == printed.as_bytes() {
-                Ok(())
-            } else {
-                input::write(&input.name, printed.as_bytes())
+            if input.bytes != printed.as_bytes() {
+                input::write(&input.name, printed.as_bytes())?;
             }
         } else {
-            // Streamed to stdout: the text is never held whole.
             let mut out = std::io::stdout().lock();
-            tgsi::print_to(&shader, options, &mut out)
+            std::io::Write::write_all(&mut out, printed.as_bytes())
                 .and_then(|()| std::io::Write::flush(&mut out))
-                .map_err(|e| Failure::Io(format!("<stdout>: {e}")))
+                .map_err(|e| Failure::Io(format!("<stdout>: {e}")))?;
         }
-    })?;
+    }
     if invalid || not_canonical {
         Err(Failure::Invalid)
     } else {

@@ -2,6 +2,7 @@
 //! and a printer whose output is byte-identical to Mesa's `tgsi_dump`.
 
 mod cursor;
+mod line;
 mod names;
 pub mod number;
 mod parse;
@@ -9,7 +10,7 @@ mod print;
 
 pub use parse::{parse, parse_with_limits};
 pub(crate) use parse::{parse_into, Sink};
-pub use print::{print, print_to, print_with, PrintOptions};
+pub use print::{print, print_to, print_with, reformat, PrintOptions};
 
 use crate::ir::Span;
 

@@ -30,15 +30,45 @@ fn key(word: &[u8]) -> Option<[u64; 2]> {
     if word.is_empty() || word.len() > MAX_NAME {
         return None;
     }
-    // Two 64-bit halves: cheaper to shift into than one 128-bit integer.
-    let half = |bytes: &[u8]| {
-        bytes
-            .iter()
-            .rev()
-            .fold(0u64, |k, b| k << 8 | b.to_ascii_uppercase() as u64)
-    };
-    let (low, high) = word.split_at(word.len().min(8));
-    Some([half(low), (word.len() as u64) << 56 | half(high)])
+    let mut bytes = [0u8; 16];
+    bytes[..word.len()].copy_from_slice(word);
+    Some(key_of(u128::from_le_bytes(bytes), word.len()))
+}
+
+/// [`key`] of the first `len` bytes of `text`, read 16 bytes at a time where `text` has
+/// them (no copy).
+#[inline(always)]
+fn key_at(text: &[u8], len: usize) -> Option<[u64; 2]> {
+    match text.first_chunk::<16>() {
+        Some(bytes) if (1..=MAX_NAME).contains(&len) => {
+            Some(key_of(u128::from_le_bytes(*bytes), len))
+        }
+        _ => key(text.get(..len)?),
+    }
+}
+
+/// The key of a word of `len` (1 to 15) bytes held in the low bytes of `bytes`.
+#[inline(always)]
+fn key_of(bytes: u128, len: usize) -> [u64; 2] {
+    let word = bytes & ((1u128 << (8 * len)) - 1);
+    [
+        upper(word as u64),
+        upper((word >> 64) as u64) | (len as u64) << 56,
+    ]
+}
+
+/// Eight bytes with each ASCII lower-case letter upper-cased (all at once): the letters are
+/// the bytes below 0x80 at or above `a` and not above `z`, and lose 0x20.
+#[inline(always)]
+fn upper(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let low7 = x & !HIGH;
+    // No byte carries into the next: each sum stays below 0x100.
+    let from_a = low7 + ONES * (0x80 - b'a' as u64);
+    let past_z = low7 + ONES * (0x80 - b'z' as u64 - 1);
+    let lower = from_a & !past_z & !x & HIGH;
+    x - (lower >> 2)
 }
 
 #[inline]
@@ -74,7 +104,17 @@ impl<T: Copy + 'static> NameTable<T> {
     /// The value whose name equals `word` ignoring ASCII case.
     #[inline]
     pub fn get(&self, word: &[u8]) -> Option<T> {
-        let k = key(word)?;
+        self.find(key(word)?)
+    }
+
+    /// [`NameTable::get`] of the word made of the first `len` bytes of `text`.
+    #[inline(always)]
+    pub fn get_at(&self, text: &[u8], len: usize) -> Option<T> {
+        self.find(key_at(text, len)?)
+    }
+
+    #[inline(always)]
+    fn find(&self, k: [u64; 2]) -> Option<T> {
         let mut i = hash(k) & self.mask;
         loop {
             let slot = *self.keys.get(i)?;
@@ -119,6 +159,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn upper_cases_exactly_the_ascii_letters() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let x =
+                    (0x7a61_5a41_807b_6040u64 & !(0xffu64 << (8 * at))) | (b as u64) << (8 * at);
+                let expected = u64::from_le_bytes(x.to_le_bytes().map(|c| c.to_ascii_uppercase()));
+                assert_eq!(upper(x), expected, "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
     fn tables_agree_with_from_name() {
         for op in Opcode::all() {
             let name = op.name();
@@ -145,6 +197,19 @@ mod tests {
             );
         }
         assert_eq!(opcodes().get(&[b'A'; 200]), None);
+        let text = b"mov_Sat TEMP[0], IN[1] 2d";
+        for start in 0..text.len() {
+            for len in 0..=text.len() - start {
+                let word = &text[start..start + len];
+                assert_eq!(opcodes().get_at(&text[start..], len), opcodes().get(word));
+                assert_eq!(files().get_at(&text[start..], len), files().get(word));
+            }
+        }
+        assert_eq!(opcodes().get_at(b"MOV", 4), None);
+        assert_eq!(
+            texture_targets().get_at(b"2d", 2),
+            Some(TextureTarget::Tex2D)
+        );
         // Trailing NUL bytes do not make a different word look like a name.
         assert_eq!(files().get(b"IN\0"), None);
         assert_eq!(texture_targets().get(b"2D\0\0"), None);

@@ -7,6 +7,7 @@
 //! [`Limits`]) and never panics.
 
 use super::cursor::{clip, is_word_byte, Cursor};
+use super::line;
 use super::names;
 use super::number;
 use super::ParseError;
@@ -48,6 +49,21 @@ pub(crate) trait Sink {
     fn processor(&mut self, processor: Processor);
     /// The next statement.
     fn item(&mut self, item: Item<'_>);
+    /// Where the token words of an instruction go when this sink takes them straight from
+    /// the text instead of as an [`Instruction`] (the token assembler does until its first
+    /// error).
+    fn words(&mut self) -> Option<&mut Vec<u32>> {
+        None
+    }
+    /// Whether this sink wants to know which instruction lines are canonical (the printer,
+    /// which copies them); the check costs time.
+    const COPIES_CANONICAL: bool = false;
+    /// The next statement, an instruction whose `text` from the opcode to the end of its
+    /// line is exactly what the printer writes for it (the printer copies it). Only called
+    /// on a sink that [`Sink::COPIES_CANONICAL`].
+    fn canonical_instruction(&mut self, index: usize, inst: &Instruction, _text: &[u8]) {
+        self.item(Item::Instruction(index, inst));
+    }
 }
 
 impl Sink for Shader {
@@ -114,6 +130,23 @@ fn strip_suffix<'w>(word: &'w [u8], suffix: &[u8]) -> (&'w [u8], bool) {
         Some(n) if word[n..].eq_ignore_ascii_case(suffix) => (&word[..n], true),
         _ => (word, false),
     }
+}
+
+/// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
+pub(super) fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
+    if word.first().is_none_or(u8::is_ascii_digit) {
+        return None;
+    }
+    let table = names::opcodes();
+    if let Some(op) = table.get(word) {
+        return Some((op, false, false));
+    }
+    let (rest, precise) = strip_suffix(word, b"_PRECISE");
+    let (rest, saturate) = strip_suffix(rest, b"_SAT");
+    if !saturate && !precise {
+        return None;
+    }
+    table.get(rest).map(|op| (op, saturate, precise))
 }
 
 /// Whether the byte after an operand read by a fast path leaves nothing more for the
@@ -224,6 +257,44 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn statement(&mut self) -> PResult<()> {
         let span = self.cur.span();
         if self.cur.peek().is_ascii_digit() {
+            let rest = self.cur.rest();
+            // Within the instruction limit, a sink that takes words gets them straight.
+            if self.counts.instructions < self.limits.max_instructions {
+                if let Some(line) = self
+                    .sink
+                    .words()
+                    .and_then(|words| line::words(rest, self.limits, words))
+                {
+                    self.cur.advance(line.len);
+                    self.counts.instructions += 1;
+                    return Ok(());
+                }
+            }
+            let line = if S::COPIES_CANONICAL {
+                line::instruction::<true>(rest, self.limits, &mut self.inst)
+            } else {
+                line::instruction::<false>(rest, self.limits, &mut self.inst)
+            };
+            if let Some(line) = line {
+                self.cur.advance(line.opcode_at);
+                self.inst.span = self.cur.span();
+                self.cur.advance(line.len - line.opcode_at);
+                return match rest.get(line.opcode_at..line.len) {
+                    Some(text) if line.canonical => {
+                        self.within_limit(
+                            self.counts.instructions,
+                            self.limits.max_instructions,
+                            "instructions",
+                            self.inst.span,
+                        )?;
+                        self.sink
+                            .canonical_instruction(self.counts.instructions, &self.inst, text);
+                        self.counts.instructions += 1;
+                        Ok(())
+                    }
+                    _ => self.push_instruction(),
+                };
+            }
             // An instruction label: a number and ':', ignored.
             self.uint("a label number")?;
             self.cur.skip_ws()?;
@@ -996,7 +1067,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
     fn instruction(&mut self, has_label: bool) -> PResult<()> {
         let span = self.cur.span();
         let word = self.cur.word();
-        let (opcode, saturate, precise) = match Self::split_opcode(word) {
+        let (opcode, saturate, precise) = match split_opcode(word) {
             Some(found) => found,
             None => {
                 return if word.is_empty() {
@@ -1133,33 +1204,21 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
             }
         }
 
+        self.push_instruction()
+    }
+
+    /// Hands the instruction read into `self.inst` (its span set) to the sink.
+    fn push_instruction(&mut self) -> PResult<()> {
         self.within_limit(
             self.counts.instructions,
             self.limits.max_instructions,
             "instructions",
-            span,
+            self.inst.span,
         )?;
         self.sink
             .item(Item::Instruction(self.counts.instructions, &self.inst));
         self.counts.instructions += 1;
         Ok(())
-    }
-
-    /// Splits `MAD_SAT_PRECISE` into (MAD, saturate, precise).
-    fn split_opcode(word: &[u8]) -> Option<(Opcode, bool, bool)> {
-        if word.first().is_none_or(u8::is_ascii_digit) {
-            return None;
-        }
-        let table = names::opcodes();
-        if let Some(op) = table.get(word) {
-            return Some((op, false, false));
-        }
-        let (rest, precise) = strip_suffix(word, b"_PRECISE");
-        let (rest, saturate) = strip_suffix(rest, b"_SAT");
-        if !saturate && !precise {
-            return None;
-        }
-        table.get(rest).map(|op| (op, saturate, precise))
     }
 
     /// `[...]` after a file name: a literal index or `FILE[n].c±offset`, then `(arrayid)`.

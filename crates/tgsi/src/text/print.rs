@@ -6,9 +6,11 @@
 use std::fmt::Write;
 
 use super::number::write_fixed;
+use super::{parse_into, ParseError, Sink};
 use crate::enums::*;
 use crate::ir::*;
-use crate::opcode::{self, Opcode};
+use crate::limits::Limits;
+use crate::opcode::{self, Opcode, OpcodeInfo};
 use crate::pipe_format::Format;
 
 /// Printer settings.
@@ -58,23 +60,59 @@ fn print_blocks(
     capacity: usize,
     mut block: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
 ) -> std::io::Result<Vec<u8>> {
-    let mut p = Printer {
-        out: Buf(Vec::with_capacity(capacity)),
-        options,
-        indent: 0,
-    };
-    p.out.push_str(shader.processor.name());
-    p.out.push('\n');
+    let mut p = Printer::new(options, capacity);
+    p.processor(shader.processor);
     for item in shader.items() {
-        match item {
-            Item::Property(prop) => p.property(prop),
-            Item::Declaration(decl) => p.declaration(shader.processor, decl),
-            Item::Immediate(i, imm) => p.immediate(i, imm),
-            Item::Instruction(i, inst) => p.instruction(i, inst),
-        }
+        p.item(item);
         block(&mut p.out.0)?;
     }
     Ok(p.out.0)
+}
+
+/// Parses TGSI text and prints it in canonical form (with default [`Limits`]), statement
+/// by statement as it is read, without building a [`Shader`]: exactly
+/// `print_with(&parse(text)?, options)`, in the time and memory of the text alone.
+///
+/// ```
+/// let text = "FRAG\nDCL OUT[0], COLOR\nMOV OUT[0], IMM[0].xyzw\nEND\n";
+/// let printed = tgsi::text::reformat(text, tgsi::PrintOptions::default()).unwrap();
+/// assert_eq!(printed, tgsi::print(&tgsi::parse(text).unwrap()));
+/// ```
+///
+/// [`Limits`]: crate::Limits
+pub fn reformat(text: &str, options: PrintOptions) -> Result<String, ParseError> {
+    // The canonical form is about as long as the text it is printed from.
+    let mut p = Printer::new(options, text.len().saturating_add(4096));
+    parse_into(text, &Limits::DEFAULT, &mut p)?;
+    // Only `&str`s and ASCII characters were appended.
+    Ok(String::from_utf8(p.out.0)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+impl Sink for Printer {
+    const COPIES_CANONICAL: bool = true;
+
+    fn processor(&mut self, processor: Processor) {
+        self.processor = processor;
+        self.out.push_str(processor.name());
+        self.out.push('\n');
+    }
+
+    fn item(&mut self, item: Item<'_>) {
+        match item {
+            Item::Property(prop) => self.property(prop),
+            Item::Declaration(decl) => self.declaration(self.processor, decl),
+            Item::Immediate(i, imm) => self.immediate(i, imm),
+            Item::Instruction(i, inst) => self.instruction(i, inst),
+        }
+    }
+
+    fn canonical_instruction(&mut self, index: usize, inst: &Instruction, text: &[u8]) {
+        // The text after the number and indentation is what `instruction` would print.
+        self.instruction_start(index, inst.opcode.info());
+        self.out.0.extend_from_slice(text);
+        self.out.push('\n');
+    }
 }
 
 /// The output: bytes appended without UTF-8 encoding work per character (the printer only
@@ -151,6 +189,8 @@ struct Printer {
     out: Buf,
     options: PrintOptions,
     indent: usize,
+    /// The stage, which decides how some declarations print.
+    processor: Processor,
 }
 
 /// Writes the name of an enum value, or its number when it has no name.
@@ -172,6 +212,15 @@ fn format_text(format: Format) -> String {
 }
 
 impl Printer {
+    fn new(options: PrintOptions, capacity: usize) -> Printer {
+        Printer {
+            out: Buf(Vec::with_capacity(capacity)),
+            options,
+            indent: 0,
+            processor: Processor::Vertex,
+        }
+    }
+
     fn property(&mut self, prop: &Property) {
         let value = match prop.name.value_kind() {
             PropertyValueKind::Primitive => {
@@ -406,8 +455,8 @@ impl Printer {
         self.out.push_str(": ");
     }
 
-    fn instruction(&mut self, index: usize, inst: &Instruction) {
-        let info = inst.opcode.info();
+    /// The instruction number and the indentation, which the opcode may change.
+    fn instruction_start(&mut self, index: usize, info: &OpcodeInfo) {
         self.instruction_number(index);
         if info.has(opcode::DEDENT) {
             self.indent = self.indent.saturating_sub(1);
@@ -421,6 +470,11 @@ impl Printer {
         if info.has(opcode::INDENT) {
             self.indent += 1;
         }
+    }
+
+    fn instruction(&mut self, index: usize, inst: &Instruction) {
+        let info = inst.opcode.info();
+        self.instruction_start(index, info);
         self.out.push_str(info.name);
         if inst.saturate {
             self.out.push_str("_SAT");

@@ -37,6 +37,10 @@ impl Sink for Assembler {
     fn item(&mut self, item: Item<'_>) {
         Assembler::item(self, item);
     }
+
+    fn words(&mut self) -> Option<&mut Vec<u32>> {
+        self.words_so_far()
+    }
 }
 
 /// Parses TGSI text and encodes it as Mesa token words, with default [`Limits`]:

@@ -69,6 +69,12 @@ impl Assembler {
         self.error = result.err();
     }
 
+    /// The words so far, to append a statement's words to directly (see
+    /// [`crate::text`]'s line reader), while no statement has failed.
+    pub(crate) fn words_so_far(&mut self) -> Option<&mut Vec<u32>> {
+        self.error.is_none().then_some(&mut self.out)
+    }
+
     /// The words, with the header's BodySize filled in, or the first error.
     pub(crate) fn finish(self) -> Result<Vec<u32>, EncodeError> {
         if let Some(error) = self.error {
@@ -151,17 +157,24 @@ fn too_wide(span: Span, message: std::fmt::Arguments<'_>) -> EncodeError {
     }
 }
 
+#[inline(always)]
 fn file_number(span: Span, file: File) -> Result<u32, EncodeError> {
     if file.is_legacy() {
-        return Err(EncodeError {
-            span,
-            message: format!(
-                "register file {} of older spec versions has no Mesa 22.3 token number",
-                file.name()
-            ),
-        });
+        return Err(legacy_file(span, file));
     }
     Ok(file.number())
+}
+
+/// The error of a file that has no token number (kept out of the encoding fast path).
+#[cold]
+fn legacy_file(span: Span, file: File) -> EncodeError {
+    EncodeError {
+        span,
+        message: format!(
+            "register file {} of older spec versions has no Mesa 22.3 token number",
+            file.name()
+        ),
+    }
 }
 
 fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError> {
@@ -254,8 +267,28 @@ fn indirect_word(span: Span, ind: &Indirect) -> Result<u32, EncodeError> {
         | check(span, r::IND_ARRAY_ID, ind.array_id, "array id")?)
 }
 
+/// The swizzle fields of a source word, or the error of the first channel that does not
+/// fit.
+#[cold]
+fn swizzle_bits(span: Span, swizzle: Swizzle) -> Result<u32, EncodeError> {
+    let mut bits = 0;
+    for (field, &c) in r::SRC_SWIZZLE.iter().zip(&swizzle.0) {
+        bits |= check(span, *field, c as u32, "swizzle")?;
+    }
+    Ok(bits)
+}
+
 /// Words that follow a register word: its indirect, its dimension, the dimension's indirect.
+#[inline(always)]
 fn register_tail(span: Span, reg: &Register, out: &mut Vec<u32>) -> Result<(), EncodeError> {
+    if reg.indirect.is_none() && reg.dimension.is_none() {
+        return Ok(());
+    }
+    register_tail_words(span, reg, out)
+}
+
+/// [`register_tail`] of a register that has one.
+fn register_tail_words(span: Span, reg: &Register, out: &mut Vec<u32>) -> Result<(), EncodeError> {
     if let Some(ind) = &reg.indirect {
         out.push(indirect_word(span, ind)?);
     }
@@ -345,9 +378,16 @@ fn instruction(index: usize, inst: &Instruction, out: &mut Vec<u32>) -> Result<(
             | check_signed(span, r::SRC_INDEX, reg.index, "register index")?
             | r::SRC_ABSOLUTE.put(src.absolute as u32)
             | r::SRC_NEGATE.put(src.negate as u32);
-        for (field, &c) in r::SRC_SWIZZLE.iter().zip(&src.swizzle.0) {
-            word |= check(span, *field, c as u32, "swizzle")?;
-        }
+        let [x, y, z, w] = src.swizzle.0;
+        word |= if (x | y | z | w) < 4 {
+            // All four fit their 2-bit fields: no check one by one.
+            r::SRC_SWIZZLE[0].put(x as u32)
+                | r::SRC_SWIZZLE[1].put(y as u32)
+                | r::SRC_SWIZZLE[2].put(z as u32)
+                | r::SRC_SWIZZLE[3].put(w as u32)
+        } else {
+            swizzle_bits(span, src.swizzle)?
+        };
         out.push(word);
         register_tail(span, reg, out)?;
     }
