@@ -115,8 +115,21 @@ impl JitProgram {
     }
 }
 
-/// Translate and compile; returns the module owning the code and the entry point.
-fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String> {
+/// Largest function, in Cranelift instructions, the JIT compiles: compile time and memory
+/// grow with the function (a hostile 4,000-instruction shader sampling textures every 50
+/// instructions, 525,000 Cranelift instructions, took 11 s and 270 MB before this bound),
+/// so bigger programs run on the interpreter. At the bound, compiling takes about 0.2 s.
+pub const MAX_FUNCTION_SIZE: usize = 200_000;
+
+/// Functions from this size on get Cranelift's single-pass register allocator, which
+/// compiles several times faster than the default backtracking one (whose time grows
+/// faster than the function) for code about half as fast. The benchmark shaders are below
+/// 6,000; the corpus's largest (up to 65,000, texture-heavy whole-wave code) compiled in up
+/// to 212 ms before.
+pub const FAST_REGALLOC_FROM: usize = 12_000;
+
+/// The ISA of this CPU with the JIT's settings and register allocator `regalloc`.
+fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -130,27 +143,54 @@ fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String>
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
     set(&mut flags, "enable_verifier", "false")?;
-    let isa = cranelift_native::builder()
+    set(&mut flags, "regalloc_algorithm", regalloc)?;
+    cranelift_native::builder()
         .map_err(|e| format!("this CPU is not supported by Cranelift: {e}"))?
         .finish(settings::Flags::new(flags))
-        .map_err(|e| format!("cranelift: {e}"))?;
-    let ptr = isa.pointer_type();
-    let call_conv = isa.default_call_conv();
-    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-    let mut ctx = module.make_context();
-    ctx.func.signature.params.push(AbiParam::new(ptr));
-    ctx.func.signature.returns.push(AbiParam::new(types::I32));
-    let id = module
-        .declare_function("wave", Linkage::Local, &ctx.func.signature)
-        .map_err(|e| format!("cranelift: {e}"))?;
-    ctx.func.name = UserFuncName::user(0, id.as_u32());
+        .map_err(|e| format!("cranelift: {e}"))
+}
+
+/// Translate and compile; returns the module owning the code and the entry point.
+fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String> {
+    // Translate first: the function's size decides the register allocator, or that the
+    // program is too big to compile.
+    let probe = isa("backtracking")?;
+    let ptr = probe.pointer_type();
+    let mut signature = cranelift_codegen::ir::Signature::new(probe.default_call_conv());
+    signature.params.push(AbiParam::new(ptr));
+    signature.returns.push(AbiParam::new(types::I32));
+    let mut func = cranelift_codegen::ir::Function::with_name_signature(
+        UserFuncName::default(),
+        signature.clone(),
+    );
     let mut fctx = FunctionBuilderContext::new();
-    let target = module.target_config();
     {
-        let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        translate::Translator::translate(&mut b, program, group, ptr, call_conv);
-        b.finalize(target);
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        translate::Translator::translate(&mut b, program, group, ptr, probe.default_call_conv());
+        b.finalize(probe.frontend_config());
     }
+    let size = func.dfg.num_insts();
+    if size > MAX_FUNCTION_SIZE {
+        return Err(format!(
+            "its compiled form would have {size} Cranelift instructions, more than the JIT \
+             compiles ({MAX_FUNCTION_SIZE})"
+        ));
+    }
+    let regalloc = if size >= FAST_REGALLOC_FROM {
+        "single_pass"
+    } else {
+        "backtracking"
+    };
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa(regalloc)?,
+        default_libcall_names(),
+    ));
+    let id = module
+        .declare_function("wave", Linkage::Local, &signature)
+        .map_err(|e| format!("cranelift: {e}"))?;
+    func.name = UserFuncName::user(0, id.as_u32());
+    let mut ctx = module.make_context();
+    ctx.func = func;
     let dump = std::env::var_os("TGSI_JIT_DUMP").is_some();
     ctx.set_disasm(dump);
     module
@@ -171,6 +211,10 @@ fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String>
     Ok((module, func))
 }
 
+/// Constant buffers whose table `run_wave` keeps on the stack (Gallium's
+/// `PIPE_MAX_CONSTANT_BUFFERS`); more are allocated.
+const INLINE_CONST_BUFFERS: usize = 32;
+
 impl WaveEngine for JitProgram {
     fn program(&self) -> &Program {
         &self.program
@@ -178,14 +222,19 @@ impl WaveEngine for JitProgram {
 
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
         m.start(env, active);
-        let consts: Vec<ConstBuffer> = env
-            .consts
-            .iter()
-            .map(|b| ConstBuffer {
-                words: b.as_ptr().cast(),
-                len: b.len() as u64,
-            })
-            .collect();
+        // The constant table, on the stack for the usual few buffers (no allocation per
+        // wave).
+        let mut inline = [ConstBuffer::NONE; INLINE_CONST_BUFFERS];
+        let heap: Vec<ConstBuffer>;
+        let consts: &[ConstBuffer] = if env.consts.len() <= INLINE_CONST_BUFFERS {
+            for (t, b) in inline.iter_mut().zip(env.consts) {
+                *t = ConstBuffer::of(b);
+            }
+            &inline[..env.consts.len()]
+        } else {
+            heap = env.consts.iter().map(|b| ConstBuffer::of(b)).collect();
+            &heap
+        };
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
         let mut host = Host {
             machine: m,
@@ -209,10 +258,7 @@ impl WaveEngine for JitProgram {
                 kill: 0,
                 host: (&mut host as *mut Host<'_>).cast(),
                 zero: [0; 4],
-                no_buffer: ConstBuffer {
-                    words: std::ptr::null(),
-                    len: 0,
-                },
+                no_buffer: ConstBuffer::NONE,
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),

@@ -24,11 +24,28 @@ pub(crate) const REGISTER_BYTES: i32 = 4 * CHANNEL_BYTES;
 
 /// A constant buffer as compiled code reads it.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub(crate) struct ConstBuffer {
     /// First word of `CONST[b][0]`.
     pub words: *const u32,
     /// Registers in the buffer.
     pub len: u64,
+}
+
+impl ConstBuffer {
+    /// No buffer: no registers.
+    pub const NONE: ConstBuffer = ConstBuffer {
+        words: std::ptr::null(),
+        len: 0,
+    };
+
+    /// The table entry of a bound buffer.
+    pub fn of(buffer: &[[u32; 4]]) -> ConstBuffer {
+        ConstBuffer {
+            words: buffer.as_ptr().cast(),
+            len: buffer.len() as u64,
+        }
+    }
 }
 
 /// The argument of a compiled wave function.

@@ -139,6 +139,32 @@ fn very_long_programs_run_on_the_interpreter() {
 }
 
 #[test]
+fn programs_whose_compiled_form_is_too_big_run_on_the_interpreter() {
+    // Within the instruction limit, but sampling every 50 instructions makes the whole
+    // wave's 64 temporaries be written back and reloaded around each sample: far more
+    // Cranelift code than the JIT compiles (it once took seconds).
+    let n = tgsi_jit::support::MAX_INSTRUCTIONS - 100;
+    let mut text = String::from(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..63]\nIMM[0] FLT32 {0.5, 0.25, 1.0, 2.0}\n",
+    );
+    for i in 0..n {
+        let (d, a, b) = (i * 7 % 64, i * 13 % 64, i * 29 % 64);
+        if i % 50 == 0 {
+            text.push_str(&format!("{i}: TEX TEMP[{d}], TEMP[{a}], SAMP[0], 2D\n"));
+        } else {
+            text.push_str(&format!(
+                "{i}: MAD TEMP[{d}], TEMP[{a}], IMM[0], TEMP[{b}]\n"
+            ));
+        }
+    }
+    text.push_str(&format!("{n}: MOV OUT[0], TEMP[0]\n{}: END\n", n + 1));
+    let (_, e) = engine(&text);
+    let why = e.fallback_reason().expect("runs on the interpreter");
+    assert!(why.0.contains("Cranelift instructions"), "{why}");
+}
+
+#[test]
 fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
     let text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL ADDR[0]\nDCL CONST[0][0..3]\nDCL TEMP[0]\n  0: ARL ADDR[0].xy, IN[0].xyyy\n  1: MOV OUT[0], CONST[0][ADDR[0].x+2]\n  2: IF IN[0].zzzz\n  3:   ADD OUT[1], IN[0], -CONST[0][ADDR[0].y]\n  4: ENDIF\n  5: END\n";
     let (program, jit) = engine(text);
