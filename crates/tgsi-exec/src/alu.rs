@@ -197,19 +197,7 @@ impl<const N: usize> Machine<N> {
         let mut out = [[0u32; N]; 4];
         let mut mask = 0u8;
         for p in 0..2 {
-            let pair = 3u8 << (2 * p);
-            let (write, word_chan) = if dst64 {
-                (dst.mask & pair, None)
-            } else if inst.src.len() == 1 {
-                (dst.mask & (1 << p), Some(p))
-            } else {
-                let c = if dst.mask & (1 << (2 * p)) != 0 {
-                    2 * p
-                } else {
-                    2 * p + 1
-                };
-                (dst.mask & (1 << c), Some(c))
-            };
+            let (write, word_chan) = inst.wide_writes(p);
             if write == 0 {
                 continue;
             }

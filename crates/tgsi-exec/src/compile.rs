@@ -199,6 +199,31 @@ pub struct Inst {
     pub span: Span,
 }
 
+impl Inst {
+    /// The destination channels pair `p` (0: x and y, 1: z and w) of a 64-bit instruction
+    /// (`Kind::Wide`) writes, and the channel of a 32-bit result: a 64-bit result fills
+    /// the enabled channels of the pair; a 32-bit one goes to channel p when the
+    /// instruction has one source (`D2F`-like) and otherwise (comparisons) to the first
+    /// enabled channel of the pair. Shared by every engine.
+    pub fn wide_writes(&self, p: usize) -> (u8, Option<usize>) {
+        let Some(dst) = self.dst.first() else {
+            return (0, None);
+        };
+        if self.opcode.info().dst_type(0).is_64bit() {
+            (dst.mask & (3 << (2 * p)), None)
+        } else if self.src.len() == 1 {
+            (dst.mask & (1 << p), Some(p))
+        } else {
+            let c = if dst.mask & (1 << (2 * p)) != 0 {
+                2 * p
+            } else {
+                2 * p + 1
+            };
+            (dst.mask & (1 << c), Some(c))
+        }
+    }
+}
+
 /// A fragment-shader input or output declaration the renderer needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IoDecl {

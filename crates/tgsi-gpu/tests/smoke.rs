@@ -137,6 +137,33 @@ fn unbound_views_read_zero() {
     }
 }
 
+/// `resource` bound as `SVIEW[0]` (all its levels, swizzled by `swizzle`) with `sampler` as
+/// `SAMP[0]`.
+fn bound(
+    resource: tgsi_exec::resource::Resource,
+    swizzle: [tgsi_exec::resource::Swizzle; 4],
+    sampler: tgsi_exec::resource::SamplerState,
+) -> tgsi_exec::resource::Resources {
+    use tgsi_exec::resource::{Resources, SamplerView};
+    let view = SamplerView {
+        format: resource.format,
+        target: resource.target,
+        first_level: 0,
+        last_level: resource.last_level,
+        first_layer: 0,
+        last_layer: 0,
+        offset: 0,
+        size: 0,
+        swizzle,
+        resource: std::sync::Arc::new(resource),
+    };
+    Resources {
+        sampler_views: vec![Some(view)],
+        samplers: vec![Some(sampler)],
+        ..Resources::default()
+    }
+}
+
 /// An 8×4 RGBA8 texture whose texel (x, y) holds (16 + x, 32 + 4y, 64 + x + y, 255) / 255
 /// (bytes whose `b · (1/255)` and `b / 255` agree, so any GPU converts them alike), bound
 /// with a nearest sampler: a RECT texture with unnormalised coordinates, as GL binds
@@ -146,22 +173,16 @@ fn rgba8_resources(
     wrap: tgsi_exec::resource::Wrap,
     swizzle: [tgsi_exec::resource::Swizzle; 4],
 ) -> tgsi_exec::resource::Resources {
-    use std::sync::Arc;
-    use tgsi_exec::resource::{
-        Filter, Resource, Resources, SamplerState, SamplerView, Storage, Target,
-    };
-    let target = if rect { Target::Rect } else { Target::Tex2D };
+    use tgsi_exec::resource::{Filter, Resource, SamplerState, Storage, Target};
     let (w, h) = (8u32, 4u32);
     let bytes: Vec<u8> = (0..h)
         .flat_map(|y| {
             (0..w).flat_map(move |x| [16 + x as u8, 32 + 4 * y as u8, 64 + (x + y) as u8, 255])
         })
         .collect();
-    let format = tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM")
-        .expect("RGBA8 is a format");
-    let resource = Arc::new(Resource {
-        target,
-        format,
+    let resource = Resource {
+        target: if rect { Target::Rect } else { Target::Tex2D },
+        format: rgba8(),
         width0: w,
         height0: h,
         depth0: 1,
@@ -169,18 +190,6 @@ fn rgba8_resources(
         last_level: 0,
         nr_samples: 0,
         data: Storage::from_bytes(&bytes),
-    });
-    let view = SamplerView {
-        resource,
-        format,
-        target,
-        first_level: 0,
-        last_level: 0,
-        first_layer: 0,
-        last_layer: 0,
-        offset: 0,
-        size: 0,
-        swizzle,
     };
     let sampler = SamplerState {
         wrap: [wrap; 3],
@@ -189,11 +198,11 @@ fn rgba8_resources(
         unnormalized_coords: rect,
         ..SamplerState::default()
     };
-    Resources {
-        sampler_views: vec![Some(view)],
-        samplers: vec![Some(sampler)],
-        ..Resources::default()
-    }
+    bound(resource, swizzle, sampler)
+}
+
+fn rgba8() -> tgsi::pipe_format::Format {
+    tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM").expect("RGBA8 is a format")
 }
 
 #[test]
@@ -262,15 +271,12 @@ fn view_swizzles_apply_to_samples_fetches_and_gathers() {
 /// 255) / 255, sampled with nearest filters and nearest mipmapping through a sampler with
 /// LOD bias `bias`.
 fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
-    use std::sync::Arc;
     use tgsi_exec::resource::{
-        Filter, MipFilter, Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
+        Filter, MipFilter, Resource, SamplerState, Storage, Swizzle, Target,
     };
-    let format = tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM")
-        .expect("RGBA8 is a format");
     let mut resource = Resource {
         target: Target::Tex2D,
-        format,
+        format: rgba8(),
         width0: 32,
         height0: 32,
         depth0: 1,
@@ -288,18 +294,6 @@ fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
         })
         .collect();
     resource.data = Storage::from_bytes(&bytes);
-    let view = SamplerView {
-        resource: Arc::new(resource),
-        format,
-        target: Target::Tex2D,
-        first_level: 0,
-        last_level: 5,
-        first_layer: 0,
-        last_layer: 0,
-        offset: 0,
-        size: 0,
-        swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-    };
     let sampler = SamplerState {
         min_img_filter: Filter::Nearest,
         mag_img_filter: Filter::Nearest,
@@ -308,11 +302,11 @@ fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
         max_lod: 1000.0,
         ..SamplerState::default()
     };
-    Resources {
-        sampler_views: vec![Some(view)],
-        samplers: vec![Some(sampler)],
-        ..Resources::default()
-    }
+    bound(
+        resource,
+        [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        sampler,
+    )
 }
 
 #[test]

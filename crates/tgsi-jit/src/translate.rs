@@ -975,18 +975,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         // (pair, the word channel of a 32-bit result, the results per chunk)
         let mut results = Vec::new();
         for p in 0..2 {
-            let (write, word) = if dst64 {
-                (dst.mask & (3 << (2 * p)), None)
-            } else if inst.src.len() == 1 {
-                (dst.mask & (1 << p), Some(p))
-            } else {
-                let c = if dst.mask & (1 << (2 * p)) != 0 {
-                    2 * p
-                } else {
-                    2 * p + 1
-                };
-                (dst.mask & (1 << c), Some(c))
-            };
+            let (write, word) = inst.wide_writes(p);
             if write == 0 {
                 continue;
             }

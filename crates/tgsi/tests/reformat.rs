@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-
 fn check(name: &str, text: &str) {
     for options in [
         tgsi::PrintOptions::default(),
@@ -18,22 +16,7 @@ fn check(name: &str, text: &str) {
 
 #[test]
 fn reformat_equals_print_after_parse() {
-    let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(hostile).into_iter().flatten().flatten() {
-        if let Ok(text) = std::fs::read_to_string(entry.path()) {
-            check(&entry.path().display().to_string(), &text);
-            checked += 1;
-        }
-    }
-    if let Some(corpus) = common::corpus_dir() {
-        for rel in common::corpus_shaders(&corpus) {
-            let text = std::fs::read_to_string(corpus.join(&rel)).expect("utf-8 corpus file");
-            check(&rel.display().to_string(), &text);
-            checked += 1;
-        }
-    }
-    assert!(checked > 0);
+    assert!(common::each_hostile_and_corpus_text(check) > 0);
 }
 
 #[test]

@@ -73,3 +73,24 @@ pub fn read_words(path: &Path) -> Vec<u32> {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+/// Calls `f(name, text)` for every readable file of `tests/hostile` and every corpus shader
+/// (when `../shared` is present); returns how many.
+pub fn each_hostile_and_corpus_text(mut f: impl FnMut(&str, &str)) -> usize {
+    let hostile = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(hostile).into_iter().flatten().flatten() {
+        if let Ok(text) = std::fs::read_to_string(entry.path()) {
+            f(&entry.path().display().to_string(), &text);
+            checked += 1;
+        }
+    }
+    if let Some(corpus) = corpus_dir() {
+        for rel in corpus_shaders(&corpus) {
+            let text = std::fs::read_to_string(corpus.join(&rel)).expect("utf-8 corpus file");
+            f(&rel.display().to_string(), &text);
+            checked += 1;
+        }
+    }
+    checked
+}
