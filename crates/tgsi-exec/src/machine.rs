@@ -291,7 +291,14 @@ impl<const N: usize> Machine<N> {
     /// Prepare a resumable run: registers and masks as [`Machine::run_lanes`] sets them
     /// (`env.helpers` are the helper lanes). Nothing executes until [`Machine::resume`].
     pub fn start(&mut self, env: &Env, active: u32) {
-        for f in [0, 2, 3] {
+        self.regs[0].iter_mut().for_each(|r| *r = [[0; N]; 4]);
+        self.start_keeping_temps(env, active);
+    }
+
+    /// [`Machine::start`] without clearing the TEMP file, for engines that keep the
+    /// temporaries elsewhere and write each one here before anything reads it here.
+    pub fn start_keeping_temps(&mut self, env: &Env, active: u32) {
+        for f in [2, 3] {
             self.regs[f].iter_mut().for_each(|r| *r = [[0; N]; 4]);
         }
         self.cond = Self::ALL;

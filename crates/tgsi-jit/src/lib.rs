@@ -55,6 +55,9 @@ pub struct JitProgram {
     func: WaveFn,
     /// Quads per call (`support::group_quads`).
     group: usize,
+    /// The code keeps the temporaries in SSA values (`translate::temps_in_ssa`), so the
+    /// machine's TEMP file need not be cleared for each wave.
+    temps_in_ssa: bool,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -101,6 +104,7 @@ impl JitProgram {
         let group = support::group_quads(&program);
         let (module, func) = build(&program, group).map_err(NotCompiled)?;
         Ok(JitProgram {
+            temps_in_ssa: translate::temps_in_ssa(&program, group),
             program,
             func,
             group,
@@ -221,7 +225,11 @@ impl WaveEngine for JitProgram {
     }
 
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
-        m.start(env, active);
+        if self.temps_in_ssa {
+            m.start_keeping_temps(env, active);
+        } else {
+            m.start(env, active);
+        }
         // The constant table, on the stack for the usual few buffers (no allocation per
         // wave).
         let mut inline = [ConstBuffer::NONE; INLINE_CONST_BUFFERS];

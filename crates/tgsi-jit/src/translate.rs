@@ -156,20 +156,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         ));
         let scratch = b.ins().stack_addr(ptr, slot, 0);
         let sizes = program.register_counts();
-        let ssa = sizes[0] * 4 * g <= MAX_SSA_VECTORS
-            && !program.insts.iter().any(|i| {
-                i.src
-                    .iter()
-                    .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
-                    || i.dst
-                        .iter()
-                        .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
-                    || i.tex.as_ref().is_some_and(|t| {
-                        t.offsets
-                            .as_ref()
-                            .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
-                    })
-            });
+        let ssa = temps_in_ssa(program, g);
         let zero = b.splat_word(0);
         let ones = b.splat_word(!0);
         let cond = mask(b, g, ones);
@@ -1345,4 +1332,26 @@ fn signature(call_conv: CallConv, params: &[Type], returns: &[Type]) -> Signatur
     sig.returns
         .extend(returns.iter().map(|&t| AbiParam::new(t)));
     sig
+}
+
+/// Whether the compiled code keeps the TEMP file in SSA values for groups of `g` quads (no
+/// indirectly addressed temporary, and few enough of them); the machine's TEMP memory is
+/// then written only to hand values to the interpreter's step, every temporary it touches
+/// first.
+pub(crate) fn temps_in_ssa(program: &Program, g: usize) -> bool {
+    let sizes = program.register_counts();
+    sizes[0] * 4 * g <= MAX_SSA_VECTORS
+        && !program.insts.iter().any(|i| {
+            i.src
+                .iter()
+                .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
+                || i.dst
+                    .iter()
+                    .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
+                || i.tex.as_ref().is_some_and(|t| {
+                    t.offsets
+                        .as_ref()
+                        .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
+                })
+        })
 }
