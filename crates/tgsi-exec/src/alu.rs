@@ -173,11 +173,23 @@ impl<const N: usize> Machine<N> {
             }
         }
         let mut out = [[0u32; N]; 4];
-        for l in 0..N {
-            let lane: [[u32; 4]; 3] = std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
-            let r = (op.f)(&lane);
-            for c in 0..4 {
-                out[c][l] = r[c];
+        if op.reads == [1, 0, 0] {
+            // The scalar opcodes (RCP, RSQ, EX2, …) read src0.x only.
+            for l in 0..N {
+                let lane = [[s[0][0][l], 0, 0, 0], [0; 4], [0; 4]];
+                let r = (op.f)(&lane);
+                for c in 0..4 {
+                    out[c][l] = r[c];
+                }
+            }
+        } else {
+            for l in 0..N {
+                let lane: [[u32; 4]; 3] =
+                    std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
+                let r = (op.f)(&lane);
+                for c in 0..4 {
+                    out[c][l] = r[c];
+                }
             }
         }
         self.write(inst, 0, &out, 0xf, exec);
