@@ -232,17 +232,6 @@ pub fn pack(format: Format, rgba: [u32; 4], out: &mut [u8]) -> Option<usize> {
 
 const ONE_F32: u32 = 0x3f80_0000;
 
-/// Where one unpacked component of a byte-unorm format comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ByteSource {
-    /// Byte `n` of the texel, as unorm (`x · (1/255)`).
-    Byte(usize),
-    /// 0.
-    Zero,
-    /// 1.0.
-    One,
-}
-
 /// `x · (1/255)` for every byte, the conversion [`unpack`] makes for 8-bit unorm channels,
 /// then 0.0 and 1.0 (the constant components of [`ByteWord`]).
 static UNORM8: [f32; 258] = {
@@ -256,8 +245,10 @@ static UNORM8: [f32; 258] = {
     t
 };
 
-/// [`unpack_bytes`] of 4-byte texels read as little-endian words, without a branch:
-/// component c is `UNORM8[((word >> shift[c]) & mask[c]) + base[c]]`.
+/// [`unpack`] of a byte-unorm texel (RGBA8, BGRA8, R8, RG8, L8, A8, LA8, I8, RGBX8…: formats
+/// whose colour components are whole bytes of 8-bit linear unorm) read as one little-endian
+/// word, its bytes past the texel zero, without a branch: component c is
+/// `UNORM8[((word >> shift[c]) & mask[c]) + base[c]]`. See [`byte_word`].
 #[derive(Clone, Copy, Debug)]
 pub struct ByteWord {
     shift: [u32; 4],
@@ -270,25 +261,6 @@ impl ByteWord {
     const ZERO: u32 = 256;
     /// Index of 1.0 in `UNORM8`.
     const ONE: u32 = 257;
-
-    /// The unpacking of a format's [`byte_unorm_sources`] (bytes past the fourth read 0).
-    pub fn new(sources: &[ByteSource; 4]) -> ByteWord {
-        let mut w = ByteWord {
-            shift: [0; 4],
-            mask: [0; 4],
-            base: [Self::ZERO; 4],
-        };
-        for (c, s) in sources.iter().enumerate() {
-            match *s {
-                ByteSource::Byte(n @ 0..=3) => {
-                    (w.shift[c], w.mask[c], w.base[c]) = (8 * n as u32, 0xff, 0);
-                }
-                ByteSource::One => w.base[c] = Self::ONE,
-                ByteSource::Byte(_) | ByteSource::Zero => {}
-            }
-        }
-        w
-    }
 
     /// The unpacked words of one texel.
     #[inline(always)]
@@ -313,50 +285,42 @@ impl ByteWord {
     }
 }
 
-/// For formats whose colour components are whole bytes of 8-bit linear unorm (RGBA8, BGRA8,
-/// R8, RG8, L8, A8, LA8, I8, RGBX8…): where each of the four unpacked components comes
-/// from, so that [`unpack_bytes`] can stand in for [`unpack`]. `None` for other formats.
-/// Derived once per format from the layout table (samplers ask on every request).
-pub fn byte_unorm_sources(format: Format) -> Option<[ByteSource; 4]> {
-    static TABLE: OnceLock<Vec<Option<[ByteSource; 4]>>> = OnceLock::new();
+/// The [`ByteWord`] of a byte-unorm format, `None` for other formats. Derived once per format
+/// from the layout table (samplers ask on every request).
+pub fn byte_word(format: Format) -> Option<ByteWord> {
+    static TABLE: OnceLock<Vec<Option<ByteWord>>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         (0..FORMAT_NUMBERS as u16)
-            .map(|f| derive_byte_unorm_sources(Format(f)))
+            .map(|f| derive_byte_word(Format(f)))
             .collect()
     });
     table.get(usize::from(format.0)).copied().flatten()
 }
 
-fn derive_byte_unorm_sources(format: Format) -> Option<[ByteSource; 4]> {
+fn derive_byte_word(format: Format) -> Option<ByteWord> {
     let l = format.layout()?;
-    if l.encoding != Encoding::Plain || l.colorspace != Colorspace::Rgb {
+    if l.encoding != Encoding::Plain || l.colorspace != Colorspace::Rgb || texel_bytes(format)? > 4
+    {
         return None;
     }
     let byte_unorm = |c: usize| {
         let ch = l.channels[c];
         let ok = ch.kind == ChannelKind::Unsigned && ch.norm && !ch.pure && ch.bits == 8;
-        (ok && l.shift(c) % 8 == 0).then(|| (l.shift(c) / 8) as usize)
+        (ok && l.shift(c) % 8 == 0 && l.shift(c) < 32).then(|| l.shift(c))
     };
-    let mut out = [ByteSource::Zero; 4];
-    for (o, s) in out.iter_mut().zip(l.swizzle) {
-        *o = match s {
-            Swizzle::Zero | Swizzle::None => ByteSource::Zero,
-            Swizzle::One => ByteSource::One,
-            s => ByteSource::Byte(byte_unorm(s.channel()?)?),
-        };
+    let mut w = ByteWord {
+        shift: [0; 4],
+        mask: [0; 4],
+        base: [ByteWord::ZERO; 4],
+    };
+    for (c, s) in l.swizzle.into_iter().enumerate() {
+        match s {
+            Swizzle::Zero | Swizzle::None => {}
+            Swizzle::One => w.base[c] = ByteWord::ONE,
+            s => (w.shift[c], w.mask[c], w.base[c]) = (byte_unorm(s.channel()?)?, 0xff, 0),
+        }
     }
-    Some(out)
-}
-
-/// [`unpack`] of a byte-unorm texel through its [`byte_unorm_sources`]: the same bits.
-pub fn unpack_bytes(sources: &[ByteSource; 4], texel: &[u8]) -> [u32; 4] {
-    sources.map(|s| match s {
-        ByteSource::Byte(n) => texel
-            .get(n)
-            .map_or(0, |&b| UNORM8[usize::from(b)].to_bits()),
-        ByteSource::Zero => 0,
-        ByteSource::One => ONE_F32,
-    })
+    Some(w)
 }
 
 /// The `bits`-wide field at bit `shift` of the little-endian texel (bits ≤ 64; a field
@@ -852,20 +816,26 @@ mod tests {
     fn byte_unorm_fast_path_matches_unpack() {
         let mut covered = 0;
         for f in (0..1024u16).map(Format).filter(|f| f.is_known()) {
-            let Some(src) = byte_unorm_sources(f) else {
+            let Some(w) = byte_word(f) else {
                 continue;
             };
             covered += 1;
             let n = texel_bytes(f).unwrap_or(0);
             for v in 0..=255u8 {
                 let texel: Vec<u8> = (0..n).map(|k| v.wrapping_add(k as u8 * 37)).collect();
-                assert_eq!(unpack_bytes(&src, &texel), unpack(f, &texel), "{f:?} {v}");
+                let mut word = [0u8; 4];
+                word[..n].copy_from_slice(&texel);
+                assert_eq!(
+                    w.unpack(u32::from_le_bytes(word)),
+                    unpack(f, &texel),
+                    "{f:?} {v}"
+                );
             }
         }
         assert!(covered >= 10, "only {covered} byte-unorm formats");
-        assert!(byte_unorm_sources(fmt("R8G8B8A8_SRGB")).is_none());
-        assert!(byte_unorm_sources(fmt("R8G8B8A8_UINT")).is_none());
-        assert!(byte_unorm_sources(fmt("R8G8B8A8_UNORM")).is_some());
+        assert!(byte_word(fmt("R8G8B8A8_SRGB")).is_none());
+        assert!(byte_word(fmt("R8G8B8A8_UINT")).is_none());
+        assert!(byte_word(fmt("R8G8B8A8_UNORM")).is_some());
     }
 
     fn f(v: f32) -> u32 {

@@ -31,8 +31,6 @@ pub(crate) struct View<'a> {
     /// The sampler's border colour after softpipe's per-format clamp (before the swizzle).
     pub border: Texel,
     /// The byte-unorm fast path of the view format, where it has one.
-    bytes: Option<[format::ByteSource; 4]>,
-    /// The same for whole 4-byte texels.
     byte_word: Option<format::ByteWord>,
     /// The layout of the resource's first [`CACHED_LEVELS`] levels (as many as it has and
     /// whose bytes end inside the address space), worked out once per view, not per texel.
@@ -57,7 +55,6 @@ impl<'a> View<'a> {
             _ => raw,
         };
         let res = &view.resource;
-        let bytes = format::byte_unorm_sources(view.format);
         let mut levels = [Level::default(); CACHED_LEVELS];
         let mut cached_levels = 0;
         if res.target != Target::Buffer {
@@ -81,10 +78,7 @@ impl<'a> View<'a> {
             integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
             class,
             border,
-            bytes,
-            byte_word: bytes
-                .filter(|_| texel_bytes == 4)
-                .map(|b| format::ByteWord::new(&b)),
+            byte_word: format::byte_word(view.format),
             levels,
             cached_levels,
         })
@@ -157,6 +151,16 @@ impl<'a> View<'a> {
         self.read(at)
     }
 
+    /// The one-word unpacking and the cached layout of `level`, where its texels are single
+    /// aligned words at column · 4 of their row (4-byte byte-unorm formats of targets other
+    /// than buffers and 1-D arrays, not depth): the case the fast paths below read.
+    fn word_level(&self, level: u32) -> Option<(&format::ByteWord, &Level)> {
+        let plain = !matches!(self.res.target, Target::Buffer | Target::Array1D);
+        let unpack = self.byte_word.as_ref()?;
+        let fits = plain && self.texel_bytes == 4 && !self.depth && level < self.cached_levels;
+        fits.then(|| (unpack, &self.levels[level as usize]))
+    }
+
     /// [`View::texel`] of each of the columns and rows `xy` of slice `z` of `level`,
     /// reading the level's layout once: the footprint of a filter inside one cache tile.
     pub(crate) fn texels<const N: usize>(
@@ -165,15 +169,9 @@ impl<'a> View<'a> {
         z: i32,
         xy: [(i32, i32); N],
     ) -> [Texel; N] {
-        let plain = !matches!(self.res.target, Target::Buffer | Target::Array1D);
-        let fast = self
-            .byte_word
-            .as_ref()
-            .filter(|_| plain && level < self.cached_levels && !self.depth);
-        let Some(unpack) = fast else {
+        let Some((unpack, lv)) = self.word_level(level) else {
             return xy.map(|(x, y)| self.texel(level, x, y, z));
         };
-        let lv = &self.levels[level as usize];
         let mut out = [[0.0; 4]; N];
         let Ok(z) = u32::try_from(z) else { return out };
         if z >= lv.slices {
@@ -209,12 +207,7 @@ impl<'a> View<'a> {
         wx: f32,
         wy: f32,
     ) -> Option<Texel> {
-        let unpack = self.byte_word.as_ref()?;
-        let plain = !matches!(self.res.target, Target::Buffer | Target::Array1D);
-        if !plain || level >= self.cached_levels || self.depth {
-            return None;
-        }
-        let lv = &self.levels[level as usize];
+        let (unpack, lv) = self.word_level(level)?;
         let inside = |i: i32, n: u32| i >= 0 && (i as u32) < n;
         let z = u32::try_from(z).ok().filter(|&z| z < lv.slices)?;
         let in_level = inside(x0, lv.width)
@@ -259,7 +252,7 @@ impl<'a> View<'a> {
     }
 
     fn read(&self, at: usize) -> Option<Texel> {
-        if let Some(unpack) = &self.byte_word {
+        if let (Some(unpack), 4) = (&self.byte_word, self.texel_bytes) {
             // The common RGBA8-style texel: one aligned word (a misaligned one, possible
             // only in a buffer view, takes the general path).
             if let Some(word) = self.res.data.load_u32(at) {
@@ -271,8 +264,11 @@ impl<'a> View<'a> {
         if !self.res.data.read(at, buf) {
             return None;
         }
-        let words = match &self.bytes {
-            Some(sources) => format::unpack_bytes(sources, buf),
+        let words = match &self.byte_word {
+            // Byte-unorm texels are at most a word; the bytes past them are zero.
+            Some(unpack) => {
+                unpack.unpack(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
             None => format::unpack(self.view.format, buf),
         };
         let rgba = if self.depth { [words[0]; 4] } else { words };
