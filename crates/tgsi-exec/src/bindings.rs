@@ -268,21 +268,40 @@ fn parse_target(o: &Obj, key: &str) -> Result<Target> {
 }
 
 /// A `resources[]` entry: its name, the resource and the `out` path.
+/// The `pipe_resource` fields a resource entry takes (besides `name`, `data`, `out` and
+/// `bind`), spelled as Gallium spells them.
+pub const RESOURCE_FIELDS: [&str; 8] = [
+    "target",
+    "format",
+    "width0",
+    "height0",
+    "depth0",
+    "array_size",
+    "last_level",
+    "nr_samples",
+];
+
+/// The `pipe_sampler_state` fields a sampler entry takes (besides `slot` and
+/// `border_color`), spelled as Gallium spells them.
+pub const SAMPLER_FIELDS: [&str; 14] = [
+    "wrap_s",
+    "wrap_t",
+    "wrap_r",
+    "min_img_filter",
+    "min_mip_filter",
+    "mag_img_filter",
+    "compare_mode",
+    "compare_func",
+    "unnormalized_coords",
+    "max_anisotropy",
+    "seamless_cube_map",
+    "lod_bias",
+    "min_lod",
+    "max_lod",
+];
+
 fn resource(o: &Obj, base: &Path, room: u64) -> Result<(String, Arc<Resource>, Option<PathBuf>)> {
-    o.only(&[
-        "name",
-        "target",
-        "format",
-        "width0",
-        "height0",
-        "depth0",
-        "array_size",
-        "last_level",
-        "nr_samples",
-        "data",
-        "out",
-        "bind",
-    ])?;
+    o.only_fields(&RESOURCE_FIELDS, &["name", "data", "out", "bind"])?;
     let name = o.str("name")?.to_string();
     let target = parse_target(o, "target")?;
     let format = parse_format(o, "format")?;
@@ -440,24 +459,7 @@ fn sampler_view(o: &Obj, resource: Arc<Resource>) -> Result<SamplerView> {
 }
 
 fn sampler(o: &Obj) -> Result<(SamplerState, [Border; 4])> {
-    o.only(&[
-        "slot",
-        "wrap_s",
-        "wrap_t",
-        "wrap_r",
-        "min_img_filter",
-        "min_mip_filter",
-        "mag_img_filter",
-        "compare_mode",
-        "compare_func",
-        "unnormalized_coords",
-        "max_anisotropy",
-        "seamless_cube_map",
-        "lod_bias",
-        "min_lod",
-        "max_lod",
-        "border_color",
-    ])?;
+    o.only_fields(&SAMPLER_FIELDS, &["slot", "border_color"])?;
     let mut s = SamplerState::default();
     for (c, k) in ["wrap_s", "wrap_t", "wrap_r"].iter().enumerate() {
         s.wrap[c] = o.enum_or(
@@ -697,11 +699,13 @@ impl<'a> Obj<'a> {
 
     /// Reject keys outside `allowed` (a typo would otherwise be ignored); `comment` is free.
     fn only(&self, allowed: &[&str]) -> Result<()> {
-        match self
-            .map
-            .keys()
-            .find(|k| *k != "comment" && !allowed.contains(&k.as_str()))
-        {
+        self.only_fields(allowed, &[])
+    }
+
+    /// [`Obj::only`] for the keys of `fields` and `more`.
+    fn only_fields(&self, fields: &[&str], more: &[&str]) -> Result<()> {
+        let allowed = |k: &str| k == "comment" || fields.contains(&k) || more.contains(&k);
+        match self.map.keys().find(|k| !allowed(k)) {
             Some(k) => err(&self.key(k), "unknown key"),
             None => Ok(()),
         }

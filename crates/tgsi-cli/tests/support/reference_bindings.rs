@@ -6,6 +6,7 @@
 
 use serde_json::{json, Map, Value};
 use std::path::Path;
+use tgsi_exec::bindings::{RESOURCE_FIELDS, SAMPLER_FIELDS};
 
 /// Copy `keys` of `from` into `to`, renaming `buf_offset`/`buf_size` (and
 /// `buffer_offset`/`buffer_size`) to `offset`/`size`.
@@ -22,17 +23,6 @@ fn copy_keys(to: &mut Map<String, Value>, from: &Value, keys: &[&str]) {
     }
 }
 
-const RESOURCE_KEYS: [&str; 8] = [
-    "target",
-    "format",
-    "width0",
-    "height0",
-    "depth0",
-    "array_size",
-    "last_level",
-    "nr_samples",
-];
-
 const VIEW_KEYS: [&str; 9] = [
     "format",
     "target",
@@ -43,23 +33,6 @@ const VIEW_KEYS: [&str; 9] = [
     "buf_offset",
     "buf_size",
     "swizzle",
-];
-
-const SAMPLER_KEYS: [&str; 14] = [
-    "wrap_s",
-    "wrap_t",
-    "wrap_r",
-    "min_img_filter",
-    "min_mip_filter",
-    "mag_img_filter",
-    "compare_mode",
-    "compare_func",
-    "unnormalized_coords",
-    "max_anisotropy",
-    "seamless_cube_map",
-    "lod_bias",
-    "min_lod",
-    "max_lod",
 ];
 
 fn read_json(path: &Path) -> Option<Value> {
@@ -74,7 +47,7 @@ pub fn texref_bindings(case: &Path) -> Option<Value> {
         let name = format!("tex{}", t["index"]);
         let mut r = Map::new();
         r.insert("name".into(), json!(name));
-        copy_keys(&mut r, &t["pipe_resource"], &RESOURCE_KEYS);
+        copy_keys(&mut r, &t["pipe_resource"], &RESOURCE_FIELDS);
         r.insert("data".into(), json!(case.join(t["file"].as_str()?)));
         resources.push(Value::Object(r));
         for b in t["tgsi_bindings"].as_array()? {
@@ -88,7 +61,7 @@ pub fn texref_bindings(case: &Path) -> Option<Value> {
             if let Some(s) = b.get("sampler_state").filter(|v| v.is_object()) {
                 let mut o = Map::new();
                 o.insert("slot".into(), b["samp"].clone());
-                copy_keys(&mut o, s, &SAMPLER_KEYS);
+                copy_keys(&mut o, s, &SAMPLER_FIELDS);
                 // Raw bits; where the trace printed nan (a negative integer border, whole
                 // or in one channel) the GL integer values are what softpipe used.
                 let border = match &s["border_color_bits"] {
@@ -128,7 +101,7 @@ pub fn csref_bindings(case: &Path, out_dir: Option<&Path>) -> Option<Value> {
         let name = r["name"].as_str()?;
         let mut o = Map::new();
         o.insert("name".into(), json!(name));
-        copy_keys(&mut o, &r["pipe_resource"], &RESOURCE_KEYS);
+        copy_keys(&mut o, &r["pipe_resource"], &RESOURCE_FIELDS);
         o.insert("data".into(), json!(case.join(r["in_file"].as_str()?)));
         if let Some(dir) = out_dir {
             o.insert("out".into(), json!(dir.join(format!("out_{name}.bin"))));
