@@ -17,7 +17,9 @@
 #     both images must equal softpipe's bit for bit (column "exact": yes, or which engine
 #     differs);
 #  3. `tgsi bench --engine all --threads 1 --json` and `--threads 0` (all cores) time our
-#     interpreter and JIT on the same TGSI and constants (at least --min-time seconds).
+#     interpreter and JIT on the same TGSI and constants (at least --min-time seconds), and
+#     `tgsi bench --engine jit --approx-math --threads 1` the JIT with approximate
+#     transcendentals (column jit-am-1t; not bit-exact, so not part of "exact").
 #
 # A compute case is dispatched once by shared/tools/csref (its grid, not --size), which
 # times softpipe and llvmpipe 1 thread (mean of at least 0.3 s); `tgsi run` must leave
@@ -25,7 +27,7 @@
 # row gives M invocations/s instead of Mpix/s.
 #
 # Columns: Mpix/s of softpipe, llvmpipe (1 thread, all threads), our interpreter and JIT
-# (1 thread, all threads); jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
+# (1 thread, all threads), our JIT with --approx-math (1 thread); jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
 # jit-ms = the JIT's compile time in ms (Cranelift, from `tgsi bench`); "*" after a JIT
 # speed means the JIT fell back to the interpreter for that shader.
 #
@@ -135,7 +137,7 @@ for dir in "$@"; do
         j0=$(json "$work/bench0" jit minvocations_per_s)
         fb=$(json "$work/bench1" jit fallback)
         ms=$(json "$work/bench1" jit compile_ms)
-        echo "$name(Minv/s) $sp $lp1 - $i1 $j1 $i0 $j0 $fb $ms $exact" >>"$rows"
+        echo "$name(Minv/s) $sp $lp1 - $i1 $j1 $i0 $j0 $fb $ms - $exact" >>"$rows"
         continue
     fi
     echo "$name: Mesa at ${w}x$h" >&2
@@ -172,7 +174,10 @@ for dir in "$@"; do
     j0=$(json "$work/bench0" jit mpix_per_s)
     fb=$(json "$work/bench1" jit fallback)
     ms=$(json "$work/bench1" jit compile_ms)
-    echo "$name ${sp:--} ${lp1:--} ${lpn:--} $i1 $j1 $i0 $j0 $fb $ms $exact" >>"$rows"
+    "$tgsi" bench "$out/shader.tgsi" --size "${w}x$h" --consts "$out/consts.txt" ${bindings:+--bindings "$bindings"} \
+        --engine jit --approx-math --threads 1 --min-time "$secs" --json >"$work/bench_am"
+    am=$(json "$work/bench_am" jit mpix_per_s)
+    echo "$name ${sp:--} ${lp1:--} ${lpn:--} $i1 $j1 $i0 $j0 $fb $ms $am $exact" >>"$rows"
 done
 
 awk -v md="$markdown" -v size="${w}x$h" '
@@ -182,7 +187,7 @@ function f(x) {
 }
 function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : f(a / b) "x" }
 BEGIN {
-    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit/sp jit/lp1 jit-ms exact", head, " ")
+    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit-am-1t jit/sp jit/lp1 jit-ms exact", head, " ")
     if (md) {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n\n", size
         line = "|"; sep = "|"
@@ -190,21 +195,21 @@ BEGIN {
         print line; print sep
     } else {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n", size
-        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %7s %7s %6s %s\n"
-        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12]
+        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %9s %7s %7s %6s %s\n"
+        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12], head[13]
     }
 }
 {
     fb = $9 == "true" ? "*" : ""
     c[1] = $1; c[2] = f($2); c[3] = f($3); c[4] = f($4); c[5] = f($5); c[6] = f($6) fb
-    c[7] = f($7); c[8] = f($8) fb; c[9] = r($6, $2); c[10] = r($6, $3)
-    c[11] = sprintf("%.1f", $10); c[12] = $11
+    c[7] = f($7); c[8] = f($8) fb; c[9] = f($11); c[10] = r($6, $2); c[11] = r($6, $3)
+    c[12] = sprintf("%.1f", $10); c[13] = $12
     if (md) {
         line = "|"
         for (i = 1; i <= n; i++) line = line " " c[i] " |"
         print line
     } else {
-        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]
+        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13]
     }
     if (fb != "") fell = 1
 }

@@ -31,6 +31,38 @@ impl EngineChoice {
     }
 }
 
+/// `--approx-math`, for the commands that offer the JIT.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct MathArgs {
+    /// JIT only: compute EX2, LG2, SIN, COS and POW with vector approximations instead of
+    /// glibc's functions lane by lane. Faster on transcendental-heavy shaders; those
+    /// opcodes' results are then no longer bit-identical to the interpreter and softpipe
+    /// (error bounds: EX2 and LG2 within 2 ULP, SIN and COS within 2^-22 for |x| <= 65536;
+    /// see the README).
+    #[arg(long)]
+    pub approx_math: bool,
+}
+
+impl MathArgs {
+    /// The JIT's options.
+    fn jit_options(self) -> tgsi_jit::Options {
+        tgsi_jit::Options {
+            approximate_math: self.approx_math,
+        }
+    }
+
+    /// Refuse `--approx-math` for an engine other than the JIT.
+    pub fn check(self, choice: EngineChoice) -> Result<(), Failure> {
+        if self.approx_math && choice != EngineChoice::Jit {
+            return Err(Failure::Io(format!(
+                "--approx-math applies to --engine jit only, not {}",
+                choice.name()
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A ready-to-run engine.
 pub enum Engine<'a> {
     /// The interpreter.
@@ -54,11 +86,12 @@ impl Engine<'_> {
     }
 }
 
-/// Prepare `choice` for `program`, returning it and its compile time. A JIT fallback is
+/// Prepare `choice` for `program` (the JIT with `math`), returning it and its compile time. A JIT fallback is
 /// reported on stderr, naming the file. The GPU engine is no wave engine: commands that
 /// offer it handle it before calling this, so here it is an error naming the stage.
 pub fn prepare<'a>(
     choice: EngineChoice,
+    math: MathArgs,
     program: &'a Program,
     name: &str,
 ) -> Result<(Engine<'a>, Duration), Failure> {
@@ -67,7 +100,7 @@ pub fn prepare<'a>(
         EngineChoice::Interp => (Engine::Interp(Interpreter(program)), Duration::ZERO),
         EngineChoice::Jit => {
             let start = Instant::now();
-            let jit = tgsi_jit::Engine::new(program.clone());
+            let jit = tgsi_jit::Engine::with_options(program.clone(), math.jit_options());
             let time = start.elapsed();
             if let Some(why) = jit.fallback_reason() {
                 eprintln!("{name}: note: running on the interpreter: {why}");

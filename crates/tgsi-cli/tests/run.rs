@@ -474,3 +474,75 @@ fn chained_vertex_and_geometry_shaders() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The words `--hex` prints for each vertex's OUT[0].
+fn hex_rows(out: &Output) -> Vec<[u32; 4]> {
+    stdout(out)
+        .lines()
+        .map(|line| {
+            let words: Vec<u32> = line
+                .split_whitespace()
+                .filter_map(|w| w.strip_prefix("0x"))
+                .map(|w| u32::from_str_radix(w, 16).expect("hex word"))
+                .collect();
+            words.try_into().expect("four words")
+        })
+        .collect()
+}
+
+#[test]
+fn approx_math_keeps_transcendentals_within_their_bounds_on_the_jit_only() {
+    let dir = scratch("approx");
+    let shader = dir.join("t.tgsi");
+    std::fs::write(
+        &shader,
+        "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\n  0: SIN OUT[0].x, IN[0].xxxx\n  1: COS OUT[0].y, IN[0].xxxx\n  2: EX2 OUT[0].z, IN[0].xxxx\n  3: LG2 OUT[0].w, IN[0].xxxx\n  4: END\n",
+    )
+    .expect("write shader");
+    // 0.01 to 62: 2^x stays finite.
+    let xs: Vec<f32> = (0..180).map(|i| 0.01 * 1.05f32.powi(i)).collect();
+    let input = dir.join("x.f32");
+    write_vec4s(
+        &input,
+        &xs.iter().map(|&x| [x, 0.0, 0.0, 0.0]).collect::<Vec<_>>(),
+    );
+    let path = shader.to_str().expect("utf-8 path");
+    let input_arg = format!("--input=IN[0]={}", input.display());
+    let exact = tgsi(&["run", path, &input_arg, "--hex"]);
+    let approx = tgsi(&["run", path, &input_arg, "--hex", "--approx-math"]);
+    assert!(exact.status.success(), "{}", stderr(&exact));
+    assert!(approx.status.success(), "{}", stderr(&approx));
+    let (exact, approx) = (hex_rows(&exact), hex_rows(&approx));
+    assert_eq!(approx.len(), xs.len());
+    assert_ne!(exact, approx, "--approx-math changed nothing");
+    let ulp = |v: f64| 2f64.powi(v.abs().log2().floor() as i32 - 23);
+    for (&x, row) in xs.iter().zip(&approx) {
+        let [s, c, e, l] = row.map(|w| f64::from(f32::from_bits(w)));
+        let x = f64::from(x);
+        assert!((s - x.sin()).abs() <= 2f64.powi(-22), "sin({x}) = {s}");
+        assert!((c - x.cos()).abs() <= 2f64.powi(-22), "cos({x}) = {c}");
+        assert!(
+            (e - x.exp2()).abs() <= 2.0 * ulp(x.exp2()),
+            "ex2({x}) = {e}"
+        );
+        assert!(
+            (l - x.log2()).abs() <= 2.0 * ulp(x.log2()),
+            "lg2({x}) = {l}"
+        );
+    }
+    let refused = tgsi(&[
+        "run",
+        path,
+        &input_arg,
+        "--approx-math",
+        "--engine",
+        "interp",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("--approx-math applies to --engine jit only"),
+        "{}",
+        stderr(&refused)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

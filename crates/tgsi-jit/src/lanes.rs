@@ -122,15 +122,8 @@ impl LaneOps for FunctionBuilder<'_> {
     }
 
     fn f2i(&mut self, x: Value) -> Value {
-        let lo = self.splat_word((-2147483648f32).to_bits());
-        let hi = self.splat_word(2147483648f32.to_bits());
-        let ge = self.fcmp_mask(FloatCC::GreaterThanOrEqual, x, lo);
-        let lt = self.fcmp_mask(FloatCC::LessThan, x, hi);
-        let ok = self.ins().band(ge, lt);
         let xf = self.f(x);
-        let t = self.ins().fcvt_to_sint_sat(I32X4, xf);
-        let min = self.splat_word(0x8000_0000);
-        self.ins().blendv(ok, t, min)
+        self.ins().x86_cvtt2dq(I32X4, xf)
     }
 
     fn mad(&mut self, a: Value, b: Value, c: Value) -> Value {

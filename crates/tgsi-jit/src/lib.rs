@@ -31,6 +31,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod approx;
 mod lanes;
 mod native;
 mod native_wide;
@@ -94,15 +95,32 @@ impl fmt::Display for NotCompiled {
 
 impl std::error::Error for NotCompiled {}
 
+/// How the JIT compiles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Compute EX2, LG2, SIN, COS and POW with the vector approximations of
+    /// [`tgsi_exec::scalar::approx`] (error bounds there) instead of glibc's functions one
+    /// lane at a time: several times faster on transcendental-heavy shaders, and no longer
+    /// bit-identical to the interpreter for those opcodes. Off by default. Waves the
+    /// interpreter runs (a program the JIT does not compile, or a wave re-run to report
+    /// an exhausted instruction budget) keep the exact results.
+    pub approximate_math: bool,
+}
+
 impl JitProgram {
     /// Compile `program`, or say why it must run on the interpreter.
     pub fn compile(program: Program) -> Result<JitProgram, NotCompiled> {
+        JitProgram::compile_with(program, Options::default())
+    }
+
+    /// [`JitProgram::compile`] with `options`.
+    pub fn compile_with(program: Program, options: Options) -> Result<JitProgram, NotCompiled> {
         if let Some(why) = support::unsupported(&program) {
             return Err(NotCompiled(why));
         }
         let start = Instant::now();
         let group = support::group_quads(&program);
-        let (module, func) = build(&program, group).map_err(NotCompiled)?;
+        let (module, func) = build(&program, group, options).map_err(NotCompiled)?;
         Ok(JitProgram {
             temps_in_ssa: translate::temps_in_ssa(&program, group),
             program,
@@ -155,7 +173,7 @@ fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String>
 }
 
 /// Translate and compile; returns the module owning the code and the entry point.
-fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String> {
+fn build(program: &Program, group: usize, options: Options) -> Result<(JITModule, WaveFn), String> {
     // Translate first: the function's size decides the register allocator, or that the
     // program is too big to compile.
     let probe = isa("backtracking")?;
@@ -170,7 +188,14 @@ fn build(program: &Program, group: usize) -> Result<(JITModule, WaveFn), String>
     let mut fctx = FunctionBuilderContext::new();
     {
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        translate::Translator::translate(&mut b, program, group, ptr, probe.default_call_conv());
+        translate::Translator::translate(
+            &mut b,
+            program,
+            group,
+            options.approximate_math,
+            ptr,
+            probe.default_call_conv(),
+        );
         b.finalize(probe.frontend_config());
     }
     let size = func.dfg.num_insts();
@@ -308,10 +333,15 @@ pub enum Engine {
 impl Engine {
     /// Compile `program` if the JIT supports it.
     pub fn new(program: Program) -> Engine {
+        Engine::with_options(program, Options::default())
+    }
+
+    /// [`Engine::new`] with `options`.
+    pub fn with_options(program: Program, options: Options) -> Engine {
         let why = support::unsupported(&program).or_else(|| support::mostly_stepped(&program));
         match why {
             Some(why) => Engine::Interpreted(Box::new(program), NotCompiled(why)),
-            None => match JitProgram::compile(program.clone()) {
+            None => match JitProgram::compile_with(program.clone(), options) {
                 Ok(j) => Engine::Compiled(Box::new(j)),
                 Err(e) => Engine::Interpreted(Box::new(program), e),
             },

@@ -7,6 +7,7 @@
 //! (`Kind::Wide`), whose vector forms on channel pairs [`crate::native_wide`] lists the same
 //! way.
 
+use crate::approx;
 use crate::lanes::LaneOps;
 use crate::scalar_lanes::{self as sl, per_lane};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -218,8 +219,15 @@ fn int_cc(op: Opcode) -> Option<IntCC> {
     })
 }
 
-/// One chunk of a replicated opcode; `s[k][c]` is channel `c` of source `k`.
-pub(crate) fn replicated(b: &mut FunctionBuilder, op: Opcode, s: &[[Value; 4]]) -> Option<Value> {
+/// One chunk of a replicated opcode; `s[k][c]` is channel `c` of source `k`. With
+/// `approximate`, EX2, LG2, SIN, COS and POW are `tgsi_exec::scalar::approx`'s
+/// approximations instead of glibc's functions.
+pub(crate) fn replicated(
+    b: &mut FunctionBuilder,
+    op: Opcode,
+    s: &[[Value; 4]],
+    approximate: bool,
+) -> Option<Value> {
     let dot = |b: &mut FunctionBuilder, n: usize| -> Option<Value> {
         let (x, y) = (s.first()?, s.get(1)?);
         let mut acc = None;
@@ -235,6 +243,11 @@ pub(crate) fn replicated(b: &mut FunctionBuilder, op: Opcode, s: &[[Value; 4]]) 
         acc
     };
     let x = s.first()?[0];
+    if approximate {
+        if let Some(r) = approx::transcendental(b, op, x, s.get(1).map(|y| y[0])) {
+            return Some(r);
+        }
+    }
     let one = |b: &mut FunctionBuilder| {
         let w = b.splat_word(1f32.to_bits());
         b.f(w)

@@ -84,6 +84,8 @@ pub(crate) struct Translator<'a, 'b> {
     program: &'a Program,
     /// Chunks of four lanes one call runs (a whole wave, or a group of quads).
     g: usize,
+    /// [`crate::Options::approximate_math`].
+    approximate: bool,
     ptr: Type,
     frame: Value,
     files: [Value; 5],
@@ -125,6 +127,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         b: &'a mut FunctionBuilder<'b>,
         program: &'a Program,
         g: usize,
+        approximate: bool,
         ptr: Type,
         call_conv: CallConv,
     ) {
@@ -207,6 +210,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             b,
             program,
             g,
+            approximate,
             ptr,
             frame,
             files,
@@ -864,7 +868,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     .iter()
                     .map(|s| std::array::from_fn(|c| s[c][k]))
                     .collect();
-                native::replicated(self.b, inst.opcode, &args)
+                native::replicated(self.b, inst.opcode, &args, self.approximate)
             })
             .collect();
         if let Some(ch) = native {

@@ -68,6 +68,8 @@ pub struct BenchArgs {
     /// Worker threads (1 compares with softpipe, which has one; 0 = all cores).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    #[command(flatten)]
+    pub math: engine::MathArgs,
     /// Constants file.
     #[arg(long)]
     pub consts: Option<String>,
@@ -93,6 +95,8 @@ pub struct BenchArgs {
 /// What one engine measured.
 struct Measurement {
     engine: EngineChoice,
+    /// The JIT computed transcendentals approximately (`--approx-math`).
+    approx_math: bool,
     /// The JIT was asked for but the interpreter ran the shader.
     fallback: bool,
     threads: usize,
@@ -117,10 +121,11 @@ impl Measurement {
         let compile_ms = self.compile.as_secs_f64() * 1e3;
         let engine = self.engine.name();
         let fallback = self.fallback;
-        let note = if fallback {
-            " (interpreter fallback)"
-        } else {
-            ""
+        let approx_math = self.approx_math;
+        let note = match (fallback, approx_math) {
+            (true, _) => " (interpreter fallback)",
+            (false, true) => " (approximate math)",
+            (false, false) => "",
         };
         // The GPU's threads are the driver's (lavapipe: LP_NUM_THREADS, default all cores).
         let threads = match self.engine {
@@ -134,7 +139,7 @@ impl Measurement {
         let (runs, seconds) = (self.runs, self.elapsed.as_secs_f64());
         match (self.processor, json) {
             (Processor::Compute, true) => println!(
-                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads_json},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"approx_math\":{approx_math},\"threads\":{threads_json},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
@@ -144,7 +149,7 @@ impl Measurement {
                 self.mega_per_s()
             ),
             (_, true) => println!(
-                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"threads\":{threads_json},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"approx_math\":{approx_math},\"threads\":{threads_json},\"mpix_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.mega_per_s()
             ),
             (_, false) => println!(
@@ -201,6 +206,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         };
         let measurement = Measurement {
             engine: choice,
+            approx_math: args.math.approx_math && choice == EngineChoice::Jit && !timed.fallback,
             fallback: timed.fallback,
             threads: args.threads,
             compile: compile_time + timed.compile,
@@ -247,7 +253,7 @@ fn time_cpu(
         eprintln!("{name}: error: {e}");
         Failure::Invalid
     };
-    let (engine, jit_time) = engine::prepare(choice, program, name)?;
+    let (engine, jit_time) = engine::prepare(choice, args.math, program, name)?;
     let (runs, elapsed, work) = match program.processor {
         Processor::Fragment => {
             let options = render_options(args, bindings)?;

@@ -48,6 +48,8 @@ pub struct RenderArgs {
     /// results differ).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
+    #[command(flatten)]
+    pub math: engine::MathArgs,
     /// Instruction budget per wave of pixels (default: generous).
     #[arg(long)]
     pub budget: Option<u64>,
@@ -169,6 +171,7 @@ pub(crate) fn compile(input: &input::Input, tokens: bool) -> Result<Program, Fai
 
 /// Runs `tgsi render`.
 pub fn run(args: &RenderArgs) -> Result<(), Failure> {
+    args.math.check(args.engine)?;
     if args.output.is_none() && args.raw.is_none() {
         return Err(usage(
             "nothing to write: give -o OUT.png and/or --raw OUT.f32".into(),
@@ -224,7 +227,7 @@ fn render_on_cpu(
     progress: &Arc<AtomicUsize>,
     name: &str,
 ) -> Result<tgsi_exec::Image, Failure> {
-    let (engine, _) = engine::prepare(args.engine, program, name)?;
+    let (engine, _) = engine::prepare(args.engine, args.math, program, name)?;
     let (width, height) = (options.width, options.height);
     let quad_rows = height.div_ceil(2) as usize;
     let show = std::io::stderr().is_terminal() && u64::from(width) * u64::from(height) >= 1 << 20;

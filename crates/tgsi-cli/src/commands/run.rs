@@ -98,6 +98,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]
+    pub math: engine::MathArgs,
+    #[command(flatten)]
     pub dispatch: DispatchArgs,
     /// Compute: worker threads for workgroups (1 reproduces softpipe's order exactly; 0 =
     /// all cores; results that depend on the order of atomics may then differ).
@@ -348,6 +350,7 @@ const STAGES: [&str; 5] = ["vs", "tcs", "tes", "gs", "cs"];
 
 /// Runs `tgsi run`.
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    args.math.check(args.engine)?;
     if args.files.len() >= 2 {
         if args.engine == EngineChoice::Gpu {
             return Err(Failure::Io(
@@ -406,7 +409,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
-    let (engine, _) = engine::prepare(args.engine, &program, &input.name)?;
+    let (engine, _) = engine::prepare(args.engine, args.math, &program, &input.name)?;
     let outputs = tgsi_exec::run_vertices_with(engine.wave(), &options).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid

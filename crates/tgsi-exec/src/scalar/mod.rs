@@ -5,6 +5,7 @@
 //! Where softpipe's result depends on the host, the x86-64 / glibc result is reproduced;
 //! where softpipe traps or skips an opcode, the spec's (or a documented) definition is used.
 
+pub mod approx;
 pub mod double;
 pub mod float;
 pub mod int;
