@@ -12,7 +12,7 @@
 //! Error bounds, checked by this module's tests against `f64` references on every
 //! 4,099th binary32 input; `TGSI_APPROX_STRIDE=1 cargo test --release -p tgsi-exec
 //! approx -- --nocapture` checks every input and prints the worst case (measured that way:
-//! EX2 1.15 ULP, LG2 1.98 ULP, SIN and COS 1.5 · 2⁻²⁴):
+//! EX2 1.15 ULP, LG2 1.98 ULP, SIN and COS 1.6 · 2⁻²⁴):
 //!
 //! | function | bound |
 //! |---|---|
