@@ -92,6 +92,8 @@ impl<'g> Dispatcher<'g> {
         let mut options = tgsi_naga::Options {
             view_swizzles: textures::view_swizzles(opts.resources),
             lod_biases: samplers::lod_biases(opts.resources),
+            border_colors: samplers::border_colors(opts.resources),
+            coordinate_wraps: samplers::coordinate_wraps(opts.resources),
             ..Default::default()
         };
         if opts.shared_bytes > 0 {

@@ -85,6 +85,8 @@ impl<'g> Renderer<'g> {
         let options = tgsi_naga::Options {
             view_swizzles: textures::view_swizzles(&opts.resources),
             lod_biases: samplers::lod_biases(&opts.resources),
+            border_colors: samplers::border_colors(&opts.resources),
+            coordinate_wraps: samplers::coordinate_wraps(&opts.resources),
             ..Default::default()
         };
         let mut module = tgsi_naga::translate_with(shader, &options)?;

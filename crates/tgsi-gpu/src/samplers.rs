@@ -1,7 +1,8 @@
 //! `pipe_sampler_state` → a wgpu sampler, where Vulkan (through WebGPU's model) has the same
-//! state; anything else (GL's CLAMP with linear filtering, the mirror-clamp modes,
-//! anisotropy, border colours other than transparent black, opaque black and opaque white)
-//! is refused with its name. Unnormalised coordinates are taken where only RECT and
+//! state. The translation emulates the rest: border colours other than transparent black,
+//! opaque black and opaque white ([`border_colors`]), and GL's CLAMP with linear filtering
+//! and the mirror-clamp modes, by transforming coordinates ([`coordinate_wraps`]).
+//! Anisotropy is refused with its name. Unnormalised coordinates are taken where only RECT and
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
 //! modes those softpipe gives unnormalised coordinates (clamps). LOD biases are added by the
@@ -11,29 +12,71 @@ use std::collections::BTreeMap;
 use tgsi::enums::{File, TextureTarget};
 use tgsi::ir::ResourceDecl;
 use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
+use tgsi_naga::CoordinateWrap;
 
 use crate::error::{Error, Result};
 
-/// The wgpu address mode of a wrap mode.
-fn address(wrap: Wrap, nearest: bool, slot: u32) -> Result<wgpu::AddressMode> {
-    Ok(match wrap {
-        Wrap::Repeat => wgpu::AddressMode::Repeat,
-        Wrap::ClampToEdge => wgpu::AddressMode::ClampToEdge,
-        // GL's CLAMP only differs from CLAMP_TO_EDGE when filtering reaches the border.
-        Wrap::Clamp if nearest => wgpu::AddressMode::ClampToEdge,
-        Wrap::MirrorRepeat => wgpu::AddressMode::MirrorRepeat,
-        Wrap::ClampToBorder => wgpu::AddressMode::ClampToBorder,
-        other => {
+/// How wgpu runs a wrap mode of normalised coordinates: its address mode, after what the
+/// translation does to the coordinate ([`tgsi_naga::Options::coordinate_wraps`]).
+/// `nearest`: whether both image filters are nearest (`None`: they differ).
+fn addressing(
+    wrap: Wrap,
+    nearest: Option<bool>,
+    slot: u32,
+) -> Result<(wgpu::AddressMode, CoordinateWrap)> {
+    use wgpu::AddressMode as A;
+    Ok(match (wrap, nearest) {
+        (Wrap::Repeat, _) => (A::Repeat, CoordinateWrap::Keep),
+        (Wrap::ClampToEdge, _) => (A::ClampToEdge, CoordinateWrap::Keep),
+        (Wrap::MirrorRepeat, _) => (A::MirrorRepeat, CoordinateWrap::Keep),
+        (Wrap::ClampToBorder, _) => (A::ClampToBorder, CoordinateWrap::Keep),
+        // GL's CLAMP: the edge texel when nearest; [0, 1] with the border when linear.
+        (Wrap::Clamp, Some(true)) => (A::ClampToEdge, CoordinateWrap::Keep),
+        (Wrap::Clamp, Some(false)) => (A::ClampToBorder, CoordinateWrap::Clamp),
+        (Wrap::MirrorClamp, Some(true)) => (A::ClampToEdge, CoordinateWrap::Mirror),
+        (Wrap::MirrorClamp, Some(false)) => (A::ClampToBorder, CoordinateWrap::MirrorClamp),
+        (Wrap::MirrorClampToEdge, _) => (A::ClampToEdge, CoordinateWrap::Mirror),
+        (Wrap::MirrorClampToBorder, _) => (A::ClampToBorder, CoordinateWrap::Mirror),
+        (Wrap::Clamp | Wrap::MirrorClamp, None) => {
             return Err(Error::Unsupported(format!(
-                "SAMP[{slot}]: wrap mode {other:?}{}",
-                if other == Wrap::Clamp {
-                    " with linear filtering"
-                } else {
-                    ""
-                }
+                "SAMP[{slot}]: wrap mode {wrap:?} with different minification and \
+                 magnification filters"
             )))
         }
     })
+}
+
+/// The address modes and coordinate transforms of a sampler's three axes. Softpipe clamps
+/// unnormalised coordinates in every mode but the two edge clamps, which is the GPU's
+/// CLAMP_TO_EDGE (for linear filtering too: softpipe's unnormalised CLAMP takes texel
+/// centres 0.5 to size − 0.5).
+fn axes(s: &SamplerState, slot: u32) -> Result<[(wgpu::AddressMode, CoordinateWrap); 3]> {
+    let nearest = match (s.min_img_filter, s.mag_img_filter) {
+        (Filter::Nearest, Filter::Nearest) => Some(true),
+        (Filter::Linear, Filter::Linear) => Some(false),
+        _ => None,
+    };
+    let mut out = [(wgpu::AddressMode::ClampToEdge, CoordinateWrap::Keep); 3];
+    for (o, &wrap) in out.iter_mut().zip(&s.wrap) {
+        *o = if !s.unnormalized_coords {
+            addressing(wrap, nearest, slot)?
+        } else if wrap == Wrap::ClampToBorder {
+            (wgpu::AddressMode::ClampToBorder, CoordinateWrap::Keep)
+        } else {
+            (wgpu::AddressMode::ClampToEdge, CoordinateWrap::Keep)
+        };
+    }
+    Ok(out)
+}
+
+/// The coordinate transforms of each bound sampler that needs one, for
+/// [`tgsi_naga::Options::coordinate_wraps`].
+pub(crate) fn coordinate_wraps(resources: &Resources) -> BTreeMap<u32, [CoordinateWrap; 3]> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| Some((i, axes(s.as_ref()?, i).ok()?.map(|a| a.1))))
+        .filter(|(_, w)| w.iter().any(|&w| w != CoordinateWrap::Keep))
+        .collect()
 }
 
 fn filter(f: Filter) -> wgpu::FilterMode {
@@ -56,18 +99,34 @@ fn compare(f: CompareFunc) -> wgpu::CompareFunction {
     }
 }
 
-/// The border colour, if it is one wgpu has.
-fn border(words: [u32; 4], slot: u32) -> Result<wgpu::SamplerBorderColor> {
+/// The border colour as wgpu has it, or `None` for colours the translation emulates
+/// ([`border_colors`]).
+fn border(words: [u32; 4]) -> Option<wgpu::SamplerBorderColor> {
     let (zero, one) = (0, 1.0f32.to_bits());
     match words {
-        [0, 0, 0, 0] => Ok(wgpu::SamplerBorderColor::TransparentBlack),
-        w if w == [zero, zero, zero, one] => Ok(wgpu::SamplerBorderColor::OpaqueBlack),
-        w if w == [one; 4] => Ok(wgpu::SamplerBorderColor::OpaqueWhite),
-        _ => Err(Error::Unsupported(format!(
-            "SAMP[{slot}]: border colour {:?} (only (0,0,0,0), (0,0,0,1) and (1,1,1,1))",
-            words.map(f32::from_bits)
-        ))),
+        [0, 0, 0, 0] => Some(wgpu::SamplerBorderColor::TransparentBlack),
+        w if w == [zero, zero, zero, one] => Some(wgpu::SamplerBorderColor::OpaqueBlack),
+        w if w == [one; 4] => Some(wgpu::SamplerBorderColor::OpaqueWhite),
+        _ => None,
     }
+}
+
+/// The border colour of each bound sampler that clamps to a border colour wgpu does not
+/// have, for [`tgsi_naga::Options::border_colors`]: such a sampler gets a transparent black
+/// border, and the translation adds the colour where the filter reaches outside the
+/// texture (measured on a coverage view, [`crate::textures`]).
+pub(crate) fn border_colors(resources: &Resources) -> BTreeMap<u32, [u32; 4]> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| {
+            let s = s.as_ref()?;
+            let clamps = axes(s, i)
+                .ok()?
+                .iter()
+                .any(|a| a.0 == wgpu::AddressMode::ClampToBorder);
+            (clamps && border(s.border_color).is_none()).then_some((i, s.border_color))
+        })
+        .collect()
 }
 
 /// A LOD limit in `lo..=32` (NaN: `lo`); `lo` is at most 32.
@@ -160,25 +219,16 @@ pub(crate) fn sampler(
     if !s.unnormalized_coords && usage.rect {
         return refuse("normalised coordinates with a RECT target");
     }
-    // Softpipe clamps unnormalised coordinates in every mode but the two edge clamps.
-    let wrap = if s.unnormalized_coords {
-        s.wrap.map(|w| match w {
-            Wrap::ClampToEdge | Wrap::ClampToBorder => w,
-            _ => Wrap::Clamp,
-        })
-    } else {
-        s.wrap
-    };
     if s.max_anisotropy > 1 {
         return Err(Error::Unsupported(format!(
             "SAMP[{slot}]: max_anisotropy {} (anisotropic filtering is the driver's own)",
             s.max_anisotropy
         )));
     }
-    let nearest = !filters(s);
-    let [u, v, w] = [0, 1, 2].map(|i| address(wrap[i], nearest, slot));
-    let border_color = if wrap.contains(&Wrap::ClampToBorder) {
-        Some(border(s.border_color, slot)?)
+    let [u, v, w] = axes(s, slot)?.map(|a| a.0);
+    let border_color = if [u, v, w].contains(&wgpu::AddressMode::ClampToBorder) {
+        // Colours wgpu lacks are emulated over a transparent black border.
+        Some(border(s.border_color).unwrap_or(wgpu::SamplerBorderColor::TransparentBlack))
     } else {
         None
     };
@@ -192,9 +242,9 @@ pub(crate) fn sampler(
     let lod_min = lod(s.min_lod, 0.0);
     Ok(device.create_sampler(&wgpu::SamplerDescriptor {
         label: None,
-        address_mode_u: u?,
-        address_mode_v: v?,
-        address_mode_w: w?,
+        address_mode_u: u,
+        address_mode_v: v,
+        address_mode_w: w,
         mag_filter: filter(s.mag_img_filter),
         min_filter: filter(s.min_img_filter),
         mipmap_filter,

@@ -7,7 +7,9 @@
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
 use std::collections::BTreeMap;
-use tgsi_exec::resource::{Resource, Resources, SamplerState, SamplerView, Swizzle, Target};
+use tgsi_exec::resource::{
+    Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
+};
 
 use crate::bindings::{Bound, Inputs, Slot};
 use crate::device::Gpu;
@@ -86,6 +88,21 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
             let usage = inputs.samplers.get(&i).copied().unwrap_or_default();
             let sampler = samplers::sampler(&gpu.device, state, i, usage)?;
             (wgpu::BindingType::Sampler(ty), Bound::Sampler(sampler))
+        }
+        TypeInner::Image { dim, arrayed, .. } if binding >= tgsi_naga::COVERAGE_BINDING_BASE => {
+            let i = binding - tgsi_naga::COVERAGE_BINDING_BASE;
+            let view = inputs.resources.sampler_view(i).ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "SVIEW[{i}] is not bound (views sampled with an emulated border colour must be)"
+                ))
+            })?;
+            let (texture_view, dimension) = coverage(gpu, view, i, dim, arrayed)?;
+            let ty = wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: dimension,
+                multisampled: false,
+            };
+            (ty, Bound::Texture(texture_view))
         }
         TypeInner::Image {
             dim,
@@ -261,13 +278,70 @@ fn texture(
         wgpu::TextureUsages::TEXTURE_BINDING,
         &format!("SVIEW[{slot}]"),
     )?;
+    Ok((subresource(&texture, view, dimension), format, dimension))
+}
+
+/// The coverage view beside `SVIEW[slot]` for a sampler whose border colour the translation
+/// emulates ([`tgsi_naga::Options::border_colors`]): 1.0 in every texel of a texture shaped
+/// as the view's resource, viewed as the view is. Half floats filter in float precision and
+/// hold 1.0 exactly.
+fn coverage(
+    gpu: &Gpu,
+    view: &SamplerView,
+    slot: u32,
+    dim: ImageDimension,
+    arrayed: bool,
+) -> Result<(wgpu::TextureView, wgpu::TextureViewDimension)> {
+    let dimension = view_dimension(dim, arrayed)
+        .ok_or_else(|| Error::Unsupported(format!("SVIEW[{slot}]: {dim:?} arrays")))?;
+    let r = &view.resource;
+    let bytes = r.levels(2).last().map_or(0, |l| {
+        let slices = if r.target == Target::Tex1D {
+            1
+        } else {
+            l.slices
+        };
+        l.offset
+            .saturating_add(l.slice_bytes.saturating_mul(slices as usize))
+    });
+    // 1.0 as a little-endian binary16.
+    let ones: Vec<u8> = [0x00, 0x3c].into_iter().cycle().take(bytes).collect();
+    let format = tgsi::Format::from_name("PIPE_FORMAT_R16_FLOAT")
+        .ok_or_else(|| Error::Setup("no PIPE_FORMAT_R16_FLOAT".into()))?;
+    let shape = Resource {
+        target: r.target,
+        format,
+        width0: r.width0,
+        height0: r.height0,
+        depth0: r.depth0,
+        array_size: r.array_size,
+        last_level: r.last_level,
+        nr_samples: r.nr_samples,
+        data: Storage::from_bytes(&ones),
+    };
+    let texture = create(
+        gpu,
+        &shape,
+        wgpu::TextureFormat::R16Float,
+        wgpu::TextureUsages::TEXTURE_BINDING,
+        &format!("coverage of SVIEW[{slot}]"),
+    )?;
+    Ok((subresource(&texture, view, dimension), dimension))
+}
+
+/// The view of `texture` (holding `view`'s resource) that shows `view`'s levels and layers.
+fn subresource(
+    texture: &wgpu::Texture,
+    view: &SamplerView,
+    dimension: wgpu::TextureViewDimension,
+) -> wgpu::TextureView {
     let layers = match dimension {
         wgpu::TextureViewDimension::D2 | wgpu::TextureViewDimension::D1 => Some(1),
         wgpu::TextureViewDimension::Cube => Some(6),
         wgpu::TextureViewDimension::D3 => None,
         _ => Some(view.last_layer.saturating_sub(view.first_layer) + 1),
     };
-    let texture_view = texture.create_view(&wgpu::TextureViewDescriptor {
+    texture.create_view(&wgpu::TextureViewDescriptor {
         dimension: Some(dimension),
         base_mip_level: view.first_level,
         mip_level_count: Some(view.last_level.saturating_sub(view.first_level) + 1),
@@ -278,8 +352,7 @@ fn texture(
         },
         array_layer_count: layers,
         ..Default::default()
-    });
-    Ok((texture_view, format, dimension))
+    })
 }
 
 /// A texture of `r`'s target, size and levels in `format`, holding its bytes (`what` names

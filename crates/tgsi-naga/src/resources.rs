@@ -1,7 +1,8 @@
 //! Module-level resources: constant buffers, sampler views and samplers, images, buffers.
 //!
 //! Bindings (documented in the README): group 0 holds `CONST[d]` at binding `d`; group 1 the
-//! sampler views `SVIEW[i]` at binding `i` and samplers `SAMP[i]` at binding `128 + i`;
+//! sampler views `SVIEW[i]` at binding `i`, samplers `SAMP[i]` at binding `128 + i` and the
+//! coverage views of emulated border colours at `256 + i`;
 //! group 2 the images `IMAGE[i]` at binding `i` and buffers `BUFFER[i]` at binding `64 + i`.
 
 use std::collections::HashMap;
@@ -21,6 +22,8 @@ use crate::translate::Translator;
 pub const SAMPLER_BINDING_BASE: u32 = 128;
 /// Binding of the first buffer in group 2.
 pub const BUFFER_BINDING_BASE: u32 = 64;
+/// Binding in group 1 of the first coverage view (see [`crate::Options::border_colors`]).
+pub const COVERAGE_BINDING_BASE: u32 = 256;
 
 /// A declared sampler view or image: its variable and what its target needs.
 #[derive(Clone, Copy)]
@@ -40,6 +43,8 @@ pub(crate) struct Resources {
     constants: HashMap<u32, (Handle<GlobalVariable>, u32)>,
     pub views: HashMap<u32, ImageVar>,
     pub samplers: HashMap<u32, Handle<GlobalVariable>>,
+    /// The coverage view beside `SVIEW[i]`, for emulated border colours.
+    pub coverage: HashMap<u32, Handle<GlobalVariable>>,
     pub images: HashMap<u32, ImageVar>,
     pub buffers: HashMap<u32, Handle<GlobalVariable>>,
     /// The workgroup array of words behind every `MEMORY[i], SHARED` (one space, whatever
@@ -342,6 +347,26 @@ impl Translator<'_> {
             );
         }
         Ok(())
+    }
+
+    /// The coverage view beside `SVIEW[i]` (declared on first use): a float view of the
+    /// same dimension (see [`crate::Options::border_colors`]).
+    pub(crate) fn coverage_view(&mut self, i: u32, view: &ImageVar) -> Handle<GlobalVariable> {
+        if let Some(&var) = self.resources.coverage.get(&i) {
+            return var;
+        }
+        let ty = self.ty(TypeInner::Image {
+            dim: view.dim,
+            arrayed: view.arrayed,
+            class: ImageClass::Sampled {
+                kind: ScalarKind::Float,
+                multi: false,
+            },
+        });
+        let binding = COVERAGE_BINDING_BASE.saturating_add(i);
+        let var = self.global(format!("coverage{i}"), AddressSpace::Handle, ty, 1, binding);
+        self.resources.coverage.insert(i, var);
+        var
     }
 
     fn declare_samplers(&mut self, d: &Declaration) {

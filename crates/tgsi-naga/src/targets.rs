@@ -4,7 +4,7 @@ use naga::back;
 use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use naga::Module;
 
-use crate::resources::{BUFFER_BINDING_BASE, SAMPLER_BINDING_BASE};
+use crate::resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 use crate::translate::ENTRY_POINT;
 
 /// A shading language naga can write.
@@ -229,8 +229,14 @@ pub fn write(
     }
 }
 
+/// The first OpenGL texture unit of coverage views: GL 4.5 guarantees 80 combined units, so
+/// views 0 to 47 and their coverage views fit.
+const GL_COVERAGE_UNIT_BASE: u32 = 48;
+
 /// OpenGL binding points: `CONST[d]` → uniform block d, `SVIEW[i]` → texture unit i (naga
-/// combines it with its sampler), `IMAGE[i]` → image unit i, `BUFFER[i]` → storage block i.
+/// combines it with its sampler), the coverage view beside `SVIEW[i]` (see
+/// [`crate::Options::border_colors`]) → texture unit [`GL_COVERAGE_UNIT_BASE`] + i,
+/// `IMAGE[i]` → image unit i, `BUFFER[i]` → storage block i.
 fn gl_bindings(module: &Module) -> back::glsl::BindingMap {
     module
         .global_variables
@@ -239,6 +245,9 @@ fn gl_bindings(module: &Module) -> back::glsl::BindingMap {
             let rb = var.binding?;
             let unit = match rb.group {
                 2 if rb.binding >= BUFFER_BINDING_BASE => rb.binding - BUFFER_BINDING_BASE,
+                1 if rb.binding >= COVERAGE_BINDING_BASE => {
+                    GL_COVERAGE_UNIT_BASE + (rb.binding - COVERAGE_BINDING_BASE)
+                }
                 1 if rb.binding >= SAMPLER_BINDING_BASE => rb.binding - SAMPLER_BINDING_BASE,
                 _ => rb.binding,
             };

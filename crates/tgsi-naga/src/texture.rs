@@ -9,8 +9,8 @@
 //! the normalised coordinate decides at texel boundaries).
 
 use naga::{
-    BinaryOperator as B, Expression, Handle, ImageClass, ImageDimension, ImageQuery, MathFunction,
-    SampleLevel, Scalar, TypeInner, VectorSize,
+    BinaryOperator as B, DerivativeAxis, DerivativeControl, Expression, Handle, ImageClass,
+    ImageDimension, ImageQuery, MathFunction, SampleLevel, Scalar, TypeInner, VectorSize,
 };
 use tgsi::enums::{File, Processor, TextureTarget};
 use tgsi::ir::{Instruction, Src};
@@ -18,7 +18,7 @@ use tgsi::opcode::{Opcode, OperandType};
 
 use crate::error::Result;
 use crate::resources::{dimension, ImageVar};
-use crate::translate::Translator;
+use crate::translate::{CoordinateWrap, Translator};
 
 type H = Handle<Expression>;
 
@@ -96,9 +96,8 @@ impl Translator<'_> {
                 (self.view(u, target)?, target)
             }
         };
-        let swizzle = operand(File::SamplerView)
-            .or(unit)
-            .and_then(|i| self.view_swizzles.get(&i).copied());
+        let view_index = operand(File::SamplerView).or(unit);
+        let swizzle = view_index.and_then(|i| self.view_swizzles.get(&i).copied());
         let texel = match inst.opcode {
             Opcode::TEX
             | Opcode::TXP
@@ -116,7 +115,7 @@ impl Translator<'_> {
             | Opcode::SAMPLE_C_LZ
             | Opcode::SAMPLE_D
             | Opcode::SAMPLE_L
-            | Opcode::GATHER4 => self.sample(inst, target, &view, unit, swizzle)?,
+            | Opcode::GATHER4 => self.sample(inst, target, (&view, view_index), unit, swizzle)?,
             Opcode::TXF | Opcode::TXF_LZ | Opcode::SAMPLE_I | Opcode::SAMPLE_I_MS => {
                 self.fetch_texel(inst, target, &view)?
             }
@@ -181,7 +180,7 @@ impl Translator<'_> {
         &mut self,
         inst: &Instruction,
         target: TextureTarget,
-        view: &ImageVar,
+        (view, view_index): (&ImageVar, Option<u32>),
         unit: Option<u32>,
         swizzle: Option<[u8; 4]>,
     ) -> Result<H> {
@@ -329,13 +328,14 @@ impl Translator<'_> {
         } else {
             level
         };
+        let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+        let (coords, level) = self.wrap_coordinates(unit, view, coords, level, offset)?;
         if reference.is_some() && !matches!(level, SampleLevel::Auto | SampleLevel::Zero) {
             return Err(
                 self.unsupported("naga compares depth only at the implicit level or level 0")
             );
         }
         let coordinate = self.compose_floats(coords);
-        let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
         let sampler = *self
             .resources
             .samplers
@@ -344,9 +344,15 @@ impl Translator<'_> {
         if matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
             return Err(self.unsupported("shadow target and sampler view disagree"));
         }
-        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let border = self.border_colors.get(&unit).copied();
+        if border.is_some() && (gather.is_some() || reference.is_some()) {
+            return Err(self.unsupported(format!(
+                "a depth comparison or gather through SAMP[{unit}], whose border colour is \
+                 emulated"
+            )));
+        }
         let sampler = self.body.expr(Expression::GlobalVariable(sampler));
-        Ok(self.body.expr(Expression::ImageSample {
+        let sample = |image| Expression::ImageSample {
             image,
             sampler,
             gather,
@@ -356,7 +362,95 @@ impl Translator<'_> {
             level,
             depth_ref: reference,
             clamp_to_edge: false,
-        }))
+        };
+        let image = self.body.expr(Expression::GlobalVariable(view.var));
+        let texel = self.body.expr(sample(image));
+        let (Some(border), Some(index)) = (border, view_index) else {
+            return Ok(texel);
+        };
+        // The weight the filter gave texels inside the texture: the same sample of the
+        // coverage view, which is 1.0 everywhere.
+        let coverage = self.coverage_view(index, view);
+        let coverage = self.body.expr(Expression::GlobalVariable(coverage));
+        let covered = self.body.expr(sample(coverage));
+        let c = self.body.index(covered, 0);
+        Ok(self.add_border(texel, c, border))
+    }
+
+    /// The coordinates transformed for the wrap modes of `SAMP[unit]` that WebGPU lacks,
+    /// and the level to sample at (see [`crate::Options::coordinate_wraps`]).
+    fn wrap_coordinates(
+        &mut self,
+        unit: u32,
+        view: &ImageVar,
+        coords: Vec<H>,
+        level: SampleLevel,
+        offset: Option<H>,
+    ) -> Result<(Vec<H>, SampleLevel)> {
+        let wraps = self
+            .coordinate_wraps
+            .get(&unit)
+            .copied()
+            .unwrap_or_default();
+        let used = &wraps[..coords.len().min(3)];
+        if view.dim == ImageDimension::Cube || used.iter().all(|&w| w == CoordinateWrap::Keep) {
+            return Ok((coords, level));
+        }
+        if offset.is_some() {
+            return Err(self.unsupported(format!(
+                "a texel offset through SAMP[{unit}], whose wrap mode is emulated"
+            )));
+        }
+        let level = match level {
+            // The implicit LOD of the coordinates as given.
+            SampleLevel::Auto => {
+                let original = self.compose_floats(coords.clone());
+                let [x, y] = [DerivativeAxis::X, DerivativeAxis::Y].map(|axis| {
+                    self.body.expr(Expression::Derivative {
+                        axis,
+                        ctrl: DerivativeControl::None,
+                        expr: original,
+                    })
+                });
+                SampleLevel::Gradient { x, y }
+            }
+            SampleLevel::Bias(_) => {
+                return Err(self.unsupported(format!(
+                    "a biased sample through SAMP[{unit}], whose wrap mode is emulated"
+                )))
+            }
+            other => other,
+        };
+        let mut out = coords;
+        for (c, &wrap) in out.iter_mut().zip(used) {
+            let (zero, one) = (self.body.f32(0.0), self.body.f32(1.0));
+            *c = match wrap {
+                CoordinateWrap::Keep => *c,
+                CoordinateWrap::Clamp => self.body.math(MathFunction::Clamp, &[*c, zero, one]),
+                CoordinateWrap::Mirror => self.body.math(MathFunction::Abs, &[*c]),
+                CoordinateWrap::MirrorClamp => {
+                    let a = self.body.math(MathFunction::Abs, &[*c]);
+                    self.body.math(MathFunction::Clamp, &[a, zero, one])
+                }
+            };
+        }
+        Ok((out, level))
+    }
+
+    /// `texel` with the border colour where the filter reached outside the texture, `c`
+    /// being the weight inside (see [`crate::Options::border_colors`]): `texel + border ·
+    /// (1 − c)`.
+    fn add_border(&mut self, texel: H, c: H, border: [u32; 4]) -> H {
+        let ty = self.vec4(Scalar::F32);
+        let components = border
+            .iter()
+            .map(|&w| self.body.f32(f32::from_bits(w)))
+            .collect();
+        let border = self.body.expr(Expression::Compose { ty, components });
+        let one = self.body.f32(1.0);
+        let outside = self.body.binary(B::Subtract, one, c);
+        let weighted = self.body.binary(B::Multiply, border, outside);
+        self.body.binary(B::Add, texel, weighted)
     }
 
     /// The component TG4 gathers: an immediate's `.x`, 0 to 3.

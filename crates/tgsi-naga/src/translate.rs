@@ -55,6 +55,10 @@ pub(crate) struct Translator<'s> {
     pub view_swizzles: BTreeMap<u32, [u8; 4]>,
     /// See [`Options::lod_biases`].
     pub lod_biases: BTreeMap<u32, f32>,
+    /// See [`Options::border_colors`].
+    pub border_colors: BTreeMap<u32, [u32; 4]>,
+    /// See [`Options::coordinate_wraps`].
+    pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
 }
 
 /// How to translate.
@@ -80,6 +84,39 @@ pub struct Options {
     /// translated (naga compares depth only at the implicit LOD or level 0, and gathers
     /// level 0).
     pub lod_biases: BTreeMap<u32, f32>,
+    /// The border colour (`pipe_sampler_state::border_color` words) of each sampler whose
+    /// colour WebGPU cannot give (it has transparent black, opaque black and opaque white
+    /// only). The host samples through such a sampler with a transparent black border and
+    /// binds, beside each view sampled through it, a coverage view of the same dimension,
+    /// levels and layers with 1.0 in every texel (group 1, binding
+    /// [`crate::COVERAGE_BINDING_BASE`] + view). Sampling the coverage view alike gives the
+    /// filter's weight inside the texture, `c`; the result is then `texel + border · (1 −
+    /// c)`. A depth comparison or gather through such a sampler cannot be translated.
+    pub border_colors: BTreeMap<u32, [u32; 4]>,
+    /// Wrap modes WebGPU lacks (GL's CLAMP with linear filtering and the mirror-clamp
+    /// modes), emulated on the coordinates (s, t, r) of each sampler that has them: the
+    /// host gives the sampler the address mode [`CoordinateWrap`] names, and the
+    /// translation transforms the normalised coordinate first. The implicit LOD is then
+    /// taken from the derivatives of the untransformed coordinates (explicit gradients);
+    /// a TXB-like bias or a texel offset through such a sampler cannot be translated. Cube
+    /// coordinates are directions and are left alone.
+    pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
+}
+
+/// What the translation does to one coordinate of a sampler whose wrap mode WebGPU lacks
+/// ([`Options::coordinate_wraps`]), and the address mode the host gives that sampler.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoordinateWrap {
+    /// Nothing: the mode is WebGPU's own.
+    #[default]
+    Keep,
+    /// Clamped to [0, 1], then clamped to the border (GL's CLAMP, linear filtering).
+    Clamp,
+    /// `|x|`, then clamped to the edge (MIRROR_CLAMP_TO_EDGE, and MIRROR_CLAMP with
+    /// nearest filtering) or to the border (MIRROR_CLAMP_TO_BORDER).
+    Mirror,
+    /// `|x|` clamped to [0, 1], then clamped to the border (MIRROR_CLAMP, linear filtering).
+    MirrorClamp,
 }
 
 impl Default for Options {
@@ -89,6 +126,8 @@ impl Default for Options {
             shared_memory_bytes: 32768,
             view_swizzles: BTreeMap::new(),
             lod_biases: BTreeMap::new(),
+            border_colors: BTreeMap::new(),
+            coordinate_wraps: BTreeMap::new(),
         }
     }
 }
@@ -132,6 +171,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         shared_memory_bytes: options.shared_memory_bytes,
         view_swizzles: options.view_swizzles.clone(),
         lod_biases: options.lod_biases.clone(),
+        border_colors: options.border_colors.clone(),
+        coordinate_wraps: options.coordinate_wraps.clone(),
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),

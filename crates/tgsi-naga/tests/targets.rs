@@ -163,12 +163,21 @@ fn check(name: &str, text: &str, ext: &str) {
 }
 
 fn check_targets(name: &str, text: &str, ext: &str, targets: &[Target]) {
+    check_with(name, text, ext, targets, &tgsi_naga::Options::default());
+}
+
+/// [`check_targets`] with the host's options `base` (the target decides `native_int64`).
+fn check_with(name: &str, text: &str, ext: &str, targets: &[Target], base: &tgsi_naga::Options) {
     let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{name}: {}", e.message));
     let dir = std::env::temp_dir().join(format!("tgsi-naga-targets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for &target in targets {
-        let module = tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(target))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let options = tgsi_naga::Options {
+            native_int64: tgsi_naga::options_for(target).native_int64,
+            ..base.clone()
+        };
+        let module =
+            tgsi_naga::translate_with(&shader, &options).unwrap_or_else(|e| panic!("{name}: {e}"));
         let info = tgsi_naga::validate(&module).unwrap_or_else(|e| panic!("{name}: {e}"));
         let out = tgsi_naga::write(&module, &info, target, &WriteOptions::default())
             .unwrap_or_else(|e| panic!("{name} {}: {e}", target.name()));
@@ -222,6 +231,99 @@ fn tex_family_and_fragment_built_ins() {
 #[test]
 fn rect_targets_and_cube_array_opcodes() {
     check("rect", RECT_AND_CUBEARRAYS, "frag");
+}
+
+/// Samples through samplers whose border colour and wrap modes the host cannot give
+/// (2-D with the implicit LOD, 3-D and 2-D at an explicit LOD).
+const EMULATED_SAMPLERS: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SAMP[1]
+DCL SAMP[2]
+DCL SVIEW[0], 2D, FLOAT
+DCL SVIEW[1], 3D, FLOAT
+DCL SVIEW[2], 2D, FLOAT
+DCL TEMP[0..2]
+  0: TEX TEMP[0], IN[0], SAMP[0], 2D
+  1: TXL TEMP[1], IN[0], SAMP[1], 3D
+  2: TXL TEMP[2], IN[0], SAMP[2], 2D
+  3: ADD TEMP[0], TEMP[0], TEMP[1]
+  4: ADD OUT[0], TEMP[0], TEMP[2]
+  5: END
+";
+
+/// Options emulating border colours on all three samplers and every kind of coordinate
+/// wrap.
+fn emulating_options() -> tgsi_naga::Options {
+    use tgsi_naga::CoordinateWrap as W;
+    let border = [0.25f32, 0.5, 0.75, 0.125].map(f32::to_bits);
+    tgsi_naga::Options {
+        border_colors: (0..3).map(|i| (i, border)).collect(),
+        coordinate_wraps: [
+            (0, [W::Clamp, W::Mirror, W::Keep]),
+            (1, [W::MirrorClamp, W::Keep, W::Clamp]),
+            (2, [W::Mirror, W::Mirror, W::Keep]),
+        ]
+        .into_iter()
+        .collect(),
+        ..tgsi_naga::Options::default()
+    }
+}
+
+#[test]
+fn emulated_border_colours_and_wrap_modes() {
+    let options = emulating_options();
+    check_with(
+        "emulated",
+        EMULATED_SAMPLERS,
+        "frag",
+        &[Target::SpirV, Target::Glsl, Target::Wgsl],
+        &options,
+    );
+    let module = tgsi_naga::translate_with(&tgsi::parse(EMULATED_SAMPLERS).unwrap(), &options)
+        .expect("translates");
+    // One coverage view beside each sampled view.
+    let coverage: Vec<u32> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, v)| v.binding.as_ref())
+        .filter(|b| b.group == 1 && b.binding >= tgsi_naga::COVERAGE_BINDING_BASE)
+        .map(|b| b.binding - tgsi_naga::COVERAGE_BINDING_BASE)
+        .collect();
+    assert_eq!(coverage, [0, 1, 2]);
+    // What cannot be emulated is a positioned error.
+    for (line, why) in [
+        (
+            "TXB TEMP[0], IN[0], SAMP[0], 2D",
+            "biased sample through SAMP[0]",
+        ),
+        (
+            "TEX TEMP[0], IN[0], SAMP[0], 2D, IMM[0]",
+            "texel offset through SAMP[0]",
+        ),
+        (
+            "TG4 TEMP[0], IN[0], IMM[0].xxxx, SAMP[0], 2D",
+            "gather through SAMP[0]",
+        ),
+    ] {
+        let text = EMULATED_SAMPLERS
+            .replace(
+                "  0: TEX TEMP[0], IN[0], SAMP[0], 2D",
+                &format!("  0: {line}"),
+            )
+            .replace(
+                "DCL TEMP[0..2]\n",
+                "DCL TEMP[0..2]\nIMM[0] INT32 {0, 1, 0, 0}\n",
+            );
+        let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        let err = tgsi_naga::translate_with(&shader, &options).expect_err(line);
+        assert!(err.to_string().contains(why), "{line}: {err}");
+        assert!(
+            err.to_string().starts_with("12:"),
+            "positioned at the line: {err}"
+        );
+    }
 }
 
 #[test]
