@@ -87,6 +87,8 @@ impl<'g> Renderer<'g> {
             lod_biases: samplers::lod_biases(&opts.resources),
             border_colors: samplers::border_colors(&opts.resources),
             coordinate_wraps: samplers::coordinate_wraps(&opts.resources),
+            // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
+            one_d_as_2d: true,
             ..Default::default()
         };
         let mut module = tgsi_naga::translate_with(shader, &options)?;

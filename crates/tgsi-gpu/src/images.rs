@@ -32,8 +32,7 @@ pub(crate) fn slot(
     })?;
     let dimension = textures::view_dimension(dim, arrayed)
         .ok_or_else(|| Error::Unsupported(format!("{what}: {dim:?} arrays")))?;
-    let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC;
-    let texture = textures::create(gpu, &view.resource, format, usage, &what)?;
+    let texture = textures::create(gpu, &view.resource, format, textures::Usage::Storage, &what)?;
     let layers = match dimension {
         wgpu::TextureViewDimension::D3 => None,
         _ => Some(view.last_layer.saturating_sub(view.first_layer) + 1),

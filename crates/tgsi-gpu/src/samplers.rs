@@ -1,7 +1,7 @@
 //! `pipe_sampler_state` → a wgpu sampler, where Vulkan (through WebGPU's model) has the same
-//! state. The translation emulates the rest: border colours other than transparent black,
-//! opaque black and opaque white ([`border_colors`]), and GL's CLAMP with linear filtering
-//! and the mirror-clamp modes, by transforming coordinates ([`coordinate_wraps`]).
+//! state. The translation emulates the rest: border colours ([`border_colors`]; depth
+//! comparisons keep wgpu's three), and GL's CLAMP with linear filtering and the
+//! mirror-clamp modes, by transforming coordinates ([`coordinate_wraps`]).
 //! Anisotropy is refused with its name. Unnormalised coordinates are taken where only RECT and
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use tgsi::enums::{File, TextureTarget};
 use tgsi::ir::ResourceDecl;
 use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
+use tgsi_exec::texture::border_color;
 use tgsi_naga::CoordinateWrap;
 
 use crate::error::{Error, Result};
@@ -99,9 +100,8 @@ fn compare(f: CompareFunc) -> wgpu::CompareFunction {
     }
 }
 
-/// The border colour as wgpu has it, or `None` for colours the translation emulates
-/// ([`border_colors`]).
-fn border(words: [u32; 4]) -> Option<wgpu::SamplerBorderColor> {
+/// The border colour as wgpu has it, if it has it.
+fn native_border(words: [u32; 4]) -> Option<wgpu::SamplerBorderColor> {
     let (zero, one) = (0, 1.0f32.to_bits());
     match words {
         [0, 0, 0, 0] => Some(wgpu::SamplerBorderColor::TransparentBlack),
@@ -111,20 +111,27 @@ fn border(words: [u32; 4]) -> Option<wgpu::SamplerBorderColor> {
     }
 }
 
-/// The border colour of each bound sampler that clamps to a border colour wgpu does not
-/// have, for [`tgsi_naga::Options::border_colors`]: such a sampler gets a transparent black
-/// border, and the translation adds the colour where the filter reaches outside the
-/// texture (measured on a coverage view, [`crate::textures`]).
+/// The border colour of each bound sampler that clamps to the border and compares no depth, for
+/// [`tgsi_naga::Options::border_colors`]: as softpipe gives it to the texels of the view of
+/// the same index (`tgsi_exec::texture::border_color`; the raw words without one). Every
+/// such sampler gets a transparent black border and the translation adds the colour where
+/// the filter reaches outside the texture (measured on a coverage view,
+/// [`crate::textures`]), so no colour depends on how Vulkan fills a format's missing
+/// channels of its own border colours.
 pub(crate) fn border_colors(resources: &Resources) -> BTreeMap<u32, [u32; 4]> {
     (0u32..)
         .zip(&resources.samplers)
         .filter_map(|(i, s)| {
-            let s = s.as_ref()?;
+            let s = s.as_ref().filter(|s| !s.compare)?;
             let clamps = axes(s, i)
                 .ok()?
                 .iter()
                 .any(|a| a.0 == wgpu::AddressMode::ClampToBorder);
-            (clamps && border(s.border_color).is_none()).then_some((i, s.border_color))
+            let colour = match resources.sampler_view(i) {
+                Some(v) => border_color(v.format, s.border_color).map(f32::to_bits),
+                None => s.border_color,
+            };
+            clamps.then_some((i, colour))
         })
         .collect()
 }
@@ -226,11 +233,20 @@ pub(crate) fn sampler(
         )));
     }
     let [u, v, w] = axes(s, slot)?.map(|a| a.0);
-    let border_color = if [u, v, w].contains(&wgpu::AddressMode::ClampToBorder) {
-        // Colours wgpu lacks are emulated over a transparent black border.
-        Some(border(s.border_color).unwrap_or(wgpu::SamplerBorderColor::TransparentBlack))
-    } else {
+    let border_color = if ![u, v, w].contains(&wgpu::AddressMode::ClampToBorder) {
         None
+    } else if s.compare {
+        // Depth comparisons keep the border wgpu has (the translation cannot add one).
+        Some(native_border(s.border_color).ok_or_else(|| {
+            Error::Unsupported(format!(
+                "SAMP[{slot}]: border colour {:?} with a depth comparison (only (0,0,0,0), \
+                 (0,0,0,1) and (1,1,1,1))",
+                s.border_color.map(f32::from_bits)
+            ))
+        })?)
+    } else {
+        // The translation adds the border colour over a transparent black border.
+        Some(wgpu::SamplerBorderColor::TransparentBlack)
     };
     // MIPFILTER_NONE: level 0 only; a maximum LOD of ¼ still tells minification from
     // magnification and rounds to level 0 with nearest mipmapping.

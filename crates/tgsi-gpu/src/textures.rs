@@ -1,8 +1,9 @@
 //! Sampler views and samplers (bind group 1): a `tgsi_exec` sampler view becomes a wgpu
-//! texture holding its resource's levels and layers (uploaded byte for byte, so only formats
-//! with a wgpu twin of the same layout) and a view of its levels, layers and dimension.
-//! View swizzles are applied by the translation ([`view_swizzles`]); 1-D arrays,
-//! multisampling and buffer views are refused with their names. Unbound slots read zero,
+//! texture holding its resource's levels and layers — uploaded byte for byte where wgpu has
+//! a format of the same layout, else (except for depth comparisons: wgpu cannot copy into
+//! depth textures) decoded to the RGBA32 texels the interpreter reads — and a view of its
+//! levels, layers and dimension (1-D as 2-D of height 1). View swizzles are applied by the translation
+//! ([`view_swizzles`]); multisampling and buffer views are refused with their names. Unbound slots read zero,
 //! as in the interpreter (except shadow views: refused).
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
@@ -112,7 +113,13 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
         } => {
             let (texture_view, format, view_dimension) =
                 match inputs.resources.sampler_view(binding) {
-                    Some(view) => texture(gpu, view, binding, dim, arrayed)?,
+                    Some(view) => texture(
+                        gpu,
+                        view,
+                        binding,
+                        (dim, arrayed),
+                        matches!(class, ImageClass::Depth { .. }),
+                    )?,
                     None => zero_texture(gpu, binding, dim, arrayed, class)?,
                 };
             let sample_type = match class {
@@ -255,30 +262,108 @@ fn texture(
     gpu: &Gpu,
     view: &SamplerView,
     slot: u32,
-    dim: ImageDimension,
-    arrayed: bool,
+    (dim, arrayed): (ImageDimension, bool),
+    depth: bool,
 ) -> Result<(
     wgpu::TextureView,
     wgpu::TextureFormat,
     wgpu::TextureViewDimension,
 )> {
-    let refuse = |what: String| Error::Unsupported(format!("SVIEW[{slot}]: {what}"));
-    let format = format(view.format).ok_or_else(|| {
-        refuse(format!(
-            "format {} has no wgpu format of the same layout",
-            view.format.name().unwrap_or_default()
-        ))
-    })?;
-    let dimension =
-        view_dimension(dim, arrayed).ok_or_else(|| refuse(format!("{dim:?} arrays")))?;
+    let what = format!("SVIEW[{slot}]");
+    let dimension = view_dimension(dim, arrayed)
+        .ok_or_else(|| Error::Unsupported(format!("{what}: {dim:?} arrays")))?;
+    let (texture, format) = match format(view.format) {
+        Some(f) => (create(gpu, &view.resource, f, Usage::Sampled, &what)?, f),
+        // wgpu cannot copy into depth textures, so comparisons need a twin format.
+        None if depth => {
+            return Err(Error::Unsupported(format!(
+                "{what}: format {} has no wgpu format of the same layout",
+                view.format.name().unwrap_or_default()
+            )))
+        }
+        None => decoded(gpu, view, &what)?,
+    };
+    Ok((subresource(&texture, view, dimension), format, dimension))
+}
+
+/// Most bytes a decoded texture may take.
+const MAX_DECODED_BYTES: usize = 1 << 30;
+
+/// A texture holding `view`'s texels as the interpreter reads them
+/// (`tgsi_exec::format::unpack` of the view's format) in RGBA32 float, uint or sint words,
+/// for formats without a wgpu twin of the same layout: sampling then starts from softpipe's
+/// own texel values.
+fn decoded(
+    gpu: &Gpu,
+    view: &SamplerView,
+    what: &str,
+) -> Result<(wgpu::Texture, wgpu::TextureFormat)> {
+    use tgsi_exec::format as pf;
+    let refuse = |why: String| Error::Unsupported(format!("{what}: {why}"));
+    let name = view.format.name().unwrap_or_default();
+    let texel = pf::texel_bytes(view.format)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| refuse(format!("format {name} cannot be decoded")))?;
+    let (format, pipe) = if pf::is_pure_uint(view.format) {
+        (
+            wgpu::TextureFormat::Rgba32Uint,
+            "PIPE_FORMAT_R32G32B32A32_UINT",
+        )
+    } else if pf::is_pure_sint(view.format) {
+        (
+            wgpu::TextureFormat::Rgba32Sint,
+            "PIPE_FORMAT_R32G32B32A32_SINT",
+        )
+    } else {
+        (
+            wgpu::TextureFormat::Rgba32Float,
+            "PIPE_FORMAT_R32G32B32A32_FLOAT",
+        )
+    };
+    let r = &view.resource;
+    let len = r
+        .layout_bytes(texel)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| refuse("texture too large".into()))?;
+    if len / texel * 16 > MAX_DECODED_BYTES {
+        return Err(refuse(format!(
+            "format {name} decoded would take more than {MAX_DECODED_BYTES} bytes"
+        )));
+    }
+    let bytes = r.data.to_bytes();
+    let bytes = bytes
+        .get(..len)
+        .ok_or_else(|| Error::Setup(format!("{what}: texture data shorter than its levels")))?;
+    let out: Vec<u8> = bytes
+        .chunks_exact(texel)
+        .flat_map(|t| pf::unpack(view.format, t))
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let format_of =
+        tgsi::Format::from_name(pipe).ok_or_else(|| Error::Setup(format!("no {pipe}")))?;
     let texture = create(
         gpu,
-        &view.resource,
+        &shaped(r, format_of, &out),
         format,
-        wgpu::TextureUsages::TEXTURE_BINDING,
-        &format!("SVIEW[{slot}]"),
+        Usage::Sampled,
+        what,
     )?;
-    Ok((subresource(&texture, view, dimension), format, dimension))
+    Ok((texture, format))
+}
+
+/// A resource of `r`'s target, size and levels holding `bytes` in `format`.
+fn shaped(r: &Resource, format: tgsi::Format, bytes: &[u8]) -> Resource {
+    Resource {
+        target: r.target,
+        format,
+        width0: r.width0,
+        height0: r.height0,
+        depth0: r.depth0,
+        array_size: r.array_size,
+        last_level: r.last_level,
+        nr_samples: r.nr_samples,
+        data: Storage::from_bytes(bytes),
+    }
 }
 
 /// The coverage view beside `SVIEW[slot]` for a sampler whose border colour the translation
@@ -308,22 +393,11 @@ fn coverage(
     let ones: Vec<u8> = [0x00, 0x3c].into_iter().cycle().take(bytes).collect();
     let format = tgsi::Format::from_name("PIPE_FORMAT_R16_FLOAT")
         .ok_or_else(|| Error::Setup("no PIPE_FORMAT_R16_FLOAT".into()))?;
-    let shape = Resource {
-        target: r.target,
-        format,
-        width0: r.width0,
-        height0: r.height0,
-        depth0: r.depth0,
-        array_size: r.array_size,
-        last_level: r.last_level,
-        nr_samples: r.nr_samples,
-        data: Storage::from_bytes(&ones),
-    };
     let texture = create(
         gpu,
-        &shape,
+        &shaped(r, format, &ones),
         wgpu::TextureFormat::R16Float,
-        wgpu::TextureUsages::TEXTURE_BINDING,
+        Usage::Sampled,
         &format!("coverage of SVIEW[{slot}]"),
     )?;
     Ok((subresource(&texture, view, dimension), dimension))
@@ -355,24 +429,42 @@ fn subresource(
     })
 }
 
+/// How a texture is bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Usage {
+    /// A sampler view: 1-D resources become 2-D textures of height 1, as the translation
+    /// declares them ([`tgsi_naga::Options::one_d_as_2d`]).
+    Sampled,
+    /// A storage image (copied back after the run).
+    Storage,
+}
+
 /// A texture of `r`'s target, size and levels in `format`, holding its bytes (`what` names
-/// the slot in errors); `usage` is added to `COPY_DST`.
+/// the slot in errors), bound as `usage` says.
 pub(crate) fn create(
     gpu: &Gpu,
     r: &Resource,
     format: wgpu::TextureFormat,
-    usage: wgpu::TextureUsages,
+    usage: Usage,
     what: &str,
 ) -> Result<wgpu::Texture> {
     let refuse = |why: String| Error::Unsupported(format!("{what}: {why}"));
-    let (tex_dim, size) = match r.target {
-        Target::Tex1D => (wgpu::TextureDimension::D1, [r.width0, 1, 1]),
-        Target::Tex2D | Target::Rect | Target::Array2D | Target::Cube | Target::CubeArray => (
+    let (tex_dim, size) = match (r.target, usage) {
+        (Target::Tex1D | Target::Array1D, Usage::Sampled) => (
+            wgpu::TextureDimension::D2,
+            [r.width0, 1, r.array_size.max(1)],
+        ),
+        (Target::Tex1D, Usage::Storage) => (wgpu::TextureDimension::D1, [r.width0, 1, 1]),
+        (Target::Tex2D | Target::Rect | Target::Array2D | Target::Cube | Target::CubeArray, _) => (
             wgpu::TextureDimension::D2,
             [r.width0, r.height0, r.array_size.max(1)],
         ),
-        Target::Tex3D => (wgpu::TextureDimension::D3, [r.width0, r.height0, r.depth0]),
-        other => return Err(refuse(format!("resource target {other:?}"))),
+        (Target::Tex3D, _) => (wgpu::TextureDimension::D3, [r.width0, r.height0, r.depth0]),
+        (other, _) => return Err(refuse(format!("resource target {other:?}"))),
+    };
+    let usage = match usage {
+        Usage::Sampled => wgpu::TextureUsages::TEXTURE_BINDING,
+        Usage::Storage => wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
     };
     let levels = r.last_level + 1;
     if tex_dim == wgpu::TextureDimension::D1 && levels > 1 {

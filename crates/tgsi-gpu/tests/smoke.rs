@@ -407,3 +407,55 @@ fn mirror_clamp_and_gl_clamp_wraps_are_emulated() {
         same(&gpu, text, &opts);
     }
 }
+
+#[test]
+fn one_d_textures_run_as_two_d_rows() {
+    use tgsi_exec::resource::{
+        Filter, MipFilter, Resource, SamplerState, Storage, Swizzle, Target,
+    };
+    let Some(gpu) = gpu() else { return };
+    // An 8-texel 1-D RGBA8 texture with all four levels (wgpu has no mipmapped 1-D
+    // textures; the engine binds a 2-D row): TXQ of level 0 and 1, TXF of level 1, and
+    // nearest sampling across the pixels, summed with weights that keep each exact.
+    let bytes: Vec<u8> = (0..8 + 4 + 2 + 1)
+        .flat_map(|i| [16 + i as u8, 32 + 2 * i as u8, 64, 255])
+        .collect();
+    let resource = Resource {
+        target: Target::Tex1D,
+        format: rgba8(),
+        width0: 8,
+        height0: 1,
+        depth0: 1,
+        array_size: 1,
+        last_level: 3,
+        nr_samples: 0,
+        data: Storage::from_bytes(&bytes),
+    };
+    let sampler = SamplerState {
+        min_img_filter: Filter::Nearest,
+        mag_img_filter: Filter::Nearest,
+        min_mip_filter: MipFilter::Nearest,
+        ..SamplerState::default()
+    };
+    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                DCL SVIEW[0], 1D, FLOAT\nDCL TEMP[0..3]\n\
+                IMM[0] FLT32 {0.125, 0.0, 0.0, 0.0}\nIMM[1] INT32 {0, 1, 2, 1}\n\
+                IMM[2] FLT32 {1.0, 16.0, 256.0, 0.0}\n\
+                0: MUL TEMP[0], IN[0], IMM[0]\n1: TEX TEMP[1], TEMP[0], SAMP[0], 1D\n\
+                2: TXQ TEMP[2], IMM[1].yyyy, SAMP[0], 1D\n3: TXQ TEMP[3], IMM[1].xxxx, SAMP[0], 1D\n\
+                4: UMAD TEMP[2], TEMP[3], IMM[1].zzzz, TEMP[2]\n5: U2F TEMP[2], TEMP[2]\n\
+                6: MAD TEMP[1], TEMP[2], IMM[2].yyyy, TEMP[1]\n\
+                7: TXF TEMP[3], IMM[1].zxxw, SAMP[0], 1D\n\
+                8: MAD OUT[0], TEMP[3], IMM[2].zzzz, TEMP[1]\n9: END\n";
+    let opts = RenderOptions {
+        width: 8,
+        height: 2,
+        resources: bound(
+            resource,
+            [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+            sampler,
+        ),
+        ..Default::default()
+    };
+    same(&gpu, text, &opts);
+}

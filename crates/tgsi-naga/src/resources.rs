@@ -34,6 +34,8 @@ pub(crate) struct ImageVar {
     pub dim: ImageDimension,
     pub arrayed: bool,
     pub class: ImageClass,
+    /// A 1-D view declared as 2-D of height 1 ([`crate::Options::one_d_as_2d`]).
+    pub one_d: bool,
 }
 
 /// The global variables of a shader's resources.
@@ -315,6 +317,8 @@ impl Translator<'_> {
         let Some((dim, arrayed)) = dimension(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
         };
+        let one_d = self.one_d_as_2d && dim == ImageDimension::D1;
+        let dim = if one_d { ImageDimension::D2 } else { dim };
         let kind = match return_types[0] {
             ReturnType::Sint => ScalarKind::Sint,
             ReturnType::Uint => ScalarKind::Uint,
@@ -343,6 +347,7 @@ impl Translator<'_> {
                     dim,
                     arrayed,
                     class,
+                    one_d,
                 },
             );
         }
@@ -451,6 +456,7 @@ impl Translator<'_> {
                     dim,
                     arrayed,
                     class,
+                    one_d: false,
                 },
             );
         }

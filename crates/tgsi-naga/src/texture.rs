@@ -159,7 +159,12 @@ impl Translator<'_> {
             .get(&unit)
             .copied()
             .ok_or_else(|| self.undeclared(File::SamplerView, unit as i32))?;
-        if target != TextureTarget::Unknown && dimension(target) != Some((view.dim, view.arrayed)) {
+        let declared = if view.one_d {
+            ImageDimension::D1
+        } else {
+            view.dim
+        };
+        if target != TextureTarget::Unknown && dimension(target) != Some((declared, view.arrayed)) {
             return Err(self.unsupported(format!(
                 "target {target} does not match the declaration of SVIEW[{unit}]"
             )));
@@ -210,6 +215,10 @@ impl Translator<'_> {
             if let Some(r) = reference.as_mut() {
                 *r = self.body.binary(B::Divide, *r, w);
             }
+        }
+        if view.one_d {
+            // The middle of the one row.
+            coords.push(self.body.f32(0.5));
         }
         if l.texels {
             // Texel coordinates: divided by the size of level 0, the one level of a RECT
@@ -266,6 +275,10 @@ impl Translator<'_> {
             (g, _) => g,
         };
         let offset = self.texel_offset(inst, l.coords)?;
+        let offset = match offset {
+            Some(o) if view.one_d => Some(self.widen(o, false)),
+            o => o,
+        };
         let level = match inst.opcode {
             Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
             Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
@@ -301,6 +314,13 @@ impl Translator<'_> {
                 SampleLevel::Auto
             }
             _ => SampleLevel::Zero,
+        };
+        let level = match level {
+            SampleLevel::Gradient { x, y } if view.one_d => SampleLevel::Gradient {
+                x: self.widen(x, true),
+                y: self.widen(y, true),
+            },
+            level => level,
         };
         // The sampler's LOD bias, added where softpipe adds it.
         let bias = unit
@@ -453,6 +473,18 @@ impl Translator<'_> {
         self.body.binary(B::Add, texel, weighted)
     }
 
+    /// A 1-D coordinate, gradient (`float`) or offset made 2-D with a zero second component
+    /// ([`crate::Options::one_d_as_2d`]).
+    fn widen(&mut self, x: H, float: bool) -> H {
+        if float {
+            let zero = self.body.f32(0.0);
+            self.compose_floats(vec![x, zero])
+        } else {
+            let zero = self.body.i32(0);
+            self.compose_ints(vec![x, zero])
+        }
+    }
+
     /// The component TG4 gathers: an immediate's `.x`, 0 to 3.
     fn gather_component(&self, src: &Src) -> Result<naga::SwizzleComponent> {
         let imm = (src.reg.file == File::Immediate)
@@ -546,6 +578,9 @@ impl Translator<'_> {
         for c in 0..l.coords {
             coords.push(self.fetch(src, c, OperandType::I32)?);
         }
+        if view.one_d {
+            coords.push(self.body.i32(0));
+        }
         let array_index = match l.layer {
             Some(c) => Some(self.fetch(src, c, OperandType::I32)?),
             None => None,
@@ -585,16 +620,18 @@ impl Translator<'_> {
             image,
             query: ImageQuery::Size { level },
         });
-        let n = match self.type_of(size)? {
-            TypeInner::Vector { size, .. } => size as usize,
-            _ => 1,
+        let (n, vector) = match self.type_of(size)? {
+            // The height of a 1-D view's row is no size of the view's.
+            TypeInner::Vector { .. } if view.one_d => (1, true),
+            TypeInner::Vector { size, .. } => (size as usize, true),
+            _ => (1, false),
         };
         let mut parts: Vec<H> = (0..n)
             .map(|c| {
-                if n == 1 {
-                    size
-                } else {
+                if vector {
                     self.body.index(size, c as u32)
+                } else {
+                    size
                 }
             })
             .collect();

@@ -59,6 +59,8 @@ pub(crate) struct Translator<'s> {
     pub border_colors: BTreeMap<u32, [u32; 4]>,
     /// See [`Options::coordinate_wraps`].
     pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
+    /// See [`Options::one_d_as_2d`].
+    pub one_d_as_2d: bool,
 }
 
 /// How to translate.
@@ -101,6 +103,11 @@ pub struct Options {
     /// a TXB-like bias or a texel offset through such a sampler cannot be translated. Cube
     /// coordinates are directions and are left alone.
     pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
+    /// Declare 1-D and 1-D array sampler views as 2-D (arrays) of height 1, for hosts
+    /// without 1-D arrays or mipmapped 1-D textures (WebGPU): samples get t = 0.5, texel
+    /// fetches y = 0, gradients and texel offsets a zero second component, and size queries
+    /// report the 1-D sizes.
+    pub one_d_as_2d: bool,
 }
 
 /// What the translation does to one coordinate of a sampler whose wrap mode WebGPU lacks
@@ -128,6 +135,7 @@ impl Default for Options {
             lod_biases: BTreeMap::new(),
             border_colors: BTreeMap::new(),
             coordinate_wraps: BTreeMap::new(),
+            one_d_as_2d: false,
         }
     }
 }
@@ -173,6 +181,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         lod_biases: options.lod_biases.clone(),
         border_colors: options.border_colors.clone(),
         coordinate_wraps: options.coordinate_wraps.clone(),
+        one_d_as_2d: options.one_d_as_2d,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),

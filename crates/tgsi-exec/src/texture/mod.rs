@@ -42,6 +42,8 @@ use sample::Coords;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
+pub use texel::border_color;
+
 /// A quad's values: `[lane][channel]`, each a 32-bit word.
 pub type QuadVec = [[u32; 4]; 4];
 

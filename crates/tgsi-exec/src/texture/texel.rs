@@ -48,12 +48,7 @@ impl<'a> View<'a> {
     pub fn new(view: &'a SamplerView, border_words: [u32; 4]) -> Option<View<'a>> {
         let texel_bytes = format::texel_bytes(view.format)?;
         let class = format::class(view.format);
-        let raw = border_words.map(f32::from_bits);
-        let border = match class {
-            Some(NumClass::Unorm) if !has_stencil(view.format) => raw.map(|c| clampf(c, 0.0, 1.0)),
-            Some(NumClass::Snorm) => raw.map(|c| clampf(c, -1.0, 1.0)),
-            _ => raw,
-        };
+        let border = border_color(view.format, border_words);
         let res = &view.resource;
         let mut levels = [Level::default(); CACHED_LEVELS];
         let mut cached_levels = 0;
@@ -295,6 +290,19 @@ impl<'a> View<'a> {
 
 /// Combined depth-stencil formats: `util_format_is_unorm` is false for them (the stencil
 /// channel is an unnormalised integer), so softpipe does not clamp their border colour.
+/// The border colour a sampler whose `pipe_sampler_state::border_color` holds `words` gives
+/// the texels of a view of `format`, before the view swizzle: softpipe clamps it to [0, 1]
+/// for unorm formats (but not depth-stencil ones) and to [−1, 1] for snorm formats, and
+/// uses the words as they are otherwise.
+pub fn border_color(format: Format, words: [u32; 4]) -> Texel {
+    let raw = words.map(f32::from_bits);
+    match format::class(format) {
+        Some(NumClass::Unorm) if !has_stencil(format) => raw.map(|c| clampf(c, 0.0, 1.0)),
+        Some(NumClass::Snorm) => raw.map(|c| clampf(c, -1.0, 1.0)),
+        _ => raw,
+    }
+}
+
 fn has_stencil(f: Format) -> bool {
     format::is_depth(f) && f.short_name().is_some_and(|n| n.contains("S8"))
 }
