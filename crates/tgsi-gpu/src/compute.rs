@@ -96,6 +96,7 @@ impl<'g> Dispatcher<'g> {
             coordinate_wraps: samplers::coordinate_wraps(opts.resources),
             // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
             one_d_as_2d: true,
+            depth_compares: Some(samplers::depth_compares(opts.resources)),
             ..Default::default()
         };
         if opts.shared_bytes > 0 {

@@ -1,7 +1,8 @@
 //! `pipe_sampler_state` → a wgpu sampler, where Vulkan (through WebGPU's model) has the same
-//! state. The translation emulates the rest: border colours ([`border_colors`]; depth
-//! comparisons keep wgpu's three), and GL's CLAMP with linear filtering and the
-//! mirror-clamp modes, by transforming coordinates ([`coordinate_wraps`]).
+//! state. The translation does the rest: border colours ([`border_colors`]), GL's CLAMP
+//! with linear filtering and the mirror-clamp modes, by transforming coordinates
+//! ([`coordinate_wraps`]), and depth comparisons, after filtering as softpipe makes them
+//! ([`depth_compares`]).
 //! Anisotropy is refused with its name. Unnormalised coordinates are taken where only RECT and
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
@@ -11,6 +12,7 @@
 use std::collections::BTreeMap;
 use tgsi::enums::{File, TextureTarget};
 use tgsi::ir::ResourceDecl;
+use tgsi_exec::format::NumClass;
 use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
 use tgsi_exec::texture::border_color;
 use tgsi_naga::CoordinateWrap;
@@ -87,31 +89,45 @@ fn filter(f: Filter) -> wgpu::FilterMode {
     }
 }
 
-fn compare(f: CompareFunc) -> wgpu::CompareFunction {
+/// The translation's form of a comparison function.
+fn compare(f: CompareFunc) -> tgsi_naga::CompareFunc {
+    use tgsi_naga::CompareFunc as C;
     match f {
-        CompareFunc::Never => wgpu::CompareFunction::Never,
-        CompareFunc::Less => wgpu::CompareFunction::Less,
-        CompareFunc::Equal => wgpu::CompareFunction::Equal,
-        CompareFunc::Lequal => wgpu::CompareFunction::LessEqual,
-        CompareFunc::Greater => wgpu::CompareFunction::Greater,
-        CompareFunc::NotEqual => wgpu::CompareFunction::NotEqual,
-        CompareFunc::Gequal => wgpu::CompareFunction::GreaterEqual,
-        CompareFunc::Always => wgpu::CompareFunction::Always,
+        CompareFunc::Never => C::Never,
+        CompareFunc::Less => C::Less,
+        CompareFunc::Equal => C::Equal,
+        CompareFunc::Lequal => C::LessEqual,
+        CompareFunc::Greater => C::Greater,
+        CompareFunc::NotEqual => C::NotEqual,
+        CompareFunc::Gequal => C::GreaterEqual,
+        CompareFunc::Always => C::Always,
     }
 }
 
-/// The border colour as wgpu has it, if it has it.
-fn native_border(words: [u32; 4]) -> Option<wgpu::SamplerBorderColor> {
-    let (zero, one) = (0, 1.0f32.to_bits());
-    match words {
-        [0, 0, 0, 0] => Some(wgpu::SamplerBorderColor::TransparentBlack),
-        w if w == [zero, zero, zero, one] => Some(wgpu::SamplerBorderColor::OpaqueBlack),
-        w if w == [one; 4] => Some(wgpu::SamplerBorderColor::OpaqueWhite),
-        _ => None,
-    }
+/// The depth comparison of each bound sampler that compares and whose view of the same
+/// index is bound, for [`tgsi_naga::Options::depth_compares`]: the translation compares
+/// after filtering, as softpipe does (a sampler without an entry compares nothing, and an
+/// unbound view reads zero uncompared, as in the interpreter). The reference is clamped to
+/// [0, 1] unless the view format is a float format.
+pub(crate) fn depth_compares(resources: &Resources) -> BTreeMap<u32, tgsi_naga::DepthCompare> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| {
+            let s = s.as_ref().filter(|s| s.compare)?;
+            let view = resources.sampler_view(i)?;
+            let float = tgsi_exec::format::class(view.format) == Some(NumClass::Float);
+            Some((
+                i,
+                tgsi_naga::DepthCompare {
+                    func: compare(s.compare_func),
+                    clamp_reference: !float,
+                },
+            ))
+        })
+        .collect()
 }
 
-/// The border colour of each bound sampler that clamps to the border and compares no depth, for
+/// The border colour of each bound sampler that clamps to the border, for
 /// [`tgsi_naga::Options::border_colors`]: as softpipe gives it to the texels of the view of
 /// the same index (`tgsi_exec::texture::border_color`; the raw words without one). Every
 /// such sampler gets a transparent black border and the translation adds the colour where
@@ -122,7 +138,7 @@ pub(crate) fn border_colors(resources: &Resources) -> BTreeMap<u32, [u32; 4]> {
     (0u32..)
         .zip(&resources.samplers)
         .filter_map(|(i, s)| {
-            let s = s.as_ref().filter(|s| !s.compare)?;
+            let s = s.as_ref()?;
             let clamps = axes(s, i)
                 .ok()?
                 .iter()
@@ -233,21 +249,10 @@ pub(crate) fn sampler(
         )));
     }
     let [u, v, w] = axes(s, slot)?.map(|a| a.0);
-    let border_color = if ![u, v, w].contains(&wgpu::AddressMode::ClampToBorder) {
-        None
-    } else if s.compare {
-        // Depth comparisons keep the border wgpu has (the translation cannot add one).
-        Some(native_border(s.border_color).ok_or_else(|| {
-            Error::Unsupported(format!(
-                "SAMP[{slot}]: border colour {:?} with a depth comparison (only (0,0,0,0), \
-                 (0,0,0,1) and (1,1,1,1))",
-                s.border_color.map(f32::from_bits)
-            ))
-        })?)
-    } else {
-        // The translation adds the border colour over a transparent black border.
-        Some(wgpu::SamplerBorderColor::TransparentBlack)
-    };
+    // The translation adds the border colour over a transparent black border.
+    let border_color = [u, v, w]
+        .contains(&wgpu::AddressMode::ClampToBorder)
+        .then_some(wgpu::SamplerBorderColor::TransparentBlack);
     // MIPFILTER_NONE: level 0 only; a maximum LOD of ¼ still tells minification from
     // magnification and rounds to level 0 with nearest mipmapping.
     let (mipmap_filter, lod_max) = match s.min_mip_filter {
@@ -266,7 +271,8 @@ pub(crate) fn sampler(
         mipmap_filter,
         lod_min_clamp: lod_min,
         lod_max_clamp: lod(lod_max, lod_min),
-        compare: s.compare.then(|| compare(s.compare_func)),
+        // The translation compares depth after filtering ([`depth_compares`]).
+        compare: None,
         anisotropy_clamp: 1,
         border_color,
     }))

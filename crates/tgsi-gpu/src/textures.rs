@@ -1,8 +1,8 @@
 //! Sampler views and samplers (bind group 1): a `tgsi_exec` sampler view becomes a wgpu
 //! texture holding its resource's levels and layers — uploaded byte for byte where wgpu has
-//! a format of the same layout, else (except for depth comparisons: wgpu cannot copy into
-//! depth textures) decoded to the RGBA32 texels the interpreter reads — and a view of its
-//! levels, layers and dimension (1-D as 2-D of height 1). View swizzles are applied by the translation
+//! a format of the same layout, else decoded to the RGBA32 texels the interpreter reads
+//! (depth formats too: the translation compares depth itself) — and a view of its levels,
+//! layers and dimension (1-D as 2-D of height 1). View swizzles are applied by the translation
 //! ([`view_swizzles`]); multisampling and buffer views are refused with their names. Unbound slots read zero,
 //! as in the interpreter (except shadow views: refused).
 
@@ -113,13 +113,7 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
         } => {
             let (texture_view, format, view_dimension) =
                 match inputs.resources.sampler_view(binding) {
-                    Some(view) => texture(
-                        gpu,
-                        view,
-                        binding,
-                        (dim, arrayed),
-                        matches!(class, ImageClass::Depth { .. }),
-                    )?,
+                    Some(view) => texture(gpu, view, binding, (dim, arrayed))?,
                     None => zero_texture(gpu, binding, dim, arrayed, class)?,
                 };
             let sample_type = match class {
@@ -136,6 +130,29 @@ pub(crate) fn slot(gpu: &Gpu, binding: u32, inner: &TypeInner, inputs: &Inputs) 
                     .sample_type(None, Some(gpu.device.features()))
                     .unwrap_or(wgpu::TextureSampleType::Float { filterable: false }),
             };
+            // A view declared FLOAT over an integer format (or the reverse) has no binding.
+            let declared_integer = matches!(
+                class,
+                ImageClass::Sampled {
+                    kind: ScalarKind::Uint | ScalarKind::Sint,
+                    ..
+                }
+            );
+            let bound_integer = matches!(
+                format.sample_type(None, Some(gpu.device.features())),
+                Some(wgpu::TextureSampleType::Uint | wgpu::TextureSampleType::Sint)
+            );
+            if declared_integer != bound_integer {
+                return Err(Error::Unsupported(format!(
+                    "SVIEW[{binding}]: declared with {} return type, bound to the format \
+                     {format:?}",
+                    if declared_integer {
+                        "an integer"
+                    } else {
+                        "a float"
+                    }
+                )));
+            }
             let ty = wgpu::BindingType::Texture {
                 sample_type,
                 view_dimension,
@@ -263,7 +280,6 @@ fn texture(
     view: &SamplerView,
     slot: u32,
     (dim, arrayed): (ImageDimension, bool),
-    depth: bool,
 ) -> Result<(
     wgpu::TextureView,
     wgpu::TextureFormat,
@@ -274,13 +290,6 @@ fn texture(
         .ok_or_else(|| Error::Unsupported(format!("{what}: {dim:?} arrays")))?;
     let (texture, format) = match format(view.format) {
         Some(f) => (create(gpu, &view.resource, f, Usage::Sampled, &what)?, f),
-        // wgpu cannot copy into depth textures, so comparisons need a twin format.
-        None if depth => {
-            return Err(Error::Unsupported(format!(
-                "{what}: format {} has no wgpu format of the same layout",
-                view.format.name().unwrap_or_default()
-            )))
-        }
         None => decoded(gpu, view, &what)?,
     };
     Ok((subresource(&texture, view, dimension), format, dimension))

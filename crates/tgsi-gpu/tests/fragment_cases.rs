@@ -151,6 +151,32 @@ const EXPLAINED: &[(&str, &str)] = &[
          clamped as softpipe clamps them",
     ),
     (
+        "depth-formats-sample",
+        "the cube-array shadow band: four pixels where lavapipe's seamless cube filtering puts \
+         the filtered depth on the other side of the reference; the trilinear DEPTH32F band: \
+         LOD approximations (within 0.018); every other band identical, the comparisons made \
+         after filtering as softpipe makes them",
+    ),
+    (
+        "legacy-tex-opcodes",
+        "the cube band: seamless cube maps and LOD approximations (within 0.25); the \
+         projected 2-D band with a bias: LOD approximations (within 0.018); the 1-D and 3-D \
+         bands: 8-bit filtering weights (within 0.005); the shadow bands identical",
+    ),
+    (
+        "rect-wraps",
+        "the linear RECT CLAMP_TO_BORDER band: softpipe's linear filter of unnormalised \
+         CLAMP_TO_BORDER coordinates never takes the border past the last texel (as in \
+         trect); the other linear bands: 8-bit filtering weights (within 0.0042); the \
+         nearest and shadow bands identical",
+    ),
+    (
+        "txd-grad",
+        "LODs from explicit gradients: lavapipe differs from softpipe by exactly llvmpipe's \
+         largest difference in this case (2.1963, the case's meta.json), the shadow band by \
+         whole comparisons where the filtered depth falls on the other side",
+    ),
+    (
         "mip-filters-2d",
         "LOD approximations select other mip levels (NEAREST and LINEAR mip filters, in \
          every band alike; the last band's sampler LOD bias is added by the translation)",
@@ -280,8 +306,8 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
 }
 
 /// Cases that need the GPU engine to emulate what wgpu lacks (`tgsi_naga::Options`'s
-/// `border_colors`, `coordinate_wraps` and `one_d_as_2d`, and formats decoded to the
-/// interpreter's texels): refusing one is a failure.
+/// `border_colors`, `coordinate_wraps`, `one_d_as_2d` and `depth_compares`, and formats
+/// decoded to the interpreter's texels): refusing one is a failure.
 const EMULATED: &[&str] = &[
     "trect",
     "srgb",
@@ -299,6 +325,16 @@ const EMULATED: &[&str] = &[
     "legacy-families-border",
     "packed-formats",
     "snorm-swizzle",
+    "piglit-shadow2d-01",
+    "piglit-shadow2d-07",
+    "piglit-shadow2drectproj",
+    "shadow-border",
+    "depth16-compare-funcs",
+    "depth-formats-sample",
+    "legacy-tex-opcodes",
+    "rect-wraps",
+    "txd-grad",
+    "gather-components",
 ];
 
 /// Why case `name` may differ, if it may.

@@ -324,7 +324,7 @@ impl Translator<'_> {
             ReturnType::Uint => ScalarKind::Uint,
             _ => ScalarKind::Float,
         };
-        let class = if target.is_shadow() {
+        let class = if target.is_shadow() && self.depth_compares.is_none() {
             ImageClass::Depth { multi: false }
         } else {
             ImageClass::Sampled {
@@ -376,7 +376,7 @@ impl Translator<'_> {
 
     fn declare_samplers(&mut self, d: &Declaration) {
         for i in d.first..=d.last {
-            let comparison = self.sampler_compares(i);
+            let comparison = self.depth_compares.is_none() && self.sampler_compares(i);
             let ty = self.ty(TypeInner::Sampler { comparison });
             let var = self.global(
                 format!("sampler{i}"),

@@ -18,7 +18,7 @@ use tgsi::opcode::{Opcode, OperandType};
 
 use crate::error::Result;
 use crate::resources::{dimension, ImageVar};
-use crate::translate::{CoordinateWrap, Translator};
+use crate::translate::{CompareFunc, CoordinateWrap, Translator};
 
 type H = Handle<Expression>;
 
@@ -240,7 +240,12 @@ impl Translator<'_> {
             None => None,
         };
         let implicit = self.shader.processor == Processor::Fragment;
+        // Depth comparisons made here, after filtering (`Options::depth_compares`).
+        let in_shader = self.depth_compares.is_some();
         let gather = match inst.opcode {
+            Opcode::TG4 | Opcode::GATHER4 if reference.is_some() && in_shader => {
+                Some(naga::SwizzleComponent::X)
+            }
             Opcode::TG4 | Opcode::GATHER4 if reference.is_some() => {
                 return Err(self.unsupported("gathering depth comparisons is not translated yet"))
             }
@@ -350,7 +355,10 @@ impl Translator<'_> {
         };
         let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
         let (coords, level) = self.wrap_coordinates(unit, view, coords, level, offset)?;
-        if reference.is_some() && !matches!(level, SampleLevel::Auto | SampleLevel::Zero) {
+        if reference.is_some()
+            && !in_shader
+            && !matches!(level, SampleLevel::Auto | SampleLevel::Zero)
+        {
             return Err(
                 self.unsupported("naga compares depth only at the implicit level or level 0")
             );
@@ -361,18 +369,17 @@ impl Translator<'_> {
             .samplers
             .get(&unit)
             .ok_or_else(|| self.undeclared(File::Sampler, unit as i32))?;
-        if matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
+        if !in_shader && matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
             return Err(self.unsupported("shadow target and sampler view disagree"));
         }
         let border = self.border_colors.get(&unit).copied();
-        if border.is_some() && (gather.is_some() || reference.is_some()) {
+        if border.is_some() && reference.is_some() && !in_shader {
             return Err(self.unsupported(format!(
-                "a depth comparison or gather through SAMP[{unit}], whose border colour is \
-                 emulated"
+                "a depth comparison by SAMP[{unit}], whose border colour is emulated"
             )));
         }
         let sampler = self.body.expr(Expression::GlobalVariable(sampler));
-        let sample = |image| Expression::ImageSample {
+        let sample = |image, gather| Expression::ImageSample {
             image,
             sampler,
             gather,
@@ -380,21 +387,76 @@ impl Translator<'_> {
             array_index,
             offset,
             level,
-            depth_ref: reference,
+            depth_ref: if in_shader { None } else { reference },
             clamp_to_edge: false,
         };
         let image = self.body.expr(Expression::GlobalVariable(view.var));
-        let texel = self.body.expr(sample(image));
-        let (Some(border), Some(index)) = (border, view_index) else {
-            return Ok(texel);
+        let mut texel = self.body.expr(sample(image, gather));
+        if let (Some(border), Some(index)) = (border, view_index) {
+            // The weight the filter gave texels inside the texture: the same sample of the
+            // coverage view, which is 1.0 everywhere (gathered: each texel's 1 or 0).
+            let coverage = self.coverage_view(index, view);
+            let coverage = self.body.expr(Expression::GlobalVariable(coverage));
+            let x = gather.map(|_| naga::SwizzleComponent::X);
+            let covered = self.body.expr(sample(coverage, x));
+            let c = match gather {
+                Some(_) => covered,
+                None => self.body.index(covered, 0),
+            };
+            texel = self.add_border(texel, c, border, gather);
+        }
+        Ok(match reference {
+            Some(r) if in_shader => self.compare_depth(texel, r, gather.is_some(), unit),
+            _ => texel,
+        })
+    }
+
+    /// The depth comparison of `SAMP[unit]` of `reference` with the filtered depth in
+    /// channel x of `texel`, or with each gathered depth (see
+    /// [`crate::Options::depth_compares`]); `texel` itself where the sampler compares
+    /// nothing.
+    fn compare_depth(&mut self, texel: H, reference: H, gathered: bool, unit: u32) -> H {
+        let Some(cmp) = self
+            .depth_compares
+            .as_ref()
+            .and_then(|m| m.get(&unit))
+            .copied()
+        else {
+            return texel;
         };
-        // The weight the filter gave texels inside the texture: the same sample of the
-        // coverage view, which is 1.0 everywhere.
-        let coverage = self.coverage_view(index, view);
-        let coverage = self.body.expr(Expression::GlobalVariable(coverage));
-        let covered = self.body.expr(sample(coverage));
-        let c = self.body.index(covered, 0);
-        Ok(self.add_border(texel, c, border))
+        let (zero, one) = (self.body.f32(0.0), self.body.f32(1.0));
+        let r = if cmp.clamp_reference {
+            self.body.math(MathFunction::Clamp, &[reference, zero, one])
+        } else {
+            reference
+        };
+        let pass = |t: &mut Self, c: u32| {
+            let d = t.body.index(texel, c);
+            let op = match cmp.func {
+                CompareFunc::Never => return zero,
+                CompareFunc::Always => return one,
+                CompareFunc::Less => B::Less,
+                CompareFunc::Equal => B::Equal,
+                CompareFunc::LessEqual => B::LessEqual,
+                CompareFunc::Greater => B::Greater,
+                CompareFunc::NotEqual => B::NotEqual,
+                CompareFunc::GreaterEqual => B::GreaterEqual,
+            };
+            let condition = t.body.binary(op, r, d);
+            t.body.expr(Expression::Select {
+                condition,
+                accept: one,
+                reject: zero,
+            })
+        };
+        let components = if gathered {
+            (0..4).map(|c| pass(self, c)).collect()
+        } else {
+            let k = pass(self, 0);
+            vec![k, k, k, one]
+        };
+        let ty = self.vec4(Scalar::F32);
+        self.body.expr(Expression::Compose { ty, components })
     }
 
     /// The coordinates transformed for the wrap modes of `SAMP[unit]` that WebGPU lacks,
@@ -459,15 +521,34 @@ impl Translator<'_> {
 
     /// `texel` with the border colour where the filter reached outside the texture, `c`
     /// being the weight inside (see [`crate::Options::border_colors`]): `texel + border ·
-    /// (1 − c)`.
-    fn add_border(&mut self, texel: H, c: H, border: [u32; 4]) -> H {
+    /// (1 − c)`; for a `gather` of one channel, that channel of the border for each of the
+    /// four texels, `c` their four coverages.
+    fn add_border(
+        &mut self,
+        texel: H,
+        c: H,
+        border: [u32; 4],
+        gather: Option<naga::SwizzleComponent>,
+    ) -> H {
         let ty = self.vec4(Scalar::F32);
-        let components = border
+        let words = match gather {
+            Some(g) => [border[g as usize]; 4],
+            None => border,
+        };
+        let components = words
             .iter()
             .map(|&w| self.body.f32(f32::from_bits(w)))
             .collect();
         let border = self.body.expr(Expression::Compose { ty, components });
         let one = self.body.f32(1.0);
+        // `c` is a vector of four coverages for a gather.
+        let one = match gather {
+            Some(_) => self.body.expr(Expression::Splat {
+                size: VectorSize::Quad,
+                value: one,
+            }),
+            None => one,
+        };
         let outside = self.body.binary(B::Subtract, one, c);
         let weighted = self.body.binary(B::Multiply, border, outside);
         self.body.binary(B::Add, texel, weighted)

@@ -61,6 +61,8 @@ pub(crate) struct Translator<'s> {
     pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
     /// See [`Options::one_d_as_2d`].
     pub one_d_as_2d: bool,
+    /// See [`Options::depth_compares`].
+    pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
 }
 
 /// How to translate.
@@ -93,7 +95,8 @@ pub struct Options {
     /// levels and layers with 1.0 in every texel (group 1, binding
     /// [`crate::COVERAGE_BINDING_BASE`] + view). Sampling the coverage view alike gives the
     /// filter's weight inside the texture, `c`; the result is then `texel + border · (1 −
-    /// c)`. A depth comparison or gather through such a sampler cannot be translated.
+    /// c)` (for a gather, per gathered texel). A depth comparison by such a sampler (not
+    /// made by the translation, [`Options::depth_compares`]) cannot be translated.
     pub border_colors: BTreeMap<u32, [u32; 4]>,
     /// Wrap modes WebGPU lacks (GL's CLAMP with linear filtering and the mirror-clamp
     /// modes), emulated on the coordinates (s, t, r) of each sampler that has them: the
@@ -108,6 +111,46 @@ pub struct Options {
     /// fetches y = 0, gradients and texel offsets a zero second component, and size queries
     /// report the 1-D sizes.
     pub one_d_as_2d: bool,
+    /// Depth comparisons done by the translation after filtering, as softpipe does them,
+    /// instead of by the sampler (which compares each texel before filtering, and needs a
+    /// depth texture): with `Some`, shadow views are declared as float textures holding the
+    /// depth in channel x, samplers as non-comparison ones, and a shadow sample through
+    /// `SAMP[i]` compares its reference with the filtered depth as `depth_compares[i]`
+    /// says, giving `(k, k, k, 1)` (a gather: the four gathered depths compared). A sampler
+    /// without an entry compares nothing: the texel comes back as it is, as softpipe returns
+    /// it when the sampler's comparison is off.
+    pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
+}
+
+/// A depth comparison the translation makes ([`Options::depth_compares`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthCompare {
+    /// The function, `reference FUNC depth` (Gallium's `PIPE_FUNC_*`).
+    pub func: CompareFunc,
+    /// Clamp the reference to [0, 1] first (softpipe does unless the view format is a
+    /// float format).
+    pub clamp_reference: bool,
+}
+
+/// A depth comparison function, `reference FUNC depth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareFunc {
+    /// Never passes.
+    Never,
+    /// `reference < depth`.
+    Less,
+    /// `reference == depth`.
+    Equal,
+    /// `reference <= depth`.
+    LessEqual,
+    /// `reference > depth`.
+    Greater,
+    /// `reference != depth`.
+    NotEqual,
+    /// `reference >= depth`.
+    GreaterEqual,
+    /// Always passes.
+    Always,
 }
 
 /// What the translation does to one coordinate of a sampler whose wrap mode WebGPU lacks
@@ -136,6 +179,7 @@ impl Default for Options {
             border_colors: BTreeMap::new(),
             coordinate_wraps: BTreeMap::new(),
             one_d_as_2d: false,
+            depth_compares: None,
         }
     }
 }
@@ -182,6 +226,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         border_colors: options.border_colors.clone(),
         coordinate_wraps: options.coordinate_wraps.clone(),
         one_d_as_2d: options.one_d_as_2d,
+        depth_compares: options.depth_compares.clone(),
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),

@@ -302,10 +302,6 @@ fn emulated_border_colours_and_wrap_modes() {
             "TEX TEMP[0], IN[0], SAMP[0], 2D, IMM[0]",
             "texel offset through SAMP[0]",
         ),
-        (
-            "TG4 TEMP[0], IN[0], IMM[0].xxxx, SAMP[0], 2D",
-            "gather through SAMP[0]",
-        ),
     ] {
         let text = EMULATED_SAMPLERS
             .replace(
@@ -324,6 +320,57 @@ fn emulated_border_colours_and_wrap_modes() {
             "positioned at the line: {err}"
         );
     }
+}
+
+/// Shadow samples at the implicit LOD, from gradients and gathered, for depth comparisons
+/// made by the translation.
+const SHADOW_SAMPLES: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SAMP[1]
+DCL SVIEW[0], SHADOW2D, FLOAT
+DCL SVIEW[1], SHADOW2D, FLOAT
+DCL TEMP[0..2]
+IMM[0] INT32 {0, 0, 0, 0}
+  0: TEX TEMP[0], IN[0], SAMP[0], SHADOW2D
+  1: TXD TEMP[1], IN[0], IN[0].yxzw, IN[0].zwxy, SAMP[1], SHADOW2D
+  2: TG4 TEMP[2], IN[0], IMM[0].xxxx, SAMP[0], SHADOW2D
+  3: ADD TEMP[0], TEMP[0], TEMP[1]
+  4: ADD OUT[0], TEMP[0], TEMP[2]
+  5: END
+";
+
+#[test]
+fn depth_comparisons_made_after_filtering() {
+    use tgsi_naga::{CompareFunc, DepthCompare};
+    let options = tgsi_naga::Options {
+        // SAMP[1] compares nothing: its texel comes back as sampled.
+        depth_compares: Some(
+            [(
+                0,
+                DepthCompare {
+                    func: CompareFunc::LessEqual,
+                    clamp_reference: true,
+                },
+            )]
+            .into_iter()
+            .collect(),
+        ),
+        // Border colours are added before comparing.
+        ..emulating_options()
+    };
+    check_with(
+        "shadow",
+        SHADOW_SAMPLES,
+        "frag",
+        &[Target::SpirV, Target::Glsl, Target::Wgsl],
+        &options,
+    );
+    // Without the option, the sampler compares, which naga cannot do from gradients.
+    let shader = tgsi::parse(SHADOW_SAMPLES).expect("parses");
+    let err = tgsi_naga::translate(&shader).expect_err("TXD with a depth reference");
+    assert!(err.to_string().contains("compares depth only"), "{err}");
 }
 
 #[test]
