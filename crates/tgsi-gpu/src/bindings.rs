@@ -1,6 +1,7 @@
 //! Bind groups built from the translated module's own resource variables, so they match
 //! tgsi-naga's layout by construction: group 0 holds `CONST[d]` at binding `d` (uniform
-//! buffers), group 1 sampler views and samplers (see [`crate::textures`]), group 2 `IMAGE[i]`
+//! buffers), group 1 sampler views (buffer views as read-only storage buffers of decoded
+//! texels) and samplers (see [`crate::textures`]), group 2 `IMAGE[i]`
 //! at binding i (see [`crate::images`]) and `BUFFER[i]` at
 //! [`tgsi_naga::BUFFER_BINDING_BASE`] + i (storage buffers).
 //!
@@ -64,6 +65,10 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
             AddressSpace::Uniform => {
                 let size = inner.size(module.to_ctx());
                 constants(gpu, rb.binding, size, inputs)
+            }
+            // A BUFFER sampler view (tgsi-naga's texel buffers, group 1).
+            AddressSpace::Storage { .. } if rb.group == 1 => {
+                textures::texel_buffer(gpu, rb.binding, inputs)?
             }
             AddressSpace::Storage { access } => {
                 let slot = rb

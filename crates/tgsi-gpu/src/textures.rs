@@ -360,6 +360,57 @@ fn decoded(
     Ok((texture, format))
 }
 
+/// `SVIEW[slot]`, a buffer view, as tgsi-naga's texel buffer: a read-only storage buffer
+/// with the header (elements, first element, 0, 0) and then each element of the view
+/// decoded as the interpreter reads it (RGBA words; zeros past the resource's bytes), at
+/// least one. An unbound view has no elements.
+pub(crate) fn texel_buffer(gpu: &Gpu, slot: u32, inputs: &Inputs) -> Result<Slot> {
+    use tgsi_exec::format as pf;
+    let view = inputs
+        .resources
+        .sampler_view(slot)
+        .filter(|v| v.target == Target::Buffer);
+    let mut words: Vec<u32> = vec![0; 4];
+    if let Some(v) = view {
+        let refuse = |why: String| Error::Unsupported(format!("SVIEW[{slot}]: {why}"));
+        let texel = pf::texel_bytes(v.format)
+            .filter(|&n| n > 0)
+            .ok_or_else(|| refuse("a buffer format of no known size".into()))?;
+        let (count, first) = (v.size as usize / texel, v.offset as usize / texel);
+        if count.saturating_mul(16) > MAX_DECODED_BYTES {
+            return Err(refuse(format!(
+                "{count} elements decoded would take more than {MAX_DECODED_BYTES} bytes"
+            )));
+        }
+        words = vec![count as u32, first as u32, 0, 0];
+        let bytes = v.resource.data.to_bytes();
+        for x in first..first.saturating_add(count) {
+            let element = x
+                .checked_mul(texel)
+                .and_then(|at| bytes.get(at..at.checked_add(texel)?));
+            words.extend(element.map_or([0; 4], |e| pf::unpack(v.format, e)));
+        }
+    }
+    if words.len() == 4 {
+        words.extend([0; 4]);
+    }
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let buffer = gpu.buffer_with(&bytes, wgpu::BufferUsages::STORAGE);
+    Ok(Slot {
+        layout: wgpu::BindGroupLayoutEntry {
+            binding: slot,
+            visibility: inputs.visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: true },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        },
+        resource: Bound::Buffer(buffer),
+    })
+}
+
 /// A resource of `r`'s target, size and levels holding `bytes` in `format`.
 fn shaped(r: &Resource, format: tgsi::Format, bytes: &[u8]) -> Resource {
     Resource {

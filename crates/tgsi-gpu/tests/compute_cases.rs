@@ -19,6 +19,12 @@ const EXPLAINED: &[(&str, &str)] = &[
         "an atomic counter's return values depend on the order invocations run in",
     ),
     (
+        "sysvals-odd-block",
+        "each record's w is an atomicAdd's return value, which depends on the order \
+         invocations run in (the case's SOURCE says so): identical when lavapipe runs them in \
+         softpipe's order, as it usually does on an idle machine",
+    ),
+    (
         "ssbo-atomics-contended",
         "the compare-exchange chain word and the returned values depend on the order \
          invocations run in (the case's SOURCE says so); the totals — sum, or, signed min and \

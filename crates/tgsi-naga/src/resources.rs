@@ -38,6 +38,17 @@ pub(crate) struct ImageVar {
     pub one_d: bool,
 }
 
+/// A `BUFFER` sampler view: naga has no texel buffers, so it is a read-only storage buffer
+/// `{ header: vec4<u32>, texels: array<vec4<u32>> }` holding the view's elements decoded
+/// to RGBA words (float bits, or integers), the header (element count, first element of
+/// the resource, 0, 0); see the README's binding table.
+#[derive(Clone, Copy)]
+pub(crate) struct TexelBuffer {
+    pub var: Handle<GlobalVariable>,
+    /// The declared return type's kind.
+    pub kind: ScalarKind,
+}
+
 /// The global variables of a shader's resources.
 #[derive(Default)]
 pub(crate) struct Resources {
@@ -45,6 +56,8 @@ pub(crate) struct Resources {
     constants: HashMap<u32, (Handle<GlobalVariable>, u32)>,
     pub views: HashMap<u32, ImageVar>,
     pub samplers: HashMap<u32, Handle<GlobalVariable>>,
+    /// The `BUFFER` sampler views.
+    pub texel_buffers: HashMap<u32, TexelBuffer>,
     /// The coverage view beside `SVIEW[i]`, for emulated border colours.
     pub coverage: HashMap<u32, Handle<GlobalVariable>>,
     pub images: HashMap<u32, ImageVar>,
@@ -314,16 +327,20 @@ impl Translator<'_> {
         else {
             return Err(self.unsupported("has no target"));
         };
-        let Some((dim, arrayed)) = dimension(target) else {
-            return Err(self.unsupported(format!("target {target} is not translated yet")));
-        };
-        let one_d = self.one_d_as_2d && dim == ImageDimension::D1;
-        let dim = if one_d { ImageDimension::D2 } else { dim };
         let kind = match return_types[0] {
             ReturnType::Sint => ScalarKind::Sint,
             ReturnType::Uint => ScalarKind::Uint,
             _ => ScalarKind::Float,
         };
+        if target == TextureTarget::Buffer {
+            self.declare_texel_buffers(d, kind);
+            return Ok(());
+        }
+        let Some((dim, arrayed)) = dimension(target) else {
+            return Err(self.unsupported(format!("target {target} is not translated yet")));
+        };
+        let one_d = self.one_d_as_2d && dim == ImageDimension::D1;
+        let dim = if one_d { ImageDimension::D2 } else { dim };
         let class = if target.is_shadow() && self.depth_compares.is_none() {
             ImageClass::Depth { multi: false }
         } else {
@@ -525,6 +542,42 @@ impl Translator<'_> {
         );
         self.resources.shared = Some(var);
         Ok(())
+    }
+
+    /// The storage buffers of `BUFFER` sampler views `d` declares ([`TexelBuffer`]), at the
+    /// views' bindings in group 1.
+    fn declare_texel_buffers(&mut self, d: &Declaration, kind: ScalarKind) {
+        let vec4 = self.vec4(Scalar::U32);
+        let texels = self.ty(TypeInner::Array {
+            base: vec4,
+            size: naga::ArraySize::Dynamic,
+            stride: 16,
+        });
+        let member = |name: &str, ty, offset| StructMember {
+            name: Some(name.to_string()),
+            ty,
+            binding: None,
+            offset,
+        };
+        let ty = self.module.types.insert(
+            Type {
+                name: Some("TexelBuffer".to_string()),
+                inner: TypeInner::Struct {
+                    members: vec![member("header", vec4, 0), member("texels", texels, 16)],
+                    span: 32,
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        let space = AddressSpace::Storage {
+            access: StorageAccess::LOAD,
+        };
+        for i in d.first..=d.last {
+            let var = self.global(format!("texel_buffer{i}"), space, ty, 1, i);
+            self.resources
+                .texel_buffers
+                .insert(i, TexelBuffer { var, kind });
+        }
     }
 
     fn declare_buffer(&mut self, d: &Declaration) -> Result<()> {

@@ -10,14 +10,15 @@
 
 use naga::{
     BinaryOperator as B, DerivativeAxis, DerivativeControl, Expression, Handle, ImageClass,
-    ImageDimension, ImageQuery, MathFunction, SampleLevel, Scalar, TypeInner, VectorSize,
+    ImageDimension, ImageQuery, MathFunction, SampleLevel, Scalar, ScalarKind, TypeInner,
+    VectorSize,
 };
 use tgsi::enums::{File, Processor, TextureTarget};
-use tgsi::ir::{Instruction, Src};
+use tgsi::ir::{Dst, Instruction, Src};
 use tgsi::opcode::{Opcode, OperandType};
 
 use crate::error::Result;
-use crate::resources::{dimension, ImageVar};
+use crate::resources::{dimension, ImageVar, TexelBuffer};
 use crate::translate::{CompareFunc, CoordinateWrap, Translator};
 
 type H = Handle<Expression>;
@@ -85,6 +86,23 @@ impl Translator<'_> {
                 .and_then(|i| u32::try_from(i).ok())
         };
         let unit = operand(File::Sampler);
+        let view_index = operand(File::SamplerView).or(unit);
+        let swizzle = view_index.and_then(|i| self.view_swizzles.get(&i).copied());
+        let buffer = view_index.and_then(|i| self.resources.texel_buffers.get(&i).copied());
+        if let Some(buffer) = buffer {
+            let (texel, swizzle) = match inst.opcode {
+                Opcode::TXF | Opcode::TXF_LZ | Opcode::SAMPLE_I => {
+                    (self.buffer_fetch(inst, buffer)?, swizzle)
+                }
+                Opcode::TXQ | Opcode::SVIEWINFO => (self.buffer_size(buffer), None),
+                _ => {
+                    return Err(self.unsupported(
+                        "samples a buffer view (texel fetches and size queries read one)",
+                    ))
+                }
+            };
+            return self.write_texel(dst, texel, swizzle);
+        }
         let (view, target) = match operand(File::SamplerView) {
             // The SAMPLE family: the view's own target.
             Some(v) => {
@@ -96,8 +114,6 @@ impl Translator<'_> {
                 (self.view(u, target)?, target)
             }
         };
-        let view_index = operand(File::SamplerView).or(unit);
-        let swizzle = view_index.and_then(|i| self.view_swizzles.get(&i).copied());
         let texel = match inst.opcode {
             Opcode::TEX
             | Opcode::TXP
@@ -126,6 +142,12 @@ impl Translator<'_> {
             Opcode::TXQ | Opcode::SVIEWINFO | Opcode::TG4 | Opcode::GATHER4 => None,
             _ => swizzle,
         };
+        self.write_texel(dst, texel, swizzle)
+    }
+
+    /// Writes a texture instruction's result `texel` (a vector, or a depth comparison's
+    /// scalar) to `dst`, through the view's `swizzle` where it has one.
+    fn write_texel(&mut self, dst: &Dst, texel: H, swizzle: Option<[u8; 4]>) -> Result<()> {
         let (vector, scalar) = match self.type_of(texel)? {
             TypeInner::Vector { scalar, .. } => (true, scalar),
             TypeInner::Scalar(scalar) => (false, scalar),
@@ -149,6 +171,56 @@ impl Translator<'_> {
             self.write(dst, c, v)?;
         }
         Ok(())
+    }
+
+    /// TXF / SAMPLE_I of a buffer view: element `x` (plus the texel offset) of the view,
+    /// as softpipe fetches it: `x + first` clamped, unsigned, to the view's elements; zeros
+    /// from a view without elements.
+    fn buffer_fetch(&mut self, inst: &Instruction, buffer: TexelBuffer) -> Result<H> {
+        let mut x = self.fetch(&inst.src[0], 0, OperandType::I32)?;
+        if let Some(offset) = self.texel_offset(inst, 1)? {
+            x = self.body.binary(B::Add, x, offset);
+        }
+        let base = self.body.expr(Expression::GlobalVariable(buffer.var));
+        let header = self.body.index(base, 0);
+        let header = self.body.load(header);
+        let (count, first) = (self.body.index(header, 0), self.body.index(header, 1));
+        let x = self.body.bitcast(x, ScalarKind::Uint);
+        let x = self.body.binary(B::Add, x, first);
+        let one = self.body.u32(1);
+        let end = self.body.binary(B::Add, first, count);
+        let last = self.body.binary(B::Subtract, end, one);
+        let x = self.body.math(MathFunction::Clamp, &[x, first, last]);
+        let index = self.body.binary(B::Subtract, x, first);
+        let texels = self.body.index(base, 1);
+        let texel = self.body.access(texels, index);
+        let texel = self.body.load(texel);
+        let zero = self.body.u32(0);
+        let empty = self.body.binary(B::Equal, count, zero);
+        let ty = self.vec4(Scalar::U32);
+        let zeros = self.body.expr(Expression::Compose {
+            ty,
+            components: vec![zero; 4],
+        });
+        let texel = self.body.select(empty, zeros, texel);
+        Ok(match buffer.kind {
+            ScalarKind::Uint => texel,
+            kind => self.body.bitcast(texel, kind),
+        })
+    }
+
+    /// TXQ / SVIEWINFO of a buffer view: `(elements, 0, 0, 0)`.
+    fn buffer_size(&mut self, buffer: TexelBuffer) -> H {
+        let base = self.body.expr(Expression::GlobalVariable(buffer.var));
+        let header = self.body.index(base, 0);
+        let header = self.body.load(header);
+        let count = self.body.index(header, 0);
+        let zero = self.body.u32(0);
+        let ty = self.vec4(Scalar::U32);
+        self.body.expr(Expression::Compose {
+            ty,
+            components: vec![count, zero, zero, zero],
+        })
     }
 
     /// The sampler view for a unit: the declared SVIEW, which must match the target.
@@ -253,6 +325,20 @@ impl Translator<'_> {
             Opcode::GATHER4 => Some(naga::SwizzleComponent::X),
             _ => None,
         };
+        if gather.is_none()
+            && matches!(
+                view.class,
+                ImageClass::Sampled {
+                    kind: ScalarKind::Sint | ScalarKind::Uint,
+                    ..
+                }
+            )
+        {
+            return Err(self.unsupported(
+                "samples an integer view (naga samples float textures; texel fetches and \
+                 gathers read integer ones)",
+            ));
+        }
         // The view swizzle chooses the channel a gather reads, or a constant result.
         let gather = match (gather, swizzle) {
             (Some(g), Some(s)) => match s[g as usize] {
@@ -584,6 +670,15 @@ impl Translator<'_> {
 
     /// The constant texel offset of the texture token (one immediate), as `i32`s.
     fn texel_offset(&mut self, inst: &Instruction, n: usize) -> Result<Option<H>> {
+        let Some(offsets) = self.texel_offsets(inst, n)? else {
+            return Ok(None);
+        };
+        let parts = offsets.into_iter().map(|o| self.body.i32(o)).collect();
+        Ok(Some(self.compose_ints(parts)))
+    }
+
+    /// The first `n` (at most 3) components of the texture token's constant texel offset.
+    fn texel_offsets(&self, inst: &Instruction, n: usize) -> Result<Option<Vec<i32>>> {
         let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
         let Some(offset) = offsets.first() else {
             return Ok(None);
@@ -597,10 +692,11 @@ impl Translator<'_> {
             .and_then(|i| self.shader.immediates.get(i))
             .ok_or_else(|| self.unsupported("naga needs a constant texel offset, not a register"))?
             .words;
-        let parts = (0..n.min(3))
-            .map(|c| self.body.i32(imm[usize::from(offset.swizzle[c])] as i32))
-            .collect();
-        Ok(Some(self.compose_ints(parts)))
+        Ok(Some(
+            (0..n.min(3))
+                .map(|c| imm[usize::from(offset.swizzle[c])] as i32)
+                .collect(),
+        ))
     }
 
     /// The integer layer `floor(layer + 0.5)` of an array coordinate.
@@ -655,9 +751,15 @@ impl Translator<'_> {
             return Err(self.unsupported("texel fetch from a cube is not defined"));
         }
         let src = &inst.src[0];
+        let offsets = self.texel_offsets(inst, l.coords)?.unwrap_or_default();
         let mut coords = Vec::new();
         for c in 0..l.coords {
-            coords.push(self.fetch(src, c, OperandType::I32)?);
+            let mut x = self.fetch(src, c, OperandType::I32)?;
+            if let Some(&o) = offsets.get(c) {
+                let o = self.body.i32(o);
+                x = self.body.binary(B::Add, x, o);
+            }
+            coords.push(x);
         }
         if view.one_d {
             coords.push(self.body.i32(0));

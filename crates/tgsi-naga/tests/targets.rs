@@ -373,6 +373,45 @@ fn depth_comparisons_made_after_filtering() {
     assert!(err.to_string().contains("compares depth only"), "{err}");
 }
 
+/// Texel fetches (one with an offset) and size queries of buffer views, which naga has no
+/// type for: they read storage buffers of decoded texels.
+const BUFFER_VIEWS: &str = "FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SAMP[1]
+DCL SVIEW[0], BUFFER, FLOAT
+DCL SVIEW[1], BUFFER, SINT
+DCL TEMP[0..2]
+IMM[0] INT32 {3, 0, 0, 0}
+  0: F2I TEMP[0], IN[0]
+  1: TXF TEMP[1], TEMP[0], SAMP[0], BUFFER
+  2: TXF TEMP[2], TEMP[0], SAMP[1], BUFFER, IMM[0]
+  3: I2F TEMP[2], TEMP[2]
+  4: ADD TEMP[1], TEMP[1], TEMP[2]
+  5: TXQ TEMP[2], IMM[0].yyyy, SAMP[1], BUFFER
+  6: I2F TEMP[2], TEMP[2]
+  7: ADD OUT[0], TEMP[1], TEMP[2]
+  8: END
+";
+
+#[test]
+fn buffer_views_read_texel_buffers() {
+    check_targets(
+        "buffer-views",
+        BUFFER_VIEWS,
+        "frag",
+        &[Target::SpirV, Target::Glsl, Target::Wgsl],
+    );
+    let shader = tgsi::parse(&BUFFER_VIEWS.replace(
+        "  1: TXF TEMP[1], TEMP[0], SAMP[0], BUFFER",
+        "  1: TEX TEMP[1], IN[0], SAMP[0], BUFFER",
+    ))
+    .expect("parses");
+    let err = tgsi_naga::translate(&shader).expect_err("sampling a buffer view");
+    assert!(err.to_string().contains("samples a buffer view"), "{err}");
+}
+
 #[test]
 fn compute_memory_atomics_and_switch() {
     check("compute", COMPUTE, "comp");
