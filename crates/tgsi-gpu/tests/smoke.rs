@@ -459,3 +459,20 @@ fn one_d_textures_run_as_two_d_rows() {
     };
     same(&gpu, text, &opts);
 }
+
+#[test]
+fn inputs_interpolated_at_the_centroid_or_a_sample_are_the_inputs() {
+    // Single-sampled rendering, as in the interpreter: INTERP_CENTROID and INTERP_SAMPLE
+    // read the input as it is.
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 4,
+        height: 2,
+        inputs: vec![[0x3f80_0000, 0x4000_0000, 0xbf00_0000, 0x7f80_0001]],
+        ..Default::default()
+    };
+    let text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+                IMM[0] UINT32 {0, 0, 0, 0}\n0: INTERP_SAMPLE TEMP[0], IN[0].wzyx, IMM[0].xxxx\n\
+                1: INTERP_CENTROID TEMP[1], IN[0]\n2: UADD OUT[0], TEMP[0], TEMP[1]\n3: END\n";
+    same(&gpu, text, &opts);
+}

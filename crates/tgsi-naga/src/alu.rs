@@ -25,7 +25,13 @@ impl Translator<'_> {
         };
         let mask = dst.write_mask;
         let mut results: Vec<(usize, H)> = Vec::new();
-        match info.output {
+        // INTERP_CENTROID and INTERP_SAMPLE read their input component-wise (see
+        // `component`).
+        let output = match inst.opcode {
+            Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => OutputMode::Component,
+            _ => info.output,
+        };
+        match output {
             OutputMode::Component => {
                 for c in (0..4).filter(|&c| mask.has(c)) {
                     let args = self.fetch_all(inst, |_| c)?;
@@ -87,6 +93,9 @@ impl Translator<'_> {
         let b = &mut self.body;
         Ok(match op {
             Opcode::MOV => a[0],
+            // Rendering is single-sampled, as in the interpreter: the input interpolated at
+            // the centroid or at a sample is the input (naga has no interpolate-at functions).
+            Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => a[0],
             Opcode::ADD => b.binary(B::Add, a[0], a[1]),
             Opcode::SUB => b.binary(B::Subtract, a[0], a[1]),
             Opcode::MUL => b.binary(B::Multiply, a[0], a[1]),

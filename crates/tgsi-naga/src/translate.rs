@@ -399,6 +399,7 @@ impl Translator<'_> {
             {
                 self.alu(inst)
             }
+            Opcode::INTERP_CENTROID | Opcode::INTERP_SAMPLE => self.alu(inst),
             _ => Err(self.unsupported("is not translated yet")),
         }
     }
