@@ -2,8 +2,7 @@
 //! state. The translation does the rest: border colours ([`border_colors`]), GL's CLAMP
 //! with linear filtering and the mirror-clamp modes, by transforming coordinates
 //! ([`coordinate_wraps`]), and depth comparisons, after filtering as softpipe makes them
-//! ([`depth_compares`]).
-//! Anisotropy is refused with its name. Unnormalised coordinates are taken where only RECT and
+//! ([`depth_compares`]). Anisotropic filtering is lavapipe's own. Unnormalised coordinates are taken where only RECT and
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
 //! modes those softpipe gives unnormalised coordinates (clamps). LOD biases are added by the
@@ -242,12 +241,16 @@ pub(crate) fn sampler(
     if !s.unnormalized_coords && usage.rect {
         return refuse("normalised coordinates with a RECT target");
     }
-    if s.max_anisotropy > 1 {
-        return Err(Error::Unsupported(format!(
-            "SAMP[{slot}]: max_anisotropy {} (anisotropic filtering is the driver's own)",
-            s.max_anisotropy
-        )));
-    }
+    // Anisotropic filtering is the driver's own (softpipe's is EWA); wgpu takes it only
+    // with linear filters and linear mipmapping, and filters without it otherwise.
+    let all_linear = s.min_img_filter == Filter::Linear
+        && s.mag_img_filter == Filter::Linear
+        && s.min_mip_filter == MipFilter::Linear;
+    let anisotropy_clamp = if all_linear {
+        s.max_anisotropy.clamp(1, 16) as u16
+    } else {
+        1
+    };
     let [u, v, w] = axes(s, slot)?.map(|a| a.0);
     // The translation adds the border colour over a transparent black border.
     let border_color = [u, v, w]
@@ -273,7 +276,7 @@ pub(crate) fn sampler(
         lod_max_clamp: lod(lod_max, lod_min),
         // The translation compares depth after filtering ([`depth_compares`]).
         compare: None,
-        anisotropy_clamp: 1,
+        anisotropy_clamp,
         border_color,
     }))
 }

@@ -185,6 +185,12 @@ const EXPLAINED: &[(&str, &str)] = &[
          identical",
     ),
     (
+        "aniso-trilinear",
+        "anisotropic filtering: softpipe's EWA filter against lavapipe's own (none for the \
+         LINEAR_MIPMAP_NEAREST sampler: wgpu takes anisotropy only with linear mipmapping); \
+         llvmpipe differs from softpipe by up to 0.736 in this case (the case's meta.json)",
+    ),
+    (
         "mip-filters-2d",
         "LOD approximations select other mip levels (NEAREST and LINEAR mip filters, in \
          every band alike; the last band's sampler LOD bias is added by the translation)",
@@ -346,6 +352,8 @@ const EMULATED: &[&str] = &[
     "gather-components",
     "tbuffer-fetch",
     "texelfetch-targets",
+    "aniso",
+    "aniso-trilinear",
 ];
 
 /// Why case `name` may differ, if it may.
