@@ -9,8 +9,7 @@
 //! translation ([`lod_biases`]).
 
 use std::collections::BTreeMap;
-use tgsi::enums::{File, TextureTarget};
-use tgsi::ir::ResourceDecl;
+use tgsi::enums::TextureTarget;
 use tgsi_exec::format::NumClass;
 use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
 use tgsi_exec::texture::border_color;
@@ -187,36 +186,11 @@ pub(crate) struct SamplerUse {
     pub other: bool,
 }
 
-/// How `shader` samples through each `SAMP[i]` it names.
+/// How `shader` samples through each `SAMP[i]` it names (the translation's rule for the
+/// target an instruction samples with: `tgsi_naga::sampler_targets`).
 pub(crate) fn uses(shader: &tgsi::Shader) -> BTreeMap<u32, SamplerUse> {
-    let mut views = BTreeMap::new();
-    for d in shader
-        .declarations
-        .iter()
-        .filter(|d| d.file == File::SamplerView)
-    {
-        if let Some(ResourceDecl::SamplerView { target, .. }) = d.resource {
-            for i in d.first..=d.last.min(d.first.saturating_add(1024)) {
-                views.insert(i, target);
-            }
-        }
-    }
     let mut out = BTreeMap::<u32, SamplerUse>::new();
-    for inst in &shader.instructions {
-        let Some(tex) = &inst.texture else { continue };
-        let index = |file: File| {
-            inst.src
-                .iter()
-                .find(|s| s.reg.file == file)
-                .and_then(|s| u32::try_from(s.reg.index).ok())
-        };
-        let Some(unit) = index(File::Sampler) else {
-            continue;
-        };
-        let target = match index(File::SamplerView) {
-            Some(v) => views.get(&v).copied().unwrap_or(TextureTarget::Unknown),
-            None => tex.target,
-        };
+    for (unit, target) in tgsi_naga::sampler_targets(shader) {
         let u = out.entry(unit).or_default();
         if matches!(target, TextureTarget::Rect | TextureTarget::ShadowRect) {
             u.rect = true;

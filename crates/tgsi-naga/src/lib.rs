@@ -35,6 +35,7 @@ pub use error::Error;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
+pub use texture::sampler_targets;
 pub use translate::{CompareFunc, CoordinateWrap, DepthCompare, Options, ENTRY_POINT};
 
 /// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].

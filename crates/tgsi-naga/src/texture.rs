@@ -68,25 +68,64 @@ fn layout(target: TextureTarget) -> Option<Layout> {
     })
 }
 
+/// The index of the first source of `file` of a texture instruction.
+fn operand(inst: &Instruction, file: File) -> Option<u32> {
+    inst.src
+        .iter()
+        .find(|s| s.reg.file == file)
+        .and_then(|s| u32::try_from(s.reg.index).ok())
+}
+
+/// The sampler unit (`SAMP[i]`) a texture instruction samples through, and the target it
+/// samples with: for the SAMPLE family (an `SVIEW` operand) the target that view is
+/// declared with (`declared`; unknown when it is not), otherwise the instruction's own.
+pub(crate) fn sampling(
+    inst: &Instruction,
+    declared: impl Fn(u32) -> Option<TextureTarget>,
+) -> (Option<u32>, TextureTarget) {
+    let target = match operand(inst, File::SamplerView) {
+        Some(v) => declared(v).unwrap_or(TextureTarget::Unknown),
+        None => inst
+            .texture
+            .as_ref()
+            .map_or(TextureTarget::Unknown, |t| t.target),
+    };
+    (operand(inst, File::Sampler), target)
+}
+
+/// For hosts that set up samplers: the sampler unit and target of every texture
+/// instruction of `shader` that names a sampler, by the translation's own rule (the SAMPLE
+/// family samples with its view's declared target).
+pub fn sampler_targets(shader: &tgsi::Shader) -> Vec<(u32, TextureTarget)> {
+    let declared = |v: u32| {
+        shader.declarations.iter().find_map(|d| match d.resource {
+            Some(tgsi::ResourceDecl::SamplerView { target, .. })
+                if d.file == File::SamplerView && (d.first..=d.last).contains(&v) =>
+            {
+                Some(target)
+            }
+            _ => None,
+        })
+    };
+    shader
+        .instructions
+        .iter()
+        .filter(|inst| inst.texture.is_some() || operand(inst, File::SamplerView).is_some())
+        .filter_map(|inst| match sampling(inst, declared) {
+            (Some(unit), target) => Some((unit, target)),
+            (None, _) => None,
+        })
+        .collect()
+}
+
 impl Translator<'_> {
     /// Translates a texture instruction.
     pub(crate) fn texture(&mut self, inst: &Instruction) -> Result<()> {
-        let target = inst
-            .texture
-            .as_ref()
-            .map_or(TextureTarget::Unknown, |t| t.target);
         let Some(dst) = inst.dst.first() else {
             return Err(self.unsupported("has no destination"));
         };
-        let operand = |file: File| {
-            inst.src
-                .iter()
-                .find(|s| s.reg.file == file)
-                .map(|s| s.reg.index)
-                .and_then(|i| u32::try_from(i).ok())
-        };
-        let unit = operand(File::Sampler);
-        let view_index = operand(File::SamplerView).or(unit);
+        let (unit, target) = sampling(inst, |v| self.resources.views.get(&v).map(|x| x.target));
+        let view_index = operand(inst, File::SamplerView).or(unit);
         let swizzle = view_index.and_then(|i| self.view_swizzles.get(&i).copied());
         let buffer = view_index.and_then(|i| self.resources.texel_buffers.get(&i).copied());
         if let Some(buffer) = buffer {
@@ -103,15 +142,12 @@ impl Translator<'_> {
             };
             return self.write_texel(dst, texel, swizzle);
         }
-        let (view, target) = match operand(File::SamplerView) {
+        let view = match operand(inst, File::SamplerView) {
             // The SAMPLE family: the view's own target.
-            Some(v) => {
-                let view = self.view(v, TextureTarget::Unknown)?;
-                (view, view.target)
-            }
+            Some(v) => self.view(v, TextureTarget::Unknown)?,
             None => {
                 let u = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
-                (self.view(u, target)?, target)
+                self.view(u, target)?
             }
         };
         let texel = match inst.opcode {
