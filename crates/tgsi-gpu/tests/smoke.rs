@@ -335,39 +335,54 @@ fn sampler_lod_bias_is_added_to_implicit_biased_and_explicit_lods() {
     }
 }
 
+/// Renders 16×8 pixels sampling (TEX) at `pixel · scale − offset` an 8×4 RGBA8 texture
+/// through a nearest sampler that wraps as `wrap` with the border colour (0.25, 0.5, 0.75,
+/// 0.125), its view swizzled by `swizzle`, on both engines, which must agree bit for bit;
+/// returns the interpreter's image.
+fn sample_with_border(
+    gpu: &tgsi_gpu::Gpu,
+    scale: [f32; 2],
+    offset: f32,
+    wrap: tgsi_exec::resource::Wrap,
+    swizzle: [tgsi_exec::resource::Swizzle; 4],
+) -> tgsi_exec::Image {
+    let text = format!(
+        "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n\
+         IMM[0] FLT32 {{{}, {}, 0.0, 0.0}}\nIMM[1] FLT32 {{{}, {}, 0.0, 0.0}}\n\
+         0: MAD TEMP[0], IN[0], IMM[0], IMM[1]\n1: TEX OUT[0], TEMP[0], SAMP[0], 2D\n\
+         2: END\n",
+        scale[0], scale[1], -offset, -offset
+    );
+    let mut resources = rgba8_resources(false, wrap, swizzle);
+    if let Some(Some(s)) = resources.samplers.first_mut() {
+        s.border_color = [0.25f32, 0.5, 0.75, 0.125].map(f32::to_bits);
+    }
+    let opts = RenderOptions {
+        width: 16,
+        height: 8,
+        resources,
+        ..Default::default()
+    };
+    same(gpu, &text, &opts);
+    let program = Program::compile(&tgsi::parse(&text).expect("test shader parses"))
+        .expect("test shader compiles");
+    render_fragment(&program, &opts).expect("interpreter renders")
+}
+
 #[test]
 fn custom_border_colours_are_emulated() {
     use tgsi_exec::resource::{Swizzle, Wrap};
     let Some(gpu) = gpu() else { return };
-    // 16×8 pixels over coordinates from −0.47 to 1.47: the middle half of each row and
-    // column samples the 8×4 texture, the rest its border colour, which wgpu has no
-    // sampler state for. Nearest filtering, so the emulation (texel + border · (1 − c))
-    // is exact: c is 0 or 1.
-    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-                DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n\
-                IMM[0] FLT32 {0.125, 0.25, 0.0, 0.0}\nIMM[1] FLT32 {-0.5, -0.5, 0.0, 0.0}\n\
-                0: MAD TEMP[0], IN[0], IMM[0], IMM[1]\n1: TEX OUT[0], TEMP[0], SAMP[0], 2D\n\
-                2: END\n";
-    let border = [0.25f32, 0.5, 0.75, 0.125].map(f32::to_bits);
+    // Coordinates from −0.47 to 1.47: the middle half of each row and column samples the
+    // texture, the rest its border colour, which wgpu has no sampler state for. Nearest
+    // filtering, so the emulation (texel + border · (1 − c)) is exact: c is 0 or 1.
     for swizzle in [
         [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
         [Swizzle::Z, Swizzle::One, Swizzle::X, Swizzle::Zero],
     ] {
-        let mut resources = rgba8_resources(false, Wrap::ClampToBorder, swizzle);
-        if let Some(Some(s)) = resources.samplers.first_mut() {
-            s.border_color = border;
-        }
-        let opts = RenderOptions {
-            width: 16,
-            height: 8,
-            resources,
-            ..Default::default()
-        };
-        same(&gpu, text, &opts);
-        // The border colour shows: some pixel is exactly the (swizzled) border.
-        let shader = tgsi::parse(text).expect("test shader parses");
-        let program = Program::compile(&shader).expect("test shader compiles");
-        let image = render_fragment(&program, &opts).expect("interpreter renders");
+        let image = sample_with_border(&gpu, [0.125, 0.25], 0.5, Wrap::ClampToBorder, swizzle);
+        // The border colour shows: the corner pixel is the (swizzled) border.
         assert!(image.pixels[0].iter().any(|&c| c == 0.25 || c == 0.75));
     }
 }
@@ -379,32 +394,14 @@ fn mirror_clamp_and_gl_clamp_wraps_are_emulated() {
     // Coordinates from −1.47 to 1.47 in both directions: the mirror-clamp modes, which wgpu
     // lacks, show the texture mirrored about 0 and clamped (to the edge texel, or to the
     // border colour beyond 1), GL's CLAMP the edge texel (nearest filtering).
-    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-                DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n\
-                IMM[0] FLT32 {0.1875, 0.375, 0.0, 0.0}\nIMM[1] FLT32 {-1.5, -1.5, 0.0, 0.0}\n\
-                0: MAD TEMP[0], IN[0], IMM[0], IMM[1]\n1: TEX OUT[0], TEMP[0], SAMP[0], 2D\n\
-                2: END\n";
     for wrap in [
         Wrap::MirrorClamp,
         Wrap::MirrorClampToEdge,
         Wrap::MirrorClampToBorder,
         Wrap::Clamp,
     ] {
-        let mut resources = rgba8_resources(
-            false,
-            wrap,
-            [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-        );
-        if let Some(Some(s)) = resources.samplers.first_mut() {
-            s.border_color = [0.25f32, 0.5, 0.75, 0.125].map(f32::to_bits);
-        }
-        let opts = RenderOptions {
-            width: 16,
-            height: 8,
-            resources,
-            ..Default::default()
-        };
-        same(&gpu, text, &opts);
+        let identity = [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W];
+        sample_with_border(&gpu, [0.1875, 0.375], 1.5, wrap, identity);
     }
 }
 
