@@ -1,5 +1,6 @@
 //! `--engine gpu` from the command line: a fragment shader renders the interpreter's image
 //! through `tgsi render`, a compute kernel leaves the interpreter's bytes through `tgsi run`,
+//! a vertex shader gives the interpreter's outputs through `tgsi run`,
 //! `tgsi bench --engine gpu` reports Mpix/s, and stages the GPU engine does not run are
 //! refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU adapter"
 //! and return (the refusals are still checked).
@@ -139,25 +140,68 @@ fn bench_reports_the_gpu() {
 }
 
 #[test]
+fn run_runs_a_vertex_shader() {
+    let vs = temp("transform.vert.tgsi");
+    std::fs::write(
+        &vs,
+        "VERT\nDCL IN[0]\nDCL SV[0], VERTEXID\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+         DCL CONST[0][0]\n  0: MUL OUT[0], IN[0], CONST[0][0]\n  1: MOV OUT[1], SV[0]\n  2: END\n",
+    )
+    .expect("write shader");
+    let consts = temp("vconsts.txt");
+    std::fs::write(&consts, "CONST[0][0] = 2 3 0.5 0x7fc00001\n").expect("write consts");
+    let run = |engine: &str| {
+        tgsi()
+            .arg("run")
+            .arg(&vs)
+            .arg("--consts")
+            .arg(&consts)
+            .args(["--count", "70", "--base-vertex=-3", "--hex"])
+            .args(["--input", "IN[0]=1.5,-2,0x7f800000,4", "--engine", engine])
+            .output()
+            .expect("run tgsi")
+    };
+    let gpu = run("gpu");
+    if no_adapter(&gpu) {
+        return;
+    }
+    assert!(gpu.status.success(), "{}", stderr(&gpu));
+    let interp = run("interp");
+    assert!(interp.status.success(), "{}", stderr(&interp));
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout),
+        String::from_utf8_lossy(&interp.stdout)
+    );
+    assert_eq!(String::from_utf8_lossy(&gpu.stdout).lines().count(), 140);
+}
+
+#[test]
 fn other_stages_are_refused() {
+    let gs = temp("g.tgsi");
+    std::fs::write(
+        &gs,
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n",
+    )
+    .expect("write shader");
+    let out = tgsi()
+        .arg("run")
+        .arg(&gs)
+        .args(["--count", "1", "--engine", "gpu"])
+        .output()
+        .expect("run tgsi");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not GEOM shaders"),
+        "{}",
+        stderr(&out)
+    );
     let vs = temp("v.tgsi");
     std::fs::write(
         &vs,
         "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n",
     )
     .expect("write shader");
-    let out = tgsi()
-        .arg("run")
-        .arg(&vs)
-        .args(["--count", "1", "--engine", "gpu"])
-        .output()
-        .expect("run tgsi");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("not VERT shaders"),
-        "{}",
-        stderr(&out)
-    );
     let out = tgsi()
         .arg("run")
         .args([&vs, &vs])

@@ -131,37 +131,8 @@ pub fn run_vertices_with(
     opts: &VertexOptions,
 ) -> Result<VertexOutputs, ExecError> {
     let program = engine.program();
-    if program.processor != Processor::Vertex {
-        return Err(ExecError::Setup(format!(
-            "run_vertices needs a vertex shader, not {}",
-            program.processor
-        )));
-    }
-    if opts.count > MAX_VERTICES {
-        return Err(ExecError::Setup(format!(
-            "{} vertices is more than the limit of {MAX_VERTICES}",
-            opts.count
-        )));
-    }
+    check_options(program, opts)?;
     let mut m = Machine::<WAVE>::new(program);
-    let declared = m.inputs_mut().len();
-    if opts.inputs.len() > declared {
-        return Err(ExecError::Setup(format!(
-            "IN[{}] is given but the shader declares {declared} input register(s)",
-            opts.inputs.len() - 1
-        )));
-    }
-    for (i, input) in opts.inputs.iter().enumerate() {
-        if let VertexInput::PerVertex(v) = input {
-            if v.len() < opts.count {
-                return Err(ExecError::Setup(format!(
-                    "IN[{i}] has {} vertices, fewer than the {} to run",
-                    v.len(),
-                    opts.count
-                )));
-            }
-        }
-    }
     let decls = output_decls(program);
     let mut values = Vec::with_capacity(opts.count);
     for first in (0..opts.count).step_by(WAVE) {
@@ -187,7 +158,44 @@ pub fn run_vertices_with(
 }
 
 /// Output registers with a semantic and those without, ordered by register index.
-pub(crate) fn output_decls(program: &Program) -> Vec<OutputDecl> {
+/// Whether `opts` can run `program`: a vertex shader, at most [`MAX_VERTICES`] vertices,
+/// inputs only for declared input registers, and per-vertex inputs for every vertex.
+pub fn check_options(program: &Program, opts: &VertexOptions) -> Result<(), ExecError> {
+    if program.processor != Processor::Vertex {
+        return Err(ExecError::Setup(format!(
+            "run_vertices needs a vertex shader, not {}",
+            program.processor
+        )));
+    }
+    if opts.count > MAX_VERTICES {
+        return Err(ExecError::Setup(format!(
+            "{} vertices is more than the limit of {MAX_VERTICES}",
+            opts.count
+        )));
+    }
+    let declared = program.register_counts()[1];
+    if opts.inputs.len() > declared {
+        return Err(ExecError::Setup(format!(
+            "IN[{}] is given but the shader declares {declared} input register(s)",
+            opts.inputs.len() - 1
+        )));
+    }
+    for (i, input) in opts.inputs.iter().enumerate() {
+        if let VertexInput::PerVertex(v) = input {
+            if v.len() < opts.count {
+                return Err(ExecError::Setup(format!(
+                    "IN[{i}] has {} vertices, fewer than the {} to run",
+                    v.len(),
+                    opts.count
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The output registers [`VertexOutputs::values`] holds, in register order.
+pub fn output_decls(program: &Program) -> Vec<OutputDecl> {
     let mut decls: Vec<OutputDecl> = program
         .outputs
         .iter()

@@ -60,6 +60,10 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
     let mut written = Vec::new();
     for (_, var) in module.global_variables.iter() {
         let Some(rb) = var.binding else { continue };
+        // A vertex shader's own buffers when it runs as a compute shader: the caller's.
+        if rb.group == tgsi_naga::VERTEX_IO_GROUP {
+            continue;
+        }
         let inner = &module.types[var.ty].inner;
         let slot = match var.space {
             AddressSpace::Uniform => {

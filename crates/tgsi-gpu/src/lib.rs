@@ -1,7 +1,8 @@
 //! Runs tgsi-naga's translations of TGSI shaders on a real GPU API: wgpu on Vulkan,
 //! headless (e.g. Mesa's lavapipe). Fragment shaders render like
 //! `tgsi_exec::render_fragment_with` ([`Renderer`], [`render`]); compute shaders dispatch
-//! like `tgsi_exec::run_compute` ([`run_compute`]). The naga module goes to wgpu as is
+//! like `tgsi_exec::run_compute` ([`run_compute`]); vertex shaders run like
+//! `tgsi_exec::run_vertices` ([`run_vertices`], as compute shaders). The naga module goes to wgpu as is
 //! (`ShaderSource::Naga`); bind groups are built from its resource variables.
 
 mod bindings;
@@ -13,12 +14,14 @@ mod images;
 mod samplers;
 mod textures;
 mod vertex;
+mod vertex_compute;
 mod wrap;
 
 pub use compute::Dispatcher;
 pub use device::Gpu;
 pub use error::{Error, Result};
 pub use fragment::Renderer;
+pub use vertex_compute::run_vertices;
 
 /// Renders `shader` (compiled for the interpreter as `program`) once on `gpu`.
 pub fn render(

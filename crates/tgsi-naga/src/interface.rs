@@ -497,6 +497,9 @@ impl Translator<'_> {
 
     /// Returns from the entry point with the current output registers.
     pub(crate) fn store_outputs_and_return(&mut self) -> Result<()> {
+        if let Some(vc) = self.vertex_compute.clone() {
+            return self.store_vertex_outputs_and_return(&vc);
+        }
         let Some(ty) = self.interface.result else {
             self.body.stmt(naga::Statement::Return { value: None });
             return Ok(());

@@ -29,6 +29,7 @@ mod split64;
 mod targets;
 mod texture;
 mod translate;
+mod vertex_compute;
 mod wide;
 
 pub use error::Error;
@@ -37,6 +38,7 @@ pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use texture::sampler_targets;
 pub use translate::{CompareFunc, CoordinateWrap, DepthCompare, Options, ENTRY_POINT};
+pub use vertex_compute::{vertex_io_strides, VERTEX_IO_GROUP, VERTEX_WORKGROUP_SIZE};
 
 /// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].
 pub fn translate(shader: &tgsi::Shader) -> Result<naga::Module, Error> {

@@ -18,6 +18,7 @@ use crate::interface::Interface;
 use crate::registers::Registers;
 use crate::resources::Resources;
 use crate::split64::Helpers;
+use crate::vertex_compute::{VertexCompute, VERTEX_WORKGROUP_SIZE};
 
 /// Name of the generated entry point.
 pub const ENTRY_POINT: &str = "main";
@@ -63,6 +64,9 @@ pub(crate) struct Translator<'s> {
     pub one_d_as_2d: bool,
     /// See [`Options::depth_compares`].
     pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
+    /// The vertex a vertex shader run as a compute shader works on
+    /// ([`Options::vertex_as_compute`]).
+    pub vertex_compute: Option<VertexCompute>,
 }
 
 /// How to translate.
@@ -120,6 +124,11 @@ pub struct Options {
     /// without an entry compares nothing: the texel comes back as it is, as softpipe returns
     /// it when the sampler's comparison is off.
     pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
+    /// Translate a vertex shader as a compute shader reading its inputs from and writing its
+    /// outputs to storage buffers, one invocation per vertex (see
+    /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
+    /// no transform feedback (WebGPU).
+    pub vertex_as_compute: bool,
 }
 
 /// A depth comparison the translation makes ([`Options::depth_compares`]).
@@ -180,6 +189,7 @@ impl Default for Options {
             coordinate_wraps: BTreeMap::new(),
             one_d_as_2d: false,
             depth_compares: None,
+            vertex_as_compute: false,
         }
     }
 }
@@ -201,7 +211,12 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
 
 /// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
 pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
-    let stage = stage(shader)?;
+    let vertex_as_compute = options.vertex_as_compute && shader.processor == Processor::Vertex;
+    let stage = if vertex_as_compute {
+        ShaderStage::Compute
+    } else {
+        stage(shader)?
+    };
     let function = Function {
         name: Some(ENTRY_POINT.to_string()),
         ..Function::default()
@@ -227,13 +242,18 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         coordinate_wraps: options.coordinate_wraps.clone(),
         one_d_as_2d: options.one_d_as_2d,
         depth_compares: options.depth_compares.clone(),
+        vertex_compute: None,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),
     };
     t.declare_resources()?;
     t.declare_registers()?;
-    t.declare_interface(stage)?;
+    if vertex_as_compute {
+        t.declare_vertex_compute()?;
+    } else {
+        t.declare_interface(stage)?;
+    }
     t.program(0)?;
     if !t.body.terminated() {
         t.store_outputs_and_return()?;
@@ -433,6 +453,9 @@ impl Translator<'_> {
     fn workgroup_size(&self, stage: ShaderStage) -> Result<[u32; 3]> {
         if stage != ShaderStage::Compute {
             return Ok([0; 3]);
+        }
+        if self.vertex_compute.is_some() {
+            return Ok([VERTEX_WORKGROUP_SIZE, 1, 1]);
         }
         let names = [
             PropertyName::CsFixedBlockWidth,

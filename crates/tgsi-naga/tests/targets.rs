@@ -413,6 +413,36 @@ fn buffer_views_read_texel_buffers() {
 }
 
 #[test]
+fn vertex_shaders_as_compute_shaders() {
+    let options = tgsi_naga::Options {
+        vertex_as_compute: true,
+        ..tgsi_naga::Options::default()
+    };
+    check_with(
+        "vertex-as-compute",
+        VERTEX,
+        "comp",
+        &[Target::SpirV, Target::Glsl],
+        &options,
+    );
+    let module = tgsi_naga::translate_with(&tgsi::parse(VERTEX).unwrap(), &options).unwrap();
+    let entry = &module.entry_points[0];
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert_eq!(
+        entry.workgroup_size,
+        [tgsi_naga::VERTEX_WORKGROUP_SIZE, 1, 1]
+    );
+    let io: Vec<u32> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, v)| v.binding.as_ref())
+        .filter(|b| b.group == tgsi_naga::VERTEX_IO_GROUP)
+        .map(|b| b.binding)
+        .collect();
+    assert_eq!(io, [0, 1]);
+}
+
+#[test]
 fn compute_memory_atomics_and_switch() {
     check("compute", COMPUTE, "comp");
 }

@@ -92,9 +92,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub tokens: bool,
     /// Executor of a vertex shader run on its own: the Cranelift JIT (with a note when it
-    /// falls back to the interpreter) or the reference interpreter; identical results.
-    /// Geometry and compute shaders and chains run on the interpreter, except that `gpu`
-    /// dispatches a compute shader on a Vulkan device (and is refused for other stages).
+    /// falls back to the interpreter) or the reference interpreter, identical results; or
+    /// `gpu`: the naga translation on a Vulkan device (a vertex shader as a compute shader
+    /// over storage buffers). Geometry and compute shaders and chains run on the
+    /// interpreter, except that `gpu` dispatches a compute shader on a Vulkan device (and is
+    /// refused for geometry shaders and chains).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]
@@ -409,11 +411,17 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
-    let (engine, _) = engine::prepare(args.engine, args.math, &program, &input.name)?;
-    let outputs = tgsi_exec::run_vertices_with(engine.wave(), &options).map_err(|e| {
-        eprintln!("{}: error: {e}", input.name);
-        Failure::Invalid
-    })?;
+    let outputs = if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        tgsi_gpu::run_vertices(&gpu, &shader, &program, &options)
+            .map_err(|e| crate::gpu::failed(&input.name, e))?
+    } else {
+        let (engine, _) = engine::prepare(args.engine, args.math, &program, &input.name)?;
+        tgsi_exec::run_vertices_with(engine.wave(), &options).map_err(|e| {
+            eprintln!("{}: error: {e}", input.name);
+            Failure::Invalid
+        })?
+    };
     write_outputs(&bindings)?;
     match &args.output {
         Some(path) => input::write(path, &outputs.to_le_bytes()),
