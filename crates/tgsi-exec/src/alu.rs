@@ -4,17 +4,19 @@
 //! CLOCK. Every result channel is computed before any is written.
 
 use crate::compile::Inst;
+use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
+use crate::operand::{mask_channels, merge_row, saturate_word, swizzle_reads};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
-use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
+use crate::scalar::{double::dfracexp, double::dsaturate};
 
 impl<const N: usize> Machine<N> {
     /// Execute one ALU (or kill/derivative) instruction.
-    pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
+    pub(crate) fn alu(&mut self, inst: &Inst, res: &Res, scratch: &mut Scratch<N>) {
         let exec = self.exec();
         match inst.kind {
-            Kind::Component(op) => self.component(inst, res, exec, op),
-            Kind::Vector(op) => self.vector(inst, res, exec, op),
+            Kind::Component(op) => self.component(inst, res, exec, op, scratch),
+            Kind::Vector(op) => self.vector(inst, res, exec, op, scratch),
             Kind::Wide(op) => self.wide(inst, res, exec, op),
             Kind::FracExp => self.fracexp(inst, res, exec),
             Kind::Deriv(d) => self.deriv(inst, res, exec, d),
@@ -123,60 +125,80 @@ impl<const N: usize> Machine<N> {
         let Some(dst) = inst.dst.get(d).copied() else {
             return;
         };
-        for (c, vals) in out.iter().enumerate() {
-            if dst.mask & mask & (1 << c) == 0 {
-                continue;
+        let mask = dst.mask & mask;
+        let saturate = inst.saturate && !dst.ty.is_64bit();
+        if let Some(reg) = self.direct_dst(&dst) {
+            for c in mask_channels(mask) {
+                merge_row(&mut reg[c], &out[c], exec, saturate);
             }
-            if inst.saturate && !dst.ty.is_64bit() {
-                let v = vals.map(|x| saturate(f32::from_bits(x)).to_bits());
+            return;
+        }
+        for c in mask_channels(mask) {
+            if saturate {
+                let v = out[c].map(saturate_word);
                 self.store(&dst, c, &v, exec);
             } else {
-                self.store(&dst, c, vals, exec);
+                self.store(&dst, c, &out[c], exec);
             }
         }
     }
 
-    /// Component-wise: channel c of the result from channel c of each source.
-    /// Sources that are plain registers are read in place; the others are fetched into a
-    /// buffer first (missing sources read as zero).
-    fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: LaneKernel) {
+    /// Component-wise: channel c of the result from channel c of each source (missing
+    /// sources read as zero).
+    fn component(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        op: LaneKernel,
+        scratch: &mut Scratch<N>,
+    ) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
-        let mut out = [[0u32; N]; 4];
-        let mut s = [[0u32; N]; 4];
-        let srcs = &inst.src[..inst.src.len().min(4)];
-        for (c, o) in out.iter_mut().enumerate() {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
-            let mut plain: [Option<&[u32; N]>; 4] = [None; 4];
-            for ((k, src), p) in srcs.iter().enumerate().zip(&mut plain) {
-                *p = self.plain_row(src, c);
-                if p.is_none() {
-                    s[k] = self.fetch(src, c, exec, res);
-                }
-            }
-            let row = |k: usize| plain[k].map_or(&s[k][..], |r| &r[..]);
-            op(o, [row(0), row(1), row(2), row(3)]);
+        let Scratch { src, out, zero } = scratch;
+        let mut regs: [&Reg<N>; 4] = [zero; 4];
+        let mut swizzles = [[0u8; 4]; 4];
+        for (k, (s, buf)) in inst.src.iter().zip(src).enumerate() {
+            regs[k] = self.operand(s, swizzle_reads(s, mask), exec, res, buf);
+            swizzles[k] = s.swizzle;
         }
-        self.write(inst, 0, &out, 0xf, exec);
+        for c in mask_channels(mask) {
+            let row = |k: usize| &regs[k][swizzles[k][c] as usize & 3];
+            op(&mut out[c], [row(0), row(1), row(2), row(3)]);
+        }
+        self.write(inst, 0, out, mask, exec);
     }
 
     /// Whole vectors in, vector out, per lane.
-    /// Only the channels the function reads are fetched.
-    fn vector(&mut self, inst: &Inst, res: &Res, exec: u32, op: VectorOp) {
-        let mut s = [[[0u32; N]; 4]; 3];
-        for ((k, src), reads) in inst.src.iter().take(3).enumerate().zip(op.reads) {
-            for (c, ch) in s[k].iter_mut().enumerate() {
-                if reads & (1 << c) != 0 {
-                    *ch = self.fetch(src, c, exec, res);
-                }
+    /// Only the channels the function reads are fetched (the others read as zero).
+    fn vector(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        op: VectorOp,
+        scratch: &mut Scratch<N>,
+    ) {
+        let Scratch {
+            src: bufs,
+            out,
+            zero,
+        } = scratch;
+        let mut rows = [[&zero[0]; 4]; 3];
+        let srcs = inst
+            .src
+            .iter()
+            .zip(op.reads)
+            .zip(bufs.iter_mut().zip(&mut rows));
+        for ((s, reads), (buf, rows)) in srcs {
+            let reg = self.operand(s, swizzle_reads(s, reads), exec, res, buf);
+            for c in mask_channels(reads) {
+                rows[c] = &reg[s.swizzle[c] as usize & 3];
             }
         }
-        let mut out = [[0u32; N]; 4];
         if op.reads == [1, 0, 0] {
             // The scalar opcodes (RCP, RSQ, EX2, …) read src0.x only.
             for l in 0..N {
-                let lane = [[s[0][0][l], 0, 0, 0], [0; 4], [0; 4]];
+                let lane = [[rows[0][0][l], 0, 0, 0], [0; 4], [0; 4]];
                 let r = (op.f)(&lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
@@ -184,15 +206,14 @@ impl<const N: usize> Machine<N> {
             }
         } else {
             for l in 0..N {
-                let lane: [[u32; 4]; 3] =
-                    std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
+                let lane: [[u32; 4]; 3] = rows.map(|r| r.map(|ch| ch[l]));
                 let r = (op.f)(&lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
                 }
             }
         }
-        self.write(inst, 0, &out, 0xf, exec);
+        self.write(inst, 0, out, 0xf, exec);
     }
 
     /// 64-bit operations on channel pairs. Shapes, from the opcode's operand types:

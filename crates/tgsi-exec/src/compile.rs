@@ -112,6 +112,44 @@ pub struct SrcOp {
     pub neg: bool,
     /// Operand type from the opcode table (decides integer vs float negation).
     pub ty: OperandType,
+    /// How the interpreter reads it.
+    pub(crate) read: Read,
+}
+
+/// How the interpreter reads a source, decided when compiling: the common operands get a
+/// fast path ([`crate::Machine`]'s `operand`), the others go through its `fetch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// Register `index` of the per-lane file `file` (see [`RegFile::lane_file`]), directly
+    /// addressed (first vertex), without modifiers.
+    Lane {
+        /// The per-lane file.
+        file: usize,
+        /// The register.
+        index: usize,
+    },
+    /// A directly addressed immediate: its words with the modifiers applied.
+    Imm([u32; 4]),
+    /// Everything else.
+    Fetch,
+}
+
+impl SrcOp {
+    /// `self` with its [`Read`] decided; `imms` are the program's immediates.
+    fn with_read(mut self, imms: &[[u32; 4]]) -> SrcOp {
+        let direct = self.indirect.is_none() && self.dim_indirect.is_none();
+        let index = usize::try_from(self.index).ok().filter(|_| direct);
+        let plain = !(self.abs || self.neg) && self.dim == 0;
+        self.read = match (self.file.lane_file(), self.file, index) {
+            (Some(file), _, Some(index)) if plain => Read::Lane { file, index },
+            (None, RegFile::Imm, Some(index)) => match imms.get(index) {
+                Some(v) => Read::Imm(v.map(|x| self.modify(x))),
+                None => Read::Fetch,
+            },
+            _ => Read::Fetch,
+        };
+        self
+    }
 }
 
 /// A resolved destination operand.
@@ -345,6 +383,8 @@ impl Program {
 struct Lowering<'a> {
     shader: &'a Shader,
     sizes: [usize; LANE_FILES],
+    /// The immediates as words.
+    imms: Vec<[u32; 4]>,
 }
 
 impl<'a> Lowering<'a> {
@@ -352,6 +392,7 @@ impl<'a> Lowering<'a> {
         Lowering {
             shader,
             sizes: [0; LANE_FILES],
+            imms: shader.immediates.iter().map(|i| i.words).collect(),
         }
     }
 
@@ -454,7 +495,7 @@ impl<'a> Lowering<'a> {
         Ok(Program {
             processor: sh.processor,
             insts,
-            imms: sh.immediates.iter().map(|i| i.words).collect(),
+            imms: std::mem::take(&mut self.imms),
             sizes: self.sizes,
             inputs,
             outputs,
@@ -713,17 +754,21 @@ impl<'a> Lowering<'a> {
                 return Err(self.err(at, "the loop register must be addressed directly"));
             }
             if matches!(kind, Kind::Flow(Flow::EndFor)) {
-                src.push(SrcOp {
-                    file: d.file,
-                    index: d.index,
-                    indirect: None,
-                    dim: 0,
-                    dim_indirect: None,
-                    swizzle: [0, 1, 2, 3],
-                    abs: false,
-                    neg: false,
-                    ty: OperandType::F32,
-                });
+                src.push(
+                    SrcOp {
+                        file: d.file,
+                        index: d.index,
+                        indirect: None,
+                        dim: 0,
+                        dim_indirect: None,
+                        swizzle: [0, 1, 2, 3],
+                        abs: false,
+                        neg: false,
+                        ty: OperandType::F32,
+                        read: Read::Fetch,
+                    }
+                    .with_read(&self.imms),
+                );
             }
         }
         Ok(Inst {
@@ -992,7 +1037,9 @@ impl<'a> Lowering<'a> {
             abs: s.absolute,
             neg: s.negate,
             ty,
-        })
+            read: Read::Fetch,
+        }
+        .with_read(&self.imms))
     }
 
     fn lower_dst(

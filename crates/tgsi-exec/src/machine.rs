@@ -14,6 +14,29 @@ use std::fmt;
 /// One vec4 register across the lanes of a wave: `[channel][lane]`.
 pub type Reg<const N: usize> = [[u32; N]; 4];
 
+/// Working registers of the instructions of a run, reused from one to the next: the
+/// sources converted for an instruction (modifiers applied, shared values spread over the
+/// lanes) and its result.
+pub(crate) struct Scratch<const N: usize> {
+    /// Converted sources.
+    pub src: [Reg<N>; 4],
+    /// The result.
+    pub out: Reg<N>,
+    /// Zero, read for missing sources (never written).
+    pub zero: Reg<N>,
+}
+
+impl<const N: usize> Scratch<N> {
+    /// Zeroed registers.
+    fn new() -> Self {
+        Scratch {
+            src: [[[0; N]; 4]; 4],
+            out: [[0; N]; 4],
+            zero: [[0; N]; 4],
+        }
+    }
+}
+
 /// Deepest CAL nesting before the run fails.
 pub const MAX_CALL_DEPTH: usize = 64;
 
@@ -358,6 +381,7 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared,
         };
+        let mut scratch = Scratch::new();
         while let Some(pc) = self.pc {
             let Some(inst) = program.insts.get(pc) else {
                 self.pc = None;
@@ -377,7 +401,9 @@ impl<const N: usize> Machine<N> {
                     self.pc = Some(pc + 1);
                     return Ok(Stop::Barrier);
                 }
-                _ => self.step(program, inst, pc, &res).map(|()| Some(pc + 1)),
+                _ => self
+                    .step(program, inst, pc, &res, &mut scratch)
+                    .map(|()| Some(pc + 1)),
             };
             // A failed run cannot be resumed.
             self.pc = None;
@@ -397,6 +423,7 @@ impl<const N: usize> Machine<N> {
         inst: &Inst,
         pc: usize,
         res: &Res,
+        scratch: &mut Scratch<N>,
     ) -> Result<(), ExecError> {
         match inst.kind {
             Kind::PushA | Kind::PopA => {
@@ -420,7 +447,7 @@ impl<const N: usize> Machine<N> {
                     self.emit(inst, res, end, &g.outputs, g.max_vertices);
                 }
             }
-            _ => self.alu(inst, res),
+            _ => self.alu(inst, res, scratch),
         }
         Ok(())
     }
@@ -455,7 +482,7 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared: None,
         };
-        self.step(program, inst, pc, &res)
+        self.step(program, inst, pc, &res, &mut Scratch::new())
     }
 
     /// The per-lane register files (TEMP, IN, OUT, ADDR, SV) as mutable slices, for engines

@@ -7,8 +7,9 @@
 //! Out-of-range register reads return 0 and out-of-range writes are dropped (softpipe does
 //! not check them at all), so no shader can make the machine panic.
 
-use crate::compile::{DstOp, Indirect, RegFile, SrcOp};
+use crate::compile::{DstOp, Indirect, Read, RegFile, SrcOp};
 use crate::machine::{Machine, Reg, Res};
+use crate::scalar::float::saturate;
 use tgsi::opcode::OperandType;
 
 impl SrcOp {
@@ -26,6 +27,56 @@ impl SrcOp {
             };
         }
         x
+    }
+}
+
+/// The channels (0 to 3) whose bits are set in `mask`.
+#[inline]
+pub(crate) fn mask_channels(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| mask & (1 << c) != 0)
+}
+
+/// A word clamped to [0, 1] as a float (`_SAT`).
+#[inline]
+pub(crate) fn saturate_word(x: u32) -> u32 {
+    saturate(f32::from_bits(x)).to_bits()
+}
+
+/// Write `vals` into `row` for the lanes in `exec`, saturated if `saturate`.
+#[inline(always)]
+pub(crate) fn merge_row<const N: usize>(
+    row: &mut [u32; N],
+    vals: &[u32; N],
+    exec: u32,
+    saturate: bool,
+) {
+    if exec == Machine::<N>::ALL && !saturate {
+        *row = *vals;
+        return;
+    }
+    for (l, (r, &v)) in row.iter_mut().zip(vals).enumerate() {
+        let v = if saturate { saturate_word(v) } else { v };
+        // All ones for a lane outside `exec`, which keeps its word (a select, no branch).
+        let keep = (exec >> l & 1).wrapping_sub(1);
+        *r = *r & keep | v & !keep;
+    }
+}
+
+/// The register channels source `s` reads for the result channels in `mask`.
+#[inline]
+pub(crate) fn swizzle_reads(s: &SrcOp, mask: u8) -> u8 {
+    mask_channels(mask).fold(0, |m, c| m | 1 << (s.swizzle[c] & 3))
+}
+
+/// The vector a directly addressed CONST or IMM source reads (`None` for other files and
+/// out of range).
+#[inline]
+fn shared_vector<'r>(s: &SrcOp, res: &Res<'r>) -> Option<&'r [u32; 4]> {
+    let index = usize::try_from(s.index).ok()?;
+    match s.file {
+        RegFile::Const => res.consts.get(usize::try_from(s.dim).ok()?)?.get(index),
+        RegFile::Imm => res.imms.get(index),
+        _ => None,
     }
 }
 
@@ -104,26 +155,45 @@ impl<const N: usize> Machine<N> {
         out
     }
 
-    /// The register a directly addressed source of a per-lane file reads (`None` for other
-    /// sources, and for registers out of range).
-    #[inline]
-    fn direct_reg(&self, s: &SrcOp) -> Option<&Reg<N>> {
-        if s.indirect.is_some() || s.dim_indirect.is_some() {
-            return None;
+    /// Source `s` as a register whose channel `s.swizzle[c]` holds result channel `c`: the
+    /// register itself when the source reads a per-lane register as it is, otherwise `buf`
+    /// with the register channels in `reads` fetched and modified.
+    #[inline(always)]
+    pub(crate) fn operand<'a>(
+        &'a self,
+        s: &SrcOp,
+        reads: u8,
+        exec: u32,
+        res: &Res,
+        buf: &'a mut Reg<N>,
+    ) -> &'a Reg<N> {
+        match s.read {
+            Read::Lane { file, index } => {
+                if let Some(r) = self.lane_reg(file, 0, index as i64) {
+                    return r;
+                }
+            }
+            Read::Imm(v) => {
+                for c in mask_channels(reads) {
+                    buf[c] = [v[c]; N];
+                }
+                return buf;
+            }
+            Read::Fetch => {}
         }
-        self.lane_reg(s.file.lane_file()?, i64::from(s.dim), i64::from(s.index))
+        self.fetch_into(s, reads, exec, res, buf);
+        buf
     }
 
-    /// The words [`Machine::fetch`] returns for result channel `chan`, borrowed from the
-    /// register itself where that is all it does (a direct per-lane register without
-    /// modifiers), so the caller need not copy them; `None` otherwise.
-    #[inline]
-    pub(crate) fn plain_row(&self, s: &SrcOp, chan: usize) -> Option<&[u32; N]> {
-        if s.abs || s.neg {
-            return None;
+    /// The channels in `reads` of source `s`, modified, into `buf` (the general case of
+    /// [`Machine::operand`]).
+    fn fetch_into(&self, s: &SrcOp, reads: u8, exec: u32, res: &Res, buf: &mut Reg<N>) {
+        for c in mask_channels(reads) {
+            buf[c] = self.fetch_raw(s, c, exec, res);
+            if s.abs || s.neg {
+                buf[c].iter_mut().for_each(|x| *x = s.modify(*x));
+            }
         }
-        let c = s.swizzle[chan & 3] as usize & 3;
-        self.direct_reg(s).map(|r| &r[c])
     }
 
     /// Register `index` of vertex `vertex` of per-lane file `f` (only the input file has
@@ -153,19 +223,7 @@ impl<const N: usize> Machine<N> {
                 .lane_reg(f, i64::from(s.dim), i64::from(s.index))
                 .map_or([0; N], |r| r[c]);
         }
-        let index = usize::try_from(s.index).ok();
-        let shared = |v: Option<&[u32; 4]>| [v.map_or(0, |v| v[c]); N];
-        match s.file {
-            RegFile::Const => shared(
-                usize::try_from(s.dim)
-                    .ok()
-                    .and_then(|b| res.consts.get(b))
-                    .zip(index)
-                    .and_then(|(buf, i)| buf.get(i)),
-            ),
-            RegFile::Imm => shared(index.and_then(|i| res.imms.get(i))),
-            _ => [0; N],
-        }
+        [shared_vector(s, res).map_or(0, |v| v[c]); N]
     }
 
     /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
@@ -211,6 +269,17 @@ impl<const N: usize> Machine<N> {
             }
             x
         })
+    }
+
+    /// The register a directly addressed destination of a per-lane file writes, when every
+    /// lane writes its own copy (`None` for other destinations, and out of range).
+    #[inline]
+    pub(crate) fn direct_dst(&mut self, d: &DstOp) -> Option<&mut Reg<N>> {
+        let f = d.file.lane_file()?;
+        if d.indirect.is_some() || d.dim_indirect.is_some() || f == 2 && self.output_stride > 0 {
+            return None;
+        }
+        self.regs[f].get_mut(d.index as usize)
     }
 
     /// Write channel `chan` of `d` for the lanes in `exec` (write mask checked by callers).
