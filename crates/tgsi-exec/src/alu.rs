@@ -11,12 +11,11 @@ use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 
 impl<const N: usize> Machine<N> {
-    /// Execute one ALU (or kill/derivative) instruction.
-    pub(crate) fn alu(&mut self, inst: &Inst, res: &Res, scratch: &mut Scratch<N>) {
+    /// Execute one of the other ALU instructions (64-bit, kill, derivative…; the machine
+    /// loop runs the component-wise and vector ones).
+    pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
         match inst.kind {
-            Kind::Component(op) => self.component(inst, res, exec, op, scratch),
-            Kind::Vector(op) => self.vector(inst, res, exec, op, scratch),
             Kind::Wide(op) => self.wide(inst, res, exec, op),
             Kind::FracExp => self.fracexp(inst, res, exec),
             Kind::Deriv(d) => self.deriv(inst, res, exec, d),
@@ -38,7 +37,9 @@ impl<const N: usize> Machine<N> {
             }
             Kind::InterpOffset => self.interp_offset(inst, res, exec),
             // Run by the machine loop, which reports their errors and counts instructions.
-            Kind::PushA
+            Kind::Component(_)
+            | Kind::Vector(_)
+            | Kind::PushA
             | Kind::PopA
             | Kind::Clock
             | Kind::Nop
@@ -145,7 +146,7 @@ impl<const N: usize> Machine<N> {
 
     /// Component-wise: channel c of the result from channel c of each source (missing
     /// sources read as zero).
-    fn component(
+    pub(crate) fn component(
         &mut self,
         inst: &Inst,
         res: &Res,
@@ -170,7 +171,7 @@ impl<const N: usize> Machine<N> {
 
     /// Whole vectors in, vector out, per lane.
     /// Only the channels the function reads are fetched (the others read as zero).
-    fn vector(
+    pub(crate) fn vector(
         &mut self,
         inst: &Inst,
         res: &Res,

@@ -116,19 +116,27 @@ pub struct SrcOp {
     pub(crate) read: Read,
 }
 
-/// How the interpreter reads a source, decided when compiling: the common operands get a
-/// fast path ([`crate::Machine`]'s `operand`), the others go through its `fetch`.
+/// How the interpreter reads a source, decided when compiling: the directly addressed
+/// operands get a fast path ([`crate::Machine`]'s `operand`), the others go through its
+/// `fetch`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
-    /// Register `index` of the per-lane file `file` (see [`RegFile::lane_file`]), directly
-    /// addressed (first vertex), without modifiers.
+    /// Register `index` of the per-lane file `file` (see [`RegFile::lane_file`]), first
+    /// vertex.
     Lane {
         /// The per-lane file.
         file: usize,
         /// The register.
         index: usize,
     },
-    /// A directly addressed immediate: its words with the modifiers applied.
+    /// `CONST[buffer][index]`.
+    Const {
+        /// The constant buffer.
+        buffer: usize,
+        /// The constant.
+        index: usize,
+    },
+    /// An immediate: its words with the modifiers applied.
     Imm([u32; 4]),
     /// Everything else.
     Fetch,
@@ -139,10 +147,11 @@ impl SrcOp {
     fn with_read(mut self, imms: &[[u32; 4]]) -> SrcOp {
         let direct = self.indirect.is_none() && self.dim_indirect.is_none();
         let index = usize::try_from(self.index).ok().filter(|_| direct);
-        let plain = !(self.abs || self.neg) && self.dim == 0;
-        self.read = match (self.file.lane_file(), self.file, index) {
-            (Some(file), _, Some(index)) if plain => Read::Lane { file, index },
-            (None, RegFile::Imm, Some(index)) => match imms.get(index) {
+        let dim = usize::try_from(self.dim).ok();
+        self.read = match (self.file.lane_file(), self.file, index, dim) {
+            (Some(file), _, Some(index), Some(0)) => Read::Lane { file, index },
+            (None, RegFile::Const, Some(index), Some(buffer)) => Read::Const { buffer, index },
+            (None, RegFile::Imm, Some(index), _) => match imms.get(index) {
                 Some(v) => Read::Imm(v.map(|x| self.modify(x))),
                 None => Read::Fetch,
             },

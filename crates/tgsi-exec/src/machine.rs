@@ -447,7 +447,9 @@ impl<const N: usize> Machine<N> {
                     self.emit(inst, res, end, &g.outputs, g.max_vertices);
                 }
             }
-            _ => self.alu(inst, res, scratch),
+            Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
+            Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
+            _ => self.alu(inst, res),
         }
         Ok(())
     }

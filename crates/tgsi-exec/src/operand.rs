@@ -62,6 +62,14 @@ pub(crate) fn merge_row<const N: usize>(
     }
 }
 
+/// Channels `reads` of `buf` set to the words of `v`, the same in every lane.
+#[inline(always)]
+fn spread<const N: usize>(buf: &mut Reg<N>, v: [u32; 4], reads: u8) {
+    for c in mask_channels(reads) {
+        buf[c] = [v[c]; N];
+    }
+}
+
 /// The register channels source `s` reads for the result channels in `mask`.
 #[inline]
 pub(crate) fn swizzle_reads(s: &SrcOp, mask: u8) -> u8 {
@@ -168,15 +176,23 @@ impl<const N: usize> Machine<N> {
         buf: &'a mut Reg<N>,
     ) -> &'a Reg<N> {
         match s.read {
-            Read::Lane { file, index } => {
-                if let Some(r) = self.lane_reg(file, 0, index as i64) {
-                    return r;
+            Read::Lane { file, index } => match self.lane_reg(file, 0, index as i64) {
+                Some(r) if !(s.abs || s.neg) => return r,
+                Some(r) => {
+                    for c in mask_channels(reads) {
+                        buf[c] = r[c].map(|x| s.modify(x));
+                    }
+                    return buf;
                 }
+                None => {}
+            },
+            Read::Const { buffer, index } => {
+                let v = res.consts.get(buffer).and_then(|b| b.get(index));
+                spread(buf, v.map_or([0; 4], |v| v.map(|x| s.modify(x))), reads);
+                return buf;
             }
             Read::Imm(v) => {
-                for c in mask_channels(reads) {
-                    buf[c] = [v[c]; N];
-                }
+                spread(buf, v, reads);
                 return buf;
             }
             Read::Fetch => {}
