@@ -3,10 +3,10 @@
 //! derivatives, kill and demote, INTERP_OFFSET, the legacy address stack (PUSHA/POPA) and
 //! CLOCK. Every result channel is computed before any is written.
 
-use crate::compile::Inst;
+use crate::compile::{DstOp, Inst};
 use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
-use crate::operand::{mask_channels, merge_row, saturate_word, swizzle_reads};
+use crate::operand::{mask_channels, merge_row, saturate_word};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 
@@ -121,14 +121,30 @@ impl<const N: usize> Machine<N> {
         self.write(inst, 0, &out, 0xf, exec);
     }
 
-    /// Write the channels of `mask` (within the destination's write mask) of `out`.
+    /// Write the channels of `mask` (within the destination's write mask) of `out`. The
+    /// common case (a register every lane owns, all lanes active, no saturation) is a copy
+    /// inlined into the caller; [`Machine::write_lanes`] does the rest.
+    #[inline(always)]
     pub(crate) fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
-        let Some(dst) = inst.dst.get(d).copied() else {
+        let Some(dst) = inst.dst.get(d) else {
             return;
         };
         let mask = dst.mask & mask;
         let saturate = inst.saturate && !dst.ty.is_64bit();
-        if let Some(reg) = self.direct_dst(&dst) {
+        if exec == Self::ALL && !saturate {
+            if let Some(reg) = self.direct_dst(dst) {
+                for c in mask_channels(mask) {
+                    reg[c] = out[c];
+                }
+                return;
+            }
+        }
+        self.write_lanes(dst, out, mask, exec, saturate);
+    }
+
+    /// [`Machine::write`] for the channels `mask` of `dst`, lane by lane.
+    fn write_lanes(&mut self, dst: &DstOp, out: &Reg<N>, mask: u8, exec: u32, saturate: bool) {
+        if let Some(reg) = self.direct_dst(dst) {
             for c in mask_channels(mask) {
                 merge_row(&mut reg[c], &out[c], exec, saturate);
             }
@@ -137,9 +153,9 @@ impl<const N: usize> Machine<N> {
         for c in mask_channels(mask) {
             if saturate {
                 let v = out[c].map(saturate_word);
-                self.store(&dst, c, &v, exec);
+                self.store(dst, c, &v, exec);
             } else {
-                self.store(&dst, c, &out[c], exec);
+                self.store(dst, c, &out[c], exec);
             }
         }
     }
@@ -159,7 +175,7 @@ impl<const N: usize> Machine<N> {
         let mut regs: [&Reg<N>; 4] = [zero; 4];
         let mut swizzles = [[0u8; 4]; 4];
         for (k, (s, buf)) in inst.src.iter().zip(src).enumerate() {
-            regs[k] = self.operand(s, swizzle_reads(s, mask), exec, res, buf);
+            regs[k] = self.operand(s, exec, res, buf);
             swizzles[k] = s.swizzle;
         }
         for c in mask_channels(mask) {
@@ -191,7 +207,7 @@ impl<const N: usize> Machine<N> {
             .zip(op.reads)
             .zip(bufs.iter_mut().zip(&mut rows));
         for ((s, reads), (buf, rows)) in srcs {
-            let reg = self.operand(s, swizzle_reads(s, reads), exec, res, buf);
+            let reg = self.operand(s, exec, res, buf);
             for c in mask_channels(reads) {
                 rows[c] = &reg[s.swizzle[c] as usize & 3];
             }

@@ -114,6 +114,9 @@ pub struct SrcOp {
     pub ty: OperandType,
     /// How the interpreter reads it.
     pub(crate) read: Read,
+    /// The register channels the interpreter's component-wise and vector instructions read
+    /// (bit c: channel c before swizzling; see [`SrcOp::swizzle_reads`]).
+    pub(crate) reads: u8,
 }
 
 /// How the interpreter reads a source, decided when compiling: the directly addressed
@@ -143,6 +146,13 @@ pub(crate) enum Read {
 }
 
 impl SrcOp {
+    /// The register channels read for the result channels in `mask`.
+    pub(crate) fn swizzle_reads(&self, mask: u8) -> u8 {
+        (0..4)
+            .filter(|c| mask & (1 << c) != 0)
+            .fold(0, |m, c| m | 1 << (self.swizzle[c] & 3))
+    }
+
     /// `self` with its [`Read`] decided; `imms` are the program's immediates.
     fn with_read(mut self, imms: &[[u32; 4]]) -> SrcOp {
         let direct = self.indirect.is_none() && self.dim_indirect.is_none();
@@ -756,6 +766,14 @@ impl<'a> Lowering<'a> {
             dst.push(self.lower_dst(at, d, info.dst_type(k), resource)?);
         }
         let image = self.check_resources(at, ins, kind, &src, &dst)?;
+        let dst_mask = dst.first().map_or(0, |d| d.mask);
+        for (k, s) in src.iter_mut().enumerate() {
+            s.reads = match kind {
+                Kind::Component(_) => s.swizzle_reads(dst_mask),
+                Kind::Vector(op) => s.swizzle_reads(op.reads.get(k).copied().unwrap_or(0)),
+                _ => 0xf,
+            };
+        }
         if matches!(kind, Kind::Flow(Flow::BgnFor | Flow::EndFor)) {
             // The loop register is read back as well as written.
             let d = dst[0];
@@ -775,6 +793,7 @@ impl<'a> Lowering<'a> {
                         neg: false,
                         ty: OperandType::F32,
                         read: Read::Fetch,
+                        reads: 0xf,
                     }
                     .with_read(&self.imms),
                 );
@@ -1047,6 +1066,7 @@ impl<'a> Lowering<'a> {
             neg: s.negate,
             ty,
             read: Read::Fetch,
+            reads: 0xf,
         }
         .with_read(&self.imms))
     }

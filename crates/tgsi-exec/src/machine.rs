@@ -426,6 +426,24 @@ impl<const N: usize> Machine<N> {
         scratch: &mut Scratch<N>,
     ) -> Result<(), ExecError> {
         match inst.kind {
+            Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
+            Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
+            _ => return self.step_other(program, inst, pc, res),
+        }
+        Ok(())
+    }
+
+    /// [`Machine::step`] for the instructions that are neither component-wise nor vector,
+    /// out of line so that the common path stays small.
+    #[inline(never)]
+    fn step_other(
+        &mut self,
+        program: &Program,
+        inst: &Inst,
+        pc: usize,
+        res: &Res,
+    ) -> Result<(), ExecError> {
+        match inst.kind {
             Kind::PushA | Kind::PopA => {
                 self.address_stack(inst, res)
                     .map_err(|overflow| ExecError::AddressStack {
@@ -447,8 +465,6 @@ impl<const N: usize> Machine<N> {
                     self.emit(inst, res, end, &g.outputs, g.max_vertices);
                 }
             }
-            Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
-            Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
             _ => self.alu(inst, res),
         }
         Ok(())

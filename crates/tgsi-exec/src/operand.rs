@@ -50,10 +50,6 @@ pub(crate) fn merge_row<const N: usize>(
     exec: u32,
     saturate: bool,
 ) {
-    if exec == Machine::<N>::ALL && !saturate {
-        *row = *vals;
-        return;
-    }
     for (l, (r, &v)) in row.iter_mut().zip(vals).enumerate() {
         let v = if saturate { saturate_word(v) } else { v };
         // All ones for a lane outside `exec`, which keeps its word (a select, no branch).
@@ -68,12 +64,6 @@ fn spread<const N: usize>(buf: &mut Reg<N>, v: [u32; 4], reads: u8) {
     for c in mask_channels(reads) {
         buf[c] = [v[c]; N];
     }
-}
-
-/// The register channels source `s` reads for the result channels in `mask`.
-#[inline]
-pub(crate) fn swizzle_reads(s: &SrcOp, mask: u8) -> u8 {
-    mask_channels(mask).fold(0, |m, c| m | 1 << (s.swizzle[c] & 3))
 }
 
 /// The vector a directly addressed CONST or IMM source reads (`None` for other files and
@@ -165,16 +155,16 @@ impl<const N: usize> Machine<N> {
 
     /// Source `s` as a register whose channel `s.swizzle[c]` holds result channel `c`: the
     /// register itself when the source reads a per-lane register as it is, otherwise `buf`
-    /// with the register channels in `reads` fetched and modified.
+    /// with the register channels `s.reads` fetched and modified.
     #[inline(always)]
     pub(crate) fn operand<'a>(
         &'a self,
         s: &SrcOp,
-        reads: u8,
         exec: u32,
         res: &Res,
         buf: &'a mut Reg<N>,
     ) -> &'a Reg<N> {
+        let reads = s.reads;
         match s.read {
             Read::Lane { file, index } => match self.lane_reg(file, 0, index as i64) {
                 Some(r) if !(s.abs || s.neg) => return r,
