@@ -171,7 +171,7 @@ impl<const N: usize> Machine<N> {
         scratch: &mut Scratch<N>,
     ) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
-        let Scratch { src, out, zero } = scratch;
+        let Scratch { src, out, zero, .. } = scratch;
         let mut regs: [&Reg<N>; 4] = [zero; 4];
         let mut swizzles = [[0u8; 4]; 4];
         for (k, (s, buf)) in inst.src.iter().zip(src).enumerate() {
@@ -199,6 +199,7 @@ impl<const N: usize> Machine<N> {
             src: bufs,
             out,
             zero,
+            lanes,
         } = scratch;
         let mut rows = [[&zero[0]; 4]; 3];
         let srcs = inst
@@ -214,17 +215,24 @@ impl<const N: usize> Machine<N> {
         }
         if op.reads == [1, 0, 0] {
             // The scalar opcodes (RCP, RSQ, EX2, …) read src0.x only.
+            let mut lane = [[0; 4]; 3];
             for l in 0..N {
-                let lane = [[rows[0][0][l], 0, 0, 0], [0; 4], [0; 4]];
+                lane[0][0] = rows[0][0][l];
                 let r = (op.f)(&lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
                 }
             }
         } else {
-            for l in 0..N {
-                let lane: [[u32; 4]; 3] = rows.map(|r| r.map(|ch| ch[l]));
-                let r = (op.f)(&lane);
+            for (k, rows) in rows.iter().enumerate() {
+                for (c, row) in rows.iter().enumerate() {
+                    for (lane, &x) in lanes.iter_mut().zip(*row) {
+                        lane[k][c] = x;
+                    }
+                }
+            }
+            for (l, lane) in lanes.iter().enumerate() {
+                let r = (op.f)(lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
                 }

@@ -24,16 +24,20 @@ pub(crate) struct Scratch<const N: usize> {
     pub out: Reg<N>,
     /// Zero, read for missing sources (never written).
     pub zero: Reg<N>,
+    /// The sources of a vector instruction by lane: `lanes[l][k][c]` is channel c of source
+    /// k in lane l.
+    pub lanes: [[[u32; 4]; 3]; N],
 }
 
 impl<const N: usize> Scratch<N> {
     /// Zeroed registers.
-    fn new() -> Self {
-        Scratch {
+    fn boxed() -> Box<Self> {
+        Box::new(Scratch {
             src: [[[0; N]; 4]; 4],
             out: [[0; N]; 4],
             zero: [[0; N]; 4],
-        }
+            lanes: [[[0; 4]; 3]; N],
+        })
     }
 }
 
@@ -203,6 +207,8 @@ pub struct Machine<const N: usize> {
     pc: Option<usize>,
     /// Instructions executed since the run started.
     executed: u64,
+    /// Working registers of the instructions (taken while a run uses them).
+    scratch: Option<Box<Scratch<N>>>,
 }
 
 impl<const N: usize> Machine<N> {
@@ -251,6 +257,7 @@ impl<const N: usize> Machine<N> {
             }),
             pc: None,
             executed: 0,
+            scratch: Some(Scratch::boxed()),
         }
     }
 
@@ -381,7 +388,26 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared,
         };
-        let mut scratch = Scratch::new();
+        self.with_scratch(|m, scratch| m.instructions(program, env, &res, stop_at_barrier, scratch))
+    }
+
+    /// Run `f` with the machine's scratch registers (out of the machine meanwhile).
+    fn with_scratch<R>(&mut self, f: impl FnOnce(&mut Self, &mut Scratch<N>) -> R) -> R {
+        let mut scratch = self.scratch.take().unwrap_or_else(Scratch::boxed);
+        let result = f(self, &mut scratch);
+        self.scratch = Some(scratch);
+        result
+    }
+
+    /// The body of [`Machine::execute`]: run instructions from `self.pc` on.
+    fn instructions(
+        &mut self,
+        program: &Program,
+        env: &Env,
+        res: &Res,
+        stop_at_barrier: bool,
+        scratch: &mut Scratch<N>,
+    ) -> Result<Stop, ExecError> {
         while let Some(pc) = self.pc {
             let Some(inst) = program.insts.get(pc) else {
                 self.pc = None;
@@ -396,13 +422,13 @@ impl<const N: usize> Machine<N> {
                 });
             }
             let step = match inst.kind {
-                Kind::Flow(flow) => self.flow(program, inst, flow, pc, &res),
+                Kind::Flow(flow) => self.flow(program, inst, flow, pc, res),
                 Kind::Sync if stop_at_barrier => {
                     self.pc = Some(pc + 1);
                     return Ok(Stop::Barrier);
                 }
                 _ => self
-                    .step(program, inst, pc, &res, &mut scratch)
+                    .step(program, inst, pc, res, scratch)
                     .map(|()| Some(pc + 1)),
             };
             // A failed run cannot be resumed.
@@ -500,7 +526,7 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared: None,
         };
-        self.step(program, inst, pc, &res, &mut Scratch::new())
+        self.with_scratch(|m, scratch| m.step(program, inst, pc, &res, scratch))
     }
 
     /// The per-lane register files (TEMP, IN, OUT, ADDR, SV) as mutable slices, for engines
