@@ -9,14 +9,14 @@ use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
 use crate::operand::{mask_channels, merge_row, saturate_word};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
+use tgsi::opcode::OperandType;
 
 impl<const N: usize> Machine<N> {
-    /// Execute one of the other ALU instructions (64-bit, kill, derivative…; the machine
-    /// loop runs the component-wise and vector ones).
+    /// Execute one of the other ALU instructions (kill, derivative…; the machine loop runs
+    /// the component-wise, vector and 64-bit ones).
     pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
         match inst.kind {
-            Kind::Wide(op) => self.wide(inst, res, exec, op),
             Kind::FracExp => self.fracexp(inst, res, exec),
             Kind::Deriv(d) => self.deriv(inst, res, exec, d),
             Kind::Kill => self.kill |= exec,
@@ -39,6 +39,7 @@ impl<const N: usize> Machine<N> {
             // Run by the machine loop, which reports their errors and counts instructions.
             Kind::Component(_)
             | Kind::Vector(_)
+            | Kind::Wide(_)
             | Kind::PushA
             | Kind::PopA
             | Kind::Clock
@@ -245,12 +246,16 @@ impl<const N: usize> Machine<N> {
     /// pair → pair (both 64-bit); pair → word (`D2F`-like: channel p; comparisons: first
     /// enabled channel of pair p); word → pair (`F2D`-like: source channel p); a 32-bit
     /// source beside 64-bit ones (`DLDEXP`) reads channel 2p.
-    fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
+    ///
+    /// Out of line, so that the machine loop's common path stays small.
+    #[inline(never)]
+    pub(crate) fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
         let info = inst.opcode.info();
         let Some(dst) = inst.dst.first().copied() else {
             return;
         };
         let dst64 = info.dst_type(0).is_64bit();
+        let saturate = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
         let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
         let mut out = [[0u32; N]; 4];
         let mut mask = 0u8;
@@ -260,26 +265,33 @@ impl<const N: usize> Machine<N> {
                 continue;
             }
             mask |= write;
-            let mut s = [[0u64; N]; 3];
-            for (k, src) in inst.src.iter().take(3).enumerate() {
-                s[k] = if src.ty.is_64bit() {
-                    self.fetch_wide(src, p, exec, res)
-                } else {
+            let s: [[u64; N]; 3] = std::array::from_fn(|k| match inst.src.get(k) {
+                Some(src) if src.ty.is_64bit() => self.fetch_wide(src, p, exec, res),
+                Some(src) => {
                     let chan = if any64 { 2 * p } else { p };
                     self.fetch(src, chan, exec, res).map(u64::from)
-                };
-            }
-            for l in 0..N {
-                let mut r = op([s[0][l], s[1][l], s[2][l]]);
-                if dst64 && inst.saturate && info.dst_type(0) == tgsi::opcode::OperandType::F64 {
-                    r = dsaturate(f64::from_bits(r)).to_bits();
                 }
-                match word_chan {
-                    None => {
+                None => [0; N],
+            });
+            let results = (0..N).map(|l| {
+                let r = op([s[0][l], s[1][l], s[2][l]]);
+                if saturate {
+                    dsaturate(f64::from_bits(r)).to_bits()
+                } else {
+                    r
+                }
+            });
+            match word_chan {
+                None => {
+                    for (l, r) in results.enumerate() {
                         out[2 * p][l] = r as u32;
                         out[2 * p + 1][l] = (r >> 32) as u32;
                     }
-                    Some(c) => out[c][l] = r as u32,
+                }
+                Some(c) => {
+                    for (o, r) in out[c].iter_mut().zip(results) {
+                        *o = r as u32;
+                    }
                 }
             }
         }

@@ -454,6 +454,7 @@ impl<const N: usize> Machine<N> {
         match inst.kind {
             Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
             Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
+            Kind::Wide(op) => self.wide(inst, res, self.exec(), op),
             _ => return self.step_other(program, inst, pc, res),
         }
         Ok(())

@@ -13,6 +13,27 @@ use crate::scalar::float::saturate;
 use tgsi::opcode::OperandType;
 
 impl SrcOp {
+    /// Apply the modifiers to a 64-bit value: `|x|` clears the sign bit (F64) or takes the
+    /// integer's absolute value, then negate flips the sign bit or negates the integer.
+    fn modify_wide(&self, mut x: u64) -> u64 {
+        let float = self.ty == OperandType::F64;
+        if self.abs {
+            x = if float {
+                x & !(1 << 63)
+            } else {
+                (x as i64).wrapping_abs() as u64
+            };
+        }
+        if self.neg {
+            x = if float {
+                x ^ (1 << 63)
+            } else {
+                x.wrapping_neg()
+            };
+        }
+        x
+    }
+
     /// Apply the modifiers to one word: `|x|` clears the sign bit, then negate flips it
     /// (float-like types) or negates the integer.
     pub(crate) fn modify(&self, mut x: u32) -> u32 {
@@ -254,27 +275,24 @@ impl<const N: usize> Machine<N> {
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers.
     pub(crate) fn fetch_wide(&self, s: &SrcOp, p: usize, exec: u32, res: &Res) -> [u64; N] {
-        let lo = self.fetch_raw(s, s.swizzle[2 * p] as usize, exec, res);
-        let hi = self.fetch_raw(s, s.swizzle[2 * p + 1] as usize, exec, res);
-        std::array::from_fn(|l| {
-            let mut x = u64::from(lo[l]) | u64::from(hi[l]) << 32;
-            let float = s.ty == OperandType::F64;
-            if s.abs {
-                x = if float {
-                    x & !(1 << 63)
-                } else {
-                    (x as i64).wrapping_abs() as u64
-                };
-            }
-            if s.neg {
-                x = if float {
-                    x ^ (1 << 63)
-                } else {
-                    x.wrapping_neg()
-                };
-            }
-            x
-        })
+        let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
+        let in_place = match s.read {
+            Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
+            _ => None,
+        };
+        let (lo, hi) = match in_place {
+            Some(r) => (r[lo], r[hi]),
+            None => (
+                self.fetch_raw(s, lo, exec, res),
+                self.fetch_raw(s, hi, exec, res),
+            ),
+        };
+        let words = std::array::from_fn(|l| u64::from(lo[l]) | u64::from(hi[l]) << 32);
+        if s.abs || s.neg {
+            words.map(|x| s.modify_wide(x))
+        } else {
+            words
+        }
     }
 
     /// The register a directly addressed destination of a per-lane file writes, when every
