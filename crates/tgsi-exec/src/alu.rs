@@ -201,6 +201,7 @@ impl<const N: usize> Machine<N> {
             out,
             zero,
             lanes,
+            lane_channels,
         } = scratch;
         let mut rows = [[&zero[0]; 4]; 3];
         let srcs = inst
@@ -225,12 +226,15 @@ impl<const N: usize> Machine<N> {
                 }
             }
         } else {
-            for (k, rows) in rows.iter().enumerate() {
-                for (c, row) in rows.iter().enumerate() {
-                    for (lane, &x) in lanes.iter_mut().zip(*row) {
+            // Channels neither read now nor left by an earlier instruction are zero already.
+            let tables = rows.iter().zip(op.reads).zip(lane_channels.iter_mut());
+            for (k, ((rows, reads), held)) in tables.enumerate() {
+                for c in mask_channels(reads | *held) {
+                    for (lane, &x) in lanes.iter_mut().zip(rows[c]) {
                         lane[k][c] = x;
                     }
                 }
+                *held = reads;
             }
             for (l, lane) in lanes.iter().enumerate() {
                 let r = (op.f)(lane);

@@ -27,6 +27,8 @@ pub(crate) struct Scratch<const N: usize> {
     /// The sources of a vector instruction by lane: `lanes[l][k][c]` is channel c of source
     /// k in lane l.
     pub lanes: [[[u32; 4]; 3]; N],
+    /// The channels of each source `lanes` may hold non-zero words in (the others are zero).
+    pub lane_channels: [u8; 3],
 }
 
 impl<const N: usize> Scratch<N> {
@@ -37,6 +39,7 @@ impl<const N: usize> Scratch<N> {
             out: [[0; N]; 4],
             zero: [[0; N]; 4],
             lanes: [[[0; 4]; 3]; N],
+            lane_channels: [0; 3],
         })
     }
 }
@@ -408,32 +411,30 @@ impl<const N: usize> Machine<N> {
         stop_at_barrier: bool,
         scratch: &mut Scratch<N>,
     ) -> Result<Stop, ExecError> {
-        while let Some(pc) = self.pc {
+        // `self.pc` stays `None` while running: a run that fails cannot be resumed.
+        let mut next = self.pc.take();
+        while let Some(pc) = next {
             let Some(inst) = program.insts.get(pc) else {
-                self.pc = None;
                 break;
             };
             self.executed += 1;
             if self.executed > env.budget {
-                self.pc = None;
                 return Err(ExecError::Budget {
                     at: program.describe(pc),
                     budget: env.budget,
                 });
             }
-            let step = match inst.kind {
-                Kind::Flow(flow) => self.flow(program, inst, flow, pc, res),
+            next = match inst.kind {
+                Kind::Flow(flow) => self.flow(program, inst, flow, pc, res)?,
                 Kind::Sync if stop_at_barrier => {
                     self.pc = Some(pc + 1);
                     return Ok(Stop::Barrier);
                 }
-                _ => self
-                    .step(program, inst, pc, res, scratch)
-                    .map(|()| Some(pc + 1)),
+                _ => {
+                    self.step(program, inst, pc, res, scratch)?;
+                    Some(pc + 1)
+                }
             };
-            // A failed run cannot be resumed.
-            self.pc = None;
-            self.pc = step?;
         }
         if program.geometry.is_some() {
             self.emission.iter_mut().for_each(Emission::close);
