@@ -554,16 +554,11 @@ impl<const N: usize> Machine<N> {
             Flow::If { int } => {
                 self.cond_stack.push(self.cond);
                 let v = self.fetch(&inst.src[0], 0, exec, res);
-                for (l, &x) in v.iter().enumerate() {
-                    let taken = if int {
-                        x != 0
-                    } else {
-                        f32::from_bits(x) != 0.0
-                    };
-                    if !taken {
-                        self.cond &= !(1 << l);
-                    }
-                }
+                self.cond &= if int {
+                    lanes_where(&v, |x| x != 0)
+                } else {
+                    lanes_where(&v, |x| f32::from_bits(x) != 0.0)
+                };
                 if self.cond == 0 {
                     inst.target
                 } else {

@@ -256,7 +256,19 @@ impl<const N: usize> Machine<N> {
     /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
     #[inline(always)]
     pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
-        let mut v = self.fetch_raw(s, s.swizzle[chan & 3] as usize, exec, res);
+        let c = s.swizzle[chan & 3] as usize & 3;
+        let mut v = match s.read {
+            Read::Lane { file, index } => self
+                .lane_reg(file, 0, index as i64)
+                .map_or([0; N], |r| r[c]),
+            Read::Const { buffer, index } => {
+                let v = res.consts.get(buffer).and_then(|b| b.get(index));
+                [v.map_or(0, |v| v[c]); N]
+            }
+            // Modified already.
+            Read::Imm(v) => return [v[c]; N],
+            Read::Fetch => self.fetch_raw(s, c, exec, res),
+        };
         if s.abs || s.neg {
             v.iter_mut().for_each(|x| *x = s.modify(*x));
         }
