@@ -539,7 +539,9 @@ impl<const N: usize> Machine<N> {
         [t, i, o, a, s]
     }
 
-    /// Execute a control-flow instruction; returns the next pc, or `None` to stop.
+    /// Execute a control-flow instruction; returns the next pc, or `None` to stop. Inlined
+    /// into the run loop, where loops and branches make it a large share of the instructions.
+    #[inline(always)]
     fn flow(
         &mut self,
         program: &Program,
