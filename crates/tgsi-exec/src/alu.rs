@@ -228,9 +228,9 @@ impl<const N: usize> Machine<N> {
         } else {
             // Channels neither read now nor left by an earlier instruction are zero already.
             let tables = rows.iter().zip(op.reads).zip(lane_channels.iter_mut());
-            for (k, ((rows, reads), held)) in tables.enumerate() {
+            for (k, ((src_rows, reads), held)) in tables.enumerate() {
                 for c in mask_channels(reads | *held) {
-                    for (lane, &x) in lanes.iter_mut().zip(rows[c]) {
+                    for (lane, &x) in lanes.iter_mut().zip(src_rows[c]) {
                         lane[k][c] = x;
                     }
                 }

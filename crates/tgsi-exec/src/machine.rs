@@ -14,9 +14,10 @@ use std::fmt;
 /// One vec4 register across the lanes of a wave: `[channel][lane]`.
 pub type Reg<const N: usize> = [[u32; N]; 4];
 
-/// Working registers of the instructions of a run, reused from one to the next: the
-/// sources converted for an instruction (modifiers applied, shared values spread over the
-/// lanes) and its result.
+/// Working registers of the instructions of a run, reused from one to the next (so never
+/// cleared between instructions): the sources converted for an instruction (modifiers
+/// applied, shared values spread over the lanes), its result, and the lane table of the
+/// vector instructions.
 pub(crate) struct Scratch<const N: usize> {
     /// Converted sources.
     pub src: [Reg<N>; 4],
