@@ -3,19 +3,20 @@
 //! derivatives, kill and demote, INTERP_OFFSET, the legacy address stack (PUSHA/POPA) and
 //! CLOCK. Every result channel is computed before any is written.
 
-use crate::compile::Inst;
+use crate::compile::{DstOp, Inst};
+use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
+use crate::operand::{mask_channels, merge_row, saturate_word};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
-use crate::scalar::{double::dfracexp, double::dsaturate, float::saturate};
+use crate::scalar::{double::dfracexp, double::dsaturate};
+use tgsi::opcode::OperandType;
 
 impl<const N: usize> Machine<N> {
-    /// Execute one ALU (or kill/derivative) instruction.
+    /// Execute one of the other ALU instructions (kill, derivative…; the machine loop runs
+    /// the component-wise, vector and 64-bit ones).
     pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
         match inst.kind {
-            Kind::Component(op) => self.component(inst, res, exec, op),
-            Kind::Vector(op) => self.vector(inst, res, exec, op),
-            Kind::Wide(op) => self.wide(inst, res, exec, op),
             Kind::FracExp => self.fracexp(inst, res, exec),
             Kind::Deriv(d) => self.deriv(inst, res, exec, d),
             Kind::Kill => self.kill |= exec,
@@ -36,7 +37,10 @@ impl<const N: usize> Machine<N> {
             }
             Kind::InterpOffset => self.interp_offset(inst, res, exec),
             // Run by the machine loop, which reports their errors and counts instructions.
-            Kind::PushA
+            Kind::Component(_)
+            | Kind::Vector(_)
+            | Kind::Wide(_)
+            | Kind::PushA
             | Kind::PopA
             | Kind::Clock
             | Kind::Nop
@@ -118,93 +122,144 @@ impl<const N: usize> Machine<N> {
         self.write(inst, 0, &out, 0xf, exec);
     }
 
-    /// Write the channels of `mask` (within the destination's write mask) of `out`.
+    /// Write the channels of `mask` (within the destination's write mask) of `out`. The
+    /// common case (a register every lane owns, all lanes active, no saturation) is a copy
+    /// inlined into the caller; [`Machine::write_lanes`] does the rest.
+    #[inline(always)]
     pub(crate) fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
-        let Some(dst) = inst.dst.get(d).copied() else {
+        let Some(dst) = inst.dst.get(d) else {
             return;
         };
-        for (c, vals) in out.iter().enumerate() {
-            if dst.mask & mask & (1 << c) == 0 {
-                continue;
+        let mask = dst.mask & mask;
+        let saturate = inst.saturate && !dst.ty.is_64bit();
+        if exec == Self::ALL && !saturate {
+            if let Some(reg) = self.direct_dst(dst) {
+                for c in mask_channels(mask) {
+                    reg[c] = out[c];
+                }
+                return;
             }
-            if inst.saturate && !dst.ty.is_64bit() {
-                let v = vals.map(|x| saturate(f32::from_bits(x)).to_bits());
-                self.store(&dst, c, &v, exec);
+        }
+        self.write_lanes(dst, out, mask, exec, saturate);
+    }
+
+    /// [`Machine::write`] for the channels `mask` of `dst`, lane by lane.
+    fn write_lanes(&mut self, dst: &DstOp, out: &Reg<N>, mask: u8, exec: u32, saturate: bool) {
+        if let Some(reg) = self.direct_dst(dst) {
+            for c in mask_channels(mask) {
+                merge_row(&mut reg[c], &out[c], exec, saturate);
+            }
+            return;
+        }
+        for c in mask_channels(mask) {
+            if saturate {
+                let v = out[c].map(saturate_word);
+                self.store(dst, c, &v, exec);
             } else {
-                self.store(&dst, c, vals, exec);
+                self.store(dst, c, &out[c], exec);
             }
         }
     }
 
-    /// Component-wise: channel c of the result from channel c of each source.
-    /// Sources that are plain registers are read in place; the others are fetched into a
-    /// buffer first (missing sources read as zero).
-    fn component(&mut self, inst: &Inst, res: &Res, exec: u32, op: LaneKernel) {
+    /// Component-wise: channel c of the result from channel c of each source (missing
+    /// sources read as zero).
+    pub(crate) fn component(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        op: LaneKernel,
+        scratch: &mut Scratch<N>,
+    ) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
-        let mut out = [[0u32; N]; 4];
-        let mut s = [[0u32; N]; 4];
-        let srcs = &inst.src[..inst.src.len().min(4)];
-        for (c, o) in out.iter_mut().enumerate() {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
-            let mut plain: [Option<&[u32; N]>; 4] = [None; 4];
-            for ((k, src), p) in srcs.iter().enumerate().zip(&mut plain) {
-                *p = self.plain_row(src, c);
-                if p.is_none() {
-                    s[k] = self.fetch(src, c, exec, res);
-                }
-            }
-            let row = |k: usize| plain[k].map_or(&s[k][..], |r| &r[..]);
-            op(o, [row(0), row(1), row(2), row(3)]);
+        let Scratch { src, out, zero, .. } = scratch;
+        let mut regs: [&Reg<N>; 4] = [zero; 4];
+        let mut swizzles = [[0u8; 4]; 4];
+        for (k, (s, buf)) in inst.src.iter().zip(src).enumerate() {
+            regs[k] = self.operand(s, exec, res, buf);
+            swizzles[k] = s.swizzle;
         }
-        self.write(inst, 0, &out, 0xf, exec);
+        for c in mask_channels(mask) {
+            let row = |k: usize| &regs[k][swizzles[k][c] as usize & 3];
+            op(&mut out[c], [row(0), row(1), row(2), row(3)]);
+        }
+        self.write(inst, 0, out, mask, exec);
     }
 
     /// Whole vectors in, vector out, per lane.
-    /// Only the channels the function reads are fetched.
-    fn vector(&mut self, inst: &Inst, res: &Res, exec: u32, op: VectorOp) {
-        let mut s = [[[0u32; N]; 4]; 3];
-        for ((k, src), reads) in inst.src.iter().take(3).enumerate().zip(op.reads) {
-            for (c, ch) in s[k].iter_mut().enumerate() {
-                if reads & (1 << c) != 0 {
-                    *ch = self.fetch(src, c, exec, res);
-                }
+    /// Only the channels the function reads are fetched (the others read as zero).
+    pub(crate) fn vector(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        op: VectorOp,
+        scratch: &mut Scratch<N>,
+    ) {
+        let Scratch {
+            src: bufs,
+            out,
+            zero,
+            lanes,
+            lane_channels,
+        } = scratch;
+        let mut rows = [[&zero[0]; 4]; 3];
+        let srcs = inst
+            .src
+            .iter()
+            .zip(op.reads)
+            .zip(bufs.iter_mut().zip(&mut rows));
+        for ((s, reads), (buf, rows)) in srcs {
+            let reg = self.operand(s, exec, res, buf);
+            for c in mask_channels(reads) {
+                rows[c] = &reg[s.swizzle[c] as usize & 3];
             }
         }
-        let mut out = [[0u32; N]; 4];
         if op.reads == [1, 0, 0] {
             // The scalar opcodes (RCP, RSQ, EX2, …) read src0.x only.
+            let mut lane = [[0; 4]; 3];
             for l in 0..N {
-                let lane = [[s[0][0][l], 0, 0, 0], [0; 4], [0; 4]];
+                lane[0][0] = rows[0][0][l];
                 let r = (op.f)(&lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
                 }
             }
         } else {
-            for l in 0..N {
-                let lane: [[u32; 4]; 3] =
-                    std::array::from_fn(|k| std::array::from_fn(|c| s[k][c][l]));
-                let r = (op.f)(&lane);
+            // Channels neither read now nor left by an earlier instruction are zero already.
+            let tables = rows.iter().zip(op.reads).zip(lane_channels.iter_mut());
+            for (k, ((src_rows, reads), held)) in tables.enumerate() {
+                for c in mask_channels(reads | *held) {
+                    for (lane, &x) in lanes.iter_mut().zip(src_rows[c]) {
+                        lane[k][c] = x;
+                    }
+                }
+                *held = reads;
+            }
+            for (l, lane) in lanes.iter().enumerate() {
+                let r = (op.f)(lane);
                 for c in 0..4 {
                     out[c][l] = r[c];
                 }
             }
         }
-        self.write(inst, 0, &out, 0xf, exec);
+        self.write(inst, 0, out, 0xf, exec);
     }
 
     /// 64-bit operations on channel pairs. Shapes, from the opcode's operand types:
     /// pair → pair (both 64-bit); pair → word (`D2F`-like: channel p; comparisons: first
     /// enabled channel of pair p); word → pair (`F2D`-like: source channel p); a 32-bit
     /// source beside 64-bit ones (`DLDEXP`) reads channel 2p.
-    fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
+    ///
+    /// Out of line, so that the machine loop's common path stays small.
+    #[inline(never)]
+    pub(crate) fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
         let info = inst.opcode.info();
         let Some(dst) = inst.dst.first().copied() else {
             return;
         };
         let dst64 = info.dst_type(0).is_64bit();
+        let saturate = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
         let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
         let mut out = [[0u32; N]; 4];
         let mut mask = 0u8;
@@ -214,26 +269,33 @@ impl<const N: usize> Machine<N> {
                 continue;
             }
             mask |= write;
-            let mut s = [[0u64; N]; 3];
-            for (k, src) in inst.src.iter().take(3).enumerate() {
-                s[k] = if src.ty.is_64bit() {
-                    self.fetch_wide(src, p, exec, res)
-                } else {
+            let s: [[u64; N]; 3] = std::array::from_fn(|k| match inst.src.get(k) {
+                Some(src) if src.ty.is_64bit() => self.fetch_wide(src, p, exec, res),
+                Some(src) => {
                     let chan = if any64 { 2 * p } else { p };
                     self.fetch(src, chan, exec, res).map(u64::from)
-                };
-            }
-            for l in 0..N {
-                let mut r = op([s[0][l], s[1][l], s[2][l]]);
-                if dst64 && inst.saturate && info.dst_type(0) == tgsi::opcode::OperandType::F64 {
-                    r = dsaturate(f64::from_bits(r)).to_bits();
                 }
-                match word_chan {
-                    None => {
+                None => [0; N],
+            });
+            let results = (0..N).map(|l| {
+                let r = op([s[0][l], s[1][l], s[2][l]]);
+                if saturate {
+                    dsaturate(f64::from_bits(r)).to_bits()
+                } else {
+                    r
+                }
+            });
+            match word_chan {
+                None => {
+                    for (l, r) in results.enumerate() {
                         out[2 * p][l] = r as u32;
                         out[2 * p + 1][l] = (r >> 32) as u32;
                     }
-                    Some(c) => out[c][l] = r as u32,
+                }
+                Some(c) => {
+                    for (o, r) in out[c].iter_mut().zip(results) {
+                        *o = r as u32;
+                    }
                 }
             }
         }

@@ -112,6 +112,63 @@ pub struct SrcOp {
     pub neg: bool,
     /// Operand type from the opcode table (decides integer vs float negation).
     pub ty: OperandType,
+    /// How the interpreter reads it.
+    pub(crate) read: Read,
+    /// The register channels the interpreter's component-wise and vector instructions read
+    /// (bit c: channel c before swizzling; see [`SrcOp::swizzle_reads`]).
+    pub(crate) reads: u8,
+}
+
+/// How the interpreter reads a source, decided when compiling: the directly addressed
+/// operands get a fast path ([`crate::Machine`]'s `operand`), the others go through its
+/// `fetch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// Register `index` of the per-lane file `file` (see [`RegFile::lane_file`]), first
+    /// vertex.
+    Lane {
+        /// The per-lane file.
+        file: usize,
+        /// The register.
+        index: usize,
+    },
+    /// `CONST[buffer][index]`.
+    Const {
+        /// The constant buffer.
+        buffer: usize,
+        /// The constant.
+        index: usize,
+    },
+    /// An immediate: its words with the modifiers applied.
+    Imm([u32; 4]),
+    /// Everything else.
+    Fetch,
+}
+
+impl SrcOp {
+    /// The register channels read for the result channels in `mask`.
+    pub(crate) fn swizzle_reads(&self, mask: u8) -> u8 {
+        (0..4)
+            .filter(|c| mask & (1 << c) != 0)
+            .fold(0, |m, c| m | 1 << (self.swizzle[c] & 3))
+    }
+
+    /// `self` with its [`Read`] decided; `imms` are the program's immediates.
+    fn with_read(mut self, imms: &[[u32; 4]]) -> SrcOp {
+        let direct = self.indirect.is_none() && self.dim_indirect.is_none();
+        let index = usize::try_from(self.index).ok().filter(|_| direct);
+        let dim = usize::try_from(self.dim).ok();
+        self.read = match (self.file.lane_file(), self.file, index, dim) {
+            (Some(file), _, Some(index), Some(0)) => Read::Lane { file, index },
+            (None, RegFile::Const, Some(index), Some(buffer)) => Read::Const { buffer, index },
+            (None, RegFile::Imm, Some(index), _) => match imms.get(index) {
+                Some(v) => Read::Imm(v.map(|x| self.modify(x))),
+                None => Read::Fetch,
+            },
+            _ => Read::Fetch,
+        };
+        self
+    }
 }
 
 /// A resolved destination operand.
@@ -345,6 +402,8 @@ impl Program {
 struct Lowering<'a> {
     shader: &'a Shader,
     sizes: [usize; LANE_FILES],
+    /// The immediates as words.
+    imms: Vec<[u32; 4]>,
 }
 
 impl<'a> Lowering<'a> {
@@ -352,6 +411,7 @@ impl<'a> Lowering<'a> {
         Lowering {
             shader,
             sizes: [0; LANE_FILES],
+            imms: shader.immediates.iter().map(|i| i.words).collect(),
         }
     }
 
@@ -454,7 +514,7 @@ impl<'a> Lowering<'a> {
         Ok(Program {
             processor: sh.processor,
             insts,
-            imms: sh.immediates.iter().map(|i| i.words).collect(),
+            imms: std::mem::take(&mut self.imms),
             sizes: self.sizes,
             inputs,
             outputs,
@@ -706,6 +766,14 @@ impl<'a> Lowering<'a> {
             dst.push(self.lower_dst(at, d, info.dst_type(k), resource)?);
         }
         let image = self.check_resources(at, ins, kind, &src, &dst)?;
+        let dst_mask = dst.first().map_or(0, |d| d.mask);
+        for (k, s) in src.iter_mut().enumerate() {
+            s.reads = match kind {
+                Kind::Component(_) => s.swizzle_reads(dst_mask),
+                Kind::Vector(op) => s.swizzle_reads(op.reads.get(k).copied().unwrap_or(0)),
+                _ => 0xf,
+            };
+        }
         if matches!(kind, Kind::Flow(Flow::BgnFor | Flow::EndFor)) {
             // The loop register is read back as well as written.
             let d = dst[0];
@@ -713,17 +781,22 @@ impl<'a> Lowering<'a> {
                 return Err(self.err(at, "the loop register must be addressed directly"));
             }
             if matches!(kind, Kind::Flow(Flow::EndFor)) {
-                src.push(SrcOp {
-                    file: d.file,
-                    index: d.index,
-                    indirect: None,
-                    dim: 0,
-                    dim_indirect: None,
-                    swizzle: [0, 1, 2, 3],
-                    abs: false,
-                    neg: false,
-                    ty: OperandType::F32,
-                });
+                src.push(
+                    SrcOp {
+                        file: d.file,
+                        index: d.index,
+                        indirect: None,
+                        dim: 0,
+                        dim_indirect: None,
+                        swizzle: [0, 1, 2, 3],
+                        abs: false,
+                        neg: false,
+                        ty: OperandType::F32,
+                        read: Read::Fetch,
+                        reads: 0xf,
+                    }
+                    .with_read(&self.imms),
+                );
             }
         }
         Ok(Inst {
@@ -992,7 +1065,10 @@ impl<'a> Lowering<'a> {
             abs: s.absolute,
             neg: s.negate,
             ty,
-        })
+            read: Read::Fetch,
+            reads: 0xf,
+        }
+        .with_read(&self.imms))
     }
 
     fn lower_dst(

@@ -14,6 +14,37 @@ use std::fmt;
 /// One vec4 register across the lanes of a wave: `[channel][lane]`.
 pub type Reg<const N: usize> = [[u32; N]; 4];
 
+/// Working registers of the instructions of a run, reused from one to the next (so never
+/// cleared between instructions): the sources converted for an instruction (modifiers
+/// applied, shared values spread over the lanes), its result, and the lane table of the
+/// vector instructions.
+pub(crate) struct Scratch<const N: usize> {
+    /// Converted sources.
+    pub src: [Reg<N>; 4],
+    /// The result.
+    pub out: Reg<N>,
+    /// Zero, read for missing sources (never written).
+    pub zero: Reg<N>,
+    /// The sources of a vector instruction by lane: `lanes[l][k][c]` is channel c of source
+    /// k in lane l.
+    pub lanes: [[[u32; 4]; 3]; N],
+    /// The channels of each source `lanes` may hold non-zero words in (the others are zero).
+    pub lane_channels: [u8; 3],
+}
+
+impl<const N: usize> Scratch<N> {
+    /// Zeroed registers.
+    fn boxed() -> Box<Self> {
+        Box::new(Scratch {
+            src: [[[0; N]; 4]; 4],
+            out: [[0; N]; 4],
+            zero: [[0; N]; 4],
+            lanes: [[[0; 4]; 3]; N],
+            lane_channels: [0; 3],
+        })
+    }
+}
+
 /// Deepest CAL nesting before the run fails.
 pub const MAX_CALL_DEPTH: usize = 64;
 
@@ -180,6 +211,8 @@ pub struct Machine<const N: usize> {
     pc: Option<usize>,
     /// Instructions executed since the run started.
     executed: u64,
+    /// Working registers of the instructions (taken while a run uses them).
+    scratch: Option<Box<Scratch<N>>>,
 }
 
 impl<const N: usize> Machine<N> {
@@ -228,6 +261,7 @@ impl<const N: usize> Machine<N> {
             }),
             pc: None,
             executed: 0,
+            scratch: Some(Scratch::boxed()),
         }
     }
 
@@ -358,30 +392,50 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared,
         };
-        while let Some(pc) = self.pc {
+        self.with_scratch(|m, scratch| m.instructions(program, env, &res, stop_at_barrier, scratch))
+    }
+
+    /// Run `f` with the machine's scratch registers (out of the machine meanwhile).
+    fn with_scratch<R>(&mut self, f: impl FnOnce(&mut Self, &mut Scratch<N>) -> R) -> R {
+        let mut scratch = self.scratch.take().unwrap_or_else(Scratch::boxed);
+        let result = f(self, &mut scratch);
+        self.scratch = Some(scratch);
+        result
+    }
+
+    /// The body of [`Machine::execute`]: run instructions from `self.pc` on.
+    fn instructions(
+        &mut self,
+        program: &Program,
+        env: &Env,
+        res: &Res,
+        stop_at_barrier: bool,
+        scratch: &mut Scratch<N>,
+    ) -> Result<Stop, ExecError> {
+        // `self.pc` stays `None` while running: a run that fails cannot be resumed.
+        let mut next = self.pc.take();
+        while let Some(pc) = next {
             let Some(inst) = program.insts.get(pc) else {
-                self.pc = None;
                 break;
             };
             self.executed += 1;
             if self.executed > env.budget {
-                self.pc = None;
                 return Err(ExecError::Budget {
                     at: program.describe(pc),
                     budget: env.budget,
                 });
             }
-            let step = match inst.kind {
-                Kind::Flow(flow) => self.flow(program, inst, flow, pc, &res),
+            next = match inst.kind {
+                Kind::Flow(flow) => self.flow(program, inst, flow, pc, res)?,
                 Kind::Sync if stop_at_barrier => {
                     self.pc = Some(pc + 1);
                     return Ok(Stop::Barrier);
                 }
-                _ => self.step(program, inst, pc, &res).map(|()| Some(pc + 1)),
+                _ => {
+                    self.step(program, inst, pc, res, scratch)?;
+                    Some(pc + 1)
+                }
             };
-            // A failed run cannot be resumed.
-            self.pc = None;
-            self.pc = step?;
         }
         if program.geometry.is_some() {
             self.emission.iter_mut().for_each(Emission::close);
@@ -392,6 +446,26 @@ impl<const N: usize> Machine<N> {
     /// Execute instruction `pc`, which is not control flow (BARRIER and MEMBAR do nothing
     /// here), with the current masks.
     fn step(
+        &mut self,
+        program: &Program,
+        inst: &Inst,
+        pc: usize,
+        res: &Res,
+        scratch: &mut Scratch<N>,
+    ) -> Result<(), ExecError> {
+        match inst.kind {
+            Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
+            Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
+            Kind::Wide(op) => self.wide(inst, res, self.exec(), op),
+            _ => return self.step_other(program, inst, pc, res),
+        }
+        Ok(())
+    }
+
+    /// [`Machine::step`] for the instructions that are neither component-wise nor vector,
+    /// out of line so that the common path stays small.
+    #[inline(never)]
+    fn step_other(
         &mut self,
         program: &Program,
         inst: &Inst,
@@ -455,7 +529,7 @@ impl<const N: usize> Machine<N> {
             implicit_lod: program.processor == tgsi::Processor::Fragment,
             shared: None,
         };
-        self.step(program, inst, pc, &res)
+        self.with_scratch(|m, scratch| m.step(program, inst, pc, &res, scratch))
     }
 
     /// The per-lane register files (TEMP, IN, OUT, ADDR, SV) as mutable slices, for engines
@@ -466,7 +540,9 @@ impl<const N: usize> Machine<N> {
         [t, i, o, a, s]
     }
 
-    /// Execute a control-flow instruction; returns the next pc, or `None` to stop.
+    /// Execute a control-flow instruction; returns the next pc, or `None` to stop. Inlined
+    /// into the run loop, where loops and branches make it a large share of the instructions.
+    #[inline(always)]
     fn flow(
         &mut self,
         program: &Program,
@@ -481,16 +557,11 @@ impl<const N: usize> Machine<N> {
             Flow::If { int } => {
                 self.cond_stack.push(self.cond);
                 let v = self.fetch(&inst.src[0], 0, exec, res);
-                for (l, &x) in v.iter().enumerate() {
-                    let taken = if int {
-                        x != 0
-                    } else {
-                        f32::from_bits(x) != 0.0
-                    };
-                    if !taken {
-                        self.cond &= !(1 << l);
-                    }
-                }
+                self.cond &= if int {
+                    lanes_where(&v, |x| x != 0)
+                } else {
+                    lanes_where(&v, |x| f32::from_bits(x) != 0.0)
+                };
                 if self.cond == 0 {
                     inst.target
                 } else {

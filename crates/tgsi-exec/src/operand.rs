@@ -7,11 +7,33 @@
 //! Out-of-range register reads return 0 and out-of-range writes are dropped (softpipe does
 //! not check them at all), so no shader can make the machine panic.
 
-use crate::compile::{DstOp, Indirect, RegFile, SrcOp};
+use crate::compile::{DstOp, Indirect, Read, RegFile, SrcOp};
 use crate::machine::{Machine, Reg, Res};
+use crate::scalar::float::saturate;
 use tgsi::opcode::OperandType;
 
 impl SrcOp {
+    /// Apply the modifiers to a 64-bit value: `|x|` clears the sign bit (F64) or takes the
+    /// integer's absolute value, then negate flips the sign bit or negates the integer.
+    fn modify_wide(&self, mut x: u64) -> u64 {
+        let float = self.ty == OperandType::F64;
+        if self.abs {
+            x = if float {
+                x & !(1 << 63)
+            } else {
+                (x as i64).wrapping_abs() as u64
+            };
+        }
+        if self.neg {
+            x = if float {
+                x ^ (1 << 63)
+            } else {
+                x.wrapping_neg()
+            };
+        }
+        x
+    }
+
     /// Apply the modifiers to one word: `|x|` clears the sign bit, then negate flips it
     /// (float-like types) or negates the integer.
     pub(crate) fn modify(&self, mut x: u32) -> u32 {
@@ -26,6 +48,54 @@ impl SrcOp {
             };
         }
         x
+    }
+}
+
+/// The channels (0 to 3) whose bits are set in `mask`.
+#[inline]
+pub(crate) fn mask_channels(mask: u8) -> impl Iterator<Item = usize> {
+    (0..4).filter(move |c| mask & (1 << c) != 0)
+}
+
+/// A word clamped to [0, 1] as a float (`_SAT`).
+#[inline]
+pub(crate) fn saturate_word(x: u32) -> u32 {
+    saturate(f32::from_bits(x)).to_bits()
+}
+
+/// Write `vals` into `row` for the lanes in `exec`, saturated if `saturate`.
+#[inline(always)]
+pub(crate) fn merge_row<const N: usize>(
+    row: &mut [u32; N],
+    vals: &[u32; N],
+    exec: u32,
+    saturate: bool,
+) {
+    for (l, (r, &v)) in row.iter_mut().zip(vals).enumerate() {
+        let v = if saturate { saturate_word(v) } else { v };
+        // All ones for a lane outside `exec`, which keeps its word (a select, no branch).
+        let keep = (exec >> l & 1).wrapping_sub(1);
+        *r = *r & keep | v & !keep;
+    }
+}
+
+/// Channels `reads` of `buf` set to the words of `v`, the same in every lane.
+#[inline(always)]
+fn spread<const N: usize>(buf: &mut Reg<N>, v: [u32; 4], reads: u8) {
+    for c in mask_channels(reads) {
+        buf[c] = [v[c]; N];
+    }
+}
+
+/// The vector a directly addressed CONST or IMM source reads (`None` for other files and
+/// out of range).
+#[inline]
+fn shared_vector<'r>(s: &SrcOp, res: &Res<'r>) -> Option<&'r [u32; 4]> {
+    let index = usize::try_from(s.index).ok()?;
+    match s.file {
+        RegFile::Const => res.consts.get(usize::try_from(s.dim).ok()?)?.get(index),
+        RegFile::Imm => res.imms.get(index),
+        _ => None,
     }
 }
 
@@ -104,26 +174,53 @@ impl<const N: usize> Machine<N> {
         out
     }
 
-    /// The register a directly addressed source of a per-lane file reads (`None` for other
-    /// sources, and for registers out of range).
-    #[inline]
-    fn direct_reg(&self, s: &SrcOp) -> Option<&Reg<N>> {
-        if s.indirect.is_some() || s.dim_indirect.is_some() {
-            return None;
+    /// Source `s` as a register whose channel `s.swizzle[c]` holds result channel `c`: the
+    /// register itself when the source reads a per-lane register as it is, otherwise `buf`
+    /// with the register channels `s.reads` fetched and modified.
+    #[inline(always)]
+    pub(crate) fn operand<'a>(
+        &'a self,
+        s: &SrcOp,
+        exec: u32,
+        res: &Res,
+        buf: &'a mut Reg<N>,
+    ) -> &'a Reg<N> {
+        let reads = s.reads;
+        match s.read {
+            Read::Lane { file, index } => match self.lane_reg(file, 0, index as i64) {
+                Some(r) if !(s.abs || s.neg) => return r,
+                Some(r) => {
+                    for c in mask_channels(reads) {
+                        buf[c] = r[c].map(|x| s.modify(x));
+                    }
+                    return buf;
+                }
+                None => {}
+            },
+            Read::Const { buffer, index } => {
+                let v = res.consts.get(buffer).and_then(|b| b.get(index));
+                spread(buf, v.map_or([0; 4], |v| v.map(|x| s.modify(x))), reads);
+                return buf;
+            }
+            Read::Imm(v) => {
+                spread(buf, v, reads);
+                return buf;
+            }
+            Read::Fetch => {}
         }
-        self.lane_reg(s.file.lane_file()?, i64::from(s.dim), i64::from(s.index))
+        self.fetch_into(s, reads, exec, res, buf);
+        buf
     }
 
-    /// The words [`Machine::fetch`] returns for result channel `chan`, borrowed from the
-    /// register itself where that is all it does (a direct per-lane register without
-    /// modifiers), so the caller need not copy them; `None` otherwise.
-    #[inline]
-    pub(crate) fn plain_row(&self, s: &SrcOp, chan: usize) -> Option<&[u32; N]> {
-        if s.abs || s.neg {
-            return None;
+    /// The channels in `reads` of source `s`, modified, into `buf` (the general case of
+    /// [`Machine::operand`]).
+    fn fetch_into(&self, s: &SrcOp, reads: u8, exec: u32, res: &Res, buf: &mut Reg<N>) {
+        for c in mask_channels(reads) {
+            buf[c] = self.fetch_raw(s, c, exec, res);
+            if s.abs || s.neg {
+                buf[c].iter_mut().for_each(|x| *x = s.modify(*x));
+            }
         }
-        let c = s.swizzle[chan & 3] as usize & 3;
-        self.direct_reg(s).map(|r| &r[c])
     }
 
     /// Register `index` of vertex `vertex` of per-lane file `f` (only the input file has
@@ -153,25 +250,25 @@ impl<const N: usize> Machine<N> {
                 .lane_reg(f, i64::from(s.dim), i64::from(s.index))
                 .map_or([0; N], |r| r[c]);
         }
-        let index = usize::try_from(s.index).ok();
-        let shared = |v: Option<&[u32; 4]>| [v.map_or(0, |v| v[c]); N];
-        match s.file {
-            RegFile::Const => shared(
-                usize::try_from(s.dim)
-                    .ok()
-                    .and_then(|b| res.consts.get(b))
-                    .zip(index)
-                    .and_then(|(buf, i)| buf.get(i)),
-            ),
-            RegFile::Imm => shared(index.and_then(|i| res.imms.get(i))),
-            _ => [0; N],
-        }
+        [shared_vector(s, res).map_or(0, |v| v[c]); N]
     }
 
     /// Channel `chan` (after swizzle) of a 32-bit source, with modifiers.
     #[inline(always)]
     pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
-        let mut v = self.fetch_raw(s, s.swizzle[chan & 3] as usize, exec, res);
+        let c = s.swizzle[chan & 3] as usize & 3;
+        let mut v = match s.read {
+            Read::Lane { file, index } => self
+                .lane_reg(file, 0, index as i64)
+                .map_or([0; N], |r| r[c]),
+            Read::Const { buffer, index } => {
+                let v = res.consts.get(buffer).and_then(|b| b.get(index));
+                [v.map_or(0, |v| v[c]); N]
+            }
+            // Modified already.
+            Read::Imm(v) => return [v[c]; N],
+            Read::Fetch => self.fetch_raw(s, c, exec, res),
+        };
         if s.abs || s.neg {
             v.iter_mut().for_each(|x| *x = s.modify(*x));
         }
@@ -190,27 +287,35 @@ impl<const N: usize> Machine<N> {
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers.
     pub(crate) fn fetch_wide(&self, s: &SrcOp, p: usize, exec: u32, res: &Res) -> [u64; N] {
-        let lo = self.fetch_raw(s, s.swizzle[2 * p] as usize, exec, res);
-        let hi = self.fetch_raw(s, s.swizzle[2 * p + 1] as usize, exec, res);
-        std::array::from_fn(|l| {
-            let mut x = u64::from(lo[l]) | u64::from(hi[l]) << 32;
-            let float = s.ty == OperandType::F64;
-            if s.abs {
-                x = if float {
-                    x & !(1 << 63)
-                } else {
-                    (x as i64).wrapping_abs() as u64
-                };
-            }
-            if s.neg {
-                x = if float {
-                    x ^ (1 << 63)
-                } else {
-                    x.wrapping_neg()
-                };
-            }
-            x
-        })
+        let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
+        let in_place = match s.read {
+            Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
+            _ => None,
+        };
+        let (lo, hi) = match in_place {
+            Some(r) => (r[lo], r[hi]),
+            None => (
+                self.fetch_raw(s, lo, exec, res),
+                self.fetch_raw(s, hi, exec, res),
+            ),
+        };
+        let words = std::array::from_fn(|l| u64::from(lo[l]) | u64::from(hi[l]) << 32);
+        if s.abs || s.neg {
+            words.map(|x| s.modify_wide(x))
+        } else {
+            words
+        }
+    }
+
+    /// The register a directly addressed destination of a per-lane file writes, when every
+    /// lane writes its own copy (`None` for other destinations, and out of range).
+    #[inline]
+    pub(crate) fn direct_dst(&mut self, d: &DstOp) -> Option<&mut Reg<N>> {
+        let f = d.file.lane_file()?;
+        if d.indirect.is_some() || d.dim_indirect.is_some() || f == 2 && self.output_stride > 0 {
+            return None;
+        }
+        self.regs[f].get_mut(d.index as usize)
     }
 
     /// Write channel `chan` of `d` for the lanes in `exec` (write mask checked by callers).
