@@ -198,8 +198,10 @@ impl<const N: usize> Machine<N> {
                 None => {}
             },
             Read::Const { buffer, index } => {
+                // Missing constants read 0, then take the modifiers (−0 for a negation).
                 let v = res.consts.get(buffer).and_then(|b| b.get(index));
-                spread(buf, v.map_or([0; 4], |v| v.map(|x| s.modify(x))), reads);
+                let v = v.copied().unwrap_or([0; 4]);
+                spread(buf, v.map(|x| s.modify(x)), reads);
                 return buf;
             }
             Read::Imm(v) => {

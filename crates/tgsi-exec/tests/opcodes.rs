@@ -377,3 +377,17 @@ fn spec_defined_opcodes_softpipe_skips() {
     let up = eval("UP2H", &[[0xc000_3c00; 4]]);
     assert_eq!(up.map(|ch| ch[3]), f([1.0, -2.0, 1.0, -2.0]));
 }
+
+#[test]
+fn missing_constants_read_zero_before_their_modifiers() {
+    // CONST[5] is past the one bound register: it reads 0, which negation makes −0.0 (for
+    // the component-wise fast path of MOV as for the general fetch of DP4's vector path).
+    let text = "VERT\nDCL CONST[0..5]\nDCL OUT[0]\nDCL OUT[1]\n\
+                IMM[0] FLT32 {1.0, 1.0, 1.0, 1.0}\n\
+                0: MOV OUT[0], -CONST[5]\n1: DP4 OUT[1], -CONST[5], IMM[0]\n2: END\n";
+    let consts = vec![vec![[0x3f80_0000; 4]]];
+    let (out, _) = run_wave::<4>(text, &[], &consts).expect("runs");
+    assert_eq!(out[0], [[0x8000_0000; 4]; 4]);
+    // −0 · 1 + −0 · 1 + … = −0.
+    assert_eq!(out[1], [[0x8000_0000; 4]; 4]);
+}
