@@ -54,6 +54,22 @@ pub(crate) struct Inputs<'a> {
     pub samplers: BTreeMap<u32, crate::samplers::SamplerUse>,
 }
 
+/// The translation options that make up for what wgpu's textures and samplers lack, from
+/// the bound `resources` (view swizzles, LOD biases, border colours, wrap modes, 1-D
+/// textures as 2-D rows, depth comparisons after filtering).
+pub(crate) fn translation_options(resources: &Resources) -> tgsi_naga::Options {
+    tgsi_naga::Options {
+        view_swizzles: textures::view_swizzles(resources),
+        lod_biases: crate::samplers::lod_biases(resources),
+        border_colors: crate::samplers::border_colors(resources),
+        coordinate_wraps: crate::samplers::coordinate_wraps(resources),
+        // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
+        one_d_as_2d: true,
+        depth_compares: Some(crate::samplers::depth_compares(resources)),
+        ..Default::default()
+    }
+}
+
 /// Creates the buffers, textures and samplers `module` uses and its bind groups.
 pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindings> {
     let mut slots: BTreeMap<u32, Vec<Slot>> = BTreeMap::new();

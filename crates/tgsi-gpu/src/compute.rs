@@ -13,7 +13,7 @@ use tgsi_exec::{ComputeOptions, Program};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::{samplers, textures};
+use crate::samplers;
 
 /// A compute shader ready to dispatch; [`Dispatcher::dispatch`] may be called repeatedly.
 pub struct Dispatcher<'g> {
@@ -89,16 +89,7 @@ impl<'g> Dispatcher<'g> {
                 });
             }
         }
-        let mut options = tgsi_naga::Options {
-            view_swizzles: textures::view_swizzles(opts.resources),
-            lod_biases: samplers::lod_biases(opts.resources),
-            border_colors: samplers::border_colors(opts.resources),
-            coordinate_wraps: samplers::coordinate_wraps(opts.resources),
-            // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
-            one_d_as_2d: true,
-            depth_compares: Some(samplers::depth_compares(opts.resources)),
-            ..Default::default()
-        };
+        let mut options = bindings::translation_options(opts.resources);
         if opts.shared_bytes > 0 {
             options.shared_memory_bytes = u32::try_from(opts.shared_bytes)
                 .map_err(|_| Error::Setup("shared memory size over 4 GiB".into()))?;

@@ -19,9 +19,9 @@ use tgsi_exec::{Image, Program, RenderOptions};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
+use crate::samplers;
 use crate::vertex::{self, flat_inputs, Varying};
 use crate::wrap::{self, Frame};
-use crate::{samplers, textures};
 
 /// Bytes of one RGBA32F texel.
 const TEXEL: u32 = 16;
@@ -82,16 +82,7 @@ impl<'g> Renderer<'g> {
                 "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
             )));
         }
-        let options = tgsi_naga::Options {
-            view_swizzles: textures::view_swizzles(&opts.resources),
-            lod_biases: samplers::lod_biases(&opts.resources),
-            border_colors: samplers::border_colors(&opts.resources),
-            coordinate_wraps: samplers::coordinate_wraps(&opts.resources),
-            // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
-            one_d_as_2d: true,
-            depth_compares: Some(samplers::depth_compares(&opts.resources)),
-            ..Default::default()
-        };
+        let options = bindings::translation_options(&opts.resources);
         let mut module = tgsi_naga::translate_with(shader, &options)?;
         let varyings = flat_inputs(&mut module, program, opts)?;
         let frame = Frame {

@@ -12,7 +12,7 @@ use tgsi_exec::{Program, VertexInput, VertexOptions, VertexOutputs};
 use crate::bindings::{self, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::{samplers, textures};
+use crate::samplers;
 
 /// Runs `shader` (compiled for the interpreter as `program`) over `opts.count` vertices.
 pub fn run_vertices(
@@ -32,14 +32,8 @@ pub fn run_vertices(
         )));
     }
     let options = tgsi_naga::Options {
-        view_swizzles: textures::view_swizzles(&opts.resources),
-        lod_biases: samplers::lod_biases(&opts.resources),
-        border_colors: samplers::border_colors(&opts.resources),
-        coordinate_wraps: samplers::coordinate_wraps(&opts.resources),
-        one_d_as_2d: true,
-        depth_compares: Some(samplers::depth_compares(&opts.resources)),
         vertex_as_compute: true,
-        ..Default::default()
+        ..bindings::translation_options(&opts.resources)
     };
     let module = tgsi_naga::translate_with(shader, &options)?;
     // The input buffer: the header, then each vertex's input registers.

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{gpu, shared, ulps};
+use common::{corpus_shaders, generated, generated_constants, gpu, shared, worst_float};
 use tgsi_exec::{render_fragment, Program, RenderOptions};
 
 /// Largest ULP distance of an output float.
@@ -33,41 +33,12 @@ const EXPLAINED: &[(&str, &str)] = &[
     ),
 ];
 
-/// A deterministic value in [−2, 2) for (seed, k).
-fn value(seed: u32, k: u32) -> u32 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9) ^ k.wrapping_mul(0x85eb_ca6b);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0xc2b2_ae35);
-    x ^= x >> 13;
-    ((x >> 8) as f32 / (1 << 24) as f32 * 4.0 - 2.0).to_bits()
-}
-
 /// The options: an input and constants for every declared register.
 fn options(program: &Program, shader: &tgsi::Shader) -> RenderOptions {
     let inputs = (0..program.register_counts()[1] as u32)
-        .map(|i| std::array::from_fn(|c| value(i, c as u32)))
+        .map(|i| std::array::from_fn(|c| generated(i, c as u32)))
         .collect();
-    let mut constants: Vec<Vec<[u32; 4]>> = Vec::new();
-    for d in shader
-        .declarations
-        .iter()
-        .filter(|d| d.file == tgsi::File::Constant)
-    {
-        let buffer = d.dimension.unwrap_or(0) as usize;
-        if constants.len() <= buffer {
-            constants.resize(buffer + 1, Vec::new());
-        }
-        let regs = &mut constants[buffer];
-        let len = (d.last as usize + 1).min(4096);
-        if regs.len() < len {
-            let start = regs.len() as u32;
-            regs.extend(
-                (start..len as u32).map(|r| {
-                    std::array::from_fn(|c| value(1000 + buffer as u32, 4 * r + c as u32))
-                }),
-            );
-        }
-    }
+    let constants = generated_constants(shader);
     RenderOptions {
         width: 8,
         height: 8,
@@ -116,37 +87,34 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<Outcome, String> {
     if got.to_le_bytes() == want.to_le_bytes() {
         return Ok(Outcome::Identical);
     }
-    let mut worst: Option<(u64, f32, usize, usize, f32, f32)> = None;
-    for (p, (g, w)) in got.pixels.iter().zip(&want.pixels).enumerate() {
-        for c in 0..4 {
-            let (a, b) = (g[c], w[c]);
-            let u = ulps(a, b);
-            // A NaN difference (a NaN against a number) is never close.
-            let close = (a - b).abs() <= ABS_TOL;
-            if u > ULP_TOL && !close && worst.is_none_or(|x| u > x.0) {
-                worst = Some((u, (a - b).abs(), p, c, a, b));
-            }
-        }
-    }
-    Ok(match worst {
-        None => Outcome::Within,
-        Some((u, abs, p, c, a, b)) => Outcome::Differs(format!(
-            "pixel {p} channel {c}: gpu {a:e}, interpreter {b:e}: {u} ulp, abs {abs:e}"
-        )),
-    })
+    let floats =
+        |image: &tgsi_exec::Image| image.pixels.iter().flatten().copied().collect::<Vec<_>>();
+    Ok(
+        match worst_float(
+            floats(&got).into_iter(),
+            floats(&want).into_iter(),
+            ULP_TOL,
+            ABS_TOL,
+        ) {
+            None => Outcome::Within,
+            Some((u, abs, i, a, b)) => Outcome::Differs(format!(
+                "pixel {} channel {}: gpu {a:e}, interpreter {b:e}: {u} ulp, abs {abs:e}",
+                i / 4,
+                i % 4
+            )),
+        },
+    )
 }
 
 #[test]
 fn corpus_fragment_shaders_match_the_interpreter() {
     let Some(gpu) = gpu() else { return };
-    let dir = shared().join("corpus/mesa/fs");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "tgsi"));
-    paths.sort();
+    let paths = corpus_shaders("fs");
     if paths.is_empty() {
-        eprintln!("skipped: no corpus at {}", dir.display());
+        eprintln!(
+            "skipped: no corpus at {}",
+            shared().join("corpus/mesa/fs").display()
+        );
         return;
     }
     let (mut identical, mut within, mut explained, mut not_run, mut endless) = (0, 0, 0, 0, 0);

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{gpu, shared, ulps};
+use common::{corpus_shaders, generated, generated_constants, gpu, shared, worst_float};
 use tgsi_exec::{run_vertices, Program, VertexInput, VertexOptions};
 
 /// Largest ULP distance of an output float.
@@ -33,15 +33,6 @@ const EXPLAINED: &[(&str, &str)] = &[
     ),
 ];
 
-/// A deterministic value in [−2, 2) for (seed, k).
-fn value(seed: u32, k: u32) -> u32 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9) ^ k.wrapping_mul(0x85eb_ca6b);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0xc2b2_ae35);
-    x ^= x >> 13;
-    ((x >> 8) as f32 / (1 << 24) as f32 * 4.0 - 2.0).to_bits()
-}
-
 const VERTICES: usize = 67;
 
 /// The options: inputs and constants for every declared register.
@@ -50,32 +41,12 @@ fn options(program: &Program, shader: &tgsi::Shader) -> VertexOptions {
         .map(|i| {
             VertexInput::PerVertex(
                 (0..VERTICES as u32)
-                    .map(|v| std::array::from_fn(|c| value(i, 4 * v + c as u32)))
+                    .map(|v| std::array::from_fn(|c| generated(i, 4 * v + c as u32)))
                     .collect(),
             )
         })
         .collect();
-    let mut constants: Vec<Vec<[u32; 4]>> = Vec::new();
-    for d in shader
-        .declarations
-        .iter()
-        .filter(|d| d.file == tgsi::File::Constant)
-    {
-        let buffer = d.dimension.unwrap_or(0) as usize;
-        if constants.len() <= buffer {
-            constants.resize(buffer + 1, Vec::new());
-        }
-        let regs = &mut constants[buffer];
-        let len = (d.last as usize + 1).min(4096);
-        if regs.len() < len {
-            let start = regs.len() as u32;
-            regs.extend(
-                (start..len as u32).map(|r| {
-                    std::array::from_fn(|c| value(1000 + buffer as u32, 4 * r + c as u32))
-                }),
-            );
-        }
-    }
+    let constants = generated_constants(shader);
     VertexOptions {
         count: VERTICES,
         inputs,
@@ -106,42 +77,41 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<Outcome, String> {
     if got.values == want.values {
         return Ok(Outcome::Identical);
     }
-    let mut worst: Option<(u64, f32, usize, usize, u32, u32)> = None;
-    for (v, (g, w)) in got.values.iter().zip(&want.values).enumerate() {
-        for (d, (gr, wr)) in g.iter().zip(w).enumerate() {
-            for c in 0..4 {
-                let (a, b) = (f32::from_bits(gr[c]), f32::from_bits(wr[c]));
-                let u = ulps(a, b);
-                // A NaN difference (a NaN against a number) is never close.
-                let close = (a - b).abs() <= ABS_TOL;
-                if u > ULP_TOL && !close && worst.is_none_or(|x| u > x.0) {
-                    worst = Some((u, (a - b).abs(), v, d, gr[c], wr[c]));
-                }
-            }
-        }
-    }
-    Ok(match worst {
-        None => Outcome::Within,
-        Some((u, abs, v, d, g, w)) => Outcome::Differs(format!(
-            "vertex {v} output {d}: gpu {g:#010x} ({}), interpreter {w:#010x} ({}): {u} ulp, \
-             abs {abs:e}",
-            f32::from_bits(g),
-            f32::from_bits(w)
-        )),
-    })
+    let got_floats = got
+        .values
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|&w| f32::from_bits(w));
+    let want_floats = want
+        .values
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|&w| f32::from_bits(w));
+    let per_vertex = 4 * want.decls.len();
+    Ok(
+        match worst_float(got_floats, want_floats, ULP_TOL, ABS_TOL) {
+            None => Outcome::Within,
+            Some((u, abs, i, g, w)) => Outcome::Differs(format!(
+                "vertex {} output {} channel {}: gpu {g:e}, interpreter {w:e}: {u} ulp, abs {abs:e}",
+                i / per_vertex,
+                i % per_vertex / 4,
+                i % 4
+            )),
+        },
+    )
 }
 
 #[test]
 fn corpus_vertex_shaders_match_the_interpreter() {
     let Some(gpu) = gpu() else { return };
-    let dir = shared().join("corpus/mesa/vs");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "tgsi"));
-    paths.sort();
+    let paths = corpus_shaders("vs");
     if paths.is_empty() {
-        eprintln!("skipped: no corpus at {}", dir.display());
+        eprintln!(
+            "skipped: no corpus at {}",
+            shared().join("corpus/mesa/vs").display()
+        );
         return;
     }
     let (mut identical, mut within, mut explained, mut failures) = (0, 0, 0, Vec::new());

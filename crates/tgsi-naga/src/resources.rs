@@ -544,11 +544,12 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The storage buffers of `BUFFER` sampler views `d` declares ([`TexelBuffer`]), at the
-    /// views' bindings in group 1.
-    fn declare_texel_buffers(&mut self, d: &Declaration, kind: ScalarKind) {
+    /// The struct `{ header: vec4<u32>, <array>: array<vec4<u32>> }` named `name`, of the
+    /// storage buffers that hold a header and then vectors of words (texel buffers, a vertex
+    /// shader's inputs when it runs as a compute shader).
+    pub(crate) fn headed_words(&mut self, name: &str, array: &str) -> Handle<Type> {
         let vec4 = self.vec4(Scalar::U32);
-        let texels = self.ty(TypeInner::Array {
+        let words = self.ty(TypeInner::Array {
             base: vec4,
             size: naga::ArraySize::Dynamic,
             stride: 16,
@@ -559,16 +560,22 @@ impl Translator<'_> {
             binding: None,
             offset,
         };
-        let ty = self.module.types.insert(
+        self.module.types.insert(
             Type {
-                name: Some("TexelBuffer".to_string()),
+                name: Some(name.to_string()),
                 inner: TypeInner::Struct {
-                    members: vec![member("header", vec4, 0), member("texels", texels, 16)],
+                    members: vec![member("header", vec4, 0), member(array, words, 16)],
                     span: 32,
                 },
             },
             naga::Span::UNDEFINED,
-        );
+        )
+    }
+
+    /// The storage buffers of `BUFFER` sampler views `d` declares ([`TexelBuffer`]), at the
+    /// views' bindings in group 1.
+    fn declare_texel_buffers(&mut self, d: &Declaration, kind: ScalarKind) {
+        let ty = self.headed_words("TexelBuffer", "texels");
         let space = AddressSpace::Storage {
             access: StorageAccess::LOAD,
         };

@@ -75,16 +75,7 @@ impl Translator<'_> {
             binding: None,
             offset,
         };
-        let inputs_ty = self.module.types.insert(
-            Type {
-                name: Some("VertexInputs".to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![member("header", vec4, 0), member("inputs", array, 16)],
-                    span: 32,
-                },
-            },
-            naga::Span::UNDEFINED,
-        );
+        let inputs_ty = self.headed_words("VertexInputs", "inputs");
         let outputs_ty = self.module.types.insert(
             Type {
                 name: Some("VertexOutputs".to_string()),

@@ -118,3 +118,69 @@ pub fn compare(
     }
     d
 }
+
+/// A deterministic value in [−2, 2) for (seed, k), as float bits: the generated inputs and
+/// constants of the corpus runs.
+pub fn generated(seed: u32, k: u32) -> u32 {
+    let mut x = seed.wrapping_mul(0x9e37_79b9) ^ k.wrapping_mul(0x85eb_ca6b);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0xc2b2_ae35);
+    x ^= x >> 13;
+    ((x >> 8) as f32 / (1 << 24) as f32 * 4.0 - 2.0).to_bits()
+}
+
+/// Generated values for every constant register `shader` declares (at most 4,096 per
+/// buffer).
+pub fn generated_constants(shader: &tgsi::Shader) -> Vec<Vec<[u32; 4]>> {
+    let mut constants: Vec<Vec<[u32; 4]>> = Vec::new();
+    for d in shader
+        .declarations
+        .iter()
+        .filter(|d| d.file == tgsi::File::Constant)
+    {
+        let buffer = d.dimension.unwrap_or(0) as usize;
+        if constants.len() <= buffer {
+            constants.resize(buffer + 1, Vec::new());
+        }
+        let regs = &mut constants[buffer];
+        let len = (d.last as usize + 1).min(4096);
+        if regs.len() < len {
+            let start = regs.len() as u32;
+            regs.extend((start..len as u32).map(|r| {
+                std::array::from_fn(|c| generated(1000 + buffer as u32, 4 * r + c as u32))
+            }));
+        }
+    }
+    constants
+}
+
+/// The `.tgsi` files of `../shared/corpus/mesa/<stage>`, sorted (none when it is absent).
+pub fn corpus_shaders(stage: &str) -> Vec<PathBuf> {
+    let dir = shared().join("corpus/mesa").join(stage);
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "tgsi"));
+    paths.sort();
+    paths
+}
+
+/// The worst float of `got` against `want` outside `ulp_tol` ULPs and `abs_tol`: (ULP
+/// distance, absolute difference, index, got, want).
+pub fn worst_float(
+    got: impl Iterator<Item = f32>,
+    want: impl Iterator<Item = f32>,
+    ulp_tol: u64,
+    abs_tol: f32,
+) -> Option<(u64, f32, usize, f32, f32)> {
+    let mut worst: Option<(u64, f32, usize, f32, f32)> = None;
+    for (i, (a, b)) in got.zip(want).enumerate() {
+        let u = ulps(a, b);
+        // A NaN difference (a NaN against a number) is never close.
+        let close = (a - b).abs() <= abs_tol;
+        if u > ulp_tol && !close && worst.is_none_or(|x| u > x.0) {
+            worst = Some((u, (a - b).abs(), i, a, b));
+        }
+    }
+    worst
+}
