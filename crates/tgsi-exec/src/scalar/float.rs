@@ -239,14 +239,28 @@ pub fn fsne(a: f32, b: f32) -> u32 {
     mask(a != b)
 }
 
+/// `floorf(x)`, bit for bit, without a library call: baseline x86-64 has no rounding
+/// instruction, so `f32::floor` is a software routine. Below 2²³ in magnitude the
+/// truncating conversion gives the integral part; everything else (±0, integral
+/// magnitudes, ±∞, NaN) is its own floor.
+#[inline]
+pub fn floor(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 && x != 0.0 {
+        let t = x as i32 as f32;
+        if t > x {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        x
+    }
+}
+
 /// FLR: `floorf`; a NaN comes back unchanged (signalling ones too), as from every
 /// rounding opcode.
 pub fn flr(x: f32) -> f32 {
-    if x.is_nan() {
-        x
-    } else {
-        x.floor()
-    }
+    floor(x)
 }
 
 /// CEIL: `ceilf`.
@@ -278,7 +292,7 @@ pub fn round(x: f32) -> f32 {
 
 /// FRC: `x − floorf(x)` (1.0 for tiny negative x).
 pub fn frc(x: f32) -> f32 {
-    x - x.floor()
+    x - floor(x)
 }
 
 /// SSG: −1 / 0 / +1; NaN and −0 → 0.
@@ -388,12 +402,12 @@ pub fn f2u64(x: f32) -> u64 {
 
 /// ARL: `(int)floorf(x)` with [`f2i`]'s rules.
 pub fn arl(x: f32) -> i32 {
-    f2i(x.floor())
+    f2i(floor(x))
 }
 
 /// ARR: `(int)floorf(x + 0.5)`.
 pub fn arr(x: f32) -> i32 {
-    f2i((x + 0.5).floor())
+    f2i(floor(x + 0.5))
 }
 
 /// I2F (round to nearest even).
@@ -419,7 +433,7 @@ pub fn dp(a: &[f32], b: &[f32]) -> f32 {
 
 /// EXP: `(2^floor(s), s − floor(s), 2^s, 1)` through [`ex2`].
 pub fn exp(s: f32) -> [f32; 4] {
-    let f = s.floor();
+    let f = floor(s);
     [ex2(f), s - f, ex2(s), 1.0]
 }
 
@@ -427,7 +441,7 @@ pub fn exp(s: f32) -> [f32; 4] {
 pub fn log(s: f32) -> [f32; 4] {
     let a = s.abs();
     let l = lg2(a);
-    let f = l.floor();
+    let f = floor(l);
     [f, a / ex2(f), l, 1.0]
 }
 
@@ -495,6 +509,39 @@ pub fn x2d(a: [f32; 4], b: [f32; 4], c: [f32; 4]) -> [f32; 4] {
 
 #[cfg(test)]
 mod tests {
+
+    /// `floor` is `f32::floor` bit for bit (a NaN comes back unchanged from both) on every
+    /// 251st binary32 input and the special values; `TGSI_FLOOR_STRIDE=1` checks every input.
+    #[test]
+    fn floor_is_floorf() {
+        let stride = std::env::var("TGSI_FLOOR_STRIDE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(251);
+        let special = [
+            0.5f32,
+            -0.5,
+            -0.0,
+            0.0,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            -1.0e-45,
+        ];
+        let inputs = (0..=u32::MAX)
+            .step_by(stride)
+            .map(f32::from_bits)
+            .chain(special);
+        for x in inputs {
+            let (got, want) = (floor(x), x.floor());
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "floor({x:e} = {:#x}) = {got:e}, floorf {want:e}",
+                x.to_bits()
+            );
+        }
+    }
     use super::*;
 
     #[test]

@@ -30,7 +30,7 @@ pub(crate) fn trunc_i32(f: f32) -> i32 {
 
 /// `frac(f) = f - floorf(f)`.
 pub(crate) fn frac(f: f32) -> f32 {
-    f - f.floor()
+    f - crate::scalar::float::floor(f)
 }
 
 /// `lerp(a, v0, v1) = v0 + a * (v1 - v0)` (no fused multiply-add).
