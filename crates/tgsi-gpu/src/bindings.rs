@@ -36,6 +36,8 @@ pub(crate) enum Bound {
 pub(crate) enum Written {
     Buffer(wgpu::Buffer, BufferView),
     Image(wgpu::Texture, ImageView),
+    /// The flag of `tgsi_naga::Options::loop_budget`, and the budget.
+    LoopBudget(wgpu::Buffer, u32),
 }
 
 /// The bind groups of one pipeline and what to copy back afterwards.
@@ -52,13 +54,24 @@ pub(crate) struct Inputs<'a> {
     pub visibility: wgpu::ShaderStages,
     /// How the shader samples through each sampler ([`crate::samplers::uses`]).
     pub samplers: BTreeMap<u32, crate::samplers::SamplerUse>,
+    /// The loop iterations each invocation may run ([`translation_options`]).
+    pub loop_budget: u32,
+}
+
+/// The loop iterations each invocation may run for a run whose instruction budget (per
+/// wave, in the interpreter) is `budget`: as many, as no loop iteration runs fewer than one
+/// instruction, so a run the interpreter completes is not cut short.
+pub(crate) fn loop_budget(budget: u64) -> u32 {
+    u32::try_from(budget).unwrap_or(u32::MAX)
 }
 
 /// The translation options that make up for what wgpu's textures and samplers lack, from
 /// the bound `resources` (view swizzles, LOD biases, border colours, wrap modes, 1-D
-/// textures as 2-D rows, depth comparisons after filtering).
-pub(crate) fn translation_options(resources: &Resources) -> tgsi_naga::Options {
+/// textures as 2-D rows, depth comparisons after filtering), and the loop budget of a run
+/// whose instruction budget is `budget` (a GPU has none of its own).
+pub(crate) fn translation_options(resources: &Resources, budget: u64) -> tgsi_naga::Options {
     tgsi_naga::Options {
+        loop_budget: Some(loop_budget(budget)),
         view_swizzles: textures::view_swizzles(resources),
         lod_biases: crate::samplers::lod_biases(resources),
         border_colors: crate::samplers::border_colors(resources),
@@ -89,6 +102,14 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
             // A BUFFER sampler view (tgsi-naga's texel buffers, group 1).
             AddressSpace::Storage { .. } if rb.group == 1 => {
                 textures::texel_buffer(gpu, rb.binding, inputs)?
+            }
+            AddressSpace::Storage { .. }
+                if rb.group == 0 && rb.binding == tgsi_naga::LOOP_BUDGET_BINDING =>
+            {
+                let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+                let buffer = gpu.buffer_with(&[0; 4], usage);
+                written.push(Written::LoopBudget(buffer.clone(), inputs.loop_budget));
+                storage_slot(rb.binding, buffer, false, inputs)
             }
             AddressSpace::Storage { access } => {
                 let slot = rb
@@ -208,22 +229,28 @@ fn storage(
     });
     let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
     let buffer = gpu.buffer_with(&bytes, usage);
-    let slot = Slot {
+    let read_only = !access.contains(naga::StorageAccess::STORE);
+    (
+        storage_slot(binding, buffer.clone(), read_only, inputs),
+        buffer,
+    )
+}
+
+/// The binding of a storage buffer.
+fn storage_slot(binding: u32, buffer: wgpu::Buffer, read_only: bool, inputs: &Inputs) -> Slot {
+    Slot {
         layout: wgpu::BindGroupLayoutEntry {
             binding,
             visibility: inputs.visibility,
             ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage {
-                    read_only: !access.contains(naga::StorageAccess::STORE),
-                },
+                ty: wgpu::BufferBindingType::Storage { read_only },
                 has_dynamic_offset: false,
                 min_binding_size: None,
             },
             count: None,
         },
-        resource: Bound::Buffer(buffer.clone()),
-    };
-    (slot, buffer)
+        resource: Bound::Buffer(buffer),
+    }
 }
 
 /// Copies every written buffer and image back into its `tgsi_exec` resource.
@@ -232,6 +259,20 @@ pub(crate) fn read_back(gpu: &Gpu, written: &[Written]) -> Result<()> {
         match w {
             Written::Buffer(buffer, view) => read_back_buffer(gpu, buffer, view)?,
             Written::Image(texture, view) => images::read_back(gpu, texture, view)?,
+            Written::LoopBudget(buffer, budget) => {
+                let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: None,
+                    size: 4,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, 4);
+                gpu.queue.submit([encoder.finish()]);
+                if gpu.read_buffer(&staging, 4)? != [0; 4] {
+                    return Err(Error::Budget(*budget));
+                }
+            }
         }
     }
     Ok(())

@@ -89,7 +89,7 @@ impl<'g> Dispatcher<'g> {
                 });
             }
         }
-        let mut options = bindings::translation_options(opts.resources);
+        let mut options = bindings::translation_options(opts.resources, opts.budget);
         if opts.shared_bytes > 0 {
             options.shared_memory_bytes = u32::try_from(opts.shared_bytes)
                 .map_err(|_| Error::Setup("shared memory size over 4 GiB".into()))?;
@@ -104,6 +104,7 @@ impl<'g> Dispatcher<'g> {
                     resources: opts.resources,
                     visibility: wgpu::ShaderStages::COMPUTE,
                     samplers: samplers::uses(shader),
+                    loop_budget: bindings::loop_budget(opts.budget),
                 },
             )?;
             let device = &gpu.device;

@@ -14,6 +14,9 @@ pub enum Error {
     Setup(String),
     /// wgpu or the driver rejected the work.
     Device(String),
+    /// An invocation ran more loop iterations than the run's budget (its results are
+    /// meaningless).
+    Budget(u32),
 }
 
 impl std::fmt::Display for Error {
@@ -28,6 +31,10 @@ impl std::fmt::Display for Error {
             Error::Unsupported(what) => write!(f, "not supported by the gpu engine: {what}"),
             Error::Setup(what) => write!(f, "{what}"),
             Error::Device(what) => write!(f, "GPU: {what}"),
+            Error::Budget(n) => write!(
+                f,
+                "loop budget exhausted: an invocation ran more than {n} loop iterations"
+            ),
         }
     }
 }

@@ -82,7 +82,7 @@ impl<'g> Renderer<'g> {
                 "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
             )));
         }
-        let options = bindings::translation_options(&opts.resources);
+        let options = bindings::translation_options(&opts.resources, opts.budget);
         let mut module = tgsi_naga::translate_with(shader, &options)?;
         let varyings = flat_inputs(&mut module, program, opts)?;
         let frame = Frame {
@@ -102,6 +102,7 @@ impl<'g> Renderer<'g> {
                     resources: &opts.resources,
                     visibility: wgpu::ShaderStages::FRAGMENT,
                     samplers: samplers::uses(shader),
+                    loop_budget: bindings::loop_budget(opts.budget),
                 },
             )?;
             let pipeline = pipeline(gpu, module, &varyings, &bindings);

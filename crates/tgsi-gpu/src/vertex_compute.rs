@@ -33,7 +33,7 @@ pub fn run_vertices(
     }
     let options = tgsi_naga::Options {
         vertex_as_compute: true,
-        ..bindings::translation_options(&opts.resources)
+        ..bindings::translation_options(&opts.resources, opts.budget)
     };
     let module = tgsi_naga::translate_with(shader, &options)?;
     // The input buffer: the header, then each vertex's input registers.
@@ -62,6 +62,7 @@ pub fn run_vertices(
                 resources: &opts.resources,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 samplers: samplers::uses(shader),
+                loop_budget: bindings::loop_budget(opts.budget),
             },
         )?;
         let inputs = gpu.buffer_with(&input_bytes, wgpu::BufferUsages::STORAGE);

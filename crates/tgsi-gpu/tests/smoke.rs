@@ -473,3 +473,42 @@ fn inputs_interpolated_at_the_centroid_or_a_sample_are_the_inputs() {
                 1: INTERP_CENTROID TEMP[1], IN[0]\n2: UADD OUT[0], TEMP[0], TEMP[1]\n3: END\n";
     same(&gpu, text, &opts);
 }
+
+#[test]
+fn endless_loops_stop_at_the_loop_budget() {
+    // A GPU has no instruction budget: the translation counts loop iterations, leaves the
+    // loops past the run's budget and raises a flag, and the run fails as the
+    // interpreter's does.
+    let Some(gpu) = gpu() else { return };
+    let text = "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\nIMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}\n\
+                0: MOV TEMP[0], IMM[0].yyyy\n1: BGNLOOP\n2: ADD TEMP[0], TEMP[0], IMM[0].xxxx\n\
+                3: ENDLOOP\n4: MOV OUT[0], TEMP[0]\n5: END\n";
+    let shader = tgsi::parse(text).expect("test shader parses");
+    let program = Program::compile(&shader).expect("test shader compiles");
+    let opts = RenderOptions {
+        width: 4,
+        height: 2,
+        budget: 10_000,
+        ..Default::default()
+    };
+    assert!(matches!(
+        render_fragment(&program, &opts),
+        Err(tgsi_exec::ExecError::Budget { .. })
+    ));
+    match tgsi_gpu::render(&gpu, &shader, &program, &opts) {
+        Err(tgsi_gpu::Error::Budget(10_000)) => {}
+        other => panic!(
+            "expected the loop budget to run out, got {:?}",
+            other.map(|_| ())
+        ),
+    }
+    // A loop that ends within the budget runs as before.
+    let bounded = text.replace(
+        "3: ENDLOOP",
+        "3: IF TEMP[0].xxxx\n4: BRK\n5: ENDIF\n6: ENDLOOP",
+    );
+    let bounded = bounded
+        .replace("4: MOV OUT[0]", "7: MOV OUT[0]")
+        .replace("5: END", "8: END");
+    same(&gpu, &bounded, &opts);
+}

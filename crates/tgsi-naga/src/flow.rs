@@ -80,6 +80,7 @@ impl Translator<'_> {
             Opcode::BGNLOOP => {
                 self.flow.push(Frame::Loop);
                 self.body.open();
+                self.count_iteration();
             }
             Opcode::ENDLOOP => match self.flow.pop() {
                 Some(Frame::Loop) => {
@@ -244,5 +245,96 @@ impl Translator<'_> {
         };
         let x = self.fetch(src, 0, ty)?;
         Ok(self.body.binary(naga::BinaryOperator::NotEqual, x, zero))
+    }
+}
+
+/// Binding in group 0 of the flag buffer of [`crate::Options::loop_budget`].
+pub const LOOP_BUDGET_BINDING: u32 = 33;
+
+/// The state of [`crate::Options::loop_budget`].
+#[derive(Clone, Copy)]
+pub(crate) struct LoopBudget {
+    /// Iterations so far (module-level, so subroutines count too).
+    counter: Handle<naga::GlobalVariable>,
+    /// `{ exceeded: u32 }`, set to 1 when the budget runs out.
+    flag: Handle<naga::GlobalVariable>,
+    budget: u32,
+}
+
+impl Translator<'_> {
+    /// Declares the counter and the flag of a loop budget and zeroes the counter at entry.
+    pub(crate) fn declare_loop_budget(&mut self, budget: u32) {
+        let word = self.ty(naga::TypeInner::Scalar(naga::Scalar::U32));
+        let counter = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("loop_iterations".to_string()),
+                space: naga::AddressSpace::Private,
+                binding: None,
+                ty: word,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            naga::Span::UNDEFINED,
+        );
+        let flag_ty = self.module.types.insert(
+            naga::Type {
+                name: Some("LoopBudget".to_string()),
+                inner: naga::TypeInner::Struct {
+                    members: vec![naga::StructMember {
+                        name: Some("exceeded".to_string()),
+                        ty: word,
+                        binding: None,
+                        offset: 0,
+                    }],
+                    span: 4,
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        let flag = self.module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("loop_budget".to_string()),
+                space: naga::AddressSpace::Storage {
+                    access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
+                },
+                binding: Some(naga::ResourceBinding {
+                    group: 0,
+                    binding: LOOP_BUDGET_BINDING,
+                }),
+                ty: flag_ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            naga::Span::UNDEFINED,
+        );
+        let pointer = self.body.expr(Expression::GlobalVariable(counter));
+        let zero = self.body.u32(0);
+        self.body.store(pointer, zero);
+        self.loop_budget = Some(LoopBudget {
+            counter,
+            flag,
+            budget,
+        });
+    }
+
+    /// At the top of a loop body: one more iteration, and past the budget, the flag set and
+    /// the loop left.
+    fn count_iteration(&mut self) {
+        let Some(lb) = self.loop_budget else { return };
+        let b = &mut self.body;
+        let pointer = b.expr(Expression::GlobalVariable(lb.counter));
+        let count = b.load(pointer);
+        let one = b.u32(1);
+        let count = b.binary(naga::BinaryOperator::Add, count, one);
+        b.store(pointer, count);
+        let budget = b.u32(lb.budget);
+        let over = b.binary(naga::BinaryOperator::Greater, count, budget);
+        b.if_then(over, |b| {
+            let flag = b.expr(Expression::GlobalVariable(lb.flag));
+            let exceeded = b.index(flag, 0);
+            let one = b.u32(1);
+            b.store(exceeded, one);
+            b.stmt(Statement::Break);
+        });
     }
 }

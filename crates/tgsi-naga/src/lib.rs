@@ -33,6 +33,7 @@ mod vertex_compute;
 mod wide;
 
 pub use error::Error;
+pub use flow::LOOP_BUDGET_BINDING;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};

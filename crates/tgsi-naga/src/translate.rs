@@ -13,7 +13,7 @@ use tgsi::opcode::{Opcode, OutputMode, Section};
 
 use crate::body::Body;
 use crate::error::{Error, Result};
-use crate::flow::Frame;
+use crate::flow::{Frame, LoopBudget};
 use crate::interface::Interface;
 use crate::registers::Registers;
 use crate::resources::Resources;
@@ -67,6 +67,9 @@ pub(crate) struct Translator<'s> {
     /// The vertex a vertex shader run as a compute shader works on
     /// ([`Options::vertex_as_compute`]).
     pub vertex_compute: Option<VertexCompute>,
+    /// The iteration counter and the flag buffer of [`Options::loop_budget`], and the
+    /// budget.
+    pub loop_budget: Option<LoopBudget>,
 }
 
 /// How to translate.
@@ -129,6 +132,12 @@ pub struct Options {
     /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
     /// no transform feedback (WebGPU).
     pub vertex_as_compute: bool,
+    /// Loop iterations each invocation may run, all loops together, for hosts that must
+    /// bound a shader's running time (a GPU has no instruction budget): past them every
+    /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
+    /// group 0, binding [`crate::LOOP_BUDGET_BINDING`], is set to 1, so the host can report
+    /// the run as failed.
+    pub loop_budget: Option<u32>,
 }
 
 /// A depth comparison the translation makes ([`Options::depth_compares`]).
@@ -190,6 +199,7 @@ impl Default for Options {
             one_d_as_2d: false,
             depth_compares: None,
             vertex_as_compute: false,
+            loop_budget: None,
         }
     }
 }
@@ -243,6 +253,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         one_d_as_2d: options.one_d_as_2d,
         depth_compares: options.depth_compares.clone(),
         vertex_compute: None,
+        loop_budget: None,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
         functions: HashMap::new(),
@@ -253,6 +264,9 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         t.declare_vertex_compute()?;
     } else {
         t.declare_interface(stage)?;
+    }
+    if let Some(budget) = options.loop_budget {
+        t.declare_loop_budget(budget);
     }
     t.program(0)?;
     if !t.body.terminated() {

@@ -443,6 +443,27 @@ fn vertex_shaders_as_compute_shaders() {
 }
 
 #[test]
+fn loop_budgets_count_every_loop() {
+    let options = tgsi_naga::Options {
+        loop_budget: Some(1000),
+        ..tgsi_naga::Options::default()
+    };
+    for (name, text, ext) in [
+        ("budget-vertex", VERTEX, "vert"),
+        ("budget-compute", COMPUTE, "comp"),
+    ] {
+        check_with(name, text, ext, &[Target::SpirV, Target::Glsl], &options);
+        let module = tgsi_naga::translate_with(&tgsi::parse(text).unwrap(), &options).unwrap();
+        let flag = module.global_variables.iter().any(|(_, v)| {
+            v.binding
+                .as_ref()
+                .is_some_and(|b| b.group == 0 && b.binding == tgsi_naga::LOOP_BUDGET_BINDING)
+        });
+        assert!(flag, "{name}: no loop budget flag");
+    }
+}
+
+#[test]
 fn compute_memory_atomics_and_switch() {
     check("compute", COMPUTE, "comp");
 }
