@@ -137,6 +137,45 @@ fn text_targets_name_the_entry_point() {
 }
 
 #[test]
+fn host_options_loop_budget_and_vertex_as_compute() {
+    let src = temp_file(
+        "loop.vert.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n  0: MOV TEMP[0], IN[0]\n\
+         \x20 1: BGNLOOP\n  2: ADD TEMP[0], TEMP[0], IN[0]\n  3: ENDLOOP\n  4: MOV OUT[0], TEMP[0]\n\
+         \x20 5: END\n",
+    );
+    let plain = tgsi(&["translate", &src, "--to", "wgsl"]);
+    assert_eq!(plain.status.code(), Some(0));
+    let plain = String::from_utf8_lossy(&plain.stdout).into_owned();
+    assert!(
+        plain.contains("@vertex") && !plain.contains("@binding(33)"),
+        "{plain}"
+    );
+    let hosted = tgsi(&[
+        "translate",
+        &src,
+        "--to",
+        "wgsl",
+        "--loop-budget",
+        "1000",
+        "--vertex-as-compute",
+    ]);
+    assert_eq!(
+        hosted.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&hosted.stderr)
+    );
+    let hosted = String::from_utf8_lossy(&hosted.stdout).into_owned();
+    // A compute entry point of 64 invocations, the vertex buffers in group 3, the loop
+    // budget's flag at group 0, binding 33, and the budget itself.
+    assert!(hosted.contains("@compute @workgroup_size(64"), "{hosted}");
+    assert!(hosted.contains("@group(3) @binding(0)"), "{hosted}");
+    assert!(hosted.contains("@group(0) @binding(33)"), "{hosted}");
+    assert!(hosted.contains("1000u"), "{hosted}");
+}
+
+#[test]
 fn untranslatable_statements_are_errors_with_positions() {
     let src = temp_file("interp.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.25, 0.0, 0.0}\n  0: INTERP_OFFSET OUT[0], IN[0], IMM[0]\n  1: END\n");
     let out = tgsi(&["translate", &src, "--to", "spirv", "-o", "-"]);

@@ -35,6 +35,16 @@ pub struct TranslateArgs {
     /// Treat the input as a token stream.
     #[arg(long)]
     pub tokens: bool,
+    /// Bound every invocation to N loop iterations, all loops together: past them the
+    /// loops are left and word 0 of a storage buffer at group 0, binding 33 is set to 1
+    /// (for hosts that run untrusted shaders on a GPU, which has no instruction budget).
+    #[arg(long, value_name = "N")]
+    pub loop_budget: Option<u32>,
+    /// Translate a vertex shader as a compute shader, one invocation per vertex, its
+    /// registers in storage buffers (group 3; see the README), for hosts without transform
+    /// feedback.
+    #[arg(long)]
+    pub vertex_as_compute: bool,
 }
 
 /// Parses `MAJOR.MINOR`.
@@ -55,12 +65,16 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         .ok_or_else(|| Failure::Io(format!("unknown target '{}'", args.to)))?;
     let input = input::read(&args.file)?;
     let shader = input.shader(args.tokens)?;
-    let module =
-        tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(target)).map_err(|e| {
-            let sep = if e.position().is_some() { ":" } else { ": " };
-            eprintln!("{}{sep}{e}", input.name);
-            Failure::Invalid
-        })?;
+    let options = tgsi_naga::Options {
+        loop_budget: args.loop_budget,
+        vertex_as_compute: args.vertex_as_compute,
+        ..tgsi_naga::options_for(target)
+    };
+    let module = tgsi_naga::translate_with(&shader, &options).map_err(|e| {
+        let sep = if e.position().is_some() { ":" } else { ": " };
+        eprintln!("{}{sep}{e}", input.name);
+        Failure::Invalid
+    })?;
     let info = tgsi_naga::validate(&module).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
