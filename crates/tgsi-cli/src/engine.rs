@@ -1,8 +1,8 @@
 //! `--engine`: which executor runs a shader. `jit` (the default) compiles fragment and vertex
 //! shaders with Cranelift and runs everything else, or any shader the JIT does not compile,
 //! on the interpreter, saying so on stderr; `interp` always uses the interpreter; `gpu` runs
-//! tgsi-naga's translation through wgpu on a Vulkan device (fragment and compute shaders
-//! only, see [`crate::gpu`]).
+//! tgsi-naga's translation through wgpu on a Vulkan device (fragment, vertex and compute
+//! shaders, see [`crate::gpu`]).
 
 use std::time::{Duration, Instant};
 

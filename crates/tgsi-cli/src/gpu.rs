@@ -1,4 +1,4 @@
-//! `--engine gpu`: opening the device and running fragment and compute shaders on it through
+//! `--engine gpu`: opening the device and running fragment, vertex and compute shaders on it
 //! `tgsi-gpu`, with its errors turned into the command line's.
 
 use tgsi::Processor;
