@@ -1,5 +1,5 @@
 //! `--engine gpu`: opening the device and running fragment, vertex and compute shaders on it
-//! `tgsi-gpu`, with its errors turned into the command line's.
+//! through `tgsi-gpu`, with its errors turned into the command line's.
 
 use tgsi::Processor;
 use tgsi_gpu::Gpu;
