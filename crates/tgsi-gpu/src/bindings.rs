@@ -58,10 +58,30 @@ pub(crate) struct Inputs<'a> {
     pub loop_budget: u32,
 }
 
+impl<'a> Inputs<'a> {
+    /// What a run of `shader` with `constants`, `resources` and the instruction budget
+    /// `budget` binds for the stages `visibility`.
+    pub(crate) fn new(
+        shader: &tgsi::Shader,
+        constants: &'a [Vec<[u32; 4]>],
+        resources: &'a Resources,
+        visibility: wgpu::ShaderStages,
+        budget: u64,
+    ) -> Inputs<'a> {
+        Inputs {
+            constants,
+            resources,
+            visibility,
+            samplers: crate::samplers::uses(shader),
+            loop_budget: loop_budget(budget),
+        }
+    }
+}
+
 /// The loop iterations each invocation may run for a run whose instruction budget (per
 /// wave, in the interpreter) is `budget`: as many, as no loop iteration runs fewer than one
 /// instruction, so a run the interpreter completes is not cut short.
-pub(crate) fn loop_budget(budget: u64) -> u32 {
+fn loop_budget(budget: u64) -> u32 {
     u32::try_from(budget).unwrap_or(u32::MAX)
 }
 

@@ -13,7 +13,6 @@ use tgsi_exec::{ComputeOptions, Program};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::samplers;
 
 /// A compute shader ready to dispatch; [`Dispatcher::dispatch`] may be called repeatedly.
 pub struct Dispatcher<'g> {
@@ -99,13 +98,13 @@ impl<'g> Dispatcher<'g> {
             let bindings = bindings::bind(
                 gpu,
                 &module,
-                &Inputs {
-                    constants: &opts.constants,
-                    resources: opts.resources,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    samplers: samplers::uses(shader),
-                    loop_budget: bindings::loop_budget(opts.budget),
-                },
+                &Inputs::new(
+                    shader,
+                    &opts.constants,
+                    opts.resources,
+                    wgpu::ShaderStages::COMPUTE,
+                    opts.budget,
+                ),
             )?;
             let device = &gpu.device;
             let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -19,7 +19,6 @@ use tgsi_exec::{Image, Program, RenderOptions};
 use crate::bindings::{self, Bindings, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::samplers;
 use crate::vertex::{self, flat_inputs, Varying};
 use crate::wrap::{self, Frame};
 
@@ -97,13 +96,13 @@ impl<'g> Renderer<'g> {
             let bindings = bindings::bind(
                 gpu,
                 &module,
-                &Inputs {
-                    constants: &opts.constants,
-                    resources: &opts.resources,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    samplers: samplers::uses(shader),
-                    loop_budget: bindings::loop_budget(opts.budget),
-                },
+                &Inputs::new(
+                    shader,
+                    &opts.constants,
+                    &opts.resources,
+                    wgpu::ShaderStages::FRAGMENT,
+                    opts.budget,
+                ),
             )?;
             let pipeline = pipeline(gpu, module, &varyings, &bindings);
             let target = gpu.device.create_texture(&wgpu::TextureDescriptor {

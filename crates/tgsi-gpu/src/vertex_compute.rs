@@ -12,7 +12,6 @@ use tgsi_exec::{Program, VertexInput, VertexOptions, VertexOutputs};
 use crate::bindings::{self, Inputs};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
-use crate::samplers;
 
 /// Runs `shader` (compiled for the interpreter as `program`) over `opts.count` vertices.
 pub fn run_vertices(
@@ -57,13 +56,13 @@ pub fn run_vertices(
         let bindings = bindings::bind(
             gpu,
             &module,
-            &Inputs {
-                constants: &opts.constants,
-                resources: &opts.resources,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                samplers: samplers::uses(shader),
-                loop_budget: bindings::loop_budget(opts.budget),
-            },
+            &Inputs::new(
+                shader,
+                &opts.constants,
+                &opts.resources,
+                wgpu::ShaderStages::COMPUTE,
+                opts.budget,
+            ),
         )?;
         let inputs = gpu.buffer_with(&input_bytes, wgpu::BufferUsages::STORAGE);
         let outputs = device.create_buffer(&wgpu::BufferDescriptor {

@@ -11,7 +11,9 @@ mod common;
 
 use std::path::Path;
 
-use common::{corpus_shaders, generated, generated_constants, gpu, shared, worst_float};
+use common::{
+    corpus_shaders, file_name, generated, generated_constants, gpu, shared, worst_float, Tally,
+};
 use tgsi_exec::{render_fragment, Program, RenderOptions};
 
 /// Largest ULP distance of an output float.
@@ -117,41 +119,26 @@ fn corpus_fragment_shaders_match_the_interpreter() {
         );
         return;
     }
-    let (mut identical, mut within, mut explained, mut not_run, mut endless) = (0, 0, 0, 0, 0);
-    let mut failures = Vec::new();
+    let mut tally = Tally::new(&[
+        "identical",
+        "within tolerance",
+        "explained differences",
+        "not run by the gpu engine",
+        "past the interpreter's budget with these inputs",
+    ]);
     for path in &paths {
-        let name = path
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = file_name(path);
         match run(&gpu, path) {
-            Ok(Outcome::Identical) => identical += 1,
-            Ok(Outcome::Within) => within += 1,
-            Ok(Outcome::Endless) => endless += 1,
+            Ok(Outcome::Identical) => tally.count("identical"),
+            Ok(Outcome::Within) => tally.count("within tolerance"),
+            Ok(Outcome::Endless) => tally.count("past the interpreter's budget with these inputs"),
             Ok(Outcome::NotRun(why)) => {
-                not_run += 1;
                 eprintln!("not run {name}: {why}");
+                tally.count("not run by the gpu engine");
             }
-            Ok(Outcome::Differs(diff)) => match EXPLAINED.iter().find(|(n, _)| *n == name) {
-                Some((_, why)) => {
-                    explained += 1;
-                    eprintln!("explain {name}: {diff}: {why}");
-                }
-                None => failures.push(format!("DIFF  {name}: {diff}")),
-            },
-            Err(e) => failures.push(format!("ERROR {name}: {e}")),
+            Ok(Outcome::Differs(diff)) => tally.differs(&name, &diff, EXPLAINED),
+            Err(e) => tally.error(&name, &e),
         }
     }
-    eprintln!(
-        "fs: {} shaders: {identical} identical, {within} within tolerance, {explained} \
-         explained differences, {not_run} not run by the gpu engine, {endless} past the \
-         interpreter's budget with these inputs, {} unexplained differences or errors",
-        paths.len(),
-        failures.len()
-    );
-    for f in &failures {
-        eprintln!("{f}");
-    }
-    assert!(failures.is_empty(), "{} shaders failed", failures.len());
+    tally.finish("fs", paths.len());
 }

@@ -10,7 +10,9 @@ mod common;
 
 use std::path::Path;
 
-use common::{corpus_shaders, generated, generated_constants, gpu, shared, worst_float};
+use common::{
+    corpus_shaders, file_name, generated, generated_constants, gpu, shared, worst_float, Tally,
+};
 use tgsi_exec::{run_vertices, Program, VertexInput, VertexOptions};
 
 /// Largest ULP distance of an output float.
@@ -114,34 +116,15 @@ fn corpus_vertex_shaders_match_the_interpreter() {
         );
         return;
     }
-    let (mut identical, mut within, mut explained, mut failures) = (0, 0, 0, Vec::new());
+    let mut tally = Tally::new(&["identical", "within tolerance", "explained differences"]);
     for path in &paths {
-        let name = path
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = file_name(path);
         match run(&gpu, path) {
-            Ok(Outcome::Identical) => identical += 1,
-            Ok(Outcome::Within) => within += 1,
-            Ok(Outcome::Differs(diff)) => match EXPLAINED.iter().find(|(n, _)| *n == name) {
-                Some((_, why)) => {
-                    explained += 1;
-                    eprintln!("explain {name}: {diff}: {why}");
-                }
-                None => failures.push(format!("DIFF  {name}: {diff}")),
-            },
-            Err(e) => failures.push(format!("ERROR {name}: {e}")),
+            Ok(Outcome::Identical) => tally.count("identical"),
+            Ok(Outcome::Within) => tally.count("within tolerance"),
+            Ok(Outcome::Differs(diff)) => tally.differs(&name, &diff, EXPLAINED),
+            Err(e) => tally.error(&name, &e),
         }
     }
-    eprintln!(
-        "vs: {} shaders: {identical} identical, {within} within tolerance, {explained} \
-         explained differences, {} unexplained differences or errors",
-        paths.len(),
-        failures.len()
-    );
-    for f in &failures {
-        eprintln!("{f}");
-    }
-    assert!(failures.is_empty(), "{} shaders failed", failures.len());
+    tally.finish("vs", paths.len());
 }

@@ -544,10 +544,10 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The struct `{ header: vec4<u32>, <array>: array<vec4<u32>> }` named `name`, of the
-    /// storage buffers that hold a header and then vectors of words (texel buffers, a vertex
-    /// shader's inputs when it runs as a compute shader).
-    pub(crate) fn headed_words(&mut self, name: &str, array: &str) -> Handle<Type> {
+    /// The struct `{ header: vec4<u32>, <array>: array<vec4<u32>> }` named `name` (without
+    /// the header when `header` is false), of the storage buffers that hold vectors of words
+    /// (texel buffers; a vertex shader's registers when it runs as a compute shader).
+    pub(crate) fn word_vectors(&mut self, name: &str, header: bool, array: &str) -> Handle<Type> {
         let vec4 = self.vec4(Scalar::U32);
         let words = self.ty(TypeInner::Array {
             base: vec4,
@@ -560,13 +560,16 @@ impl Translator<'_> {
             binding: None,
             offset,
         };
+        let members = if header {
+            vec![member("header", vec4, 0), member(array, words, 16)]
+        } else {
+            vec![member(array, words, 0)]
+        };
+        let span = 16 * members.len() as u32;
         self.module.types.insert(
             Type {
                 name: Some(name.to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![member("header", vec4, 0), member(array, words, 16)],
-                    span: 32,
-                },
+                inner: TypeInner::Struct { members, span },
             },
             naga::Span::UNDEFINED,
         )
@@ -575,7 +578,7 @@ impl Translator<'_> {
     /// The storage buffers of `BUFFER` sampler views `d` declares ([`TexelBuffer`]), at the
     /// views' bindings in group 1.
     fn declare_texel_buffers(&mut self, d: &Declaration, kind: ScalarKind) {
-        let ty = self.headed_words("TexelBuffer", "texels");
+        let ty = self.word_vectors("TexelBuffer", true, "texels");
         let space = AddressSpace::Storage {
             access: StorageAccess::LOAD,
         };

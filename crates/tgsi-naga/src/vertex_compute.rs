@@ -16,7 +16,7 @@
 
 use naga::{
     AddressSpace, Binding, BuiltIn, Expression, FunctionArgument, GlobalVariable, Handle, Scalar,
-    StorageAccess, StructMember, Type, TypeInner, VectorSize,
+    StorageAccess, TypeInner, VectorSize,
 };
 use tgsi::enums::{File, Semantic};
 use tgsi::ir::Register;
@@ -64,28 +64,8 @@ impl Translator<'_> {
     pub(crate) fn declare_vertex_compute(&mut self) -> Result<()> {
         let (input_stride, output_stride) = vertex_io_strides(self.shader);
         let vec4 = self.vec4(Scalar::U32);
-        let array = self.ty(TypeInner::Array {
-            base: vec4,
-            size: naga::ArraySize::Dynamic,
-            stride: 16,
-        });
-        let member = |name: &str, ty, offset| StructMember {
-            name: Some(name.to_string()),
-            ty,
-            binding: None,
-            offset,
-        };
-        let inputs_ty = self.headed_words("VertexInputs", "inputs");
-        let outputs_ty = self.module.types.insert(
-            Type {
-                name: Some("VertexOutputs".to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![member("outputs", array, 0)],
-                    span: 16,
-                },
-            },
-            naga::Span::UNDEFINED,
-        );
+        let inputs_ty = self.word_vectors("VertexInputs", true, "inputs");
+        let outputs_ty = self.word_vectors("VertexOutputs", false, "outputs");
         let global = |t: &mut Self, name: &str, access, ty, binding| {
             t.module.global_variables.append(
                 GlobalVariable {

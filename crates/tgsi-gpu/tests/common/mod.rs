@@ -184,3 +184,74 @@ pub fn worst_float(
     }
     worst
 }
+
+/// The outcomes of a corpus run: counts by kind, and the failures (unexplained differences
+/// and errors), printed and asserted at the end.
+pub struct Tally {
+    counts: Vec<(&'static str, usize)>,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    /// A tally counting the outcomes `kinds` (in the order they are printed).
+    pub fn new(kinds: &[&'static str]) -> Tally {
+        Tally {
+            counts: kinds.iter().map(|&k| (k, 0)).collect(),
+            failures: Vec::new(),
+        }
+    }
+
+    /// One more outcome of `kind` (one of those given to [`Tally::new`]).
+    pub fn count(&mut self, kind: &str) {
+        if let Some(c) = self.counts.iter_mut().find(|(k, _)| *k == kind) {
+            c.1 += 1;
+        }
+    }
+
+    /// Shader `name` differs by `diff`: an explained difference (counted as "explained
+    /// differences") when `explained` names it, else a failure.
+    pub fn differs(&mut self, name: &str, diff: &str, explained: &[(&str, &str)]) {
+        match explained.iter().find(|(n, _)| *n == name) {
+            Some((_, why)) => {
+                eprintln!("explain {name}: {diff}: {why}");
+                self.count("explained differences");
+            }
+            None => self.failures.push(format!("DIFF  {name}: {diff}")),
+        }
+    }
+
+    /// Shader `name` failed to run.
+    pub fn error(&mut self, name: &str, e: &str) {
+        self.failures.push(format!("ERROR {name}: {e}"));
+    }
+
+    /// Prints the counts of `label`'s `total` shaders and the failures; fails if any.
+    pub fn finish(self, label: &str, total: usize) {
+        let counts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        eprintln!(
+            "{label}: {total} shaders: {}, {} unexplained differences or errors",
+            counts.join(", "),
+            self.failures.len()
+        );
+        for f in &self.failures {
+            eprintln!("{f}");
+        }
+        assert!(
+            self.failures.is_empty(),
+            "{} shaders failed",
+            self.failures.len()
+        );
+    }
+}
+
+/// A corpus file's name.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
