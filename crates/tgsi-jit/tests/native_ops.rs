@@ -4,8 +4,11 @@
 //! signs and payloads, denormals, values at the edges of the integer range, with and
 //! without `_SAT`, through vertex shaders whose lanes each get a different combination.
 
+mod common;
+
+use common::{assert_same_vertices, compile};
 use tgsi_exec::ops::{kind, Kind};
-use tgsi_exec::{run_vertices_with, Interpreter, Program, VertexInput, VertexOptions};
+use tgsi_exec::{Program, VertexInput, VertexOptions};
 use tgsi_jit::Engine;
 
 /// Words where float and integer semantics differ.
@@ -60,30 +63,14 @@ fn inputs(n: usize) -> (usize, Vec<VertexInput>) {
 }
 
 fn compare(text: &str, sources: usize) {
-    let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{text}\n{e}"));
-    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{text}\n{e}"));
-    let engine = Engine::new(program.clone());
-    assert!(
-        engine.is_compiled(),
-        "{text}: {:?}",
-        engine.fallback_reason()
-    );
+    let (program, engine) = compile(text);
     let (count, inputs) = inputs(sources);
     let opts = VertexOptions {
         count,
         inputs,
         ..Default::default()
     };
-    let want = run_vertices_with(&Interpreter(&program), &opts).unwrap();
-    let got = run_vertices_with(&engine, &opts).unwrap();
-    for (v, (w, g)) in want.values.iter().zip(&got.values).enumerate() {
-        assert_eq!(
-            w,
-            g,
-            "{}\nvertex {v}: interpreter {w:08x?}, jit {g:08x?}",
-            text.replace('\n', " / ")
-        );
-    }
+    assert_same_vertices(text, &program, &engine, &opts);
 }
 
 #[test]

@@ -7,9 +7,11 @@
 //! outputs, and with some lanes switched off by a branch; every output word must be the
 //! same.
 
+mod common;
+
+use common::{assert_same_vertices, compile};
 use tgsi_exec::ops::{kind, Kind};
-use tgsi_exec::{run_vertices_with, Interpreter, Program, VertexInput, VertexOptions};
-use tgsi_jit::Engine;
+use tgsi_exec::{VertexInput, VertexOptions};
 
 /// 64-bit values where double and integer semantics are delicate.
 fn specials64() -> Vec<u64> {
@@ -128,14 +130,7 @@ fn operand(reg: &str, variant: usize) -> String {
 }
 
 fn compare(text: &str, wide: &[bool]) {
-    let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{text}\n{e}"));
-    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{text}\n{e}"));
-    let engine = Engine::new(program.clone());
-    assert!(
-        engine.is_compiled(),
-        "{text}: {:?}",
-        engine.fallback_reason()
-    );
+    let (program, engine) = compile(text);
     let k = specials64().len().max(SPECIAL32.len());
     let count = k * k;
     let mut inputs: Vec<VertexInput> = wide
@@ -153,14 +148,7 @@ fn compare(text: &str, wide: &[bool]) {
         inputs,
         ..Default::default()
     };
-    let want = run_vertices_with(&Interpreter(&program), &opts).unwrap();
-    let got = run_vertices_with(&engine, &opts).unwrap();
-    for (v, (w, g)) in want.values.iter().zip(&got.values).enumerate() {
-        assert_eq!(
-            w, g,
-            "{text}\nvertex {v}: interpreter {w:08x?}, jit {g:08x?}"
-        );
-    }
+    assert_same_vertices(text, &program, &engine, &opts);
 }
 
 #[test]
