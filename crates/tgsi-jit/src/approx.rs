@@ -103,7 +103,8 @@ impl Arith for Vector<'_, '_> {
         self.0.ins().trunc(x)
     }
     fn to_int(&mut self, x: Value) -> Value {
-        let i = self.0.ins().x86_cvtt2dq(I32X4, x);
+        let w = self.0.w(x);
+        let i = self.0.f2i(w);
         self.0.f(i)
     }
     fn to_float(&mut self, x: Value) -> Value {

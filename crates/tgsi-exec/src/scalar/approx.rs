@@ -108,12 +108,7 @@ impl Arith for Scalar {
         x.trunc()
     }
     fn to_int(&mut self, x: f32) -> f32 {
-        let i = if (-2147483648.0..2147483648.0).contains(&x) {
-            x as i32
-        } else {
-            i32::MIN
-        };
-        f32::from_bits(i as u32)
+        f32::from_bits(super::float::f2i(x) as u32)
     }
     fn to_float(&mut self, x: f32) -> f32 {
         x.to_bits() as i32 as f32
