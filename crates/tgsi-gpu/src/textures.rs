@@ -308,11 +308,6 @@ fn decoded(
     what: &str,
 ) -> Result<(wgpu::Texture, wgpu::TextureFormat)> {
     use tgsi_exec::format as pf;
-    let refuse = |why: String| Error::Unsupported(format!("{what}: {why}"));
-    let name = view.format.name().unwrap_or_default();
-    let texel = pf::texel_bytes(view.format)
-        .filter(|&n| n > 0)
-        .ok_or_else(|| refuse(format!("format {name} cannot be decoded")))?;
     let (format, pipe) = if pf::is_pure_uint(view.format) {
         (
             wgpu::TextureFormat::Rgba32Uint,
@@ -330,24 +325,19 @@ fn decoded(
         )
     };
     let r = &view.resource;
+    let texel = texel_size(view.format, what)?;
     let len = r
         .layout_bytes(texel)
         .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| refuse("texture too large".into()))?;
-    if len / texel * 16 > MAX_DECODED_BYTES {
-        return Err(refuse(format!(
-            "format {name} decoded would take more than {MAX_DECODED_BYTES} bytes"
+        .ok_or_else(|| Error::Unsupported(format!("{what}: texture too large")))?;
+    let bytes = r.data.to_bytes();
+    if bytes.len() < len {
+        return Err(Error::Setup(format!(
+            "{what}: texture data shorter than its levels"
         )));
     }
-    let bytes = r.data.to_bytes();
-    let bytes = bytes
-        .get(..len)
-        .ok_or_else(|| Error::Setup(format!("{what}: texture data shorter than its levels")))?;
-    let out: Vec<u8> = bytes
-        .chunks_exact(texel)
-        .flat_map(|t| pf::unpack(view.format, t))
-        .flat_map(u32::to_le_bytes)
-        .collect();
+    let words = decode(view.format, &bytes, 0..len / texel, what)?;
+    let out: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let format_of =
         tgsi::Format::from_name(pipe).ok_or_else(|| Error::Setup(format!("no {pipe}")))?;
     let texture = create(
@@ -365,31 +355,23 @@ fn decoded(
 /// decoded as the interpreter reads it (RGBA words; zeros past the resource's bytes), at
 /// least one. An unbound view has no elements.
 pub(crate) fn texel_buffer(gpu: &Gpu, slot: u32, inputs: &Inputs) -> Result<Slot> {
-    use tgsi_exec::format as pf;
     let view = inputs
         .resources
         .sampler_view(slot)
         .filter(|v| v.target == Target::Buffer);
     let mut words: Vec<u32> = vec![0; 4];
     if let Some(v) = view {
-        let refuse = |why: String| Error::Unsupported(format!("SVIEW[{slot}]: {why}"));
-        let texel = pf::texel_bytes(v.format)
-            .filter(|&n| n > 0)
-            .ok_or_else(|| refuse("a buffer format of no known size".into()))?;
+        let what = format!("SVIEW[{slot}]");
+        let texel = texel_size(v.format, &what)?;
         let (count, first) = (v.size as usize / texel, v.offset as usize / texel);
-        if count.saturating_mul(16) > MAX_DECODED_BYTES {
-            return Err(refuse(format!(
-                "{count} elements decoded would take more than {MAX_DECODED_BYTES} bytes"
-            )));
-        }
         words = vec![count as u32, first as u32, 0, 0];
         let bytes = v.resource.data.to_bytes();
-        for x in first..first.saturating_add(count) {
-            let element = x
-                .checked_mul(texel)
-                .and_then(|at| bytes.get(at..at.checked_add(texel)?));
-            words.extend(element.map_or([0; 4], |e| pf::unpack(v.format, e)));
-        }
+        words.extend(decode(
+            v.format,
+            &bytes,
+            first..first.saturating_add(count),
+            &what,
+        )?);
     }
     if words.len() == 4 {
         words.extend([0; 4]);
@@ -409,6 +391,44 @@ pub(crate) fn texel_buffer(gpu: &Gpu, slot: u32, inputs: &Inputs) -> Result<Slot
         },
         resource: Bound::Buffer(buffer),
     })
+}
+
+/// The bytes of one texel of `format` (`what` names the view in the error).
+fn texel_size(format: tgsi::Format, what: &str) -> Result<usize> {
+    tgsi_exec::format::texel_bytes(format)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            Error::Unsupported(format!(
+                "{what}: format {} cannot be decoded",
+                format.name().unwrap_or_default()
+            ))
+        })
+}
+
+/// Elements `range` of `bytes` (texels of `format`) as the interpreter reads them
+/// (`tgsi_exec::format::unpack`: RGBA words), zeros past the end of `bytes`; refused when
+/// they would take more than [`MAX_DECODED_BYTES`].
+fn decode(
+    format: tgsi::Format,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    what: &str,
+) -> Result<Vec<u32>> {
+    let texel = texel_size(format, what)?;
+    if range.len().saturating_mul(16) > MAX_DECODED_BYTES {
+        return Err(Error::Unsupported(format!(
+            "{what}: {} texels decoded would take more than {MAX_DECODED_BYTES} bytes",
+            range.len()
+        )));
+    }
+    Ok(range
+        .flat_map(|x| {
+            let texel = x
+                .checked_mul(texel)
+                .and_then(|at| bytes.get(at..at.checked_add(texel)?));
+            texel.map_or([0; 4], |t| tgsi_exec::format::unpack(format, t))
+        })
+        .collect())
 }
 
 /// A resource of `r`'s target, size and levels holding `bytes` in `format`.
