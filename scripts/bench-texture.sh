@@ -11,8 +11,9 @@
 #   transpose  a compute shader: 64 workgroups of 256 invocations, a vec4 tile transposed
 #              through shared memory and a tree reduction with 9 barriers
 # then checks that `tgsi render`/`tgsi run` reproduce softpipe's results bit for bit and
-# times `tgsi bench --threads 1` on the same TGSI, constants and bindings (at least SECONDS
-# seconds each, default 1). Samples/s = 8 x pixels/s.
+# times `tgsi bench --engine all --threads 1` (interpreter and JIT) on the same TGSI,
+# constants and bindings (at least SECONDS seconds each, default 1). Samples/s = 8 x pixels/s.
+# KEEP_WORK=1 keeps the cases (in $TMPDIR) for profiling.
 #
 # Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12), python3.
 set -eu
@@ -20,7 +21,7 @@ secs=${1:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${TGSI_SHARED:-$root/../shared}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 
 for tool in texref csref; do
     cp "$shared/tools/$tool/$tool.c" "$shared/tools/$tool/refcommon.h" "$work/"
@@ -56,14 +57,17 @@ EOF
     "$tgsi" render "$work/$1/shader.tgsi" --size 256x256 --consts "$work/$1/consts.txt" \
         --bindings "$work/$1.json" --clear=-1,-2,-3,-4 --raw "$work/$1.f32"
     cmp -s "$work/$1.f32" "$work/$1/ref.f32" && exact=bit-exact || exact=DIFFERENT
-    ours=$("$tgsi" bench "$work/$1/shader.tgsi" --size 256x256 --consts "$work/$1/consts.txt" \
-        --bindings "$work/$1.json" --threads 1 --min-time "$secs" --json |
-        sed -n 's/.*"mpix_per_s":\([0-9.]*\).*/\1/p')
+    "$tgsi" bench "$work/$1/shader.tgsi" --size 256x256 --consts "$work/$1/consts.txt" \
+        --bindings "$work/$1.json" --engine all --threads 1 --min-time "$secs" --json \
+        >"$work/$1.bench"
+    interp=$(sed -n 's/.*"engine":"interp".*"mpix_per_s":\([0-9.]*\).*/\1/p' "$work/$1.bench")
+    jit=$(sed -n 's/.*"engine":"jit".*"mpix_per_s":\([0-9.]*\).*/\1/p' "$work/$1.bench")
     sp=$(sed -n 's/.*"mpix_s_softpipe": *\([0-9.]*\).*/\1/p' "$work/$1/meta.json")
     lp=$(sed -n 's/.*"mpix_s_llvmpipe_1thread": *\([0-9.]*\).*/\1/p' "$work/$1/meta.json")
-    printf '%-10s %12.2f %12.2f %12.2f %9.2fx %9.2fx  %s\n' "$1" \
-        "$(echo "$sp * 8" | bc -l)" "$(echo "$lp * 8" | bc -l)" "$(echo "$ours * 8" | bc -l)" \
-        "$(echo "$ours / $sp" | bc -l)" "$(echo "$ours / $lp" | bc -l)" "$exact" >>"$work/table"
+    printf '%-10s %12.2f %12.2f %12.2f %12.2f %9.2fx %9.2fx  %s\n' "$1" \
+        "$(echo "$sp * 8" | bc -l)" "$(echo "$lp * 8" | bc -l)" "$(echo "$interp * 8" | bc -l)" \
+        "$(echo "$jit * 8" | bc -l)" "$(echo "$interp / $sp" | bc -l)" \
+        "$(echo "$jit / $lp" | bc -l)" "$exact" >>"$work/table"
 }
 
 compute() {
@@ -100,17 +104,18 @@ EOF
     "$tgsi" run "$work/transpose/shader.tgsi" --bindings "$work/transpose.json" 2>/dev/null
     cmp -s "$work/run/out_out.bin" "$work/transpose/out_out.bin" && exact=bit-exact || exact=DIFFERENT
     ours=$("$tgsi" bench "$work/transpose/shader.tgsi" --bindings "$work/transpose.json" \
-        --threads 1 --min-time "$secs" --json 2>/dev/null |
+        --engine interp --threads 1 --min-time "$secs" --json 2>/dev/null |
         sed -n 's/.*"us_per_dispatch":\([0-9.]*\).*/\1/p')
     sp=$(sed -n 's/.*"us_per_dispatch_softpipe": *\([0-9.]*\).*/\1/p' "$work/transpose/meta.json")
     lp=$(sed -n 's/.*"us_per_dispatch_llvmpipe_1thread": *\([0-9.]*\).*/\1/p' "$work/transpose/meta.json")
-    printf '%-10s %12.1f %12.1f %12.1f %9.2fx %9.2fx  %s\n' transpose "$sp" "$lp" "$ours" \
+    printf '%-10s %12.1f %12.1f %12.1f %12s %9.2fx %9.2fx  %s\n' transpose "$sp" "$lp" "$ours" - \
         "$(echo "$sp / $ours" | bc -l)" "$(echo "$lp / $ours" | bc -l)" "$exact" >>"$work/table"
 }
 
 frag bilinear LINEAR 1 1.0
 frag trilinear LINEAR_MIPMAP_LINEAR 9 2.7
 compute
-printf '%-10s %12s %12s %12s %10s %10s\n' case softpipe llvmpipe-1t tgsi-1t vs-softpipe vs-llvmpipe
-printf '%-10s %12s %12s %12s\n' "" "(Msamples/s; transpose: us per dispatch)" "" ""
+printf '%-10s %12s %12s %12s %12s %10s %10s\n' case softpipe llvmpipe-1t interp-1t jit-1t \
+    interp/sp jit/lp1
+printf '%-10s %s\n' "" "(Msamples/s; transpose: us per dispatch, interpreter only: the JIT leaves compute to it)"
 cat "$work/table"

@@ -283,6 +283,22 @@ impl ByteWord {
         };
         [channel(0), channel(1), channel(2), channel(3)]
     }
+
+    /// Where each component comes from when every one is a byte of the word (RGBA8,
+    /// BGRA8, ABGR8…, no constant 0 or 1): component c is byte `order[c]`.
+    #[inline(always)]
+    pub fn byte_order(&self) -> Option<[u8; 4]> {
+        let byte = |c: usize| (self.mask[c] == 0xff).then_some((self.shift[c] / 8) as u8 & 3);
+        Some([byte(0)?, byte(1)?, byte(2)?, byte(3)?])
+    }
+}
+
+/// The four bytes of a little-endian word as unorm8 values, byte 0 first: exactly
+/// [`ByteWord::unpack_f32`]'s values (`i as f32 * (1/255)`), computed without a table
+/// so that a texel's four bytes convert in one vector.
+#[inline(always)]
+pub fn unorm8x4(word: u32) -> [f32; 4] {
+    word.to_le_bytes().map(|b| f32::from(b) * (1.0f32 / 255.0))
 }
 
 /// The [`ByteWord`] of a byte-unorm format, `None` for other formats. Derived once per format

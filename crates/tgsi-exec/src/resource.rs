@@ -119,6 +119,18 @@ impl Storage {
         out
     }
 
+    /// Words `at[k]` (bytes `4i .. 4i + 4` for each index `i`), `None` unless all their
+    /// bytes are inside.
+    #[inline(always)]
+    pub fn words<const K: usize>(&self, at: [usize; K]) -> Option<[u32; K]> {
+        let whole = &self.words[..(self.len / 4).min(self.words.len())];
+        let mut out = [0; K];
+        for (o, &i) in out.iter_mut().zip(&at) {
+            *o = whole.get(i)?.load(Relaxed);
+        }
+        Some(out)
+    }
+
     /// Whether `[offset, offset + n)` lies inside the bytes.
     #[inline(always)]
     pub fn contains(&self, offset: usize, n: usize) -> bool {

@@ -6,6 +6,7 @@
 
 use super::cmath::{clampu, ifloor, lerp, lerp_2d, lerp_3d, pot_size};
 use super::cube::seamless_texel;
+use super::fast2d::Plan;
 use super::texel::{Texel, View};
 use super::tile_cache::{resolve, single, Fetch};
 use super::wrap;
@@ -51,6 +52,8 @@ pub(crate) struct Samp<'a> {
     pub st: &'a SamplerState,
     /// `seamless_cube_map` of the sampler ORed with the context's switch.
     pub seamless: bool,
+    /// The specialised 2-D bilinear path, where it applies to the view and sampler.
+    pub fast: Option<Plan>,
 }
 
 impl Samp<'_> {

@@ -26,6 +26,7 @@
 mod aniso;
 mod cmath;
 mod cube;
+mod fast2d;
 mod fetch;
 mod filter;
 mod lod;
@@ -245,6 +246,7 @@ fn bound<'a, 'p>(
             let samp = Samp {
                 st,
                 seamless: st.seamless_cube_map || req.seamless_cube_map,
+                fast: fast2d::Plan::new(&v, st),
             };
             (v, samp)
         });

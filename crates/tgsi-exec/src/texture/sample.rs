@@ -103,7 +103,21 @@ fn mip(
     }
     let first = v.view.first_level;
     let last = v.view.last_level;
+    // The specialised bilinear path, where the view, the sampler and the filters allow it.
+    let fast = match (&samp.fast, min == mag, gather) {
+        (Some(plan), true, None) => match min {
+            Img::Linear2D => Some((plan, false)),
+            Img::Linear2DRepeatPot => Some((plan, true)),
+            _ => None,
+        },
+        _ => None,
+    };
     let run = |img: Img, j: usize, level: u32| {
+        if let Some((plan, pot)) = fast {
+            if let Some(t) = plan.bilinear(v, pot, s[j], t[j], level, offset) {
+                return t;
+            }
+        }
         let a = ImgArgs {
             s: s[j],
             t: t[j],

@@ -8,6 +8,7 @@
 //! from stale tile memory or unmapped levels) reads as zero.
 
 use super::cmath::{clampf, lerp_2d, minify};
+use super::fast2d::blend_words;
 use super::tile_cache::TILE;
 use crate::format::{self, NumClass};
 use crate::resource::{Level, Resource, SamplerView, Swizzle, Target};
@@ -32,6 +33,8 @@ pub(crate) struct View<'a> {
     pub border: Texel,
     /// The byte-unorm fast path of the view format, where it has one.
     byte_word: Option<format::ByteWord>,
+    /// [`format::ByteWord::byte_order`] of that path.
+    byte_order: Option<[u8; 4]>,
     /// The layout of the resource's first [`CACHED_LEVELS`] levels (as many as it has and
     /// whose bytes end inside the address space), worked out once per view, not per texel.
     levels: [Level; CACHED_LEVELS],
@@ -74,9 +77,23 @@ impl<'a> View<'a> {
             class,
             border,
             byte_word: format::byte_word(view.format),
+            byte_order: format::byte_word(view.format).and_then(|w| w.byte_order()),
             levels,
             cached_levels,
         })
+    }
+
+    /// Where each component of a texel comes from in its word, when the view has the
+    /// one-word format path and every component is a byte of the word.
+    pub(crate) fn byte_order(&self) -> Option<[u8; 4]> {
+        (self.texel_bytes == 4 && !self.depth)
+            .then_some(self.byte_order)
+            .flatten()
+    }
+
+    /// The layout of `level` when the view keeps it at hand.
+    pub(crate) fn cached_level(&self, level: u32) -> Option<&Level> {
+        self.levels[..self.cached_levels as usize].get(level as usize)
     }
 
     /// Width of a level of the resource (`u_minify(width0, level)`).
@@ -222,18 +239,20 @@ impl<'a> View<'a> {
             base + y1 as usize * lv.row_bytes,
         );
         let (c0, c1) = (4 * x0 as usize, 4 * x1 as usize);
+        let at = [r0 + c0, r0 + c1, r1 + c0, r1 + c1];
+        let data = &self.res.data;
+        if let (Some(order), true) = (self.byte_order, data.contains(r0.max(r1) + c0.max(c1), 4)) {
+            // Every texel is in the resource's bytes and every component a byte.
+            let word = |a: usize| data.load_u32(a).unwrap_or(0);
+            let words = [word(at[0]), word(at[1]), word(at[2]), word(at[3])];
+            return Some(blend_words(order, wx, wy, words));
+        }
         // A texel outside the resource's bytes reads as zero, as in `texel`.
-        let texel = |at: usize| match self.res.data.load_u32(at) {
+        let texel = |at: usize| match data.load_u32(at) {
             Some(w) => unpack.unpack_f32(w),
             None => [0.0; 4],
         };
-        // Written out: the array helpers (`map`, `from_fn`) are not inlined here.
-        let (t00, t10, t01, t11) = (
-            texel(r0 + c0),
-            texel(r0 + c1),
-            texel(r1 + c0),
-            texel(r1 + c1),
-        );
+        let (t00, t10, t01, t11) = (texel(at[0]), texel(at[1]), texel(at[2]), texel(at[3]));
         let mut out = [0.0; 4];
         for (c, o) in out.iter_mut().enumerate() {
             *o = lerp_2d(wx, wy, t00[c], t10[c], t01[c], t11[c]);
