@@ -213,6 +213,9 @@ pub struct Machine<const N: usize> {
     executed: u64,
     /// Working registers of the instructions (taken while a run uses them).
     scratch: Option<Box<Scratch<N>>>,
+    /// The sampler views and samplers the texture instructions have prepared, kept from
+    /// wave to wave.
+    pub(crate) textures: crate::texture::Prepared,
 }
 
 impl<const N: usize> Machine<N> {
@@ -262,6 +265,7 @@ impl<const N: usize> Machine<N> {
             pc: None,
             executed: 0,
             scratch: Some(Scratch::boxed()),
+            textures: crate::texture::Prepared::default(),
         }
     }
 

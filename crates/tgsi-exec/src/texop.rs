@@ -1,7 +1,8 @@
 //! Texture instructions on the wave: the value sources are fetched for every lane, the
 //! `SAMP`/`SVIEW` slots and texel offsets are read from the first lane of each quad (as
-//! softpipe does), each 2×2 quad is sampled by [`crate::texture::execute`], and the results
-//! are written through the destination's mask for the active lanes.
+//! softpipe does), each 2×2 quad is sampled by [`crate::texture::execute_prepared`] with
+//! the views and samplers the machine has prepared, and the results are written through
+//! the destination's mask for the active lanes.
 
 use crate::compile::{Inst, SlotOp};
 use crate::machine::{Machine, Res};
@@ -41,7 +42,6 @@ impl<const N: usize> Machine<N> {
                 }
             }
         }
-        let mut prepared = texture::Prepared::default();
         for (q, quad) in quad_srcs.iter().enumerate().take(N / 4) {
             let base = 4 * q;
             let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
@@ -63,7 +63,7 @@ impl<const N: usize> Machine<N> {
                 implicit_lod: res.implicit_lod,
                 sview_swizzle: tex.view.map_or([0, 1, 2, 3], |v| v.swizzle),
             };
-            let result = texture::execute_prepared(&req, &mut prepared);
+            let result = texture::execute_prepared(&req, &mut self.textures);
             for (l, lane) in result.iter().enumerate() {
                 for (c, v) in lane.iter().enumerate() {
                     out[c][base + l] = *v;

@@ -27,8 +27,9 @@
 //! give NaN, except that `pow(NaN, 0)` is 1 (as `powf`); `pow(−1, ±∞)` is NaN (`powf`: 1).
 
 /// The operations the approximations are written in. Every operation is exact IEEE
-/// binary32 arithmetic (one rounding, to nearest even) or exact bit manipulation, so any
-/// implementation computes the same bits.
+/// binary32 arithmetic (one rounding, to nearest even; with a NaN operand, SSE's result:
+/// the first NaN operand, quieted) or exact bit manipulation, so any implementation
+/// computes the same bits.
 pub trait Arith {
     /// A float (one lane, or a vector of lanes).
     type F: Copy;
@@ -90,16 +91,16 @@ impl Arith for Scalar {
         f32::from_bits(bits)
     }
     fn add(&mut self, x: f32, y: f32) -> f32 {
-        x + y
+        super::float::add(x, y)
     }
     fn sub(&mut self, x: f32, y: f32) -> f32 {
-        x - y
+        super::float::sub(x, y)
     }
     fn mul(&mut self, x: f32, y: f32) -> f32 {
-        x * y
+        super::float::mul(x, y)
     }
     fn div(&mut self, x: f32, y: f32) -> f32 {
-        x / y
+        super::float::div(x, y)
     }
     fn round(&mut self, x: f32) -> f32 {
         x.round_ties_even()

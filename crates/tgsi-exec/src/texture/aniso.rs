@@ -42,7 +42,7 @@ pub(crate) fn filter(
     lod_in: &[f32; 4],
     control: Control,
 ) -> [Texel; 4] {
-    let st = samp.st;
+    let st = &samp.st;
     let fl = v.view.first_level;
     let s_to_u = minify(v.res.width0, fl) as f32;
     let t_to_v = minify(v.res.height0, fl) as f32;

@@ -269,7 +269,7 @@ mod tests {
                     ..SamplerState::default()
                 };
                 let samp = Samp {
-                    st: &st,
+                    st,
                     seamless: false,
                     fast: None,
                 };

@@ -25,7 +25,7 @@ pub(crate) struct FetchCoords {
 /// Fetch the quad's texels (swizzled). Cube views fetch nothing in softpipe (its result is
 /// undefined stack contents); here they give zeros.
 pub(crate) fn get_texels(v: &View, c: &FetchCoords, offset: [i32; 3]) -> [Texel; 4] {
-    let vw = v.view;
+    let vw = &v.view;
     let level = if vw.target == Target::Buffer {
         0
     } else {

@@ -48,15 +48,15 @@ pub(crate) struct ImgArgs {
 }
 
 /// The sampler state as the filters see it.
-pub(crate) struct Samp<'a> {
-    pub st: &'a SamplerState,
+pub(crate) struct Samp {
+    pub st: SamplerState,
     /// `seamless_cube_map` of the sampler ORed with the context's switch.
     pub seamless: bool,
     /// The specialised 2-D bilinear path, where it applies to the view and sampler.
     pub fast: Option<Plan>,
 }
 
-impl Samp<'_> {
+impl Samp {
     fn normalized(&self) -> bool {
         !self.st.unnormalized_coords
     }
@@ -73,7 +73,7 @@ impl Samp<'_> {
 /// Whether softpipe's `pot2d` holds: a power-of-two (or zero) resource seen as 2-D or RECT.
 pub(crate) fn pot2d(v: &View) -> bool {
     let pot = |n: u32| n & n.wrapping_sub(1) == 0;
-    let r = v.res;
+    let r = &*v.res;
     pot(r.width0)
         && pot(r.height0)
         && pot(r.depth0)

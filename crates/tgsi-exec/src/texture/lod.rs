@@ -35,7 +35,7 @@ pub(crate) type Derivs = [[[f32; 4]; 2]; 3];
 
 /// λ from derivatives of lane `j`, by view target (`compute_lambda_*_explicit_gradients`).
 pub(crate) fn from_grad(v: &View, d: &Derivs, j: usize) -> f32 {
-    let r = v.res;
+    let r = &*v.res;
     let fl = v.view.first_level;
     let (w, h, dp) = (
         minify(r.width0, fl) as f32,

@@ -40,6 +40,7 @@ use crate::resource::{SamplerState, SamplerView};
 use filter::Samp;
 use lod::{Control, Derivs};
 use sample::Coords;
+use std::sync::Arc;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
@@ -94,19 +95,96 @@ pub fn execute(req: &TexRequest) -> QuadVec {
     execute_prepared(req, &mut Prepared::default())
 }
 
-/// The bound view and sampler of the last quad, prepared for sampling: the quads of one
-/// instruction nearly always sample the same pair, so [`execute_prepared`] prepares it
-/// (level layouts, border colour, format paths) once per instruction instead of per quad.
+/// Bound views and samplers prepared for sampling (level layouts, border colour, format
+/// paths): an instruction's quads nearly always sample the same pair, and so do the waves
+/// of a draw, so [`execute_prepared`] prepares each pair once and keeps the last few,
+/// looked up by value (the entries hold the resources they describe, so a match is never
+/// a stale one). The machine keeps one from wave to wave.
 #[derive(Default)]
-pub struct Prepared<'a> {
-    key: Option<(&'a SamplerView, &'a SamplerState, bool)>,
-    bound: Option<(View<'a>, Samp<'a>)>,
-    /// The view of the texel fetches (TXF, SAMPLE_I), which take no sampler.
-    fetch: Option<(&'a SamplerView, Option<View<'a>>)>,
+pub struct Prepared {
+    /// Sampled pairs, the most recently used first.
+    bound: Vec<Bound>,
+    /// The views of the texel fetches (TXF, SAMPLE_I), which take no sampler.
+    fetch: Vec<Fetched>,
+}
+
+/// Pairs (and fetched views) a [`Prepared`] keeps.
+const KEEP: usize = 8;
+
+struct Bound {
+    key: (SamplerView, SamplerState, bool),
+    ready: Option<(View, Samp)>,
+}
+
+struct Fetched {
+    key: SamplerView,
+    ready: Option<View>,
+}
+
+/// The entry of `entries` whose key `same` accepts, moved to the front, or a new one made
+/// by `make` (dropping the least recently used beyond [`KEEP`]).
+fn lookup<T>(entries: &mut Vec<T>, same: impl Fn(&T) -> bool, make: impl FnOnce() -> T) -> &mut T {
+    match entries.iter().position(same) {
+        Some(0) => {}
+        Some(i) => entries[..=i].rotate_right(1),
+        None => {
+            entries.truncate(KEEP - 1);
+            entries.insert(0, make());
+        }
+    }
+    &mut entries[0]
+}
+
+/// The same binding: the same resource seen the same way.
+fn same_view(a: &SamplerView, b: &SamplerView) -> bool {
+    let SamplerView {
+        resource,
+        format,
+        target,
+        first_level,
+        last_level,
+        first_layer,
+        last_layer,
+        offset,
+        size,
+        swizzle,
+    } = a;
+    Arc::ptr_eq(resource, &b.resource)
+        && (*format, *target, *swizzle) == (b.format, b.target, b.swizzle)
+        && (*first_level, *last_level, *first_layer, *last_layer)
+            == (b.first_level, b.last_level, b.first_layer, b.last_layer)
+        && (*offset, *size) == (b.offset, b.size)
+}
+
+/// The same sampler state, floats compared by their bits (−0 is not +0 here).
+fn same_sampler(a: &SamplerState, b: &SamplerState) -> bool {
+    let SamplerState {
+        wrap,
+        min_img_filter,
+        min_mip_filter,
+        mag_img_filter,
+        compare,
+        compare_func,
+        unnormalized_coords,
+        max_anisotropy,
+        seamless_cube_map,
+        lod_bias,
+        min_lod,
+        max_lod,
+        border_color,
+    } = a;
+    let filters = (*wrap, *min_img_filter, *min_mip_filter, *mag_img_filter);
+    let compares = (*compare, *compare_func, *unnormalized_coords);
+    let rest = (*max_anisotropy, *seamless_cube_map, *border_color);
+    let floats = [*lod_bias, *min_lod, *max_lod].map(f32::to_bits);
+    filters == (b.wrap, b.min_img_filter, b.min_mip_filter, b.mag_img_filter)
+        && compares == (b.compare, b.compare_func, b.unnormalized_coords)
+        && rest == (b.max_anisotropy, b.seamless_cube_map, b.border_color)
+        && floats == [b.lod_bias, b.min_lod, b.max_lod].map(f32::to_bits)
 }
 
 /// [`execute`], reusing `prepared` when the request binds the same view and sampler.
-pub fn execute_prepared<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> QuadVec {
+pub fn execute_prepared(req: &TexRequest, prepared: &mut Prepared) -> QuadVec {
     let op = req.opcode;
     let tex_family = [
         Opcode::TEX,
@@ -231,32 +309,30 @@ fn shadow_ref(t: TextureTarget) -> Option<usize> {
 }
 
 /// The prepared view and sampler, or `None` for softpipe's zero result.
-fn bound<'a, 'p>(
-    req: &TexRequest<'a>,
-    prepared: &'p mut Prepared<'a>,
-) -> Option<&'p (View<'a>, Samp<'a>)> {
+fn bound<'p>(req: &TexRequest, prepared: &'p mut Prepared) -> Option<&'p (View, Samp)> {
     let (view, st) = (req.view?, req.sampler?);
-    let key = (view, st, req.seamless_cube_map);
-    let same = prepared.key.is_some_and(|(v, s, seamless)| {
-        std::ptr::eq(v, view) && std::ptr::eq(s, st) && seamless == key.2
-    });
-    if !same {
-        prepared.key = Some(key);
-        prepared.bound = View::new(view, st.border_color).map(|v| {
-            let samp = Samp {
-                st,
-                seamless: st.seamless_cube_map || req.seamless_cube_map,
-                fast: fast2d::Plan::new(&v, st),
-            };
-            (v, samp)
-        });
-    }
-    prepared.bound.as_ref()
+    let seamless = req.seamless_cube_map;
+    let entry = lookup(
+        &mut prepared.bound,
+        |e| e.key.2 == seamless && same_view(&e.key.0, view) && same_sampler(&e.key.1, st),
+        || Bound {
+            key: (view.clone(), *st, seamless),
+            ready: View::new(view, st.border_color).map(|v| {
+                let samp = Samp {
+                    st: *st,
+                    seamless: st.seamless_cube_map || seamless,
+                    fast: fast2d::Plan::new(&v, st),
+                };
+                (v, samp)
+            }),
+        },
+    );
+    entry.ready.as_ref()
 }
 
-fn run<'a>(
-    req: &TexRequest<'a>,
-    prepared: &mut Prepared<'a>,
+fn run(
+    req: &TexRequest,
+    prepared: &mut Prepared,
     q: &Coords,
     derivs: &Derivs,
     control: Control,
@@ -272,7 +348,7 @@ fn run<'a>(
 const NO_DERIVS: Derivs = [[[0.0; 4]; 2]; 3];
 
 /// `exec_tex`: TEX, TXP, TXB, TXL, TEX2, TXB2, TXL2, TG4 (and TEX_LZ).
-fn tex<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
+fn tex(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     let op = req.opcode;
     let two = [Opcode::TEX2, Opcode::TXB2, Opcode::TXL2, Opcode::TG4].contains(&op);
     let control = match op {
@@ -323,7 +399,7 @@ fn tex<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
 }
 
 /// `exec_txd`: coordinates and derivatives by instruction target.
-fn txd<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
+fn txd(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     use TextureTarget as T;
     let (ncoord, nderiv) = match req.target {
         T::Tex1D => (1, 1),
@@ -353,7 +429,7 @@ fn txd<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
 
 /// `exec_sample`: SAMPLE, SAMPLE_B, SAMPLE_C, SAMPLE_C_LZ, SAMPLE_L, GATHER4 with the
 /// coordinate layout of the SVIEW declaration's target.
-fn sample<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
+fn sample(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     use TextureTarget as T;
     let op = req.opcode;
     let compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
@@ -401,7 +477,7 @@ fn sample<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
 }
 
 /// `exec_sample_d`.
-fn sample_d<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
+fn sample_d(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     use TextureTarget as T;
     let (ncoord, nderiv) = match req.target {
         T::Tex1D | T::Array1D => (2, 1),
@@ -429,7 +505,7 @@ fn sample_d<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4]
 
 /// `exec_txf`: TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS (integer coordinates by target, the
 /// LOD or sample index in w).
-fn txf<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
+fn txf(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     use TextureTarget as T;
     let s = src(req, 0);
     let comp = |c: usize| -> [i32; 4] { std::array::from_fn(|l| s[l][c] as i32) };
@@ -459,21 +535,22 @@ fn txf<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> [Texel; 4] {
     let Some(view) = req.view else {
         return [[0.0; 4]; 4];
     };
-    if !prepared
-        .fetch
-        .as_ref()
-        .is_some_and(|(v, _)| std::ptr::eq(*v, view))
-    {
-        prepared.fetch = Some((view, View::new(view, [0; 4])));
-    }
-    match prepared.fetch.as_ref().and_then(|(_, v)| v.as_ref()) {
+    let entry = lookup(
+        &mut prepared.fetch,
+        |e| same_view(&e.key, view),
+        || Fetched {
+            key: view.clone(),
+            ready: View::new(view, [0; 4]),
+        },
+    );
+    match &entry.ready {
         Some(v) => fetch::get_texels(v, &coords, offsets(req)),
         None => [[0.0; 4]; 4],
     }
 }
 
 /// `exec_lodq`: x = the mip level used (relative to the first), y = the LOD.
-fn lodq<'a>(req: &TexRequest<'a>, prepared: &mut Prepared<'a>) -> QuadVec {
+fn lodq(req: &TexRequest, prepared: &mut Prepared) -> QuadVec {
     let dim = coord_dim(req.target).min(4);
     let mut a = [[0.0f32; 4]; 4];
     for (i, x) in a.iter_mut().enumerate().take(dim) {

@@ -49,7 +49,7 @@ pub(crate) fn dims(view: &SamplerView, level: i32) -> [i32; 4] {
 /// LODQ: per lane (mip level relative to the first level that would be used, unclamped
 /// LOD λ + bias).
 pub(crate) fn lod(v: &View, samp: &Samp, q: &Coords, frag: bool) -> ([f32; 4], [f32; 4]) {
-    let st = samp.st;
+    let st = &samp.st;
     let derivs = [[[0.0; 4]; 2]; 3];
     let lods = lod::unclamped(
         v,

@@ -34,7 +34,7 @@ pub(crate) fn get_samples(
     control: Control,
     frag: bool,
 ) -> [Texel; 4] {
-    let st = samp.st;
+    let st = &samp.st;
     let compare_values = match v.view.target {
         Target::Array2D | Target::Cube => q.c0,
         Target::CubeArray => q.c1,
@@ -81,7 +81,7 @@ fn mip(
     control: Control,
     gather: Option<u32>,
 ) -> [Texel; 4] {
-    let st = samp.st;
+    let st = &samp.st;
     let funcs = lod::mip_funcs(st, filter::pot2d(v), control);
     let (min, mag) = match funcs {
         _ if gather.is_some() => {

@@ -12,15 +12,17 @@ use super::fast2d::blend_words;
 use super::tile_cache::TILE;
 use crate::format::{self, NumClass};
 use crate::resource::{Level, Resource, SamplerView, Swizzle, Target};
+use std::sync::Arc;
 use tgsi::Format;
 
 /// One texel, channels as `f32` (integer texels keep their bit patterns).
 pub(crate) type Texel = [f32; 4];
 
-/// A bound view prepared for sampling.
-pub(crate) struct View<'a> {
-    pub res: &'a Resource,
-    pub view: &'a SamplerView,
+/// A bound view prepared for sampling (it keeps its own handle on the view and the
+/// resource, so that it can be kept from one wave to the next).
+pub(crate) struct View {
+    pub res: Arc<Resource>,
+    pub view: SamplerView,
     /// Bytes of one texel of the view format.
     pub texel_bytes: usize,
     /// Depth format: the unpacked depth goes to all four channels.
@@ -46,9 +48,9 @@ pub(crate) struct View<'a> {
 /// deeper levels are worked out on each read.
 const CACHED_LEVELS: usize = 16;
 
-impl<'a> View<'a> {
+impl View {
     /// Prepare a view; `None` when its format is unknown to the format module.
-    pub fn new(view: &'a SamplerView, border_words: [u32; 4]) -> Option<View<'a>> {
+    pub fn new(view: &SamplerView, border_words: [u32; 4]) -> Option<View> {
         let texel_bytes = format::texel_bytes(view.format)?;
         let class = format::class(view.format);
         let border = border_color(view.format, border_words);
@@ -69,8 +71,8 @@ impl<'a> View<'a> {
             }
         }
         Some(View {
-            res,
-            view,
+            res: res.clone(),
+            view: view.clone(),
             texel_bytes,
             depth: format::is_depth(view.format),
             integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
@@ -128,7 +130,7 @@ impl<'a> View<'a> {
 
     /// [`View::texel`], `None` outside the resource.
     pub(crate) fn try_texel(&self, level: u32, x: i32, y: i32, z: i32) -> Option<Texel> {
-        let res = self.res;
+        let res = &*self.res;
         if res.target == Target::Buffer {
             return if y == 0 && z == 0 {
                 self.element(u32::try_from(x).ok()?)
