@@ -11,7 +11,7 @@
 
 use super::cmath::{ifloor, lerp_2d, pot_size};
 use super::texel::{Texel, View};
-use super::tile_cache::TILE;
+use super::tile_cache::aliases;
 use super::wrap;
 use crate::format::unorm8x4;
 use crate::resource::{SamplerState, Target, Wrap};
@@ -119,7 +119,7 @@ impl Plan {
             && inside(x1, lv.width)
             && inside(y0, lv.height)
             && inside(y1, lv.height);
-        if !in_level || aliases([x0, x1], [y0, y1]) {
+        if !in_level || aliases(level, 0, [x0, x1], [y0, y1]) {
             return None;
         }
         // Inside a cached level, so no index overflows (`View::new`).
@@ -132,32 +132,6 @@ impl Plan {
         let words = v.res.data.words([r0 + c0, r0 + c1, r1 + c0, r1 + c1])?;
         Some(blend_words(self.order, wx, wy, words))
     }
-}
-
-/// Whether softpipe's tile cache makes a texel of the footprint at columns `xs` and rows
-/// `ys` (inside the level) read another tile's memory: a later texel of the footprint
-/// maps another tile to the same cache slot (see `tile_cache`). Only a footprint across
-/// tiles can.
-#[inline(always)]
-fn aliases([x0, x1]: [i32; 2], [y0, y1]: [i32; 2]) -> bool {
-    let (tx0, tx1) = (x0 as u32 / TILE, x1 as u32 / TILE);
-    let (ty0, ty1) = (y0 as u32 / TILE, y1 as u32 / TILE);
-    if tx0 == tx1 && ty0 == ty1 {
-        return false;
-    }
-    // The slot is (tx + 9·ty + slice + 7·level) mod 16; slice and level are shared.
-    let tile = |tx: u32, ty: u32| (tx, ty, tx.wrapping_add(ty.wrapping_mul(9)) % 16);
-    let tiles = [
-        tile(tx0, ty0),
-        tile(tx1, ty0),
-        tile(tx0, ty1),
-        tile(tx1, ty1),
-    ];
-    (0..4).any(|i| {
-        tiles[i + 1..]
-            .iter()
-            .any(|t| t.2 == tiles[i].2 && (t.0, t.1) != (tiles[i].0, tiles[i].1))
-    })
 }
 
 /// The bilinear blend (weights `wx`, `wy`, texels in `lerp_2d` order) of four texels of a

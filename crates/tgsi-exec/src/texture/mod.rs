@@ -569,3 +569,78 @@ fn lodq(req: &TexRequest, prepared: &mut Prepared) -> QuadVec {
     let (level, lod) = query::lod(v, samp, &q, req.implicit_lod);
     std::array::from_fn(|l| [level[l].to_bits(), lod[l].to_bits(), 0, 0])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::{Resource, Storage, Swizzle, Target};
+
+    fn view(resource: &Arc<Resource>) -> SamplerView {
+        SamplerView {
+            resource: resource.clone(),
+            format: resource.format,
+            target: Target::Tex2D,
+            first_level: 0,
+            last_level: 0,
+            first_layer: 0,
+            last_layer: 0,
+            offset: 0,
+            size: 0,
+            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        }
+    }
+
+    fn resource() -> Arc<Resource> {
+        Arc::new(Resource {
+            target: Target::Tex2D,
+            format: tgsi::Format::from_name("PIPE_FORMAT_R8G8B8A8_UNORM").unwrap(),
+            width0: 1,
+            height0: 1,
+            depth0: 1,
+            array_size: 1,
+            last_level: 0,
+            nr_samples: 0,
+            data: Storage::from_bytes(&[1, 2, 3, 4]),
+        })
+    }
+
+    /// Bindings match by value: the same resource seen the same way, and the same sampler
+    /// bits; an equal copy of a resource, another view of it or −0 for +0 is another key.
+    #[test]
+    fn bindings_match_by_value() {
+        let (a, b) = (resource(), resource());
+        assert!(same_view(&view(&a), &view(&a)));
+        assert!(
+            !same_view(&view(&a), &view(&b)),
+            "another resource, same bytes"
+        );
+        let mut swizzled = view(&a);
+        swizzled.swizzle[0] = Swizzle::One;
+        assert!(!same_view(&view(&a), &swizzled));
+        let st = SamplerState::default();
+        let minus_zero_bias = SamplerState {
+            lod_bias: -0.0,
+            ..st
+        };
+        assert!(same_sampler(&st, &st));
+        assert!(!same_sampler(&st, &minus_zero_bias));
+    }
+
+    /// The most recently used entry comes first; the least recently used goes beyond KEEP.
+    #[test]
+    fn lookup_keeps_the_most_recent() {
+        let mut entries: Vec<u32> = Vec::new();
+        for k in 0..KEEP as u32 + 2 {
+            assert_eq!(*lookup(&mut entries, |&e| e == k, || k), k);
+        }
+        assert_eq!(entries.len(), KEEP);
+        assert!(!entries.contains(&0) && !entries.contains(&1));
+        assert_eq!(
+            *lookup(&mut entries, |&e| e == 4, || 99),
+            4,
+            "found, not made"
+        );
+        assert_eq!(entries[0], 4);
+        assert_eq!(entries.len(), KEEP);
+    }
+}

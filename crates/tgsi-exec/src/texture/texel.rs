@@ -9,7 +9,7 @@
 
 use super::cmath::{clampf, lerp_2d, minify};
 use super::fast2d::blend_words;
-use super::tile_cache::TILE;
+use super::tile_cache::aliases;
 use crate::format::{self, NumClass};
 use crate::resource::{Level, Resource, SamplerView, Swizzle, Target};
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub(crate) struct View {
     pub border: Texel,
     /// The byte-unorm fast path of the view format, where it has one.
     byte_word: Option<format::ByteWord>,
-    /// [`format::ByteWord::byte_order`] of that path.
+    /// [`format::ByteWord::byte_order`] of that path, for four-byte texels other than depth.
     byte_order: Option<[u8; 4]>,
     /// The layout of the resource's first [`CACHED_LEVELS`] levels (as many as it has and
     /// whose bytes end inside the address space), worked out once per view, not per texel.
@@ -54,6 +54,11 @@ impl View {
         let texel_bytes = format::texel_bytes(view.format)?;
         let class = format::class(view.format);
         let border = border_color(view.format, border_words);
+        let depth = format::is_depth(view.format);
+        let byte_word = format::byte_word(view.format);
+        let byte_order = byte_word
+            .and_then(|w| w.byte_order())
+            .filter(|_| texel_bytes == 4 && !depth);
         let res = &view.resource;
         let mut levels = [Level::default(); CACHED_LEVELS];
         let mut cached_levels = 0;
@@ -74,12 +79,12 @@ impl View {
             res: res.clone(),
             view: view.clone(),
             texel_bytes,
-            depth: format::is_depth(view.format),
+            depth,
             integer: matches!(class, Some(NumClass::Uint | NumClass::Sint)),
             class,
             border,
-            byte_word: format::byte_word(view.format),
-            byte_order: format::byte_word(view.format).and_then(|w| w.byte_order()),
+            byte_word,
+            byte_order,
             levels,
             cached_levels,
         })
@@ -88,9 +93,7 @@ impl View {
     /// Where each component of a texel comes from in its word, when the view has the
     /// one-word format path and every component is a byte of the word.
     pub(crate) fn byte_order(&self) -> Option<[u8; 4]> {
-        (self.texel_bytes == 4 && !self.depth)
-            .then_some(self.byte_order)
-            .flatten()
+        self.byte_order
     }
 
     /// The layout of `level` when the view keeps it at hand.
@@ -207,8 +210,9 @@ impl View {
     }
 
     /// The bilinear blend (`lerp_2d`, weights `wx` and `wy`) of the texels at columns `xs`
-    /// and rows `ys` of slice `z` of `level`, when all four are inside the level and one
-    /// cache tile and the view has the one-word format path: the footprint the linear
+    /// and rows `ys` of slice `z` of `level`, when all four are inside the level, the
+    /// tile cache aliases none of them and the view has the one-word format path: the
+    /// footprint the linear
     /// filters fetch, without building it. `None` otherwise (the caller then resolves the
     /// footprint through [`super::tile_cache::resolve`], which gives the same value here).
     #[allow(clippy::too_many_arguments)]
@@ -228,10 +232,7 @@ impl View {
             && inside(x1, lv.width)
             && inside(y0, lv.height)
             && inside(y1, lv.height);
-        if !in_level
-            || (x0 as u32 / TILE != x1 as u32 / TILE)
-            || (y0 as u32 / TILE != y1 as u32 / TILE)
-        {
+        if !in_level || aliases(level, z as i32, [x0, x1], [y0, y1]) {
             return None;
         }
         // Inside a cached level, so no offset overflows (`View::new`).

@@ -88,6 +88,24 @@ pub(crate) fn resolve<const N: usize>(v: &View, fetches: [Fetch; N]) -> [Texel; 
     })
 }
 
+/// Whether softpipe's cache makes a texel of the bilinear footprint at columns `xs` and
+/// rows `ys` of slice `z` of `level` (texels inside the level, fetched in `lerp_2d` order)
+/// read another tile's memory: a later texel of the footprint maps another tile to the
+/// same slot. Only a footprint across tiles can; [`resolve`] gives the direct texels
+/// otherwise.
+#[inline(always)]
+pub(crate) fn aliases(level: u32, z: i32, [x0, x1]: [i32; 2], [y0, y1]: [i32; 2]) -> bool {
+    if x0 as u32 / TILE == x1 as u32 / TILE && y0 as u32 / TILE == y1 as u32 / TILE {
+        return false;
+    }
+    let tiles = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map(|(x, y)| tile(level, x, y, z));
+    (0..4).any(|i| {
+        tiles[i + 1..]
+            .iter()
+            .any(|t| slot(*t) == slot(tiles[i]) && *t != tiles[i])
+    })
+}
+
 /// One texel on its own (nearest filters): nothing to alias.
 pub(crate) fn single(v: &View, fetch: Fetch) -> Texel {
     match fetch {
