@@ -267,6 +267,46 @@ fn view_swizzles_apply_to_samples_fetches_and_gathers() {
     }
 }
 
+#[test]
+fn register_texel_offsets_of_fetches_and_gathers() {
+    use tgsi_exec::resource::{Swizzle, Wrap};
+    let Some(gpu) = gpu() else { return };
+    // The offset is the pixel's quad (qx − 1, qy), the same for the quad's four lanes as
+    // softpipe reads it from the first one; + 256 in x, which the 8-bit truncation of
+    // register offsets removes. naga takes constant offsets only: the translation adds
+    // the offset to a fetch's coordinates and moves a gather's. The gathers sample a
+    // quarter texel off the texel centres (softpipe's mirrored footprint of a coordinate
+    // exactly on a texel boundary is another than Vulkan's).
+    for op in [
+        "TXF OUT[0], IMM[1].xyzz, SAMP[0], 2D, TEMP[0].xyx",
+        "TG4 OUT[0], TEMP[1], IMM[1].zzzz, SAMP[0], 2D, TEMP[0].xyx",
+        "TG4 OUT[0], TEMP[1], IMM[1].xxxx, SAMP[0], 2D, TEMP[0].yxy",
+    ] {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+             IMM[0] FLT32 {{0.5, 0.5, 0.125, 0.25}}\nIMM[1] INT32 {{2, 1, 0, 255}}\n\
+             IMM[2] FLT32 {{0.03, 0.05, 0.0, 0.0}}\n\
+             0: MUL TEMP[0].xy, IN[0].xyyy, IMM[0].xyyy\n1: FLR TEMP[0].xy, TEMP[0].xyyy\n\
+             2: F2I TEMP[0].xy, TEMP[0].xyyy\n3: UADD TEMP[0].x, TEMP[0].xxxx, IMM[1].wwww\n\
+             4: MAD TEMP[1], IN[0], IMM[0].zwzw, IMM[2]\n5: {op}\n6: END\n"
+        );
+        for wrap in [Wrap::ClampToEdge, Wrap::Repeat, Wrap::MirrorRepeat] {
+            let opts = RenderOptions {
+                width: 8,
+                height: 4,
+                resources: rgba8_resources(
+                    false,
+                    wrap,
+                    [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+                ),
+                ..Default::default()
+            };
+            same(&gpu, &text, &opts);
+        }
+    }
+}
+
 /// A 32×32 RGBA8 texture with all six levels, level l filled with (16 + l, 32 + l, 64 + l,
 /// 255) / 255, sampled with nearest filters and nearest mipmapping through a sampler with
 /// LOD bias `bias`.

@@ -6,7 +6,9 @@
 //! channels the target assigns them; vertex and compute shaders sample level 0 where TGSI
 //! would use implicit derivatives. RECT targets read texel coordinates: they are divided by
 //! the texture's size (exact for power-of-two sizes; otherwise the GPU's own rounding of
-//! the normalised coordinate decides at texel boundaries).
+//! the normalised coordinate decides at texel boundaries). naga takes constant texel offsets
+//! only; an offset in a register is added to a texel fetch's coordinates, and moves a
+//! gather's coordinates to the offset footprint.
 
 use naga::{
     BinaryOperator as B, DerivativeAxis, DerivativeControl, Expression, Handle, ImageClass,
@@ -22,6 +24,14 @@ use crate::resources::{dimension, ImageVar, TexelBuffer};
 use crate::translate::{CompareFunc, CoordinateWrap, Translator};
 
 type H = Handle<Expression>;
+
+/// A texture instruction's texel offset.
+enum TexelOffset {
+    /// An immediate's components: naga's constant offset.
+    Constant(Vec<i32>),
+    /// A register's components, as `i32` expressions.
+    Register(Vec<H>),
+}
 
 /// Where a target keeps its coordinates.
 struct Layout {
@@ -214,8 +224,10 @@ impl Translator<'_> {
     /// from a view without elements.
     fn buffer_fetch(&mut self, inst: &Instruction, buffer: TexelBuffer) -> Result<H> {
         let mut x = self.fetch(&inst.src[0], 0, OperandType::I32)?;
-        if let Some(offset) = self.texel_offset(inst, 1)? {
-            x = self.body.binary(B::Add, x, offset);
+        if let Some(offset) = self.texel_offsets(inst, 1)? {
+            if let Some(&o) = self.offset_terms(offset).first() {
+                x = self.body.binary(B::Add, x, o);
+            }
         }
         let base = self.body.expr(Expression::GlobalVariable(buffer.var));
         let header = self.body.index(base, 0);
@@ -324,6 +336,23 @@ impl Translator<'_> {
                 *r = self.body.binary(B::Divide, *r, w);
             }
         }
+        // A register texel offset moves a gather's coordinates instead (naga takes constant
+        // offsets only).
+        let gathers = matches!(inst.opcode, Opcode::TG4 | Opcode::GATHER4);
+        let (offset, moved) = match self.texel_offsets(inst, l.coords)? {
+            Some(TexelOffset::Register(o)) if gathers => {
+                coords = self.offset_footprint(view, coords, o, l.texels)?;
+                (None, true)
+            }
+            Some(TexelOffset::Register(_)) => {
+                return Err(self.unsupported(
+                    "naga needs a constant texel offset, not a register (gathers and texel \
+                     fetches take one)",
+                ))
+            }
+            Some(TexelOffset::Constant(words)) => (Some(words), false),
+            None => (None, false),
+        };
         if view.one_d {
             // The middle of the one row.
             coords.push(self.body.f32(0.5));
@@ -401,11 +430,15 @@ impl Translator<'_> {
             },
             (g, _) => g,
         };
-        let offset = self.texel_offset(inst, l.coords)?;
-        let offset = match offset {
-            Some(o) if view.one_d => Some(self.widen(o, false)),
-            o => o,
-        };
+        let offset = offset.map(|words| {
+            let parts = words.into_iter().map(|o| self.body.i32(o)).collect();
+            let o = self.compose_ints(parts);
+            if view.one_d {
+                self.widen(o, false)
+            } else {
+                o
+            }
+        });
         let level = match inst.opcode {
             Opcode::TXB if implicit => SampleLevel::Bias(self.fetch(src, 3, OperandType::F32)?),
             Opcode::TXL => SampleLevel::Exact(self.fetch(src, 3, OperandType::F32)?),
@@ -476,7 +509,8 @@ impl Translator<'_> {
             level
         };
         let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
-        let (coords, level) = self.wrap_coordinates(unit, view, coords, level, offset)?;
+        let (coords, level) =
+            self.wrap_coordinates(unit, view, coords, level, offset.is_some() || moved)?;
         if reference.is_some()
             && !in_shader
             && !matches!(level, SampleLevel::Auto | SampleLevel::Zero)
@@ -589,7 +623,7 @@ impl Translator<'_> {
         view: &ImageVar,
         coords: Vec<H>,
         level: SampleLevel,
-        offset: Option<H>,
+        offset: bool,
     ) -> Result<(Vec<H>, SampleLevel)> {
         let wraps = self
             .coordinate_wraps
@@ -600,7 +634,7 @@ impl Translator<'_> {
         if view.dim == ImageDimension::Cube || used.iter().all(|&w| w == CoordinateWrap::Keep) {
             return Ok((coords, level));
         }
-        if offset.is_some() {
+        if offset {
             return Err(self.unsupported(format!(
                 "a texel offset through SAMP[{unit}], whose wrap mode is emulated"
             )));
@@ -704,35 +738,100 @@ impl Translator<'_> {
         })
     }
 
-    /// The constant texel offset of the texture token (one immediate), as `i32`s.
-    fn texel_offset(&mut self, inst: &Instruction, n: usize) -> Result<Option<H>> {
-        let Some(offsets) = self.texel_offsets(inst, n)? else {
-            return Ok(None);
-        };
-        let parts = offsets.into_iter().map(|o| self.body.i32(o)).collect();
-        Ok(Some(self.compose_ints(parts)))
-    }
-
-    /// The first `n` (at most 3) components of the texture token's constant texel offset.
-    fn texel_offsets(&self, inst: &Instruction, n: usize) -> Result<Option<Vec<i32>>> {
+    /// The first `n` (at most 3) components of the texture token's texel offset: an
+    /// immediate's, or a register's truncated to signed 8 bits as softpipe truncates them.
+    /// softpipe reads a register offset from the first lane of a quad; each invocation
+    /// reads its own here.
+    fn texel_offsets(&mut self, inst: &Instruction, n: usize) -> Result<Option<TexelOffset>> {
         let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
-        let Some(offset) = offsets.first() else {
+        let Some(&offset) = offsets.first() else {
             return Ok(None);
         };
         if offsets.len() > 1 {
             return Err(self.unsupported("four gather offsets are not translated yet"));
         }
-        let imm = (offset.file == File::Immediate)
-            .then(|| usize::try_from(offset.index).ok())
-            .flatten()
-            .and_then(|i| self.shader.immediates.get(i))
-            .ok_or_else(|| self.unsupported("naga needs a constant texel offset, not a register"))?
-            .words;
-        Ok(Some(
-            (0..n.min(3))
-                .map(|c| imm[usize::from(offset.swizzle[c])] as i32)
-                .collect(),
-        ))
+        let n = n.min(3);
+        if offset.file == File::Immediate {
+            let imm = usize::try_from(offset.index)
+                .ok()
+                .and_then(|i| self.shader.immediates.get(i))
+                .ok_or_else(|| self.undeclared(File::Immediate, offset.index))?
+                .words;
+            let words = (0..n).map(|c| imm[usize::from(offset.swizzle[c])] as i32);
+            return Ok(Some(TexelOffset::Constant(words.collect())));
+        }
+        let [x, y, z] = offset.swizzle;
+        let src = Src {
+            reg: tgsi::ir::Register::new(offset.file, offset.index),
+            swizzle: tgsi::ir::Swizzle([x, y, z, z]),
+            absolute: false,
+            negate: false,
+        };
+        let eight = self.body.u32(24);
+        let mut parts = Vec::with_capacity(n);
+        for c in 0..n {
+            let v = self.fetch(&src, c, OperandType::I32)?;
+            let v = self.body.binary(B::ShiftLeft, v, eight);
+            parts.push(self.body.binary(B::ShiftRight, v, eight));
+        }
+        Ok(Some(TexelOffset::Register(parts)))
+    }
+
+    /// The components of a texel offset as `i32` expressions.
+    fn offset_terms(&mut self, offset: TexelOffset) -> Vec<H> {
+        match offset {
+            TexelOffset::Constant(words) => words.into_iter().map(|o| self.body.i32(o)).collect(),
+            TexelOffset::Register(parts) => parts,
+        }
+    }
+
+    /// Normalised (`texels`: unnormalised) gather coordinates moved by a register texel
+    /// offset, which naga cannot take: the footprint's first texel `floor(u − 0.5) + o` in
+    /// each dimension, `u` the coordinate in texels of level 0, as softpipe finds it; the
+    /// coordinate returned lies between that texel and the next, where a gather takes the
+    /// same footprint (the sampler's wrap mode applies to its texels as to offset ones).
+    fn offset_footprint(
+        &mut self,
+        view: &ImageVar,
+        coords: Vec<H>,
+        offsets: Vec<H>,
+        texels: bool,
+    ) -> Result<Vec<H>> {
+        if view.dim == ImageDimension::Cube {
+            return Err(self.unsupported("a texel offset on a cube map is not defined"));
+        }
+        let size = if texels {
+            None
+        } else {
+            let image = self.body.expr(Expression::GlobalVariable(view.var));
+            let level = self.body.i32(0);
+            Some(self.body.expr(Expression::ImageQuery {
+                image,
+                query: ImageQuery::Size { level: Some(level) },
+            }))
+        };
+        let (half, one) = (self.body.f32(0.5), self.body.f32(1.0));
+        let mut out = Vec::with_capacity(coords.len());
+        for (k, (c, o)) in coords.into_iter().zip(offsets).enumerate() {
+            let n = size.map(|size| {
+                let n = self.body.index(size, k as u32);
+                self.body.convert(n, Scalar::F32)
+            });
+            let u = match n {
+                Some(n) => self.body.binary(B::Multiply, c, n),
+                None => c,
+            };
+            let u = self.body.binary(B::Subtract, u, half);
+            let first = self.body.math(MathFunction::Floor, &[u]);
+            let o = self.body.convert(o, Scalar::F32);
+            let first = self.body.binary(B::Add, first, o);
+            let between = self.body.binary(B::Add, first, one);
+            out.push(match n {
+                Some(n) => self.body.binary(B::Divide, between, n),
+                None => between,
+            });
+        }
+        Ok(out)
     }
 
     /// The integer layer `floor(layer + 0.5)` of an array coordinate.
@@ -787,12 +886,14 @@ impl Translator<'_> {
             return Err(self.unsupported("texel fetch from a cube is not defined"));
         }
         let src = &inst.src[0];
-        let offsets = self.texel_offsets(inst, l.coords)?.unwrap_or_default();
+        let offsets = match self.texel_offsets(inst, l.coords)? {
+            Some(offset) => self.offset_terms(offset),
+            None => Vec::new(),
+        };
         let mut coords = Vec::new();
         for c in 0..l.coords {
             let mut x = self.fetch(src, c, OperandType::I32)?;
             if let Some(&o) = offsets.get(c) {
-                let o = self.body.i32(o);
                 x = self.body.binary(B::Add, x, o);
             }
             coords.push(x);
