@@ -6,7 +6,7 @@
 //! SHADOWRECT instructions sample through the sampler: the translation divides their texel
 //! coordinates by the texture's size, so the GPU's sampler is a normalised one, its wrap
 //! modes those softpipe gives unnormalised coordinates (clamps). LOD biases are added by the
-//! translation ([`lod_biases`]).
+//! translation ([`lod_biases`]), and LOD queries computed by it ([`lod_queries`]).
 
 use std::collections::BTreeMap;
 use tgsi::enums::TextureTarget;
@@ -173,6 +173,28 @@ pub(crate) fn lod_biases(resources: &Resources) -> BTreeMap<u32, f32> {
         .zip(&resources.samplers)
         .filter_map(|(i, s)| Some((i, s.as_ref()?.lod_bias)))
         .filter(|&(_, b)| b != 0.0)
+        .collect()
+}
+
+/// The mip filter and LOD range of each bound sampler, for
+/// [`tgsi_naga::Options::lod_queries`] (naga has no LOD query).
+pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::LodQuery> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| {
+            let s = s.as_ref()?;
+            let mip_filter = match s.min_mip_filter {
+                MipFilter::None => tgsi_naga::MipFilter::None,
+                MipFilter::Nearest => tgsi_naga::MipFilter::Nearest,
+                MipFilter::Linear => tgsi_naga::MipFilter::Linear,
+            };
+            let query = tgsi_naga::LodQuery {
+                mip_filter,
+                min_lod: s.min_lod,
+                max_lod: s.max_lod,
+            };
+            Some((i, query))
+        })
         .collect()
 }
 

@@ -238,8 +238,12 @@ fn rect_textures_take_texel_coordinates() {
 fn view_swizzles_apply_to_samples_fetches_and_gathers() {
     use tgsi_exec::resource::{Swizzle, Wrap};
     let Some(gpu) = gpu() else { return };
+    // The SAMPLE family applies its SVIEW operand's swizzle after the view's.
     let ops = [
         "TEX OUT[0], TEMP[0], SAMP[0], 2D",
+        "SAMPLE OUT[0], TEMP[0], SVIEW[0].wzxy, SAMP[0]",
+        "SAMPLE_I OUT[0], IMM[1].xyzz, SVIEW[0].yxwz",
+        "GATHER4 OUT[0], TEMP[0], SVIEW[0].zzxy, SAMP[0]",
         "TXF OUT[0], IMM[1].xyzz, SAMP[0], 2D",
         "TG4 OUT[0], TEMP[0], IMM[1].zzzz, SAMP[0], 2D",
         "TG4 OUT[0], TEMP[0], IMM[1].xxxx, SAMP[0], 2D",
@@ -311,9 +315,20 @@ fn register_texel_offsets_of_fetches_and_gathers() {
 /// 255) / 255, sampled with nearest filters and nearest mipmapping through a sampler with
 /// LOD bias `bias`.
 fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
-    use tgsi_exec::resource::{
-        Filter, MipFilter, Resource, SamplerState, Storage, Swizzle, Target,
-    };
+    use tgsi_exec::resource::{Filter, MipFilter, SamplerState};
+    mip_levels_with(SamplerState {
+        min_img_filter: Filter::Nearest,
+        mag_img_filter: Filter::Nearest,
+        min_mip_filter: MipFilter::Nearest,
+        lod_bias: bias,
+        max_lod: 1000.0,
+        ..SamplerState::default()
+    })
+}
+
+/// [`mip_levels`]' texture through `sampler`.
+fn mip_levels_with(sampler: tgsi_exec::resource::SamplerState) -> tgsi_exec::resource::Resources {
+    use tgsi_exec::resource::{Resource, Storage, Swizzle, Target};
     let mut resource = Resource {
         target: Target::Tex2D,
         format: rgba8(),
@@ -334,19 +349,56 @@ fn mip_levels(bias: f32) -> tgsi_exec::resource::Resources {
         })
         .collect();
     resource.data = Storage::from_bytes(&bytes);
-    let sampler = SamplerState {
-        min_img_filter: Filter::Nearest,
-        mag_img_filter: Filter::Nearest,
-        min_mip_filter: MipFilter::Nearest,
-        lod_bias: bias,
-        max_lod: 1000.0,
-        ..SamplerState::default()
-    };
     bound(
         resource,
         [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
         sampler,
     )
+}
+
+#[test]
+fn lod_queries_report_softpipes_level_and_lod() {
+    use tgsi_exec::resource::{MipFilter, SamplerState};
+    let Some(gpu) = gpu() else { return };
+    // s = x · (0.05 + 0.03 · quad row), t = y · 0.02: linear within each quad (the GPU's
+    // derivatives are softpipe's), a LOD from −2.6 to 2.5 over the rows, so the level is
+    // clamped, rounded and interpolated. LODQ writes x and y; LOD is swizzled by its SVIEW
+    // operand, as the SAMPLE family is.
+    for op in [
+        "LODQ OUT[0].xy, TEMP[0], SAMP[0], 2D",
+        "LOD OUT[0], TEMP[0], SVIEW[0].yxwx, SAMP[0]",
+    ] {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+             IMM[0] FLT32 {{0.5, 0.03, 0.05, 0.02}}\n\
+             0: MUL TEMP[1].x, IN[0].yyyy, IMM[0].xxxx\n1: FLR TEMP[1].x, TEMP[1].xxxx\n\
+             2: MAD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy, IMM[0].zzzz\n\
+             3: MUL TEMP[0].x, IN[0].xxxx, TEMP[1].xxxx\n4: MUL TEMP[0].y, IN[0].yyyy, IMM[0].wwww\n\
+             5: {op}\n6: END\n"
+        );
+        for (mip_filter, min_lod, max_lod, lod_bias) in [
+            (MipFilter::Linear, -1000.0, 1000.0, 0.0),
+            (MipFilter::Nearest, -1000.0, 1000.0, 0.0),
+            (MipFilter::None, -1000.0, 1000.0, 0.0),
+            (MipFilter::Linear, 0.5, 3.25, 1.5),
+            (MipFilter::Nearest, 1.0, 2.0, -0.75),
+        ] {
+            let opts = RenderOptions {
+                width: 16,
+                height: 64,
+                resources: mip_levels_with(SamplerState {
+                    min_mip_filter: mip_filter,
+                    min_lod,
+                    max_lod,
+                    lod_bias,
+                    ..SamplerState::default()
+                }),
+                ..Default::default()
+            };
+            same(&gpu, &text, &opts);
+        }
+    }
 }
 
 #[test]

@@ -21,11 +21,13 @@ mod error;
 mod flow;
 mod fragment;
 mod interface;
+mod lod;
 mod memory;
 mod pack;
 mod registers;
 mod resources;
 mod split64;
+mod spv_repair;
 mod targets;
 mod texture;
 mod translate;
@@ -38,7 +40,9 @@ pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use texture::sampler_targets;
-pub use translate::{CompareFunc, CoordinateWrap, DepthCompare, Options, ENTRY_POINT};
+pub use translate::{
+    CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, ENTRY_POINT,
+};
 pub use vertex_compute::{vertex_io_strides, VERTEX_IO_GROUP, VERTEX_WORKGROUP_SIZE};
 
 /// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].

@@ -163,7 +163,7 @@ pub fn write(
                 ..back::spv::Options::default()
             };
             back::spv::write_vec(module, info, &opts, None)
-                .map(Output::Words)
+                .map(|words| Output::Words(crate::spv_repair::scalar_shuffles(words)))
                 .map_err(|e| fail(&e))
         }
         Target::Wgsl => back::wgsl::write_string(module, info, back::wgsl::WriterFlags::empty())

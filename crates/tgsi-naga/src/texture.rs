@@ -182,12 +182,36 @@ impl Translator<'_> {
                 self.fetch_texel(inst, target, &view)?
             }
             Opcode::TXQ | Opcode::SVIEWINFO => self.query(inst, &view)?,
+            Opcode::LODQ | Opcode::LOD => {
+                let u = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+                self.lod_query(inst, &view, u)?
+            }
             _ => return Err(self.unsupported("is not translated yet")),
         };
         let swizzle = match inst.opcode {
-            Opcode::TXQ | Opcode::SVIEWINFO | Opcode::TG4 | Opcode::GATHER4 => None,
+            Opcode::TXQ
+            | Opcode::SVIEWINFO
+            | Opcode::TG4
+            | Opcode::GATHER4
+            | Opcode::LODQ
+            | Opcode::LOD => None,
             _ => swizzle,
         };
+        // The SAMPLE family's results (but SVIEWINFO's) go through the swizzle of its
+        // SVIEW operand, after the view's.
+        let swizzle = match inst.src.iter().find(|s| s.reg.file == File::SamplerView) {
+            Some(view) if inst.opcode != Opcode::SVIEWINFO => {
+                let inner = swizzle.unwrap_or([0, 1, 2, 3]);
+                Some(view.swizzle.0.map(|c| inner[usize::from(c & 3)]))
+            }
+            _ => swizzle,
+        };
+        if inst.opcode == Opcode::LODQ {
+            // LODQ writes x and y only.
+            let mut dst = *dst;
+            dst.write_mask.0 &= 0b0011;
+            return self.write_texel(&dst, texel, swizzle);
+        }
         self.write_texel(dst, texel, swizzle)
     }
 

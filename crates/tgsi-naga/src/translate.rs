@@ -64,6 +64,10 @@ pub(crate) struct Translator<'s> {
     pub one_d_as_2d: bool,
     /// See [`Options::depth_compares`].
     pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
+    /// See [`Options::lod_queries`].
+    pub lod_queries: BTreeMap<u32, LodQuery>,
+    /// The private table of `util_fast_log2` LOD queries read, once made.
+    pub log2_table: Option<Handle<naga::GlobalVariable>>,
     /// The vertex a vertex shader run as a compute shader works on
     /// ([`Options::vertex_as_compute`]).
     pub vertex_compute: Option<VertexCompute>,
@@ -127,6 +131,13 @@ pub struct Options {
     /// without an entry compares nothing: the texel comes back as it is, as softpipe returns
     /// it when the sampler's comparison is off.
     pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
+    /// The sampler state LODQ and LOD report through each sampler, which naga cannot
+    /// query: they are computed in the shader as softpipe computes them (the implicit LOD
+    /// through `util_fast_log2`, plus [`Options::lod_biases`]; the level clamped to
+    /// `[min_lod, max_lod]` and the view's levels, rounded for a nearest mip filter, 0
+    /// without mipmapping). A sampler without an entry reports as GL's default sampler:
+    /// linear mipmapping, LODs clamped to [−1000, 1000].
+    pub lod_queries: BTreeMap<u32, LodQuery>,
     /// Translate a vertex shader as a compute shader reading its inputs from and writing its
     /// outputs to storage buffers, one invocation per vertex (see
     /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
@@ -138,6 +149,39 @@ pub struct Options {
     /// group 0, binding [`crate::LOOP_BUDGET_BINDING`], is set to 1, so the host can report
     /// the run as failed.
     pub loop_budget: Option<u32>,
+}
+
+/// The sampler state of a LOD query ([`Options::lod_queries`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LodQuery {
+    /// How the sampler chooses mip levels.
+    pub mip_filter: MipFilter,
+    /// The lowest LOD (`pipe_sampler_state::min_lod`).
+    pub min_lod: f32,
+    /// The highest LOD (`pipe_sampler_state::max_lod`).
+    pub max_lod: f32,
+}
+
+impl Default for LodQuery {
+    /// GL's default sampler: linear mipmapping, LODs in [−1000, 1000].
+    fn default() -> LodQuery {
+        LodQuery {
+            mip_filter: MipFilter::Linear,
+            min_lod: -1000.0,
+            max_lod: 1000.0,
+        }
+    }
+}
+
+/// How a sampler chooses mip levels (`pipe_sampler_state::min_mip_filter`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MipFilter {
+    /// No mipmapping: level 0 of the view.
+    None,
+    /// The nearest level.
+    Nearest,
+    /// Between the two nearest levels.
+    Linear,
 }
 
 /// A depth comparison the translation makes ([`Options::depth_compares`]).
@@ -198,6 +242,7 @@ impl Default for Options {
             coordinate_wraps: BTreeMap::new(),
             one_d_as_2d: false,
             depth_compares: None,
+            lod_queries: BTreeMap::new(),
             vertex_as_compute: false,
             loop_budget: None,
         }
@@ -252,6 +297,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         coordinate_wraps: options.coordinate_wraps.clone(),
         one_d_as_2d: options.one_d_as_2d,
         depth_compares: options.depth_compares.clone(),
+        lod_queries: options.lod_queries.clone(),
+        log2_table: None,
         vertex_compute: None,
         loop_budget: None,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
@@ -416,7 +463,7 @@ impl Translator<'_> {
             _ if info.section == Section::Atomic => self.atomic(inst),
             _ if info.has(tgsi::opcode::TEX)
                 || info.has(tgsi::opcode::SVIEW_OFFSETS)
-                || inst.opcode == Opcode::SVIEWINFO =>
+                || matches!(inst.opcode, Opcode::SVIEWINFO | Opcode::LOD) =>
             {
                 self.texture(inst)
             }

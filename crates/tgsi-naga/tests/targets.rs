@@ -233,6 +233,87 @@ fn rect_targets_and_cube_array_opcodes() {
     check("rect", RECT_AND_CUBEARRAYS, "frag");
 }
 
+/// LOD queries on every kind of view (computed in the shader, naga has none), in a
+/// fragment shader and in a vertex shader (implicit LOD 0), texel offsets in registers
+/// (gathers and texel fetches), and the size of a 1-D array (naga's SPIR-V for it is
+/// repaired).
+const LOD_QUERIES_AND_REGISTER_OFFSETS: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0..5]
+DCL SVIEW[0], 1D_ARRAY, FLOAT
+DCL SVIEW[1], 2D, FLOAT
+DCL SVIEW[2], 3D, FLOAT
+DCL SVIEW[3], CUBE, FLOAT
+DCL SVIEW[4], 2D_ARRAY, FLOAT
+DCL SVIEW[5], SHADOW2D, FLOAT
+DCL TEMP[0..2]
+IMM[0] INT32 {1, -2, 0, 300}
+  0: LODQ TEMP[0].xy, IN[0], SAMP[0], 1D_ARRAY
+  1: LODQ TEMP[0].zw, IN[0], SAMP[1], 2D
+  2: LODQ TEMP[1].xy, IN[0], SAMP[2], 3D
+  3: LOD TEMP[1], IN[0], SVIEW[3].yxzw, SAMP[3]
+  4: F2I TEMP[2], IN[0]
+  5: TG4 TEMP[0], IN[0], IMM[0].xxxx, SAMP[4], 2D_ARRAY, TEMP[2].xyz
+  6: TG4 TEMP[1], IN[0], IMM[0].zzzz, SAMP[5], SHADOW2D, TEMP[2].wzw
+  7: TXF TEMP[2], TEMP[2], SAMP[2], 3D, TEMP[2].yxw
+  8: ADD TEMP[0], TEMP[0], TEMP[1]
+  9: TXQ TEMP[1], IMM[0].zzzz, SAMP[0], 1D_ARRAY
+ 10: ADD TEMP[0], TEMP[0], TEMP[1]
+ 11: ADD OUT[0], TEMP[0], TEMP[2]
+ 12: END
+";
+
+const VERTEX_LOD_QUERY: &str = "VERT
+DCL IN[0]
+DCL OUT[0], POSITION
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+DCL TEMP[0]
+  0: LODQ TEMP[0].xy, IN[0], SAMP[0], 2D
+  1: MOV OUT[0], TEMP[0].xyxy
+  2: END
+";
+
+#[test]
+fn lod_queries_and_register_texel_offsets() {
+    let mut options = tgsi_naga::Options::default();
+    options.lod_queries.insert(
+        1,
+        tgsi_naga::LodQuery {
+            mip_filter: tgsi_naga::MipFilter::Nearest,
+            min_lod: 0.5,
+            max_lod: 2.0,
+        },
+    );
+    options.lod_biases.insert(3, 1.5);
+    // Gathered depth comparisons are made in the shader.
+    let compare = tgsi_naga::DepthCompare {
+        func: tgsi_naga::CompareFunc::LessEqual,
+        clamp_reference: true,
+    };
+    options.depth_compares = Some([(5, compare)].into());
+    check_with(
+        "lod",
+        LOD_QUERIES_AND_REGISTER_OFFSETS,
+        "frag",
+        &Target::ALL,
+        &options,
+    );
+    check("vertex-lod", VERTEX_LOD_QUERY, "vert");
+    // A sample other than a gather cannot take a register offset (naga's are constants).
+    let text = LOD_QUERIES_AND_REGISTER_OFFSETS.replace(
+        "TG4 TEMP[0], IN[0], IMM[0].xxxx, SAMP[4], 2D_ARRAY, TEMP[2].xyz",
+        "TEX TEMP[0], IN[0], SAMP[4], 2D_ARRAY, TEMP[2].xyz",
+    );
+    let shader = tgsi::parse(&text).expect("parses");
+    let err = tgsi_naga::translate(&shader).expect_err("refused");
+    assert!(
+        err.to_string().contains("6:") && err.to_string().contains("not a register"),
+        "{err}"
+    );
+}
+
 /// Samples through samplers whose border colour and wrap modes the host cannot give
 /// (2-D with the implicit LOD, 3-D and 2-D at an explicit LOD).
 const EMULATED_SAMPLERS: &str = "FRAG
