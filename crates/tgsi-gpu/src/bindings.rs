@@ -86,13 +86,14 @@ fn loop_budget(budget: u64) -> u32 {
 }
 
 /// The translation options that make up for what wgpu's textures and samplers lack, from
-/// the bound `resources` (view swizzles, LOD biases and queries, border colours, wrap modes, 1-D
+/// the bound `resources` (view swizzles and texel types, LOD biases and queries, border colours, wrap modes, 1-D
 /// textures as 2-D rows, depth comparisons after filtering), and the loop budget of a run
 /// whose instruction budget is `budget` (a GPU has none of its own).
 pub(crate) fn translation_options(resources: &Resources, budget: u64) -> tgsi_naga::Options {
     tgsi_naga::Options {
         loop_budget: Some(loop_budget(budget)),
         view_swizzles: textures::view_swizzles(resources),
+        view_return_types: textures::view_return_types(resources),
         lod_biases: crate::samplers::lod_biases(resources),
         lod_queries: crate::samplers::lod_queries(resources),
         border_colors: crate::samplers::border_colors(resources),

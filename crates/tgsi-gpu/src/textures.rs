@@ -8,6 +8,8 @@
 
 use naga::{ImageClass, ImageDimension, ScalarKind, TypeInner};
 use std::collections::BTreeMap;
+use tgsi::enums::ReturnType;
+use tgsi_exec::format::NumClass;
 use tgsi_exec::resource::{
     Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
 };
@@ -271,6 +273,23 @@ pub(crate) fn view_swizzles(resources: &Resources) -> BTreeMap<u32, [u8; 4]> {
         .zip(&resources.sampler_views)
         .filter_map(|(i, v)| Some((i, v.as_ref()?.swizzle.map(number))))
         .filter(|(_, s)| *s != [0, 1, 2, 3])
+        .collect()
+}
+
+/// The texel type of each bound view's format, which the translation declares the view
+/// with ([`tgsi_naga::Options::view_return_types`]): Mesa declares some views of integer
+/// textures FLOAT, and a WebGPU binding must have the texture's own sample type.
+pub(crate) fn view_return_types(resources: &Resources) -> BTreeMap<u32, ReturnType> {
+    (0u32..)
+        .zip(&resources.sampler_views)
+        .filter_map(|(i, v)| {
+            let t = match tgsi_exec::format::class(v.as_ref()?.format)? {
+                NumClass::Uint => ReturnType::Uint,
+                NumClass::Sint => ReturnType::Sint,
+                NumClass::Float | NumClass::Unorm | NumClass::Snorm => ReturnType::Float,
+            };
+            Some((i, t))
+        })
         .collect()
 }
 

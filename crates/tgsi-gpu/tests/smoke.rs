@@ -311,6 +311,60 @@ fn register_texel_offsets_of_fetches_and_gathers() {
     }
 }
 
+#[test]
+fn integer_textures_through_views_declared_float() {
+    use tgsi_exec::resource::{Filter, Resource, SamplerState, Storage, Swizzle, Target};
+    let Some(gpu) = gpu() else { return };
+    // Mesa declares some views of integer textures FLOAT; softpipe returns the texels'
+    // words. The GPU engine declares the view with the bound format's type. A 4×4
+    // RGBA16UI texture whose texel (x, y) holds (x, y, 100 + x + 4y, 65535 − x).
+    let bytes: Vec<u8> = (0..4u16)
+        .flat_map(|y| (0..4u16).flat_map(move |x| [x, y, 100 + x + 4 * y, 65535 - x]))
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let resource = || Resource {
+        target: Target::Tex2D,
+        format: tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R16G16B16A16_UINT")
+            .expect("a format"),
+        width0: 4,
+        height0: 4,
+        depth0: 1,
+        array_size: 1,
+        last_level: 0,
+        nr_samples: 0,
+        data: Storage::from_bytes(&bytes),
+    };
+    let sampler = SamplerState {
+        min_img_filter: Filter::Nearest,
+        mag_img_filter: Filter::Nearest,
+        ..SamplerState::default()
+    };
+    for op in [
+        "TXF TEMP[1], TEMP[1], SAMP[0], 2D",
+        "TG4 TEMP[1], TEMP[0], IMM[1].zzzz, SAMP[0], 2D",
+        "TG4 TEMP[1], TEMP[0], IMM[1].wwww, SAMP[0], 2D",
+    ] {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
+             IMM[0] FLT32 {{0.25, 0.25, 0.03, 0.05}}\nIMM[1] INT32 {{0, 0, 2, 3}}\n\
+             0: MAD TEMP[0], IN[0], IMM[0].xyxy, IMM[0].zwzw\n1: F2I TEMP[1], IN[0]\n\
+             2: MOV TEMP[1].zw, IMM[1].xxxx\n3: {op}\n4: U2F OUT[0], TEMP[1]\n5: END\n"
+        );
+        let opts = RenderOptions {
+            width: 4,
+            height: 4,
+            resources: bound(
+                resource(),
+                [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+                sampler,
+            ),
+            ..Default::default()
+        };
+        same(&gpu, &text, &opts);
+    }
+}
+
 /// A 32×32 RGBA8 texture with all six levels, level l filled with (16 + l, 32 + l, 64 + l,
 /// 255) / 255, sampled with nearest filters and nearest mipmapping through a sampler with
 /// LOD bias `bias`.

@@ -319,6 +319,16 @@ impl Translator<'_> {
         Ok(self.body.load(pointer))
     }
 
+    /// The scalar kind of `SVIEW[i]`'s texels: its return type in
+    /// [`crate::Options::view_return_types`], or the `declared` one.
+    fn view_kind(&self, i: u32, declared: ReturnType) -> ScalarKind {
+        match self.view_return_types.get(&i).copied().unwrap_or(declared) {
+            ReturnType::Sint => ScalarKind::Sint,
+            ReturnType::Uint => ScalarKind::Uint,
+            _ => ScalarKind::Float,
+        }
+    }
+
     fn declare_view(&mut self, d: &Declaration) -> Result<()> {
         let Some(ResourceDecl::SamplerView {
             target,
@@ -327,13 +337,8 @@ impl Translator<'_> {
         else {
             return Err(self.unsupported("has no target"));
         };
-        let kind = match return_types[0] {
-            ReturnType::Sint => ScalarKind::Sint,
-            ReturnType::Uint => ScalarKind::Uint,
-            _ => ScalarKind::Float,
-        };
         if target == TextureTarget::Buffer {
-            self.declare_texel_buffers(d, kind);
+            self.declare_texel_buffers(d, return_types[0]);
             return Ok(());
         }
         let Some((dim, arrayed)) = dimension(target) else {
@@ -341,20 +346,20 @@ impl Translator<'_> {
         };
         let one_d = self.one_d_as_2d && dim == ImageDimension::D1;
         let dim = if one_d { ImageDimension::D2 } else { dim };
-        let class = if target.is_shadow() && self.depth_compares.is_none() {
-            ImageClass::Depth { multi: false }
-        } else {
-            ImageClass::Sampled {
-                kind,
-                multi: target.is_msaa(),
-            }
-        };
-        let ty = self.ty(TypeInner::Image {
-            dim,
-            arrayed,
-            class,
-        });
         for i in d.first..=d.last {
+            let class = if target.is_shadow() && self.depth_compares.is_none() {
+                ImageClass::Depth { multi: false }
+            } else {
+                ImageClass::Sampled {
+                    kind: self.view_kind(i, return_types[0]),
+                    multi: target.is_msaa(),
+                }
+            };
+            let ty = self.ty(TypeInner::Image {
+                dim,
+                arrayed,
+                class,
+            });
             let var = self.global(format!("view{i}"), AddressSpace::Handle, ty, 1, i);
             self.resources.views.insert(
                 i,
@@ -577,12 +582,13 @@ impl Translator<'_> {
 
     /// The storage buffers of `BUFFER` sampler views `d` declares ([`TexelBuffer`]), at the
     /// views' bindings in group 1.
-    fn declare_texel_buffers(&mut self, d: &Declaration, kind: ScalarKind) {
+    fn declare_texel_buffers(&mut self, d: &Declaration, declared: ReturnType) {
         let ty = self.word_vectors("TexelBuffer", true, "texels");
         let space = AddressSpace::Storage {
             access: StorageAccess::LOAD,
         };
         for i in d.first..=d.last {
+            let kind = self.view_kind(i, declared);
             let var = self.global(format!("texel_buffer{i}"), space, ty, 1, i);
             self.resources
                 .texel_buffers

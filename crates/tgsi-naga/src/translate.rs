@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use naga::front::Typifier;
 use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
-use tgsi::enums::{Processor, PropertyName};
+use tgsi::enums::{Processor, PropertyName, ReturnType};
 use tgsi::ir::{Instruction, Register, Shader, Span};
 use tgsi::opcode::{Opcode, OutputMode, Section};
 
@@ -66,6 +66,8 @@ pub(crate) struct Translator<'s> {
     pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
     /// See [`Options::lod_queries`].
     pub lod_queries: BTreeMap<u32, LodQuery>,
+    /// See [`Options::view_return_types`].
+    pub view_return_types: BTreeMap<u32, ReturnType>,
     /// The private table of `util_fast_log2` LOD queries read, once made.
     pub log2_table: Option<Handle<naga::GlobalVariable>>,
     /// The vertex a vertex shader run as a compute shader works on
@@ -138,6 +140,12 @@ pub struct Options {
     /// without mipmapping). A sampler without an entry reports as GL's default sampler:
     /// linear mipmapping, LODs clamped to [−1000, 1000].
     pub lod_queries: BTreeMap<u32, LodQuery>,
+    /// The texel type of each sampler view the host binds to a format of another type than
+    /// its declaration's (Mesa declares some views of integer textures FLOAT; softpipe
+    /// returns the texels' words whatever the declaration): the view is declared with this
+    /// return type instead (SINT, UINT; any other is FLOAT), so that the host can bind the
+    /// texture. The results keep their words either way.
+    pub view_return_types: BTreeMap<u32, ReturnType>,
     /// Translate a vertex shader as a compute shader reading its inputs from and writing its
     /// outputs to storage buffers, one invocation per vertex (see
     /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
@@ -243,6 +251,7 @@ impl Default for Options {
             one_d_as_2d: false,
             depth_compares: None,
             lod_queries: BTreeMap::new(),
+            view_return_types: BTreeMap::new(),
             vertex_as_compute: false,
             loop_budget: None,
         }
@@ -298,6 +307,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         one_d_as_2d: options.one_d_as_2d,
         depth_compares: options.depth_compares.clone(),
         lod_queries: options.lod_queries.clone(),
+        view_return_types: options.view_return_types.clone(),
         log2_table: None,
         vertex_compute: None,
         loop_budget: None,
