@@ -96,6 +96,7 @@ pub(crate) fn translation_options(resources: &Resources, budget: u64) -> tgsi_na
         view_return_types: textures::view_return_types(resources),
         lod_biases: crate::samplers::lod_biases(resources),
         lod_queries: crate::samplers::lod_queries(resources),
+        texel_samplers: crate::samplers::texel_samplers(resources),
         border_colors: crate::samplers::border_colors(resources),
         coordinate_wraps: crate::samplers::coordinate_wraps(resources),
         // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.

@@ -198,6 +198,38 @@ pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::Lod
         .collect()
 }
 
+/// The wrap modes and border colour of each bound sampler, for
+/// [`tgsi_naga::Options::texel_samplers`] (samples of integer views are texel loads in the
+/// translation): the border as [`border_colors`] gives it.
+pub(crate) fn texel_samplers(resources: &Resources) -> BTreeMap<u32, tgsi_naga::TexelSampler> {
+    use tgsi_naga::Wrap as W;
+    let wrap = |w: Wrap| match w {
+        Wrap::Repeat => W::Repeat,
+        Wrap::Clamp => W::Clamp,
+        Wrap::ClampToEdge => W::ClampToEdge,
+        Wrap::ClampToBorder => W::ClampToBorder,
+        Wrap::MirrorRepeat => W::MirrorRepeat,
+        Wrap::MirrorClamp => W::MirrorClamp,
+        Wrap::MirrorClampToEdge => W::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder => W::MirrorClampToBorder,
+    };
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| {
+            let s = s.as_ref()?;
+            let border = match resources.sampler_view(i) {
+                Some(v) => border_color(v.format, s.border_color).map(f32::to_bits),
+                None => s.border_color,
+            };
+            let sampler = tgsi_naga::TexelSampler {
+                wrap: s.wrap.map(wrap),
+                border,
+            };
+            Some((i, sampler))
+        })
+        .collect()
+}
+
 /// How a shader's instructions sample through one sampler.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SamplerUse {

@@ -240,6 +240,13 @@ const EXPLAINED: &[(&str, &str)] = &[
          by up to 3.648 (the case's meta.json)",
     ),
     (
+        "integer-formats",
+        "the texelFetch band: softpipe clamps out-of-range texel fetches to the edge, Vulkan's \
+         robust access returns zero (as in texelfetch-int); every other band identical, the \
+         samples of integer views made by texel loads as softpipe's nearest filters make \
+         them (mipmapped 1-D and border bands included)",
+    ),
+    (
         "queries",
         "LODQ of coordinates scaled by exp2(y), non-linear within a quad: the translation \
          computes softpipe's LOD, but from lavapipe's derivatives, which come from the quad's \
@@ -353,7 +360,8 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
 /// `border_colors`, `coordinate_wraps`, `one_d_as_2d` and `depth_compares`, buffer views
 /// as texel buffers, and formats decoded to the interpreter's texels) or naga lacks (gathers
 /// with texel offsets in registers, moved into the coordinates; LOD queries, computed) or
-/// need the texel type of a view taken from its format: refusing one is a failure.
+/// need the texel type of a view taken from its format, or sample integer views (texel
+/// loads in the translation): refusing one is a failure.
 const EMULATED: &[&str] = &[
     "trect",
     "srgb",
@@ -382,6 +390,7 @@ const EMULATED: &[&str] = &[
     "txd-grad",
     "gather-components",
     "gather-arrays-cube",
+    "integer-formats",
     "gather-offsets",
     "gather-register-offsets",
     "queries",

@@ -311,18 +311,15 @@ fn register_texel_offsets_of_fetches_and_gathers() {
     }
 }
 
-#[test]
-fn integer_textures_through_views_declared_float() {
-    use tgsi_exec::resource::{Filter, Resource, SamplerState, Storage, Swizzle, Target};
-    let Some(gpu) = gpu() else { return };
-    // Mesa declares some views of integer textures FLOAT; softpipe returns the texels'
-    // words. The GPU engine declares the view with the bound format's type. A 4×4
-    // RGBA16UI texture whose texel (x, y) holds (x, y, 100 + x + 4y, 65535 − x).
+/// A 4×4 RGBA16UI texture whose texel (x, y) holds (x, y, 100 + x + 4y, 65535 − x), bound
+/// as `SVIEW[0]` with `sampler` as `SAMP[0]`.
+fn rgba16ui(sampler: tgsi_exec::resource::SamplerState) -> tgsi_exec::resource::Resources {
+    use tgsi_exec::resource::{Resource, Storage, Swizzle, Target};
     let bytes: Vec<u8> = (0..4u16)
         .flat_map(|y| (0..4u16).flat_map(move |x| [x, y, 100 + x + 4 * y, 65535 - x]))
         .flat_map(u16::to_le_bytes)
         .collect();
-    let resource = || Resource {
+    let resource = Resource {
         target: Target::Tex2D,
         format: tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R16G16B16A16_UINT")
             .expect("a format"),
@@ -334,6 +331,19 @@ fn integer_textures_through_views_declared_float() {
         nr_samples: 0,
         data: Storage::from_bytes(&bytes),
     };
+    bound(
+        resource,
+        [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        sampler,
+    )
+}
+
+#[test]
+fn integer_textures_through_views_declared_float() {
+    use tgsi_exec::resource::{Filter, SamplerState};
+    let Some(gpu) = gpu() else { return };
+    // Mesa declares some views of integer textures FLOAT; softpipe returns the texels'
+    // words. The GPU engine declares the view with the bound format's type.
     let sampler = SamplerState {
         min_img_filter: Filter::Nearest,
         mag_img_filter: Filter::Nearest,
@@ -354,14 +364,71 @@ fn integer_textures_through_views_declared_float() {
         let opts = RenderOptions {
             width: 4,
             height: 4,
-            resources: bound(
-                resource(),
-                [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-                sampler,
-            ),
+            resources: rgba16ui(sampler),
             ..Default::default()
         };
         same(&gpu, &text, &opts);
+    }
+}
+
+#[test]
+fn integer_views_are_sampled_by_texel_loads() {
+    use tgsi_exec::resource::{Filter, SamplerState, Wrap};
+    let Some(gpu) = gpu() else { return };
+    // naga samples float textures only: the translation loads the texel softpipe's nearest
+    // filter picks, each wrap mode as softpipe wraps it, the border past a border mode's
+    // edge. The coordinates run from −0.85 to 1.85 (s) and −0.225 to 1.725 (t), never on a
+    // texel boundary; offsets constant and in a register.
+    for (i, op) in [
+        "TEX TEMP[1], TEMP[0], SAMP[0], 2D",
+        "TXL TEMP[1], TEMP[0], SAMP[0], 2D",
+        "TEX TEMP[1], TEMP[0], SAMP[0], 2D, IMM[1].xyx",
+        "TEX TEMP[1], TEMP[0], SAMP[0], 2D, TEMP[2].xyx",
+        "SAMPLE TEMP[1], TEMP[0], SVIEW[0].zyxw, SAMP[0]",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+             DCL SVIEW[0], 2D, UINT\nDCL TEMP[0..2]\n\
+             IMM[0] FLT32 {{0.9, 0.65, -1.3, -0.55}}\nIMM[1] INT32 {{1, -2, 0, 0}}\n\
+             IMM[2] FLT32 {{0.5, 0.5, 0.0, 0.0}}\n\
+             0: MAD TEMP[0], IN[0], IMM[0].xyxy, IMM[0].zwzw\n\
+             1: MUL TEMP[2].xy, IN[0].xyyy, IMM[2].xyyy\n2: F2I TEMP[2].xy, TEMP[2].xyyy\n\
+             3: {op}\n4: U2F OUT[0], TEMP[1]\n5: END\n"
+        );
+        // Every wrap mode with the first instruction, two with the others.
+        let wraps: &[Wrap] = if i == 0 {
+            &[
+                Wrap::Repeat,
+                Wrap::Clamp,
+                Wrap::ClampToEdge,
+                Wrap::ClampToBorder,
+                Wrap::MirrorRepeat,
+                Wrap::MirrorClamp,
+                Wrap::MirrorClampToEdge,
+                Wrap::MirrorClampToBorder,
+            ]
+        } else {
+            &[Wrap::ClampToBorder, Wrap::MirrorRepeat]
+        };
+        for &wrap in wraps {
+            let sampler = SamplerState {
+                wrap: [wrap; 3],
+                min_img_filter: Filter::Nearest,
+                mag_img_filter: Filter::Nearest,
+                border_color: [7, 8, 9, 10],
+                ..SamplerState::default()
+            };
+            let opts = RenderOptions {
+                width: 4,
+                height: 4,
+                resources: rgba16ui(sampler),
+                ..Default::default()
+            };
+            same(&gpu, &text, &opts);
+        }
     }
 }
 

@@ -20,6 +20,7 @@ mod body;
 mod error;
 mod flow;
 mod fragment;
+mod integer_sampling;
 mod interface;
 mod lod;
 mod memory;
@@ -41,7 +42,8 @@ pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use texture::sampler_targets;
 pub use translate::{
-    CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, ENTRY_POINT,
+    CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, TexelSampler, Wrap,
+    ENTRY_POINT,
 };
 pub use vertex_compute::{vertex_io_strides, VERTEX_IO_GROUP, VERTEX_WORKGROUP_SIZE};
 

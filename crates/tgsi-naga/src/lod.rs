@@ -23,6 +23,17 @@ type H = Handle<Expression>;
 /// Entries of `util_fast_log2`'s table: `log2(1 + i/256)`, i = 0…256.
 const LOG2_TABLE_LEN: u32 = 257;
 
+/// How many coordinates the implicit λ of `view` takes: s (1-D), s and t (2-D, RECT),
+/// s, t and r (3-D, cube).
+pub(crate) fn lambda_coordinates(view: &ImageVar) -> usize {
+    match view.dim {
+        _ if view.one_d => 1,
+        ImageDimension::D1 => 1,
+        ImageDimension::D2 => 2,
+        ImageDimension::D3 | ImageDimension::Cube => 3,
+    }
+}
+
 impl Translator<'_> {
     /// LODQ / LOD of `view` through `SAMP[unit]`: `(level, lod, 0, 0)`, the level relative
     /// to the view's first.
@@ -32,19 +43,42 @@ impl Translator<'_> {
         view: &ImageVar,
         unit: u32,
     ) -> Result<H> {
+        let lambda = if self.shader.processor == Processor::Fragment {
+            let mut coords = Vec::new();
+            for c in 0..lambda_coordinates(view) {
+                coords.push(self.fetch(&inst.src[0], c, OperandType::F32)?);
+            }
+            self.implicit_lambda(view, &coords)?
+        } else {
+            self.body.f32(0.0)
+        };
+        let lod = self.plus_sampler_bias(lambda, unit);
+        let query = self.lod_queries.get(&unit).copied().unwrap_or_default();
+        let level = self.relative_level(view, query, lod);
+        let zero = self.body.f32(0.0);
+        let ty = self.vec4(Scalar::F32);
+        Ok(self.body.expr(Expression::Compose {
+            ty,
+            components: vec![level, lod, zero, zero],
+        }))
+    }
+
+    /// `lod` plus the LOD bias of `SAMP[unit]` ([`crate::Options::lod_biases`]).
+    pub(crate) fn plus_sampler_bias(&mut self, lod: H, unit: u32) -> H {
+        let bias = self.lod_biases.get(&unit).copied().unwrap_or(0.0);
+        let bias = self.body.f32(bias);
+        self.body.binary(B::Add, lod, bias)
+    }
+
+    /// The level relative to the view's first that a sampler's mip filter uses for `lod`
+    /// (softpipe's `mip_rel_level_*`), as a float: `lod` clamped to the sampler's LOD range
+    /// and the view's levels, rounded for a nearest mip filter, 0 without mipmapping.
+    pub(crate) fn relative_level(&mut self, view: &ImageVar, query: LodQuery, lod: H) -> H {
         let LodQuery {
             mip_filter,
             min_lod,
             max_lod,
-        } = self.lod_queries.get(&unit).copied().unwrap_or_default();
-        let lambda = if self.shader.processor == Processor::Fragment {
-            self.implicit_lambda(inst, view)?
-        } else {
-            self.body.f32(0.0)
-        };
-        let bias = self.lod_biases.get(&unit).copied().unwrap_or(0.0);
-        let bias = self.body.f32(bias);
-        let lod = self.body.binary(B::Add, lambda, bias);
+        } = query;
         let image = self.body.expr(Expression::GlobalVariable(view.var));
         let levels = self.body.expr(Expression::ImageQuery {
             image,
@@ -56,7 +90,7 @@ impl Translator<'_> {
         let (min_lod, max_lod) = (self.body.f32(min_lod), self.body.f32(max_lod));
         let clamped = self.clampf(lod, min_lod, max_lod);
         let clamped = self.clampf(clamped, zero, last);
-        let level = match mip_filter {
+        match mip_filter {
             MipFilter::None => zero,
             MipFilter::Nearest => {
                 let half = self.body.f32(0.5);
@@ -64,24 +98,15 @@ impl Translator<'_> {
                 self.body.math(MathFunction::Trunc, &[l])
             }
             MipFilter::Linear => clamped,
-        };
-        let ty = self.vec4(Scalar::F32);
-        Ok(self.body.expr(Expression::Compose {
-            ty,
-            components: vec![level, lod, zero, zero],
-        }))
+        }
     }
 
-    /// softpipe's implicit λ of `src0`'s coordinates (`compute_lambda_*`): ρ is the largest
-    /// derivative of each coordinate times the first level's size in that dimension, the
-    /// largest of those (cube maps: the largest derivative times half the face size).
-    fn implicit_lambda(&mut self, inst: &Instruction, view: &ImageVar) -> Result<H> {
-        let n = match view.dim {
-            _ if view.one_d => 1,
-            ImageDimension::D1 => 1,
-            ImageDimension::D2 => 2,
-            ImageDimension::D3 | ImageDimension::Cube => 3,
-        };
+    /// softpipe's implicit λ of `coords` ([`lambda_coordinates`] of them;
+    /// `compute_lambda_*`): ρ is the largest derivative of each coordinate times the first
+    /// level's size in that dimension, the largest of those (cube maps: the largest
+    /// derivative times half the face size).
+    pub(crate) fn implicit_lambda(&mut self, view: &ImageVar, coords: &[H]) -> Result<H> {
+        let n = coords.len();
         let image = self.body.expr(Expression::GlobalVariable(view.var));
         let level = self.body.i32(0);
         let size = self.body.expr(Expression::ImageQuery {
@@ -91,8 +116,7 @@ impl Translator<'_> {
         let vector = matches!(self.type_of(size)?, TypeInner::Vector { .. });
         let mut extents = Vec::with_capacity(n);
         let mut largest = Vec::with_capacity(n);
-        for c in 0..n {
-            let x = self.fetch(&inst.src[0], c, OperandType::F32)?;
+        for (c, &x) in coords.iter().enumerate() {
             let [dx, dy] = [DerivativeAxis::X, DerivativeAxis::Y].map(|axis| {
                 let d = self.body.expr(Expression::Derivative {
                     axis,
@@ -146,7 +170,7 @@ impl Translator<'_> {
     }
 
     /// `CLAMP(x, lo, hi) = x > lo ? (x > hi ? hi : x) : lo` (NaN gives `lo`).
-    fn clampf(&mut self, x: H, lo: H, hi: H) -> H {
+    pub(crate) fn clampf(&mut self, x: H, lo: H, hi: H) -> H {
         let above = self.body.binary(B::Greater, x, hi);
         let high = self.body.select(above, hi, x);
         let over = self.body.binary(B::Greater, x, lo);

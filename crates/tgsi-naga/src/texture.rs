@@ -26,7 +26,7 @@ use crate::translate::{CompareFunc, CoordinateWrap, Translator};
 type H = Handle<Expression>;
 
 /// A texture instruction's texel offset.
-enum TexelOffset {
+pub(crate) enum TexelOffset {
     /// An immediate's components: naga's constant offset.
     Constant(Vec<i32>),
     /// A register's components, as `i32` expressions.
@@ -360,9 +360,26 @@ impl Translator<'_> {
                 *r = self.body.binary(B::Divide, *r, w);
             }
         }
+        let gathers = matches!(inst.opcode, Opcode::TG4 | Opcode::GATHER4);
+        if !gathers
+            && matches!(
+                view.class,
+                ImageClass::Sampled {
+                    kind: ScalarKind::Sint | ScalarKind::Uint,
+                    ..
+                }
+            )
+        {
+            // naga samples float textures only: texel loads instead.
+            let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
+            let layer = match l.layer {
+                Some(c) => Some(self.fetch(src, c, OperandType::F32)?),
+                None => None,
+            };
+            return self.sample_integer(inst, (view, unit), coords, layer, l.texels);
+        }
         // A register texel offset moves a gather's coordinates instead (naga takes constant
         // offsets only).
-        let gathers = matches!(inst.opcode, Opcode::TG4 | Opcode::GATHER4);
         let (offset, moved) = match self.texel_offsets(inst, l.coords)? {
             Some(TexelOffset::Register(o)) if gathers => {
                 coords = self.offset_footprint(view, coords, o, l.texels)?;
@@ -414,20 +431,6 @@ impl Translator<'_> {
             Opcode::GATHER4 => Some(naga::SwizzleComponent::X),
             _ => None,
         };
-        if gather.is_none()
-            && matches!(
-                view.class,
-                ImageClass::Sampled {
-                    kind: ScalarKind::Sint | ScalarKind::Uint,
-                    ..
-                }
-            )
-        {
-            return Err(self.unsupported(
-                "samples an integer view (naga samples float textures; texel fetches and \
-                 gathers read integer ones)",
-            ));
-        }
         // The view swizzle chooses the channel a gather reads, or a constant result.
         let gather = match (gather, swizzle) {
             (Some(g), Some(s)) => match s[g as usize] {
@@ -766,7 +769,11 @@ impl Translator<'_> {
     /// immediate's, or a register's truncated to signed 8 bits as softpipe truncates them.
     /// softpipe reads a register offset from the first lane of a quad; each invocation
     /// reads its own here.
-    fn texel_offsets(&mut self, inst: &Instruction, n: usize) -> Result<Option<TexelOffset>> {
+    pub(crate) fn texel_offsets(
+        &mut self,
+        inst: &Instruction,
+        n: usize,
+    ) -> Result<Option<TexelOffset>> {
         let offsets = inst.texture.as_ref().map_or(&[][..], |t| &t.offsets[..]);
         let Some(&offset) = offsets.first() else {
             return Ok(None);
@@ -802,7 +809,7 @@ impl Translator<'_> {
     }
 
     /// The components of a texel offset as `i32` expressions.
-    fn offset_terms(&mut self, offset: TexelOffset) -> Vec<H> {
+    pub(crate) fn offset_terms(&mut self, offset: TexelOffset) -> Vec<H> {
         match offset {
             TexelOffset::Constant(words) => words.into_iter().map(|o| self.body.i32(o)).collect(),
             TexelOffset::Register(parts) => parts,

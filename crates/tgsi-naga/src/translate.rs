@@ -68,6 +68,8 @@ pub(crate) struct Translator<'s> {
     pub lod_queries: BTreeMap<u32, LodQuery>,
     /// See [`Options::view_return_types`].
     pub view_return_types: BTreeMap<u32, ReturnType>,
+    /// See [`Options::texel_samplers`].
+    pub texel_samplers: BTreeMap<u32, TexelSampler>,
     /// The private table of `util_fast_log2` LOD queries read, once made.
     pub log2_table: Option<Handle<naga::GlobalVariable>>,
     /// The vertex a vertex shader run as a compute shader works on
@@ -138,7 +140,8 @@ pub struct Options {
     /// through `util_fast_log2`, plus [`Options::lod_biases`]; the level clamped to
     /// `[min_lod, max_lod]` and the view's levels, rounded for a nearest mip filter, 0
     /// without mipmapping). A sampler without an entry reports as GL's default sampler:
-    /// linear mipmapping, LODs clamped to [−1000, 1000].
+    /// linear mipmapping, LODs clamped to [−1000, 1000] (integer samples, which cannot
+    /// blend levels: nearest mipmapping).
     pub lod_queries: BTreeMap<u32, LodQuery>,
     /// The texel type of each sampler view the host binds to a format of another type than
     /// its declaration's (Mesa declares some views of integer textures FLOAT; softpipe
@@ -146,6 +149,11 @@ pub struct Options {
     /// return type instead (SINT, UINT; any other is FLOAT), so that the host can bind the
     /// texture. The results keep their words either way.
     pub view_return_types: BTreeMap<u32, ReturnType>,
+    /// The wrap modes and border colour of each sampler through which integer views are
+    /// sampled: naga cannot sample them, so the translation loads the texel softpipe's
+    /// nearest filters pick (its level from [`Options::lod_queries`] and
+    /// [`Options::lod_biases`]). A sampler without an entry repeats and has a zero border.
+    pub texel_samplers: BTreeMap<u32, TexelSampler>,
     /// Translate a vertex shader as a compute shader reading its inputs from and writing its
     /// outputs to storage buffers, one invocation per vertex (see
     /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
@@ -179,6 +187,38 @@ impl Default for LodQuery {
             max_lod: 1000.0,
         }
     }
+}
+
+/// The state of a sampler through which integer views are sampled
+/// ([`Options::texel_samplers`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TexelSampler {
+    /// The wrap modes of s, t and r.
+    pub wrap: [Wrap; 3],
+    /// The border colour's words, as the view's texels hold them (integers).
+    pub border: [u32; 4],
+}
+
+/// A wrap mode (`PIPE_TEX_WRAP_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wrap {
+    /// `REPEAT`.
+    #[default]
+    Repeat,
+    /// GL's `CLAMP`.
+    Clamp,
+    /// `CLAMP_TO_EDGE`.
+    ClampToEdge,
+    /// `CLAMP_TO_BORDER`.
+    ClampToBorder,
+    /// `MIRROR_REPEAT`.
+    MirrorRepeat,
+    /// `MIRROR_CLAMP`.
+    MirrorClamp,
+    /// `MIRROR_CLAMP_TO_EDGE`.
+    MirrorClampToEdge,
+    /// `MIRROR_CLAMP_TO_BORDER`.
+    MirrorClampToBorder,
 }
 
 /// How a sampler chooses mip levels (`pipe_sampler_state::min_mip_filter`).
@@ -252,6 +292,7 @@ impl Default for Options {
             depth_compares: None,
             lod_queries: BTreeMap::new(),
             view_return_types: BTreeMap::new(),
+            texel_samplers: BTreeMap::new(),
             vertex_as_compute: false,
             loop_budget: None,
         }
@@ -308,6 +349,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         depth_compares: options.depth_compares.clone(),
         lod_queries: options.lod_queries.clone(),
         view_return_types: options.view_return_types.clone(),
+        texel_samplers: options.texel_samplers.clone(),
         log2_table: None,
         vertex_compute: None,
         loop_budget: None,

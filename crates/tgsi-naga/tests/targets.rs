@@ -314,6 +314,64 @@ fn lod_queries_and_register_texel_offsets() {
     );
 }
 
+/// Samples of integer views, texel loads in the translation: 1-D with nearest mipmapping
+/// and a bias, 2-D arrays, 3-D with a register offset, RECT, and the SAMPLE family.
+const INTEGER_SAMPLES: &str = "FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL SAMP[0..4]
+DCL SVIEW[0], 1D, UINT
+DCL SVIEW[1], 2D_ARRAY, SINT
+DCL SVIEW[2], 3D, UINT
+DCL SVIEW[3], RECT, UINT
+DCL SVIEW[4], 2D, SINT
+DCL TEMP[0..2]
+IMM[0] INT32 {1, -2, 0, 3}
+  0: TXB TEMP[0], IN[0], SAMP[0], 1D
+  1: TEX TEMP[1], IN[0], SAMP[1], 2D_ARRAY
+  2: F2I TEMP[2], IN[0]
+  3: TXL TEMP[2], IN[0], SAMP[2], 3D, TEMP[2].xyz
+  4: UADD TEMP[0], TEMP[0], TEMP[1]
+  5: UADD TEMP[0], TEMP[0], TEMP[2]
+  6: TEX TEMP[1], IN[0], SAMP[3], RECT, IMM[0].xyz
+  7: SAMPLE_L TEMP[2], IN[0], SVIEW[4].wzyx, SAMP[4], IN[0].wwww
+  8: UADD TEMP[0], TEMP[0], TEMP[1]
+  9: UADD OUT[0], TEMP[0], TEMP[2]
+ 10: END
+";
+
+#[test]
+fn integer_views_sampled_by_texel_loads() {
+    let mut options = tgsi_naga::Options::default();
+    options.lod_queries.insert(
+        0,
+        tgsi_naga::LodQuery {
+            mip_filter: tgsi_naga::MipFilter::Nearest,
+            ..Default::default()
+        },
+    );
+    options.lod_biases.insert(0, 0.5);
+    options.texel_samplers.insert(
+        1,
+        tgsi_naga::TexelSampler {
+            wrap: [
+                tgsi_naga::Wrap::MirrorRepeat,
+                tgsi_naga::Wrap::ClampToBorder,
+                tgsi_naga::Wrap::Repeat,
+            ],
+            border: [1, 2, 3, 4],
+        },
+    );
+    check_with("integer", INTEGER_SAMPLES, "frag", &Target::ALL, &options);
+    // Linear mipmapping of integer texels has no meaning; it is refused.
+    options
+        .lod_queries
+        .insert(0, tgsi_naga::LodQuery::default());
+    let shader = tgsi::parse(INTEGER_SAMPLES).expect("parses");
+    let err = tgsi_naga::translate_with(&shader, &options).expect_err("refused");
+    assert!(err.to_string().contains("mipmaps linearly"), "{err}");
+}
+
 /// Samples through samplers whose border colour and wrap modes the host cannot give
 /// (2-D with the implicit LOD, 3-D and 2-D at an explicit LOD).
 const EMULATED_SAMPLERS: &str = "FRAG
