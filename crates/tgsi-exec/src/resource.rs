@@ -12,6 +12,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
+pub use tgsi::sampler::{CompareFunc, Filter, MipFilter, Wrap};
 use tgsi::Format;
 
 /// Largest accepted resource, in bytes (1 GiB).
@@ -379,72 +380,6 @@ pub struct SamplerView {
     pub size: u32,
     /// Channel sources.
     pub swizzle: [Swizzle; 4],
-}
-
-/// `PIPE_TEX_WRAP_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Wrap {
-    /// `REPEAT` (the zero value).
-    #[default]
-    Repeat,
-    /// `CLAMP`.
-    Clamp,
-    /// `CLAMP_TO_EDGE`.
-    ClampToEdge,
-    /// `CLAMP_TO_BORDER`.
-    ClampToBorder,
-    /// `MIRROR_REPEAT`.
-    MirrorRepeat,
-    /// `MIRROR_CLAMP`.
-    MirrorClamp,
-    /// `MIRROR_CLAMP_TO_EDGE`.
-    MirrorClampToEdge,
-    /// `MIRROR_CLAMP_TO_BORDER`.
-    MirrorClampToBorder,
-}
-
-/// `PIPE_TEX_FILTER_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Filter {
-    /// `NEAREST`.
-    #[default]
-    Nearest,
-    /// `LINEAR`.
-    Linear,
-}
-
-/// `PIPE_TEX_MIPFILTER_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MipFilter {
-    /// `NEAREST` (the zero value).
-    #[default]
-    Nearest,
-    /// `LINEAR`.
-    Linear,
-    /// `NONE`.
-    None,
-}
-
-/// `PIPE_FUNC_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CompareFunc {
-    /// `NEVER` (the zero value).
-    #[default]
-    Never,
-    /// `LESS`.
-    Less,
-    /// `EQUAL`.
-    Equal,
-    /// `LEQUAL`.
-    Lequal,
-    /// `GREATER`.
-    Greater,
-    /// `NOTEQUAL`.
-    NotEqual,
-    /// `GEQUAL`.
-    Gequal,
-    /// `ALWAYS`.
-    Always,
 }
 
 /// `pipe_sampler_state`.

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use tgsi::enums::TextureTarget;
 use tgsi_exec::format::NumClass;
-use tgsi_exec::resource::{CompareFunc, Filter, MipFilter, Resources, SamplerState, Wrap};
+use tgsi_exec::resource::{Filter, MipFilter, Resources, SamplerState, Wrap};
 use tgsi_exec::texture::border_color;
 use tgsi_naga::CoordinateWrap;
 
@@ -87,21 +87,6 @@ fn filter(f: Filter) -> wgpu::FilterMode {
     }
 }
 
-/// The translation's form of a comparison function.
-fn compare(f: CompareFunc) -> tgsi_naga::CompareFunc {
-    use tgsi_naga::CompareFunc as C;
-    match f {
-        CompareFunc::Never => C::Never,
-        CompareFunc::Less => C::Less,
-        CompareFunc::Equal => C::Equal,
-        CompareFunc::Lequal => C::LessEqual,
-        CompareFunc::Greater => C::Greater,
-        CompareFunc::NotEqual => C::NotEqual,
-        CompareFunc::Gequal => C::GreaterEqual,
-        CompareFunc::Always => C::Always,
-    }
-}
-
 /// The depth comparison of each bound sampler that compares and whose view of the same
 /// index is bound, for [`tgsi_naga::Options::depth_compares`]: the translation compares
 /// after filtering, as softpipe does (a sampler without an entry compares nothing, and an
@@ -117,7 +102,7 @@ pub(crate) fn depth_compares(resources: &Resources) -> BTreeMap<u32, tgsi_naga::
             Some((
                 i,
                 tgsi_naga::DepthCompare {
-                    func: compare(s.compare_func),
+                    func: s.compare_func,
                     clamp_reference: !float,
                 },
             ))
@@ -183,13 +168,8 @@ pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::Lod
         .zip(&resources.samplers)
         .filter_map(|(i, s)| {
             let s = s.as_ref()?;
-            let mip_filter = match s.min_mip_filter {
-                MipFilter::None => tgsi_naga::MipFilter::None,
-                MipFilter::Nearest => tgsi_naga::MipFilter::Nearest,
-                MipFilter::Linear => tgsi_naga::MipFilter::Linear,
-            };
             let query = tgsi_naga::LodQuery {
-                mip_filter,
+                mip_filter: s.min_mip_filter,
                 min_lod: s.min_lod,
                 max_lod: s.max_lod,
             };
@@ -202,17 +182,6 @@ pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::Lod
 /// [`tgsi_naga::Options::texel_samplers`] (samples of integer views are texel loads in the
 /// translation): the border as [`border_colors`] gives it.
 pub(crate) fn texel_samplers(resources: &Resources) -> BTreeMap<u32, tgsi_naga::TexelSampler> {
-    use tgsi_naga::Wrap as W;
-    let wrap = |w: Wrap| match w {
-        Wrap::Repeat => W::Repeat,
-        Wrap::Clamp => W::Clamp,
-        Wrap::ClampToEdge => W::ClampToEdge,
-        Wrap::ClampToBorder => W::ClampToBorder,
-        Wrap::MirrorRepeat => W::MirrorRepeat,
-        Wrap::MirrorClamp => W::MirrorClamp,
-        Wrap::MirrorClampToEdge => W::MirrorClampToEdge,
-        Wrap::MirrorClampToBorder => W::MirrorClampToBorder,
-    };
     (0u32..)
         .zip(&resources.samplers)
         .filter_map(|(i, s)| {
@@ -222,7 +191,7 @@ pub(crate) fn texel_samplers(resources: &Resources) -> BTreeMap<u32, tgsi_naga::
                 None => s.border_color,
             };
             let sampler = tgsi_naga::TexelSampler {
-                wrap: s.wrap.map(wrap),
+                wrap: s.wrap,
                 border,
             };
             Some((i, sampler))

@@ -137,6 +137,15 @@ fn unbound_views_read_zero() {
     }
 }
 
+/// The declarations of a fragment shader with a position input, a colour output,
+/// `SAMP[0]`, a 2-D `SVIEW[0]` returning `ty` and `TEMP[0..=temps]`.
+fn textured(ty: &str, temps: u32) -> String {
+    format!(
+        "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+         DCL SVIEW[0], 2D, {ty}\nDCL TEMP[0..{temps}]\n"
+    )
+}
+
 /// `resource` bound as `SVIEW[0]` (all its levels, swizzled by `swizzle`) with `sampler` as
 /// `SAMP[0]`.
 fn bound(
@@ -286,10 +295,9 @@ fn register_texel_offsets_of_fetches_and_gathers() {
         "TG4 OUT[0], TEMP[1], IMM[1].zzzz, SAMP[0], 2D, TEMP[0].xyx",
         "TG4 OUT[0], TEMP[1], IMM[1].xxxx, SAMP[0], 2D, TEMP[0].yxy",
     ] {
+        let head = textured("FLOAT", 1);
         let text = format!(
-            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
-             IMM[0] FLT32 {{0.5, 0.5, 0.125, 0.25}}\nIMM[1] INT32 {{2, 1, 0, 255}}\n\
+            "{head}IMM[0] FLT32 {{0.5, 0.5, 0.125, 0.25}}\nIMM[1] INT32 {{2, 1, 0, 255}}\n\
              IMM[2] FLT32 {{0.03, 0.05, 0.0, 0.0}}\n\
              0: MUL TEMP[0].xy, IN[0].xyyy, IMM[0].xyyy\n1: FLR TEMP[0].xy, TEMP[0].xyyy\n\
              2: F2I TEMP[0].xy, TEMP[0].xyyy\n3: UADD TEMP[0].x, TEMP[0].xxxx, IMM[1].wwww\n\
@@ -354,10 +362,9 @@ fn integer_textures_through_views_declared_float() {
         "TG4 TEMP[1], TEMP[0], IMM[1].zzzz, SAMP[0], 2D",
         "TG4 TEMP[1], TEMP[0], IMM[1].wwww, SAMP[0], 2D",
     ] {
+        let head = textured("FLOAT", 1);
         let text = format!(
-            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
-             IMM[0] FLT32 {{0.25, 0.25, 0.03, 0.05}}\nIMM[1] INT32 {{0, 0, 2, 3}}\n\
+            "{head}IMM[0] FLT32 {{0.25, 0.25, 0.03, 0.05}}\nIMM[1] INT32 {{0, 0, 2, 3}}\n\
              0: MAD TEMP[0], IN[0], IMM[0].xyxy, IMM[0].zwzw\n1: F2I TEMP[1], IN[0]\n\
              2: MOV TEMP[1].zw, IMM[1].xxxx\n3: {op}\n4: U2F OUT[0], TEMP[1]\n5: END\n"
         );
@@ -389,10 +396,9 @@ fn integer_views_are_sampled_by_texel_loads() {
     .into_iter()
     .enumerate()
     {
+        let head = textured("UINT", 2);
         let text = format!(
-            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-             DCL SVIEW[0], 2D, UINT\nDCL TEMP[0..2]\n\
-             IMM[0] FLT32 {{0.9, 0.65, -1.3, -0.55}}\nIMM[1] INT32 {{1, -2, 0, 0}}\n\
+            "{head}IMM[0] FLT32 {{0.9, 0.65, -1.3, -0.55}}\nIMM[1] INT32 {{1, -2, 0, 0}}\n\
              IMM[2] FLT32 {{0.5, 0.5, 0.0, 0.0}}\n\
              0: MAD TEMP[0], IN[0], IMM[0].xyxy, IMM[0].zwzw\n\
              1: MUL TEMP[2].xy, IN[0].xyyy, IMM[2].xyyy\n2: F2I TEMP[2].xy, TEMP[2].xyyy\n\
@@ -489,10 +495,9 @@ fn lod_queries_report_softpipes_level_and_lod() {
         "LODQ OUT[0].xy, TEMP[0], SAMP[0], 2D",
         "LOD OUT[0], TEMP[0], SVIEW[0].yxwx, SAMP[0]",
     ] {
+        let head = textured("FLOAT", 1);
         let text = format!(
-            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-             DCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0..1]\n\
-             IMM[0] FLT32 {{0.5, 0.03, 0.05, 0.02}}\n\
+            "{head}IMM[0] FLT32 {{0.5, 0.03, 0.05, 0.02}}\n\
              0: MUL TEMP[1].x, IN[0].yyyy, IMM[0].xxxx\n1: FLR TEMP[1].x, TEMP[1].xxxx\n\
              2: MAD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy, IMM[0].zzzz\n\
              3: MUL TEMP[0].x, IN[0].xxxx, TEMP[1].xxxx\n4: MUL TEMP[0].y, IN[0].yyyy, IMM[0].wwww\n\

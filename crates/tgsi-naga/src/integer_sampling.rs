@@ -159,22 +159,12 @@ impl Translator<'_> {
         Ok(match inst.opcode {
             Opcode::TEX | Opcode::TXP | Opcode::SAMPLE => implicit(self)?,
             Opcode::TXB | Opcode::TXB2 | Opcode::SAMPLE_B => {
-                let (src, c) = match inst.opcode {
-                    Opcode::TXB => (0, 3),
-                    Opcode::TXB2 => (1, 0),
-                    _ => (3, 0),
-                };
-                let bias = self.fetch(&inst.src[src], c, OperandType::F32)?;
+                let bias = self.lod_operand(inst)?;
                 let lambda = implicit(self)?;
                 self.body.binary(B::Add, lambda, bias)
             }
             Opcode::TXL | Opcode::TXL2 | Opcode::SAMPLE_L => {
-                let (src, c) = match inst.opcode {
-                    Opcode::TXL => (0, 3),
-                    Opcode::TXL2 => (1, 0),
-                    _ => (3, 0),
-                };
-                let lod = self.fetch(&inst.src[src], c, OperandType::F32)?;
+                let lod = self.lod_operand(inst)?;
                 self.plus_sampler_bias(lod, unit)
             }
             Opcode::TXD | Opcode::SAMPLE_D => {
@@ -186,6 +176,21 @@ impl Translator<'_> {
                 self.plus_sampler_bias(zero, unit)
             }
         })
+    }
+
+    /// The bias or explicit LOD operand of TXB/TXL (`src0.w`), TXB2/TXL2 (`src1.x`) and
+    /// SAMPLE_B/SAMPLE_L (`src3.x`).
+    fn lod_operand(&mut self, inst: &Instruction) -> Result<H> {
+        let (src, c) = match inst.opcode {
+            Opcode::TXB | Opcode::TXL => (0, 3),
+            Opcode::TXB2 | Opcode::TXL2 => (1, 0),
+            _ => (3, 0),
+        };
+        let operand = inst
+            .src
+            .get(src)
+            .ok_or_else(|| self.unsupported("has no LOD operand"))?;
+        self.fetch(operand, c, OperandType::F32)
     }
 
     /// softpipe's `util_ifloor` as a floor converted to `i32`.
@@ -244,6 +249,13 @@ impl Translator<'_> {
         }
         let scaled = self.body.binary(B::Multiply, s, sz);
         let u = self.body.binary(B::Add, scaled, offset_f);
+        // The mirror-clamp modes clamp |u| as the clamp modes clamp u.
+        let u = match mode {
+            Wrap::MirrorClamp | Wrap::MirrorClampToEdge | Wrap::MirrorClampToBorder => {
+                self.body.math(MathFunction::Abs, &[u])
+            }
+            _ => u,
+        };
         match mode {
             Wrap::Repeat => {
                 // repeat(i, size) = (i + size · 1024) % size in unsigned arithmetic.
@@ -256,26 +268,25 @@ impl Translator<'_> {
                 let i = self.body.binary(B::Modulo, i, size);
                 self.body.bitcast(i, ScalarKind::Sint)
             }
-            Wrap::Clamp => pick(
-                self,
-                u,
-                (B::LessEqual, fzero, zero),
-                (B::GreaterEqual, sz, last),
-            ),
-            Wrap::ClampToEdge => {
+            Wrap::Clamp | Wrap::MirrorClamp => {
+                let low = (B::LessEqual, fzero, zero);
+                pick(self, u, low, (B::GreaterEqual, sz, last))
+            }
+            Wrap::ClampToEdge | Wrap::MirrorClampToEdge => {
                 let top = self.body.binary(B::Subtract, sz, half);
                 pick(self, u, (B::Less, half, zero), (B::Greater, top, last))
             }
-            Wrap::ClampToBorder => {
+            Wrap::ClampToBorder | Wrap::MirrorClampToBorder => {
+                // softpipe compares inclusively for CLAMP_TO_BORDER only.
+                let (low, high) = if mode == Wrap::ClampToBorder {
+                    (B::LessEqual, B::GreaterEqual)
+                } else {
+                    (B::Less, B::Greater)
+                };
                 let minus = self.body.f32(-0.5);
                 let top = self.body.binary(B::Add, sz, half);
                 let below = self.body.i32(-1);
-                pick(
-                    self,
-                    u,
-                    (B::LessEqual, minus, below),
-                    (B::GreaterEqual, top, size_i),
-                )
+                pick(self, u, (low, minus, below), (high, top, size_i))
             }
             Wrap::MirrorRepeat => {
                 let two = self.body.f32(2.0);
@@ -297,27 +308,6 @@ impl Translator<'_> {
                 let index = self.body.select(high, last, index);
                 let low = self.body.binary(B::Less, u, min);
                 self.body.select(low, zero, index)
-            }
-            Wrap::MirrorClamp | Wrap::MirrorClampToEdge | Wrap::MirrorClampToBorder => {
-                let u = self.body.math(MathFunction::Abs, &[u]);
-                match mode {
-                    Wrap::MirrorClamp => pick(
-                        self,
-                        u,
-                        (B::LessEqual, fzero, zero),
-                        (B::GreaterEqual, sz, last),
-                    ),
-                    Wrap::MirrorClampToEdge => {
-                        let top = self.body.binary(B::Subtract, sz, half);
-                        pick(self, u, (B::Less, half, zero), (B::Greater, top, last))
-                    }
-                    _ => {
-                        let minus = self.body.f32(-0.5);
-                        let top = self.body.binary(B::Add, sz, half);
-                        let below = self.body.i32(-1);
-                        pick(self, u, (B::Less, minus, below), (B::Greater, top, size_i))
-                    }
-                }
             }
         }
     }

@@ -620,10 +620,10 @@ impl Translator<'_> {
                 CompareFunc::Always => return one,
                 CompareFunc::Less => B::Less,
                 CompareFunc::Equal => B::Equal,
-                CompareFunc::LessEqual => B::LessEqual,
+                CompareFunc::Lequal => B::LessEqual,
                 CompareFunc::Greater => B::Greater,
                 CompareFunc::NotEqual => B::NotEqual,
-                CompareFunc::GreaterEqual => B::GreaterEqual,
+                CompareFunc::Gequal => B::GreaterEqual,
             };
             let condition = t.body.binary(op, r, d);
             t.body.expr(Expression::Select {

@@ -10,6 +10,7 @@ use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, 
 use tgsi::enums::{Processor, PropertyName, ReturnType};
 use tgsi::ir::{Instruction, Register, Shader, Span};
 use tgsi::opcode::{Opcode, OutputMode, Section};
+pub use tgsi::sampler::{CompareFunc, MipFilter, Wrap};
 
 use crate::body::Body;
 use crate::error::{Error, Result};
@@ -199,39 +200,6 @@ pub struct TexelSampler {
     pub border: [u32; 4],
 }
 
-/// A wrap mode (`PIPE_TEX_WRAP_*`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Wrap {
-    /// `REPEAT`.
-    #[default]
-    Repeat,
-    /// GL's `CLAMP`.
-    Clamp,
-    /// `CLAMP_TO_EDGE`.
-    ClampToEdge,
-    /// `CLAMP_TO_BORDER`.
-    ClampToBorder,
-    /// `MIRROR_REPEAT`.
-    MirrorRepeat,
-    /// `MIRROR_CLAMP`.
-    MirrorClamp,
-    /// `MIRROR_CLAMP_TO_EDGE`.
-    MirrorClampToEdge,
-    /// `MIRROR_CLAMP_TO_BORDER`.
-    MirrorClampToBorder,
-}
-
-/// How a sampler chooses mip levels (`pipe_sampler_state::min_mip_filter`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MipFilter {
-    /// No mipmapping: level 0 of the view.
-    None,
-    /// The nearest level.
-    Nearest,
-    /// Between the two nearest levels.
-    Linear,
-}
-
 /// A depth comparison the translation makes ([`Options::depth_compares`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DepthCompare {
@@ -240,27 +208,6 @@ pub struct DepthCompare {
     /// Clamp the reference to [0, 1] first (softpipe does unless the view format is a
     /// float format).
     pub clamp_reference: bool,
-}
-
-/// A depth comparison function, `reference FUNC depth`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareFunc {
-    /// Never passes.
-    Never,
-    /// `reference < depth`.
-    Less,
-    /// `reference == depth`.
-    Equal,
-    /// `reference <= depth`.
-    LessEqual,
-    /// `reference > depth`.
-    Greater,
-    /// `reference != depth`.
-    NotEqual,
-    /// `reference >= depth`.
-    GreaterEqual,
-    /// Always passes.
-    Always,
 }
 
 /// What the translation does to one coordinate of a sampler whose wrap mode WebGPU lacks

@@ -289,7 +289,7 @@ fn lod_queries_and_register_texel_offsets() {
     options.lod_biases.insert(3, 1.5);
     // Gathered depth comparisons are made in the shader.
     let compare = tgsi_naga::DepthCompare {
-        func: tgsi_naga::CompareFunc::LessEqual,
+        func: tgsi_naga::CompareFunc::Lequal,
         clamp_reference: true,
     };
     options.depth_compares = Some([(5, compare)].into());
@@ -489,7 +489,7 @@ fn depth_comparisons_made_after_filtering() {
             [(
                 0,
                 DepthCompare {
-                    func: CompareFunc::LessEqual,
+                    func: CompareFunc::Lequal,
                     clamp_reference: true,
                 },
             )]

@@ -21,6 +21,7 @@ pub mod opcode;
 pub mod pipe_format;
 pub mod pipe_format_layout;
 mod pipe_format_table;
+pub mod sampler;
 pub mod scan;
 pub mod text;
 pub mod tokens;
