@@ -59,7 +59,20 @@ impl Space<'_> {
     }
 
     /// The word at byte `at` (which lies inside: checked by callers), 0 if unreadable.
+    #[inline]
     pub(crate) fn read(&self, at: u32) -> u32 {
+        // Aligned words of storage, the common case, without the general path's call.
+        if let Space::Bytes { data, base, .. } = *self {
+            if let Some(w) = data.load_u32(base.saturating_add(at as usize)) {
+                return w;
+            }
+        }
+        self.read_unaligned(at)
+    }
+
+    /// [`Space::read`] of a word that is not an aligned word of storage.
+    #[inline(never)]
+    fn read_unaligned(&self, at: u32) -> u32 {
         match *self {
             Space::Bytes { data, base, .. } => {
                 let abs = base.saturating_add(at as usize);
@@ -220,7 +233,16 @@ impl<const N: usize> Machine<N> {
                 ),
             }
         };
-        let space_of = |l: usize| Self::space(file, units[l], res);
+        // Without an indirect index every lane addresses the same slot.
+        let uniform = units.iter().all(|&u| u == units[0]);
+        let first = Self::space(file, units[0], res);
+        let space_of = |l: usize| {
+            if uniform {
+                first
+            } else {
+                Self::space(file, units[l], res)
+            }
+        };
         match inst.kind {
             Kind::Handle => {
                 let mut out = [[0u32; N]; 4];
@@ -253,8 +275,13 @@ impl<const N: usize> Machine<N> {
                 let lanes = self.memory_lanes();
                 let mask = inst.dst.first().map_or(0, |d| d.mask);
                 let addr = self.fetch_src(inst, 0, 0, exec, res);
-                let vals: [[u32; N]; 4] =
-                    std::array::from_fn(|c| self.fetch_src(inst, 1, c, exec, res));
+                // Only the channels the mask stores are read.
+                let mut vals = [[0u32; N]; 4];
+                for (c, v) in vals.iter_mut().enumerate() {
+                    if mask & (1 << c) != 0 {
+                        *v = self.fetch_src(inst, 1, c, exec, res);
+                    }
+                }
                 for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
                     let space = space_of(l);
                     let size = space.size();
