@@ -4,7 +4,8 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is parse_text, decode_tokens, roundtrip_structured, exec_text, exec_bindings or jit_text. The corpus lives in
+# TARGET is parse_text, decode_tokens, roundtrip_structured, exec_text, exec_bindings, jit_text
+# or translate_text. The corpus lives in
 # fuzz/corpus/TARGET (seeded from ../shared/corpus on first use: .tgsi files for text,
 # golden/**/*.tokens for tokens); crashes go to fuzz/artifacts/TARGET/.
 set -euo pipefail
@@ -32,7 +33,7 @@ artifacts=$here/artifacts/$target
 mkdir -p "$corpus" "$artifacts"
 if [ -z "$(ls -A "$corpus")" ] && [ -d "$shared/corpus" ]; then
   case $target in
-    parse_text|exec_text|jit_text)
+    parse_text|exec_text|jit_text|translate_text)
       find "$shared/corpus" -name '*.tgsi' -not -path '*/golden*' -print0 |
         while IFS= read -r -d '' f; do cp "$f" "$corpus/$(sha1sum <"$f" | cut -c1-40)"; done ;;
     decode_tokens)
@@ -62,7 +63,7 @@ PY
   hostile=$here/../crates/tgsi/tests/hostile
   if [ -d "$hostile" ]; then
     case $target in
-      parse_text|exec_text|jit_text) for f in "$hostile"/*.tgsi; do [ -e "$f" ] && cp "$f" "$corpus/hostile-$(basename "$f")"; done ;;
+      parse_text|exec_text|jit_text|translate_text) for f in "$hostile"/*.tgsi; do [ -e "$f" ] && cp "$f" "$corpus/hostile-$(basename "$f")"; done ;;
       decode_tokens) for f in "$hostile"/*.bin; do [ -e "$f" ] && cp "$f" "$corpus/hostile-$(basename "$f")"; done ;;
     esac
   fi

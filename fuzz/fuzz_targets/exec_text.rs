@@ -5,7 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tgsi_exec::{render_fragment, run_geometry, Env, GeometryOptions, Machine, Program, RenderOptions};
+use tgsi_exec::{
+    render_fragment, run_geometry, Env, GeometryOptions, Machine, Program, RenderOptions,
+};
 
 use tgsi_fuzz::EDGES;
 

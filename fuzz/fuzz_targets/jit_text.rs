@@ -21,13 +21,19 @@ fn run(engine: &dyn WaveEngine, consts: &[Vec<[u32; 4]>]) -> Result<Vec<u32>, St
             width: 6,
             height: 4,
             constants: consts.to_vec(),
-            inputs: (0..8).map(|i| std::array::from_fn(|c| EDGES[(i + c) % 8])).collect(),
+            inputs: (0..8)
+                .map(|i| std::array::from_fn(|c| EDGES[(i + c) % 8]))
+                .collect(),
             budget,
             threads: 1,
             ..Default::default()
         };
         let image = render_fragment_with(engine, &opts).map_err(|e| e.to_string())?;
-        return Ok(image.pixels.iter().flat_map(|p| p.map(f32::to_bits)).collect());
+        return Ok(image
+            .pixels
+            .iter()
+            .flat_map(|p| p.map(f32::to_bits))
+            .collect());
     }
     let n = program.register_counts()[1];
     let count = 19;

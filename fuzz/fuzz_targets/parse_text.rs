@@ -22,10 +22,16 @@ fuzz_target!(|data: &[u8]| {
             Ok(words) => assert_eq!(assembled, Ok(words)),
             Err(e) => assert_eq!(assembled, Err(tgsi::tokens::AssembleError::Encode(e))),
         },
-        Err(e) => assert_eq!(assembled, Err(tgsi::tokens::AssembleError::Parse(e.clone()))),
+        Err(e) => assert_eq!(
+            assembled,
+            Err(tgsi::tokens::AssembleError::Parse(e.clone()))
+        ),
     }
     let reformatted = tgsi::text::reformat(text, PrintOptions::default());
-    assert_eq!(reformatted, parsed.as_ref().map(tgsi::print).map_err(Clone::clone));
+    assert_eq!(
+        reformatted,
+        parsed.as_ref().map(tgsi::print).map_err(Clone::clone)
+    );
     let Ok(shader) = parsed else {
         return;
     };

@@ -1,0 +1,100 @@
+//! Fuzz target: arbitrary bytes as TGSI text, translated through naga as a host would
+//! translate a guest's shader. Whatever parses is translated and validated, or refused
+//! with an error, twice: with the default options and with every
+//! emulation a GPU host turns on (LOD biases and queries, border colours, coordinate wraps,
+//! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget).
+//! Every valid module is written by all five back ends. Nothing may panic.
+#![no_main]
+
+use std::collections::BTreeMap;
+
+use libfuzzer_sys::fuzz_target;
+use tgsi_naga::{
+    CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, Target, TexelSampler,
+    Wrap, WriteOptions,
+};
+
+/// The options of a GPU host that emulates everything it can, on units 0 to 3.
+fn emulating() -> Options {
+    let units = 0..4u32;
+    Options {
+        lod_biases: units.clone().map(|u| (u, 0.5 * u as f32)).collect(),
+        border_colors: units.clone().map(|u| (u, [u, 1, 0x3f80_0000, 7])).collect(),
+        coordinate_wraps: units
+            .clone()
+            .map(|u| {
+                let w = [
+                    CoordinateWrap::Keep,
+                    CoordinateWrap::Clamp,
+                    CoordinateWrap::Mirror,
+                    CoordinateWrap::MirrorClamp,
+                ][u as usize];
+                (u, [w; 3])
+            })
+            .collect(),
+        one_d_as_2d: true,
+        depth_compares: Some(
+            units
+                .clone()
+                .map(|u| {
+                    let compare = DepthCompare {
+                        func: CompareFunc::Lequal,
+                        clamp_reference: u % 2 == 0,
+                    };
+                    (u, compare)
+                })
+                .collect(),
+        ),
+        lod_queries: units
+            .clone()
+            .map(|u| {
+                let query = LodQuery {
+                    mip_filter: [MipFilter::None, MipFilter::Nearest][u as usize % 2],
+                    min_lod: -1.5,
+                    max_lod: 4.0,
+                };
+                (u, query)
+            })
+            .collect(),
+        texel_samplers: units
+            .clone()
+            .map(|u| {
+                let sampler = TexelSampler {
+                    wrap: [
+                        Wrap::MirrorClampToBorder,
+                        Wrap::ClampToBorder,
+                        Wrap::MirrorRepeat,
+                    ],
+                    border: [u; 4],
+                };
+                (u, sampler)
+            })
+            .collect(),
+        view_swizzles: BTreeMap::from([(1, [2, 1, 0, 5])]),
+        loop_budget: Some(1000),
+        ..Options::default()
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(shader) = tgsi::parse(text) else {
+        return;
+    };
+    for options in [Options::default(), emulating()] {
+        let Ok(module) = tgsi_naga::translate_with(&shader, &options) else {
+            continue;
+        };
+        // A module naga refuses is an error the host sees (overlapping declarations can
+        // make one); only valid modules can be written.
+        let Ok(info) = tgsi_naga::validate(&module) else {
+            continue;
+        };
+        for target in Target::ALL {
+            // A back end may refuse what its language lacks; it must not panic.
+            let _ = tgsi_naga::write(&module, &info, target, &WriteOptions::default());
+        }
+    }
+});
