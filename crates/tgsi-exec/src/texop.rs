@@ -70,7 +70,7 @@ impl<const N: usize> Machine<N> {
                 }
             }
         }
-        self.write(inst, 0, &out, texture::written_channels(inst.opcode), exec);
+        self.write(inst, 0, &out, inst.opcode.written_channels(), exec);
     }
 
     /// The slot a `SAMP`/`SVIEW` operand names for the quad starting at lane `base`

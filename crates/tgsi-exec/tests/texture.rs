@@ -9,7 +9,7 @@ use tgsi_exec::resource::{
     CompareFunc, Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Swizzle, Target,
     Wrap,
 };
-use tgsi_exec::texture::{execute, written_channels, QuadVec, TexRequest};
+use tgsi_exec::texture::{execute, QuadVec, TexRequest};
 
 fn rgba32f() -> Format {
     Format::from_name("PIPE_FORMAT_R32G32B32A32_FLOAT").unwrap()
@@ -281,7 +281,7 @@ fn implicit_lod_from_the_quad() {
         sview_swizzle: [0, 1, 2, 3],
     }));
     assert_eq!(&got[0][..2], &[2.0, 2.0]);
-    assert_eq!(written_channels(Opcode::LODQ), 0b0011);
+    assert_eq!(Opcode::LODQ.written_channels(), 0b0011);
 }
 
 #[test]

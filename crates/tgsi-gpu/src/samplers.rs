@@ -70,12 +70,27 @@ fn axes(s: &SamplerState, slot: u32) -> Result<[(wgpu::AddressMode, CoordinateWr
     Ok(out)
 }
 
+/// The bound samplers with their slots.
+fn bound(resources: &Resources) -> impl Iterator<Item = (u32, &SamplerState)> {
+    (0u32..)
+        .zip(&resources.samplers)
+        .filter_map(|(i, s)| Some((i, s.as_ref()?)))
+}
+
+/// The border colour `SAMP[i]` (state `s`) gives the texels of the view of the same index,
+/// as softpipe gives it (`tgsi_exec::texture::border_color`; the raw words without a view).
+fn view_border(resources: &Resources, i: u32, s: &SamplerState) -> [u32; 4] {
+    match resources.sampler_view(i) {
+        Some(v) => border_color(v.format, s.border_color).map(f32::to_bits),
+        None => s.border_color,
+    }
+}
+
 /// The coordinate transforms of each bound sampler that needs one, for
 /// [`tgsi_naga::Options::coordinate_wraps`].
 pub(crate) fn coordinate_wraps(resources: &Resources) -> BTreeMap<u32, [CoordinateWrap; 3]> {
-    (0u32..)
-        .zip(&resources.samplers)
-        .filter_map(|(i, s)| Some((i, axes(s.as_ref()?, i).ok()?.map(|a| a.1))))
+    bound(resources)
+        .filter_map(|(i, s)| Some((i, axes(s, i).ok()?.map(|a| a.1))))
         .filter(|(_, w)| w.iter().any(|&w| w != CoordinateWrap::Keep))
         .collect()
 }
@@ -93,10 +108,9 @@ fn filter(f: Filter) -> wgpu::FilterMode {
 /// unbound view reads zero uncompared, as in the interpreter). The reference is clamped to
 /// [0, 1] unless the view format is a float format.
 pub(crate) fn depth_compares(resources: &Resources) -> BTreeMap<u32, tgsi_naga::DepthCompare> {
-    (0u32..)
-        .zip(&resources.samplers)
+    bound(resources)
+        .filter(|(_, s)| s.compare)
         .filter_map(|(i, s)| {
-            let s = s.as_ref().filter(|s| s.compare)?;
             let view = resources.sampler_view(i)?;
             let float = tgsi_exec::format::class(view.format) == Some(NumClass::Float);
             Some((
@@ -112,25 +126,18 @@ pub(crate) fn depth_compares(resources: &Resources) -> BTreeMap<u32, tgsi_naga::
 
 /// The border colour of each bound sampler that clamps to the border, for
 /// [`tgsi_naga::Options::border_colors`]: as softpipe gives it to the texels of the view of
-/// the same index (`tgsi_exec::texture::border_color`; the raw words without one). Every
-/// such sampler gets a transparent black border and the translation adds the colour where
+/// the same index ([`view_border`]). Every such sampler gets a transparent black border and the translation adds the colour where
 /// the filter reaches outside the texture (measured on a coverage view,
 /// [`crate::textures`]), so no colour depends on how Vulkan fills a format's missing
 /// channels of its own border colours.
 pub(crate) fn border_colors(resources: &Resources) -> BTreeMap<u32, [u32; 4]> {
-    (0u32..)
-        .zip(&resources.samplers)
+    bound(resources)
         .filter_map(|(i, s)| {
-            let s = s.as_ref()?;
             let clamps = axes(s, i)
                 .ok()?
                 .iter()
                 .any(|a| a.0 == wgpu::AddressMode::ClampToBorder);
-            let colour = match resources.sampler_view(i) {
-                Some(v) => border_color(v.format, s.border_color).map(f32::to_bits),
-                None => s.border_color,
-            };
-            clamps.then_some((i, colour))
+            clamps.then(|| (i, view_border(resources, i, s)))
         })
         .collect()
 }
@@ -154,9 +161,8 @@ pub(crate) fn filters(s: &SamplerState) -> bool {
 /// The LOD bias of each bound sampler that has one, for
 /// [`tgsi_naga::Options::lod_biases`] (WebGPU samplers have none).
 pub(crate) fn lod_biases(resources: &Resources) -> BTreeMap<u32, f32> {
-    (0u32..)
-        .zip(&resources.samplers)
-        .filter_map(|(i, s)| Some((i, s.as_ref()?.lod_bias)))
+    bound(resources)
+        .map(|(i, s)| (i, s.lod_bias))
         .filter(|&(_, b)| b != 0.0)
         .collect()
 }
@@ -164,16 +170,14 @@ pub(crate) fn lod_biases(resources: &Resources) -> BTreeMap<u32, f32> {
 /// The mip filter and LOD range of each bound sampler, for
 /// [`tgsi_naga::Options::lod_queries`] (naga has no LOD query).
 pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::LodQuery> {
-    (0u32..)
-        .zip(&resources.samplers)
-        .filter_map(|(i, s)| {
-            let s = s.as_ref()?;
+    bound(resources)
+        .map(|(i, s)| {
             let query = tgsi_naga::LodQuery {
                 mip_filter: s.min_mip_filter,
                 min_lod: s.min_lod,
                 max_lod: s.max_lod,
             };
-            Some((i, query))
+            (i, query)
         })
         .collect()
 }
@@ -182,19 +186,13 @@ pub(crate) fn lod_queries(resources: &Resources) -> BTreeMap<u32, tgsi_naga::Lod
 /// [`tgsi_naga::Options::texel_samplers`] (samples of integer views are texel loads in the
 /// translation): the border as [`border_colors`] gives it.
 pub(crate) fn texel_samplers(resources: &Resources) -> BTreeMap<u32, tgsi_naga::TexelSampler> {
-    (0u32..)
-        .zip(&resources.samplers)
-        .filter_map(|(i, s)| {
-            let s = s.as_ref()?;
-            let border = match resources.sampler_view(i) {
-                Some(v) => border_color(v.format, s.border_color).map(f32::to_bits),
-                None => s.border_color,
-            };
+    bound(resources)
+        .map(|(i, s)| {
             let sampler = tgsi_naga::TexelSampler {
                 wrap: s.wrap,
-                border,
+                border: view_border(resources, i, s),
             };
-            Some((i, sampler))
+            (i, sampler)
         })
         .collect()
 }

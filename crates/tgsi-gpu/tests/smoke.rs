@@ -406,16 +406,7 @@ fn integer_views_are_sampled_by_texel_loads() {
         );
         // Every wrap mode with the first instruction, two with the others.
         let wraps: &[Wrap] = if i == 0 {
-            &[
-                Wrap::Repeat,
-                Wrap::Clamp,
-                Wrap::ClampToEdge,
-                Wrap::ClampToBorder,
-                Wrap::MirrorRepeat,
-                Wrap::MirrorClamp,
-                Wrap::MirrorClampToEdge,
-                Wrap::MirrorClampToBorder,
-            ]
+            &Wrap::ALL
         } else {
             &[Wrap::ClampToBorder, Wrap::MirrorRepeat]
         };

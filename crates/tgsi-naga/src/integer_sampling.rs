@@ -40,10 +40,15 @@ impl Translator<'_> {
             return Err(self.unsupported("samples an integer view of another class"));
         };
         // Without the sampler's state, nearest mipmapping (integer texels do not blend).
-        let query = self.lod_queries.get(&unit).copied().unwrap_or(LodQuery {
-            mip_filter: MipFilter::Nearest,
-            ..LodQuery::default()
-        });
+        let query = self
+            .options
+            .lod_queries
+            .get(&unit)
+            .copied()
+            .unwrap_or(LodQuery {
+                mip_filter: MipFilter::Nearest,
+                ..LodQuery::default()
+            });
         let level = match query.mip_filter {
             MipFilter::None => self.body.i32(0),
             MipFilter::Nearest => {
@@ -57,7 +62,12 @@ impl Translator<'_> {
                 )))
             }
         };
-        let sampler = self.texel_samplers.get(&unit).copied().unwrap_or_default();
+        let sampler = self
+            .options
+            .texel_samplers
+            .get(&unit)
+            .copied()
+            .unwrap_or_default();
         // The level's size from level 0's, `max(1, size >> level)` as Vulkan sizes levels
         // (lavapipe answers a size query with one level per quad).
         let image = self.body.expr(Expression::GlobalVariable(view.var));

@@ -13,6 +13,7 @@ use naga::{
 use tgsi::enums::Processor;
 use tgsi::ir::Instruction;
 use tgsi::opcode::OperandType;
+use tgsi::sampler::{fast_log2_table, FAST_LOG2_TABLE_LEN};
 
 use crate::error::Result;
 use crate::resources::ImageVar;
@@ -20,15 +21,12 @@ use crate::translate::{LodQuery, MipFilter, Translator};
 
 type H = Handle<Expression>;
 
-/// Entries of `util_fast_log2`'s table: `log2(1 + i/256)`, i = 0…256.
-const LOG2_TABLE_LEN: u32 = 257;
-
 /// How many coordinates the implicit λ of `view` takes: s (1-D), s and t (2-D, RECT),
 /// s, t and r (3-D, cube).
 pub(crate) fn lambda_coordinates(view: &ImageVar) -> usize {
     match view.dim {
-        _ if view.one_d => 1,
         ImageDimension::D1 => 1,
+        _ if view.one_d => 1,
         ImageDimension::D2 => 2,
         ImageDimension::D3 | ImageDimension::Cube => 3,
     }
@@ -53,7 +51,12 @@ impl Translator<'_> {
             self.body.f32(0.0)
         };
         let lod = self.plus_sampler_bias(lambda, unit);
-        let query = self.lod_queries.get(&unit).copied().unwrap_or_default();
+        let query = self
+            .options
+            .lod_queries
+            .get(&unit)
+            .copied()
+            .unwrap_or_default();
         let level = self.relative_level(view, query, lod);
         let zero = self.body.f32(0.0);
         let ty = self.vec4(Scalar::F32);
@@ -65,7 +68,7 @@ impl Translator<'_> {
 
     /// `lod` plus the LOD bias of `SAMP[unit]` ([`crate::Options::lod_biases`]).
     pub(crate) fn plus_sampler_bias(&mut self, lod: H, unit: u32) -> H {
-        let bias = self.lod_biases.get(&unit).copied().unwrap_or(0.0);
+        let bias = self.options.lod_biases.get(&unit).copied().unwrap_or(0.0);
         let bias = self.body.f32(bias);
         self.body.binary(B::Add, lod, bias)
     }
@@ -208,12 +211,11 @@ impl Translator<'_> {
             return table;
         }
         let f32_ty = self.ty(TypeInner::Scalar(Scalar::F32));
-        let ty = self.array_of(f32_ty, LOG2_TABLE_LEN);
-        let components = (0..LOG2_TABLE_LEN)
-            .map(|i| {
-                // The entries are f64 logarithms rounded to f32, as Mesa fills the table.
-                let x = std::hint::black_box(1.0 + f64::from(i) * (1.0 / 256.0));
-                let entry = Literal::F32(x.log2() as f32);
+        let ty = self.array_of(f32_ty, FAST_LOG2_TABLE_LEN as u32);
+        let components = fast_log2_table()
+            .iter()
+            .map(|&entry| {
+                let entry = Literal::F32(entry);
                 self.module
                     .global_expressions
                     .append(Expression::Literal(entry), Span::UNDEFINED)

@@ -337,7 +337,7 @@ impl Translator<'_> {
                     self.resources
                         .shared
                         .ok_or_else(|| self.undeclared(File::Memory, res.reg.index))?;
-                    self.body.u32(self.shared_memory_bytes & !3)
+                    self.body.u32(self.options.shared_memory_bytes & !3)
                 } else {
                     let var = *self
                         .resources

@@ -322,7 +322,13 @@ impl Translator<'_> {
     /// The scalar kind of `SVIEW[i]`'s texels: its return type in
     /// [`crate::Options::view_return_types`], or the `declared` one.
     fn view_kind(&self, i: u32, declared: ReturnType) -> ScalarKind {
-        match self.view_return_types.get(&i).copied().unwrap_or(declared) {
+        match self
+            .options
+            .view_return_types
+            .get(&i)
+            .copied()
+            .unwrap_or(declared)
+        {
             ReturnType::Sint => ScalarKind::Sint,
             ReturnType::Uint => ScalarKind::Uint,
             _ => ScalarKind::Float,
@@ -344,10 +350,10 @@ impl Translator<'_> {
         let Some((dim, arrayed)) = dimension(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
         };
-        let one_d = self.one_d_as_2d && dim == ImageDimension::D1;
+        let one_d = self.options.one_d_as_2d && dim == ImageDimension::D1;
         let dim = if one_d { ImageDimension::D2 } else { dim };
         for i in d.first..=d.last {
-            let class = if target.is_shadow() && self.depth_compares.is_none() {
+            let class = if target.is_shadow() && self.options.depth_compares.is_none() {
                 ImageClass::Depth { multi: false }
             } else {
                 ImageClass::Sampled {
@@ -398,7 +404,7 @@ impl Translator<'_> {
 
     fn declare_samplers(&mut self, d: &Declaration) {
         for i in d.first..=d.last {
-            let comparison = self.depth_compares.is_none() && self.sampler_compares(i);
+            let comparison = self.options.depth_compares.is_none() && self.sampler_compares(i);
             let ty = self.ty(TypeInner::Sampler { comparison });
             let var = self.global(
                 format!("sampler{i}"),
@@ -527,7 +533,7 @@ impl Translator<'_> {
             return Ok(());
         }
         let word = self.word_type();
-        let len = std::num::NonZeroU32::new(self.shared_memory_bytes / 4)
+        let len = std::num::NonZeroU32::new(self.options.shared_memory_bytes / 4)
             .ok_or_else(|| self.unsupported("shared memory size is less than one word"))?;
         let ty = self.ty(TypeInner::Array {
             base: word,

@@ -136,7 +136,7 @@ impl Translator<'_> {
         };
         let (unit, target) = sampling(inst, |v| self.resources.views.get(&v).map(|x| x.target));
         let view_index = operand(inst, File::SamplerView).or(unit);
-        let swizzle = view_index.and_then(|i| self.view_swizzles.get(&i).copied());
+        let swizzle = view_index.and_then(|i| self.options.view_swizzles.get(&i).copied());
         let buffer = view_index.and_then(|i| self.resources.texel_buffers.get(&i).copied());
         if let Some(buffer) = buffer {
             let (texel, swizzle) = match inst.opcode {
@@ -206,13 +206,9 @@ impl Translator<'_> {
             }
             _ => swizzle,
         };
-        if inst.opcode == Opcode::LODQ {
-            // LODQ writes x and y only.
-            let mut dst = *dst;
-            dst.write_mask.0 &= 0b0011;
-            return self.write_texel(&dst, texel, swizzle);
-        }
-        self.write_texel(dst, texel, swizzle)
+        let mut dst = *dst;
+        dst.write_mask.0 &= inst.opcode.written_channels();
+        self.write_texel(&dst, texel, swizzle)
     }
 
     /// Writes a texture instruction's result `texel` (a vector, or a depth comparison's
@@ -419,7 +415,7 @@ impl Translator<'_> {
         };
         let implicit = self.shader.processor == Processor::Fragment;
         // Depth comparisons made here, after filtering (`Options::depth_compares`).
-        let in_shader = self.depth_compares.is_some();
+        let in_shader = self.options.depth_compares.is_some();
         let gather = match inst.opcode {
             Opcode::TG4 | Opcode::GATHER4 if reference.is_some() && in_shader => {
                 Some(naga::SwizzleComponent::X)
@@ -511,7 +507,7 @@ impl Translator<'_> {
         };
         // The sampler's LOD bias, added where softpipe adds it.
         let bias = unit
-            .and_then(|u| self.lod_biases.get(&u).copied())
+            .and_then(|u| self.options.lod_biases.get(&u).copied())
             .filter(|&b| b != 0.0);
         if let (Some(_), Some(_)) = (bias, gather) {
             return Err(self.unsupported("a gather through a sampler with a LOD bias"));
@@ -555,7 +551,7 @@ impl Translator<'_> {
         if !in_shader && matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
             return Err(self.unsupported("shadow target and sampler view disagree"));
         }
-        let border = self.border_colors.get(&unit).copied();
+        let border = self.options.border_colors.get(&unit).copied();
         if border.is_some() && reference.is_some() && !in_shader {
             return Err(self.unsupported(format!(
                 "a depth comparison by SAMP[{unit}], whose border colour is emulated"
@@ -600,6 +596,7 @@ impl Translator<'_> {
     /// nothing.
     fn compare_depth(&mut self, texel: H, reference: H, gathered: bool, unit: u32) -> H {
         let Some(cmp) = self
+            .options
             .depth_compares
             .as_ref()
             .and_then(|m| m.get(&unit))
@@ -653,6 +650,7 @@ impl Translator<'_> {
         offset: bool,
     ) -> Result<(Vec<H>, SampleLevel)> {
         let wraps = self
+            .options
             .coordinate_wraps
             .get(&unit)
             .copied()

@@ -27,6 +27,8 @@ pub const ENTRY_POINT: &str = "main";
 /// State while translating one shader.
 pub(crate) struct Translator<'s> {
     pub shader: &'s Shader,
+    /// How to translate.
+    pub options: &'s Options,
     pub module: Module,
     pub body: Body,
     pub typifier: Typifier,
@@ -41,8 +43,6 @@ pub(crate) struct Translator<'s> {
     pub span: Span,
     /// The statement being translated (opcode or declaration), for error messages.
     pub item: String,
-    /// Whether 64-bit integers may be used (see [`Options::native_int64`]).
-    pub native_int64: bool,
     /// Helper functions created so far.
     pub helpers: Helpers,
     /// Whether the shader calls subroutines (registers are then module-level).
@@ -51,26 +51,6 @@ pub(crate) struct Translator<'s> {
     pub in_subroutine: Option<usize>,
     /// Subroutines translated so far, by the index of their BGNSUB; `None` while in progress.
     pub functions: HashMap<usize, Option<Handle<Function>>>,
-    /// Size of each shared MEMORY declaration.
-    pub shared_memory_bytes: u32,
-    /// See [`Options::view_swizzles`].
-    pub view_swizzles: BTreeMap<u32, [u8; 4]>,
-    /// See [`Options::lod_biases`].
-    pub lod_biases: BTreeMap<u32, f32>,
-    /// See [`Options::border_colors`].
-    pub border_colors: BTreeMap<u32, [u32; 4]>,
-    /// See [`Options::coordinate_wraps`].
-    pub coordinate_wraps: BTreeMap<u32, [CoordinateWrap; 3]>,
-    /// See [`Options::one_d_as_2d`].
-    pub one_d_as_2d: bool,
-    /// See [`Options::depth_compares`].
-    pub depth_compares: Option<BTreeMap<u32, DepthCompare>>,
-    /// See [`Options::lod_queries`].
-    pub lod_queries: BTreeMap<u32, LodQuery>,
-    /// See [`Options::view_return_types`].
-    pub view_return_types: BTreeMap<u32, ReturnType>,
-    /// See [`Options::texel_samplers`].
-    pub texel_samplers: BTreeMap<u32, TexelSampler>,
     /// The private table of `util_fast_log2` LOD queries read, once made.
     pub log2_table: Option<Handle<naga::GlobalVariable>>,
     /// The vertex a vertex shader run as a compute shader works on
@@ -275,6 +255,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     };
     let mut t = Translator {
         shader,
+        options,
         module: Module::default(),
         body: Body::new(function),
         typifier: Typifier::new(),
@@ -285,18 +266,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         loaded: HashMap::new(),
         span: Span::default(),
         item: String::new(),
-        native_int64: options.native_int64,
         helpers: Helpers::default(),
-        shared_memory_bytes: options.shared_memory_bytes,
-        view_swizzles: options.view_swizzles.clone(),
-        lod_biases: options.lod_biases.clone(),
-        border_colors: options.border_colors.clone(),
-        coordinate_wraps: options.coordinate_wraps.clone(),
-        one_d_as_2d: options.one_d_as_2d,
-        depth_compares: options.depth_compares.clone(),
-        lod_queries: options.lod_queries.clone(),
-        view_return_types: options.view_return_types.clone(),
-        texel_samplers: options.texel_samplers.clone(),
         log2_table: None,
         vertex_compute: None,
         loop_budget: None,

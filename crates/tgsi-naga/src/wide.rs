@@ -37,7 +37,7 @@ impl Translator<'_> {
         }
         let info = inst.opcode.info();
         let integer64 = |t: OperandType| matches!(t, OperandType::I64 | OperandType::U64);
-        if !self.native_int64
+        if !self.options.native_int64
             && (inst.opcode == Opcode::D2U
                 || integer64(info.dst_type(0))
                 || (0..inst.src.len()).any(|i| integer64(info.src_type(i))))
@@ -125,7 +125,7 @@ impl Translator<'_> {
 
     /// The double whose bits are the words `lo`, `hi`.
     pub(crate) fn join_double(&mut self, lo: H, hi: H) -> H {
-        if !self.native_int64 {
+        if !self.options.native_int64 {
             return self.call_double_from_words(lo, hi);
         }
         let b = &mut self.body;
@@ -140,7 +140,7 @@ impl Translator<'_> {
     /// The low and high `u32` words of a 64-bit value.
     pub(crate) fn split(&mut self, value: H) -> Result<(H, H)> {
         let scalar = self.scalar_of(value)?;
-        if scalar == Scalar::F64 && !self.native_int64 {
+        if scalar == Scalar::F64 && !self.options.native_int64 {
             return Ok(self.call_words_of_double(value));
         }
         let bits = match scalar.kind {

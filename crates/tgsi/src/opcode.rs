@@ -529,6 +529,16 @@ impl Opcode {
         self.info().name
     }
 
+    /// The destination channels the opcode writes, ANDed with the destination's write mask:
+    /// LODQ writes only x and y (as softpipe); every other opcode all four.
+    pub fn written_channels(self) -> u8 {
+        if self == Opcode::LODQ {
+            0b0011
+        } else {
+            0b1111
+        }
+    }
+
     /// Index into [`OPCODES`].
     pub const fn index(self) -> usize {
         self.0 as usize

@@ -4,8 +4,6 @@
 //! `MAX2` / `MAX3` macros with their NaN behaviour, `u_minify` with the hardware's
 //! shift-count masking, and `util_fast_log2` with its 257-entry table.
 
-use std::sync::OnceLock;
-
 /// Mesa's `util_ifloor`: `((3 << 22) + 0.5 ± f)` in double, each rounded to float, and
 /// half the difference of their bit patterns. Equals `floor` for |f| < 2²², differs
 /// beyond (±Inf give −2³⁰); NaN gives 0.
@@ -132,23 +130,13 @@ pub(crate) fn repeat(coord: i32, size: u32) -> i32 {
     ((coord as u32).wrapping_add(size.wrapping_mul(1024)) % size) as i32
 }
 
-fn log2_table() -> &'static [f32; 257] {
-    static TABLE: OnceLock<[f32; 257]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        std::array::from_fn(|i| {
-            let x = std::hint::black_box(1.0 + i as f64 * (1.0 / 256.0));
-            x.log2() as f32
-        })
-    })
-}
-
 /// `util_fast_log2`: `(exponent − 127) + log2_table[(mantissa + 2¹⁴) >> 15]`, the sign
 /// ignored.
 pub(crate) fn fast_log2(x: f32) -> f32 {
     let bits = x.to_bits();
     let epart = (((bits & 0x7f80_0000) >> 23) as i32 - 127) as f32;
     let index = ((bits & 0x007f_ffff) + (1 << 14)) >> 15;
-    epart + log2_table()[index as usize]
+    epart + tgsi::sampler::fast_log2_table()[index as usize]
 }
 
 #[cfg(test)]

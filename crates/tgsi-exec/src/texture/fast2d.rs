@@ -199,16 +199,7 @@ mod tests {
     /// the path takes over a third of them.
     #[test]
     fn plan_matches_the_general_filter() {
-        let wraps = [
-            Wrap::Repeat,
-            Wrap::Clamp,
-            Wrap::ClampToEdge,
-            Wrap::ClampToBorder,
-            Wrap::MirrorRepeat,
-            Wrap::MirrorClamp,
-            Wrap::MirrorClampToEdge,
-            Wrap::MirrorClampToBorder,
-        ];
+        let wraps = Wrap::ALL;
         let mut coords: Vec<f32> = (-40..=80).map(|i| i as f32 * 0.0371).collect();
         coords.extend([f32::NAN, f32::INFINITY, -f32::INFINITY, 1e9, -1e9, 0.5, 1.0]);
         let (mut taken, mut total) = (0u32, 0u32);

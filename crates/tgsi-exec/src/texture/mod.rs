@@ -80,16 +80,6 @@ pub struct TexRequest<'a> {
     pub sview_swizzle: [u8; 4],
 }
 
-/// The channels softpipe writes for an opcode (ANDed with the destination's write mask by
-/// the caller): LODQ writes only x and y; every other opcode all four.
-pub fn written_channels(opcode: Opcode) -> u8 {
-    if opcode == Opcode::LODQ {
-        0b0011
-    } else {
-        0b1111
-    }
-}
-
 /// Run one texture instruction on a quad.
 pub fn execute(req: &TexRequest) -> QuadVec {
     execute_prepared(req, &mut Prepared::default())
