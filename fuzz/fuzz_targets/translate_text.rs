@@ -2,7 +2,8 @@
 //! translate a guest's shader. Whatever parses is translated and validated, or refused
 //! with an error, twice: with the default options and with every
 //! emulation a GPU host turns on (LOD biases and queries, border colours, coordinate wraps,
-//! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget).
+//! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget,
+//! vertex and geometry shaders as compute shaders).
 //! Every valid module is written by all five back ends. Nothing may panic.
 #![no_main]
 
@@ -72,6 +73,8 @@ fn emulating() -> Options {
             .collect(),
         view_swizzles: BTreeMap::from([(1, [2, 1, 0, 5])]),
         loop_budget: Some(1000),
+        vertex_as_compute: true,
+        geometry_as_compute: true,
         ..Options::default()
     }
 }

@@ -20,8 +20,8 @@ pub fn failed(name: &str, e: tgsi_gpu::Error) -> Failure {
 /// The error for a stage the GPU engine does not run.
 pub fn unsupported_stage(processor: Processor) -> Failure {
     Failure::Io(format!(
-        "--engine gpu runs fragment shaders (tgsi render, tgsi bench), vertex shaders \
-         (tgsi run) and compute shaders (tgsi run, tgsi bench), not {processor} shaders; use \
-         --engine jit or interp"
+        "--engine gpu runs fragment shaders (tgsi render, tgsi bench), vertex and geometry \
+         shaders (tgsi run) and compute shaders (tgsi run, tgsi bench), not {processor} \
+         shaders; use --engine jit or interp"
     ))
 }

@@ -1,9 +1,9 @@
 //! `--engine gpu` from the command line: a fragment shader renders the interpreter's image
 //! through `tgsi render`, a compute kernel leaves the interpreter's bytes through `tgsi run`,
-//! a vertex shader gives the interpreter's outputs through `tgsi run`,
-//! `tgsi bench --engine gpu` reports Mpix/s, and stages the GPU engine does not run are
-//! refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU adapter"
-//! and return (the refusals are still checked).
+//! vertex and geometry shaders give the interpreter's outputs through `tgsi run`, `tgsi bench
+//! --engine gpu` reports Mpix/s, and chained stages, which the GPU engine does not run, are
+//! refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU
+//! adapter" and return (the refusals are still checked).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -175,27 +175,50 @@ fn run_runs_a_vertex_shader() {
     assert_eq!(String::from_utf8_lossy(&gpu.stdout).lines().count(), 140);
 }
 
+/// A geometry shader runs as a compute shader recording what it emits, and prints the
+/// interpreter's primitives and vertices.
 #[test]
-fn other_stages_are_refused() {
+fn geometry_shader_gives_the_interpreters_primitives() {
     let gs = temp("g.tgsi");
     std::fs::write(
         &gs,
-        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
-         PROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n",
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE LINES\nPROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 4\nPROPERTY GS_INVOCATIONS 2\nDCL IN[][0], POSITION\n\
+         DCL SV[0], INVOCATIONID\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\n\
+         IMM[0] FLT32 {0.5, 0.0, 0.0, 0.0}\n  0: MOV OUT[0], IN[0][0]\n\
+         1: MOV OUT[1], SV[0].xxxx\n  2: EMIT IMM[0].yyyy\n  3: MUL OUT[0], IN[1][0], IMM[0].xxxx\n\
+         4: EMIT IMM[0].yyyy\n  5: ENDPRIM IMM[0].yyyy\n  6: EMIT IMM[0].yyyy\n  7: END\n",
     )
     .expect("write shader");
-    let out = tgsi()
-        .arg("run")
-        .arg(&gs)
-        .args(["--count", "1", "--engine", "gpu"])
-        .output()
-        .expect("run tgsi");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("not GEOM shaders"),
-        "{}",
-        stderr(&out)
+    let run = |engine: &str| {
+        tgsi()
+            .arg("run")
+            .arg(&gs)
+            .args(["--input", "IN[0]=1,-2,0.25,8", "--count", "3", "--hex"])
+            .args(["--engine", engine])
+            .output()
+            .expect("run tgsi")
+    };
+    let gpu = run("gpu");
+    if no_adapter(&gpu) {
+        return;
+    }
+    assert!(gpu.status.success(), "{}", stderr(&gpu));
+    let interp = run("interp");
+    assert!(interp.status.success(), "{}", stderr(&interp));
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout),
+        String::from_utf8_lossy(&interp.stdout)
     );
+    // 3 primitives × 2 invocations × 2 strips, with a header line and 2 lines per vertex.
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout).lines().count(),
+        3 * 2 * (1 + 2 * 2 + 1 + 2)
+    );
+}
+
+#[test]
+fn chained_stages_are_refused() {
     let vs = temp("v.tgsi");
     std::fs::write(
         &vs,

@@ -204,9 +204,12 @@ fn chained(case: &Path, meta: &Value, scratch: &Path) -> Result<Vec<String>, Str
     Ok(args)
 }
 
-/// Run one case, the GS alone or (`chain`) behind its VS; a description of the first
-/// difference if any.
-fn check_case(case: &Path, scratch: &Path, chain: bool) -> Result<(), String> {
+/// What a GPU run without a Vulkan adapter prints.
+const NO_ADAPTER: &str = "no GPU adapter";
+
+/// Run one case, the GS alone or (`chain`) behind its VS, with the default engine or
+/// (`gpu`) `--engine gpu`; a description of the first difference if any.
+fn check_case(case: &Path, scratch: &Path, chain: bool, gpu: bool) -> Result<(), String> {
     let meta = read_json(&case.join("meta.json"))?;
     // What must come out: softpipe's capture, or the spec's (a companion's softpipe capture).
     let spec = case.join("spec.json");
@@ -224,11 +227,14 @@ fn check_case(case: &Path, scratch: &Path, chain: bool) -> Result<(), String> {
     } else {
         (case.to_path_buf(), meta.clone())
     };
-    let args = if chain {
+    let mut args = if chain {
         chained(case, &meta, scratch)?
     } else {
         gs_alone(case, &meta, scratch)?
     };
+    if gpu {
+        args.extend(["--engine".into(), "gpu".into()]);
+    }
     // Declared outputs in index order: where each OUT register sits in a vertex record.
     let mut outs: Vec<usize> = meta["gs_outputs"]
         .as_array()
@@ -271,10 +277,11 @@ fn check_case(case: &Path, scratch: &Path, chain: bool) -> Result<(), String> {
             .output()
             .map_err(|e| e.to_string())?;
         if !out.status.success() {
-            return Err(format!(
-                "tgsi {a:?} failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if stderr.contains(NO_ADAPTER) {
+                return Err(NO_ADAPTER.into());
+            }
+            return Err(format!("tgsi {a:?} failed: {stderr}"));
         }
         let values = words(&std::fs::read(&verts).map_err(|e| e.to_string())?);
         let lengths = words(&std::fs::read(&lengths).map_err(|e| e.to_string())?);
@@ -368,20 +375,26 @@ fn check_case(case: &Path, scratch: &Path, chain: bool) -> Result<(), String> {
 }
 
 /// Every case through [`check_case`]; panics listing the differences.
-fn check_all(chain: bool) {
+fn check_all(chain: bool, gpu: bool) {
     let all = cases(&[shared().join("corpus/gsref"), own_cases()]);
     if all.is_empty() {
         eprintln!("skipped: no gsref cases (../shared absent)");
         return;
     }
-    let scratch = std::env::temp_dir().join(format!("tgsi-gsref-{}-{chain}", std::process::id()));
+    let scratch =
+        std::env::temp_dir().join(format!("tgsi-gsref-{}-{chain}-{gpu}", std::process::id()));
     let mut failures = Vec::new();
     let mut ran = 0;
     for case in &all {
         let dir = scratch.join(case.file_name().expect("case name"));
         std::fs::create_dir_all(&dir).expect("scratch dir");
-        match check_case(case, &dir, chain) {
+        match check_case(case, &dir, chain, gpu) {
             Ok(()) => ran += 1,
+            Err(e) if e == NO_ADAPTER => {
+                eprintln!("skipped: {NO_ADAPTER}");
+                let _ = std::fs::remove_dir_all(&scratch);
+                return;
+            }
             Err(e) => failures.push(format!("{}: {e}", case.display())),
         }
     }
@@ -393,12 +406,20 @@ fn check_all(chain: bool) {
         all.len(),
         failures.join("\n")
     );
-    eprintln!("{ran} of {} gsref cases match softpipe", all.len());
+    let engine = if gpu { " on the GPU engine" } else { "" };
+    eprintln!("{ran} of {} gsref cases match softpipe{engine}", all.len());
 }
 
 #[test]
 fn gsref_cases_match_softpipe_byte_for_byte() {
-    check_all(false);
+    check_all(false, false);
+}
+
+/// The same, each geometry shader run by `--engine gpu`: translated as a compute shader
+/// that records what it emits, on a Vulkan device (skipped without one).
+#[test]
+fn gsref_cases_match_softpipe_on_the_gpu_engine() {
+    check_all(false, true);
 }
 
 /// The same cases as a user runs a draw: `tgsi run vs.tgsi gs.tgsi --prim MODE --count N
@@ -406,5 +427,5 @@ fn gsref_cases_match_softpipe_byte_for_byte() {
 /// strips itself, so the test only packs the records.
 #[test]
 fn gsref_draws_match_softpipe_through_the_chained_command() {
-    check_all(true);
+    check_all(true, false);
 }

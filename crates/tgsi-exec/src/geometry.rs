@@ -274,52 +274,10 @@ pub fn run_geometry(
     program: &Program,
     opts: &GeometryOptions,
 ) -> Result<GeometryOutputs, ExecError> {
-    let Some(info) = program.geometry.as_ref() else {
-        return Err(ExecError::Setup(format!(
-            "run_geometry needs a geometry shader, not {}",
-            program.processor
-        )));
-    };
-    if opts.count > MAX_PRIMITIVES {
-        return Err(ExecError::Setup(format!(
-            "{} primitives is more than the limit of {MAX_PRIMITIVES}",
-            opts.count
-        )));
-    }
+    let info = check_geometry_options(program, opts)?;
     let per_prim = info.input.vertices() as usize;
     let mut m = Machine::<WAVE>::new(program);
-    let stride = m.input_stride();
-    if opts.inputs.len() > stride {
-        return Err(ExecError::Setup(format!(
-            "IN[{}] is given but the shader declares {stride} input register(s)",
-            opts.inputs.len() - 1
-        )));
-    }
-    let needed = opts.count * per_prim;
-    for (i, input) in opts.inputs.iter().enumerate() {
-        if let VertexInput::PerVertex(v) = input {
-            if v.len() < needed {
-                return Err(ExecError::Setup(format!(
-                    "IN[{i}] has {} vertices, fewer than the {needed} of {} {} primitives",
-                    v.len(),
-                    opts.count,
-                    info.input
-                )));
-            }
-        }
-    }
-    let decls: Vec<OutputDecl> = info
-        .outputs
-        .iter()
-        .map(|&index| OutputDecl {
-            index,
-            semantic: program
-                .outputs
-                .iter()
-                .find(|d| d.index == index)
-                .map(|d| (d.semantic, d.semantic_index)),
-        })
-        .collect();
+    let decls = geometry_output_decls(program);
     let mut streams: [StreamOutput; STREAMS] = Default::default();
     let mut words = 0usize;
     let env = Env {
@@ -363,6 +321,65 @@ pub fn run_geometry(
         output_primitive: info.output,
         streams,
     })
+}
+
+/// The geometry information of `program`, if `opts` can run it: a geometry shader, at most
+/// [`MAX_PRIMITIVES`] primitives, no input register past the declared ones, and per-vertex
+/// inputs for every vertex of every primitive.
+pub fn check_geometry_options<'p>(
+    program: &'p Program,
+    opts: &GeometryOptions,
+) -> Result<&'p GeometryInfo, ExecError> {
+    let Some(info) = program.geometry.as_ref() else {
+        return Err(ExecError::Setup(format!(
+            "run_geometry needs a geometry shader, not {}",
+            program.processor
+        )));
+    };
+    if opts.count > MAX_PRIMITIVES {
+        return Err(ExecError::Setup(format!(
+            "{} primitives is more than the limit of {MAX_PRIMITIVES}",
+            opts.count
+        )));
+    }
+    let stride = program.register_counts()[1];
+    if opts.inputs.len() > stride {
+        return Err(ExecError::Setup(format!(
+            "IN[{}] is given but the shader declares {stride} input register(s)",
+            opts.inputs.len() - 1
+        )));
+    }
+    let needed = opts.count * info.input.vertices() as usize;
+    for (i, input) in opts.inputs.iter().enumerate() {
+        if let VertexInput::PerVertex(v) = input {
+            if v.len() < needed {
+                return Err(ExecError::Setup(format!(
+                    "IN[{i}] has {} vertices, fewer than the {needed} of {} {} primitives",
+                    v.len(),
+                    opts.count,
+                    info.input
+                )));
+            }
+        }
+    }
+    Ok(info)
+}
+
+/// What each vertex a geometry shader emits records: its declared output registers in index
+/// order, with their semantics.
+pub fn geometry_output_decls(program: &Program) -> Vec<OutputDecl> {
+    let outputs = program.geometry.as_ref().map_or(&[][..], |g| &g.outputs);
+    outputs
+        .iter()
+        .map(|&index| OutputDecl {
+            index,
+            semantic: program
+                .outputs
+                .iter()
+                .find(|d| d.index == index)
+                .map(|d| (d.semantic, d.semantic_index)),
+        })
+        .collect()
 }
 
 /// Fill the input registers of every vertex of primitive `p`.

@@ -113,7 +113,7 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
     for (_, var) in module.global_variables.iter() {
         let Some(rb) = var.binding else { continue };
         // A vertex shader's own buffers when it runs as a compute shader: the caller's.
-        if rb.group == tgsi_naga::VERTEX_IO_GROUP {
+        if rb.group == tgsi_naga::STAGE_IO_GROUP {
             continue;
         }
         let inner = &module.types[var.ty].inner;

@@ -2,7 +2,9 @@
 //! headless (e.g. Mesa's lavapipe). Fragment shaders render like
 //! `tgsi_exec::render_fragment_with` ([`Renderer`], [`render`]); compute shaders dispatch
 //! like `tgsi_exec::run_compute` ([`run_compute`]); vertex shaders run like
-//! `tgsi_exec::run_vertices` ([`run_vertices`], as compute shaders). The naga module goes to wgpu as is
+//! `tgsi_exec::run_vertices` ([`run_vertices`], as compute shaders); geometry shaders run
+//! like `tgsi_exec::run_geometry` ([`run_geometry`], as compute shaders recording what they
+//! emit). The naga module goes to wgpu as is
 //! (`ShaderSource::Naga`); bind groups are built from its resource variables.
 
 mod bindings;
@@ -10,8 +12,10 @@ mod compute;
 mod device;
 mod error;
 mod fragment;
+mod geometry_compute;
 mod images;
 mod samplers;
+mod stage_io;
 mod textures;
 mod vertex;
 mod vertex_compute;
@@ -21,6 +25,7 @@ pub use compute::Dispatcher;
 pub use device::Gpu;
 pub use error::{Error, Result};
 pub use fragment::Renderer;
+pub use geometry_compute::run_geometry;
 pub use vertex_compute::run_vertices;
 
 /// Renders `shader` (compiled for the interpreter as `program`) once on `gpu`.

@@ -500,6 +500,10 @@ impl Translator<'_> {
         if let Some(vc) = self.vertex_compute.clone() {
             return self.store_vertex_outputs_and_return(&vc);
         }
+        if let Some(gc) = self.geometry_compute.clone() {
+            self.finish_geometry_and_return(&gc);
+            return Ok(());
+        }
         let Some(ty) = self.interface.result else {
             self.body.stmt(naga::Statement::Return { value: None });
             return Ok(());

@@ -13,13 +13,16 @@
 //! type; the translation gives TGSI's (the interpreter's) result wherever the target languages
 //! leave a case undefined or differ (division by zero, shift counts, float-to-integer
 //! conversion, MIN/MAX with NaN, saturation). Vertex, fragment and compute shaders translate;
-//! naga has no geometry or tessellation stages.
+//! naga has no geometry or tessellation stages, so geometry shaders translate as compute
+//! shaders that record what they emit ([`Options::geometry_as_compute`], [`GeometryLayout`])
+//! and tessellation shaders do not translate.
 
 mod alu;
 mod body;
 mod error;
 mod flow;
 mod fragment;
+mod geometry_compute;
 mod integer_sampling;
 mod interface;
 mod lod;
@@ -37,6 +40,7 @@ mod wide;
 
 pub use error::Error;
 pub use flow::LOOP_BUDGET_BINDING;
+pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
@@ -45,7 +49,7 @@ pub use translate::{
     CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, TexelSampler, Wrap,
     ENTRY_POINT,
 };
-pub use vertex_compute::{vertex_io_strides, VERTEX_IO_GROUP, VERTEX_WORKGROUP_SIZE};
+pub use vertex_compute::{vertex_io_strides, STAGE_IO_GROUP, VERTEX_WORKGROUP_SIZE};
 
 /// Translates a shader into a naga module with one entry point named [`ENTRY_POINT`].
 pub fn translate(shader: &tgsi::Shader) -> Result<naga::Module, Error> {

@@ -82,6 +82,10 @@ impl Translator<'_> {
         let vec4u = self.vec4(naga::Scalar::U32);
         for file in LOCAL_FILES {
             let mut indices: Vec<u32> = Vec::new();
+            if file == File::Input && self.geometry_per_vertex_inputs() {
+                // Read from the input buffer where they are used.
+                continue;
+            }
             for d in self.shader.declarations.iter().filter(|d| d.file == file) {
                 if d.dimension.is_some() {
                     return Err(Error::new(
@@ -117,6 +121,12 @@ impl Translator<'_> {
             self.registers.files.insert(file, storage);
         }
         Ok(())
+    }
+
+    /// Whether `IN` registers are a geometry shader's per-vertex inputs, read from the input
+    /// buffer ([`crate::Options::geometry_as_compute`]).
+    fn geometry_per_vertex_inputs(&self) -> bool {
+        self.options.geometry_as_compute && self.shader.processor == tgsi::Processor::Geometry
     }
 
     /// A register variable: local, or private when subroutines share the registers.
@@ -210,6 +220,12 @@ impl Translator<'_> {
         }
         let value = match reg.file {
             File::Constant => self.load_constant(reg)?,
+            File::Input if self.geometry_per_vertex_inputs() => {
+                let Some(gc) = self.geometry_compute.clone() else {
+                    return Err(self.unsupported("internal: geometry inputs before their buffer"));
+                };
+                self.load_geometry_input(&gc, reg)?
+            }
             File::Immediate => {
                 let words = self.immediate(reg)?;
                 let ty = self.vec4(naga::Scalar::U32);

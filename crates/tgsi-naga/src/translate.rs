@@ -15,6 +15,7 @@ pub use tgsi::sampler::{CompareFunc, MipFilter, Wrap};
 use crate::body::Body;
 use crate::error::{Error, Result};
 use crate::flow::{Frame, LoopBudget};
+use crate::geometry_compute::{GeometryCompute, GEOMETRY_WORKGROUP_SIZE};
 use crate::interface::Interface;
 use crate::registers::Registers;
 use crate::resources::Resources;
@@ -56,6 +57,9 @@ pub(crate) struct Translator<'s> {
     /// The vertex a vertex shader run as a compute shader works on
     /// ([`Options::vertex_as_compute`]).
     pub vertex_compute: Option<VertexCompute>,
+    /// The invocation a geometry shader run as a compute shader works on
+    /// ([`Options::geometry_as_compute`]).
+    pub geometry_compute: Option<GeometryCompute>,
     /// The iteration counter and the flag buffer of [`Options::loop_budget`], and the
     /// budget.
     pub loop_budget: Option<LoopBudget>,
@@ -137,9 +141,14 @@ pub struct Options {
     pub texel_samplers: BTreeMap<u32, TexelSampler>,
     /// Translate a vertex shader as a compute shader reading its inputs from and writing its
     /// outputs to storage buffers, one invocation per vertex (see
-    /// [`crate::VERTEX_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
+    /// [`crate::STAGE_IO_GROUP`]): for hosts that need a vertex shader's outputs and have
     /// no transform feedback (WebGPU).
     pub vertex_as_compute: bool,
+    /// Translate a geometry shader as a compute shader, one invocation per input primitive
+    /// and `GS_INVOCATIONS` invocation, reading its input vertices from and recording the
+    /// vertices it emits in storage buffers (see [`crate::GeometryLayout`]): naga has no
+    /// geometry stage (nor have WebGPU and Metal). Without it a geometry shader is refused.
+    pub geometry_as_compute: bool,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
     /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
@@ -221,6 +230,7 @@ impl Default for Options {
             view_return_types: BTreeMap::new(),
             texel_samplers: BTreeMap::new(),
             vertex_as_compute: false,
+            geometry_as_compute: false,
             loop_budget: None,
         }
     }
@@ -232,11 +242,18 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
         Processor::Vertex => Ok(ShaderStage::Vertex),
         Processor::Fragment => Ok(ShaderStage::Fragment),
         Processor::Compute => Ok(ShaderStage::Compute),
+        Processor::Geometry => Err(Error::new(
+            Span::default(),
+            Processor::Geometry.name(),
+            "naga 30 has no geometry stage: translate it as a compute shader that records \
+             what it emits (Options::geometry_as_compute, `tgsi translate \
+             --geometry-as-compute`)",
+        )),
         other => Err(Error::new(
             Span::default(),
             other.name(),
-            "naga 30 has no geometry or tessellation stage, so these shaders cannot be \
-             translated through it",
+            "naga 30 has no tessellation stages, so these shaders cannot be translated \
+             through it",
         )),
     }
 }
@@ -244,7 +261,9 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
 /// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
 pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     let vertex_as_compute = options.vertex_as_compute && shader.processor == Processor::Vertex;
-    let stage = if vertex_as_compute {
+    let geometry_as_compute =
+        options.geometry_as_compute && shader.processor == Processor::Geometry;
+    let stage = if vertex_as_compute || geometry_as_compute {
         ShaderStage::Compute
     } else {
         stage(shader)?
@@ -269,6 +288,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         helpers: Helpers::default(),
         log2_table: None,
         vertex_compute: None,
+        geometry_compute: None,
         loop_budget: None,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
@@ -278,6 +298,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     t.declare_registers()?;
     if vertex_as_compute {
         t.declare_vertex_compute()?;
+    } else if geometry_as_compute {
+        t.declare_geometry_compute()?;
     } else {
         t.declare_interface(stage)?;
     }
@@ -427,6 +449,7 @@ impl Translator<'_> {
                 self.derivative(inst)
             }
             Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
+            Opcode::EMIT | Opcode::ENDPRIM => self.emit(inst),
             Opcode::LOAD | Opcode::STORE => self.memory(inst),
             Opcode::RESQ => self.resource_query(inst),
             _ if info.section == Section::Atomic => self.atomic(inst),
@@ -486,6 +509,9 @@ impl Translator<'_> {
         }
         if self.vertex_compute.is_some() {
             return Ok([VERTEX_WORKGROUP_SIZE, 1, 1]);
+        }
+        if self.geometry_compute.is_some() {
+            return Ok([GEOMETRY_WORKGROUP_SIZE, 1, 1]);
         }
         let names = [
             PropertyName::CsFixedBlockWidth,

@@ -2,7 +2,7 @@
 //! that need a vertex shader's outputs and have no transform feedback (WebGPU): invocation
 //! `v` of a one-dimensional dispatch of [`VERTEX_WORKGROUP_SIZE`]-wide workgroups runs
 //! vertex `v`, reading its registers from and writing them to storage buffers in group
-//! [`VERTEX_IO_GROUP`]:
+//! [`STAGE_IO_GROUP`]:
 //!
 //! - binding 0, read-only: `{ header: vec4<u32>, inputs: array<vec4<u32>> }`, the header
 //!   holding (vertex count, base vertex, instance, 0) and `inputs[v · I + i]` the words of
@@ -28,9 +28,9 @@ use crate::translate::Translator;
 /// Invocations per workgroup of a vertex shader run as a compute shader.
 pub const VERTEX_WORKGROUP_SIZE: u32 = 64;
 
-/// The bind group of a vertex shader's input and output buffers when it runs as a compute
-/// shader.
-pub const VERTEX_IO_GROUP: u32 = 3;
+/// The bind group of the input and output buffers of a vertex or geometry shader run as a
+/// compute shader.
+pub const STAGE_IO_GROUP: u32 = 3;
 
 /// The input and output strides of a vertex shader run as a compute shader: one more than
 /// the largest `IN` and `OUT` register index it declares (0 without any).
@@ -72,7 +72,7 @@ impl Translator<'_> {
                     name: Some(name.to_string()),
                     space: AddressSpace::Storage { access },
                     binding: Some(naga::ResourceBinding {
-                        group: VERTEX_IO_GROUP,
+                        group: STAGE_IO_GROUP,
                         binding,
                     }),
                     ty,

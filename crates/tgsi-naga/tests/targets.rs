@@ -580,10 +580,109 @@ fn vertex_shaders_as_compute_shaders() {
         .global_variables
         .iter()
         .filter_map(|(_, v)| v.binding.as_ref())
-        .filter(|b| b.group == tgsi_naga::VERTEX_IO_GROUP)
+        .filter(|b| b.group == tgsi_naga::STAGE_IO_GROUP)
         .map(|b| b.binding)
         .collect();
     assert_eq!(io, [0, 1]);
+}
+
+/// A geometry shader that emits from a subroutine, on two streams, from vertices chosen
+/// indirectly, with PRIM_ID inputs and both system values.
+const GEOMETRY: &str = "GEOM
+PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
+PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
+PROPERTY GS_MAX_OUTPUT_VERTICES 8
+PROPERTY GS_INVOCATIONS 3
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL IN[][2], PRIM_ID
+DCL SV[0], PRIM_ID
+DCL SV[1], INVOCATIONID
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0], STREAM(1, 1, 1, 1)
+DCL TEMP[0..1]
+DCL ADDR[0]
+IMM[0] UINT32 {0, 1, 3, 2}
+  0: MOV TEMP[0].x, IMM[0].xxxx
+  1: BGNLOOP
+  2:   USGE TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz
+  3:   UIF TEMP[0].yyyy
+  4:     BRK
+  5:   ENDIF
+  6:   UARL ADDR[0].x, TEMP[0].xxxx
+  7:   MOV OUT[0], IN[ADDR[0].x][0]
+  8:   ADD OUT[1], IN[ADDR[0].x][1], IN[2][2]
+  9:   CAL :14
+ 10:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+ 11: ENDLOOP
+ 12: ENDPRIM IMM[0].xxxx
+ 13: END
+ 14: BGNSUB
+ 15:   EMIT IMM[0].xxxx
+ 16:   UADD TEMP[1].x, SV[0].xxxx, SV[1].xxxx
+ 17:   MOV OUT[1].x, TEMP[1].xxxx
+ 18:   EMIT IMM[0].yyyy
+ 19:   MOV OUT[0], IN[1][ADDR[0].x]
+ 20:   EMIT IMM[0].wwww
+ 21:   RET
+ 22: ENDSUB
+";
+
+#[test]
+fn geometry_shaders_as_compute_shaders() {
+    let options = tgsi_naga::Options {
+        geometry_as_compute: true,
+        ..tgsi_naga::Options::default()
+    };
+    check_with(
+        "geometry-as-compute",
+        GEOMETRY,
+        "comp",
+        &Target::ALL,
+        &options,
+    );
+    let shader = tgsi::parse(GEOMETRY).unwrap();
+    let module = tgsi_naga::translate_with(&shader, &options).unwrap();
+    let entry = &module.entry_points[0];
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert_eq!(
+        entry.workgroup_size,
+        [tgsi_naga::GEOMETRY_WORKGROUP_SIZE, 1, 1]
+    );
+    let io: Vec<u32> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, v)| v.binding.as_ref())
+        .filter(|b| b.group == tgsi_naga::STAGE_IO_GROUP)
+        .map(|b| b.binding)
+        .collect();
+    assert_eq!(io, [0, 1]);
+    let layout = tgsi_naga::GeometryLayout::of(&shader).unwrap();
+    assert_eq!(
+        (
+            layout.vertices_per_primitive,
+            layout.input_stride,
+            layout.invocations
+        ),
+        (3, 3, 3)
+    );
+    assert_eq!(
+        (layout.max_vertices, layout.outputs.clone()),
+        (8, vec![0, 1])
+    );
+    assert_eq!(layout.record_vec4s(), 1 + 8 * 3);
+    // Without the option, and past Gallium's limits, the refusals say why.
+    let plain = refusal(GEOMETRY, &tgsi_naga::Options::default());
+    assert!(plain.contains("geometry_as_compute"), "{plain}");
+    let many = GEOMETRY.replace("GS_MAX_OUTPUT_VERTICES 8", "GS_MAX_OUTPUT_VERTICES 1025");
+    let limit = refusal(&many, &options);
+    assert!(
+        limit.contains("GS_MAX_OUTPUT_VERTICES") && limit.contains("1024"),
+        "{limit}"
+    );
+    let quads = GEOMETRY.replace("GS_INPUT_PRIMITIVE TRIANGLES", "GS_INPUT_PRIMITIVE QUADS");
+    let primitive = refusal(&quads, &options);
+    assert!(primitive.contains("GS_INPUT_PRIMITIVE"), "{primitive}");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `tgsi run` of a geometry shader: input primitives from `--input` files (one f32 vec4 per
 //! input vertex, primitive after primitive) or constants, run with
-//! [`tgsi_exec::run_geometry`]; prints every emitted primitive of every stream with its
+//! [`tgsi_exec::run_geometry`] (or, `--engine gpu`, [`tgsi_gpu::run_geometry`]); prints every emitted primitive of every stream with its
 //! vertices' outputs, or writes one stream's vertices (`-o`) and primitive lengths
 //! (`--primitives`) as raw little-endian u32 words. Chained with a vertex shader
 //! ([`tgsi_exec::run_pipeline`]), `-o` writes the stream as transform feedback captures it.
@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use super::render::compile;
 use super::run::{parse_inputs, push_value, stage_consts, vertex_inputs, RunArgs};
 use super::tessellation::read_indices;
+use crate::engine::EngineChoice;
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi_exec::{GeometryOptions, GeometryOutputs, Program};
@@ -90,10 +91,16 @@ pub fn run(
     if let Some(budget) = args.budget {
         options.budget = budget;
     }
-    let outputs = tgsi_exec::run_geometry(program, &options).map_err(|e| {
-        eprintln!("{name}: error: {e}");
-        Failure::Invalid
-    })?;
+    let outputs = if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        tgsi_gpu::run_geometry(&gpu, shader, program, &options)
+            .map_err(|e| crate::gpu::failed(name, e))?
+    } else {
+        tgsi_exec::run_geometry(program, &options).map_err(|e| {
+            eprintln!("{name}: error: {e}");
+            Failure::Invalid
+        })?
+    };
     write_outputs(&bindings)?;
     let invocations = info.invocations;
     eprintln!("{name}: {count} input primitives × {invocations} invocation(s): {outputs}");

@@ -95,8 +95,9 @@ pub struct RunArgs {
     /// falls back to the interpreter) or the reference interpreter, identical results; or
     /// `gpu`: the naga translation on a Vulkan device (a vertex shader as a compute shader
     /// over storage buffers). Geometry and compute shaders and chains run on the
-    /// interpreter, except that `gpu` dispatches a compute shader on a Vulkan device (and is
-    /// refused for geometry shaders and chains).
+    /// interpreter, except that `gpu` dispatches a compute shader on a Vulkan device and
+    /// runs a geometry shader as a compute shader recording what it emits (chains are
+    /// refused).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]
@@ -356,7 +357,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if args.files.len() >= 2 {
         if args.engine == EngineChoice::Gpu {
             return Err(Failure::Io(
-                "--engine gpu runs single compute shaders with tgsi run, not chained stages".into(),
+                "--engine gpu runs single vertex, geometry and compute shaders with tgsi run, \
+                 not chained stages"
+                    .into(),
             ));
         }
         return super::tessellation::run_chained(args);
@@ -374,9 +377,6 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         return run_compute(args, &program, &shader, &input.name);
     }
     if program.processor == Processor::Geometry {
-        if args.engine == EngineChoice::Gpu {
-            return Err(crate::gpu::unsupported_stage(program.processor));
-        }
         return super::geometry::run(args, &program, &shader, &input.name);
     }
     if program.processor != Processor::Vertex {

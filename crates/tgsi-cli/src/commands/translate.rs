@@ -45,6 +45,11 @@ pub struct TranslateArgs {
     /// feedback.
     #[arg(long)]
     pub vertex_as_compute: bool,
+    /// Translate a geometry shader as a compute shader, one invocation per input primitive
+    /// and GS invocation, its input vertices and the vertices it emits in storage buffers
+    /// (group 3; see the README): naga, WebGPU and Metal have no geometry stage.
+    #[arg(long)]
+    pub geometry_as_compute: bool,
 }
 
 /// Parses `MAJOR.MINOR`.
@@ -68,6 +73,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
     let options = tgsi_naga::Options {
         loop_budget: args.loop_budget,
         vertex_as_compute: args.vertex_as_compute,
+        geometry_as_compute: args.geometry_as_compute,
         ..tgsi_naga::options_for(target)
     };
     let module = tgsi_naga::translate_with(&shader, &options).map_err(|e| {
