@@ -1,8 +1,8 @@
 //! `--engine gpu` from the command line: a fragment shader renders the interpreter's image
 //! through `tgsi render`, a compute kernel leaves the interpreter's bytes through `tgsi run`,
 //! vertex and geometry shaders give the interpreter's outputs through `tgsi run`, `tgsi bench
-//! --engine gpu` reports Mpix/s, and chained stages, which the GPU engine does not run, are
-//! refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU
+//! --engine gpu` reports Mpix/s, and tessellation chains, which the GPU engine does not run,
+//! are refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU
 //! adapter" and return (the refusals are still checked).
 
 use std::path::{Path, PathBuf};
@@ -218,22 +218,28 @@ fn geometry_shader_gives_the_interpreters_primitives() {
 }
 
 #[test]
-fn chained_stages_are_refused() {
+fn tessellation_chains_are_refused() {
     let vs = temp("v.tgsi");
     std::fs::write(
         &vs,
         "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n",
     )
     .expect("write shader");
+    let tes = temp("te.tgsi");
+    std::fs::write(
+        &tes,
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nDCL OUT[0], POSITION\n  0: END\n",
+    )
+    .expect("write shader");
     let out = tgsi()
         .arg("run")
-        .args([&vs, &vs])
-        .args(["--engine", "gpu"])
+        .args([&vs, &tes])
+        .args(["--patch-vertices", "3", "--count", "3", "--engine", "gpu"])
         .output()
         .expect("run tgsi");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("not chained stages"),
+        stderr(&out).contains("not tessellation chains"),
         "{}",
         stderr(&out)
     );

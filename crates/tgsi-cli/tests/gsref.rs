@@ -429,3 +429,9 @@ fn gsref_cases_match_softpipe_on_the_gpu_engine() {
 fn gsref_draws_match_softpipe_through_the_chained_command() {
     check_all(true, false);
 }
+
+/// The same draws with both stages on the GPU engine (skipped without a Vulkan adapter).
+#[test]
+fn gsref_draws_match_softpipe_on_the_gpu_engine() {
+    check_all(true, true);
+}

@@ -110,7 +110,7 @@ pub use consts::{parse_consts, ConstsError};
 pub use engine::{Interpreter, WaveEngine, WAVE};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
-pub use pipeline::{run_pipeline, PipelineOptions};
+pub use pipeline::{run_pipeline, run_pipeline_with, PipelineOptions, Stages};
 pub use render::{
     render_fragment, render_fragment_into, render_fragment_with, Image, RenderOptions,
 };

@@ -4,14 +4,15 @@
 //! and index (as draw's `draw_gs_get_input_index` does; an input no vertex output matches
 //! reads 0, a `PRIM_ID` input holds the primitive), and the geometry shader runs over them
 //! ([`crate::run_geometry`]), instance after instance (`INSTANCEID` counts the instances;
-//! `PRIM_ID` starts again at 0 in each).
+//! `PRIM_ID` starts again at 0 in each). The stages run on the interpreter
+//! ([`run_pipeline`]) or on any executor of both ([`Stages`], [`run_pipeline_with`]).
 
 use crate::assembly::{assemble, draw_positions, input_primitive};
 use crate::compile::Program;
 use crate::geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 use crate::machine::ExecError;
 use crate::tess_pipeline::{MAX_CAPTURED_WORDS, MAX_INSTANCES};
-use crate::vertex::{output_decls, run_vertices, VertexInput, VertexOptions};
+use crate::vertex::{output_decls, run_vertices, VertexInput, VertexOptions, VertexOutputs};
 use tgsi::{Primitive, Semantic};
 
 /// What to run.
@@ -48,13 +49,61 @@ impl Default for PipelineOptions {
     }
 }
 
-/// Run `vs` then `gs` as described in the module documentation: the geometry shader's
-/// outputs of each instance.
+/// What runs the two stages of a chained draw: [`run_vertices`] and [`run_geometry`]'s
+/// work, with their results.
+pub trait Stages {
+    /// Why a stage failed (a setup error of the draw itself is an [`ExecError`]).
+    type Error: From<ExecError>;
+    /// Runs the vertex shader `vs` as [`run_vertices`] does.
+    fn vertices(
+        &mut self,
+        vs: &Program,
+        opts: &VertexOptions,
+    ) -> Result<VertexOutputs, Self::Error>;
+    /// Runs the geometry shader `gs` as [`run_geometry`] does.
+    fn geometry(
+        &mut self,
+        gs: &Program,
+        opts: &GeometryOptions,
+    ) -> Result<GeometryOutputs, Self::Error>;
+}
+
+/// Both stages on the interpreter.
+struct Interpreted;
+
+impl Stages for Interpreted {
+    type Error = ExecError;
+
+    fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs, ExecError> {
+        run_vertices(vs, opts)
+    }
+
+    fn geometry(
+        &mut self,
+        gs: &Program,
+        opts: &GeometryOptions,
+    ) -> Result<GeometryOutputs, ExecError> {
+        run_geometry(gs, opts)
+    }
+}
+
+/// Run `vs` then `gs` on the interpreter as described in the module documentation: the
+/// geometry shader's outputs of each instance.
 pub fn run_pipeline(
     vs: &Program,
     gs: &Program,
     opts: &PipelineOptions,
 ) -> Result<Vec<GeometryOutputs>, ExecError> {
+    run_pipeline_with(vs, gs, opts, &mut Interpreted)
+}
+
+/// [`run_pipeline`] with the stages run by `stages`.
+pub fn run_pipeline_with<S: Stages>(
+    vs: &Program,
+    gs: &Program,
+    opts: &PipelineOptions,
+    stages: &mut S,
+) -> Result<Vec<GeometryOutputs>, S::Error> {
     let info = gs.geometry.as_ref().ok_or_else(|| {
         ExecError::Setup(format!(
             "the second stage must be a geometry shader, not {}",
@@ -66,13 +115,15 @@ pub fn run_pipeline(
         return Err(ExecError::Setup(format!(
             "{} primitives cannot feed a geometry shader whose GS_INPUT_PRIMITIVE is {}",
             opts.mode, info.input
-        )));
+        ))
+        .into());
     }
     if opts.instances > MAX_INSTANCES {
         return Err(ExecError::Setup(format!(
             "{} instances is more than the limit of {MAX_INSTANCES}",
             opts.instances
-        )));
+        ))
+        .into());
     }
     let positions = draw_positions(opts.indices.as_deref(), opts.vertex.count)?;
     let prims = assemble(opts.mode, positions.len(), opts.provoking_first).unwrap_or_default();
@@ -93,7 +144,7 @@ pub fn run_pipeline(
     let mut words = 0usize;
     let mut out = Vec::new();
     for instance in 0..opts.instances {
-        let vertices = run_vertices(
+        let vertices = stages.vertices(
             vs,
             &VertexOptions {
                 instance_id: instance,
@@ -112,7 +163,7 @@ pub fn run_pipeline(
                 None => VertexInput::Constant([0; 4]),
             })
             .collect();
-        let result = run_geometry(
+        let result = stages.geometry(
             gs,
             &GeometryOptions {
                 count: prims.len() / per_prim,
@@ -126,7 +177,8 @@ pub fn run_pipeline(
         if words > MAX_CAPTURED_WORDS {
             return Err(ExecError::Setup(format!(
                 "the draw produces more than {MAX_CAPTURED_WORDS} output words"
-            )));
+            ))
+            .into());
         }
         out.push(result);
     }

@@ -47,5 +47,12 @@ impl From<tgsi_naga::Error> for Error {
     }
 }
 
+impl From<tgsi_exec::ExecError> for Error {
+    /// A draw the chained stages cannot run (its setup, checked by `tgsi_exec`).
+    fn from(e: tgsi_exec::ExecError) -> Error {
+        Error::Setup(e.to_string())
+    }
+}
+
 /// Shorthand for GPU results.
 pub type Result<T> = std::result::Result<T, Error>;

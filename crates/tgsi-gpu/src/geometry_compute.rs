@@ -4,12 +4,17 @@
 //! vertices from a storage buffer and records each vertex it emits, tagged with its stream
 //! and primitive, in another ([`tgsi_naga::GeometryLayout`]). The records are gathered
 //! back into the interpreter's [`GeometryOutputs`]: by input primitive, then invocation,
-//! then emission.
+//! then emission. Chained behind a vertex shader ([`run_pipeline`]), both stages run on the
+//! GPU and the draw module's work between them (primitive assembly, linking) is
+//! `tgsi_exec`'s.
 
 use tgsi_exec::emit::STREAMS;
 use tgsi_exec::geometry::{check_geometry_options, geometry_output_decls};
 use tgsi_exec::geometry::{EmittedPrimitive, StreamOutput};
-use tgsi_exec::{GeometryOptions, GeometryOutputs, Program, VertexInput};
+use tgsi_exec::{
+    run_pipeline_with, GeometryOptions, GeometryOutputs, PipelineOptions, Program, Stages,
+    VertexInput, VertexOptions, VertexOutputs,
+};
 
 use crate::bindings;
 use crate::device::Gpu;
@@ -24,7 +29,7 @@ pub fn run_geometry(
     program: &Program,
     opts: &GeometryOptions,
 ) -> Result<GeometryOutputs> {
-    let info = check_geometry_options(program, opts).map_err(|e| Error::Setup(e.to_string()))?;
+    let info = check_geometry_options(program, opts)?;
     let layout = tgsi_naga::GeometryLayout::of(shader)?;
     let options = tgsi_naga::Options {
         geometry_as_compute: true,
@@ -109,4 +114,35 @@ pub fn run_geometry(
         output_primitive: info.output,
         streams,
     })
+}
+
+/// The stages of a chained draw on the GPU: both shaders as compute shaders.
+struct GpuStages<'a> {
+    gpu: &'a Gpu,
+    vs: &'a tgsi::Shader,
+    gs: &'a tgsi::Shader,
+}
+
+impl Stages for GpuStages<'_> {
+    type Error = Error;
+
+    fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs> {
+        crate::run_vertices(self.gpu, self.vs, vs, opts)
+    }
+
+    fn geometry(&mut self, gs: &Program, opts: &GeometryOptions) -> Result<GeometryOutputs> {
+        run_geometry(self.gpu, self.gs, gs, opts)
+    }
+}
+
+/// Runs the draw `opts` through `vs` and `gs` (compiled for the interpreter as
+/// `vs_program` and `gs_program`) like `tgsi_exec::run_pipeline`, both stages on `gpu`: the
+/// geometry shader's outputs of each instance.
+pub fn run_pipeline(
+    gpu: &Gpu,
+    (vs, vs_program): (&tgsi::Shader, &Program),
+    (gs, gs_program): (&tgsi::Shader, &Program),
+    opts: &PipelineOptions,
+) -> Result<Vec<GeometryOutputs>> {
+    run_pipeline_with(vs_program, gs_program, opts, &mut GpuStages { gpu, vs, gs })
 }

@@ -25,7 +25,7 @@ pub use compute::Dispatcher;
 pub use device::Gpu;
 pub use error::{Error, Result};
 pub use fragment::Renderer;
-pub use geometry_compute::run_geometry;
+pub use geometry_compute::{run_geometry, run_pipeline};
 pub use vertex_compute::run_vertices;
 
 /// Renders `shader` (compiled for the interpreter as `program`) once on `gpu`.

@@ -19,7 +19,7 @@ pub fn run_vertices(
     program: &Program,
     opts: &VertexOptions,
 ) -> Result<VertexOutputs> {
-    check_options(program, opts).map_err(|e| Error::Setup(e.to_string()))?;
+    check_options(program, opts)?;
     let (input_stride, output_stride) = tgsi_naga::vertex_io_strides(shader);
     let count = u32::try_from(opts.count).map_err(|_| Error::Setup("too many vertices".into()))?;
     let groups = count.div_ceil(tgsi_naga::VERTEX_WORKGROUP_SIZE);

@@ -1,9 +1,10 @@
 //! `tgsi run` of a geometry shader: input primitives from `--input` files (one f32 vec4 per
 //! input vertex, primitive after primitive) or constants, run with
-//! [`tgsi_exec::run_geometry`] (or, `--engine gpu`, [`tgsi_gpu::run_geometry`]); prints every emitted primitive of every stream with its
-//! vertices' outputs, or writes one stream's vertices (`-o`) and primitive lengths
-//! (`--primitives`) as raw little-endian u32 words. Chained with a vertex shader
-//! ([`tgsi_exec::run_pipeline`]), `-o` writes the stream as transform feedback captures it.
+//! [`tgsi_exec::run_geometry`] (or, `--engine gpu`, [`tgsi_gpu::run_geometry`]); prints
+//! every emitted primitive of every stream with its vertices' outputs, or writes one
+//! stream's vertices (`-o`) and primitive lengths (`--primitives`) as raw little-endian u32
+//! words. Chained with a vertex shader ([`tgsi_exec::run_pipeline`], or both stages on the
+//! GPU with `--engine gpu`), `-o` writes the stream as transform feedback captures it.
 
 use std::fmt::Write as _;
 
@@ -166,10 +167,17 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         provoking_first: args.provoking_first,
         geometry_constants: stage_consts(args, "gs")?,
     };
-    let instances = tgsi_exec::run_pipeline(&vs, &gs, &options).map_err(|e| {
-        eprintln!("{}: error: {e}", gs_input.name);
-        Failure::Invalid
-    })?;
+    let instances = if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        let gs_shader = gs_input.shader(args.tokens)?;
+        tgsi_gpu::run_pipeline(&gpu, (&vs_shader, &vs), (&gs_shader, &gs), &options)
+            .map_err(|e| crate::gpu::failed(&gs_input.name, e))?
+    } else {
+        tgsi_exec::run_pipeline(&vs, &gs, &options).map_err(|e| {
+            eprintln!("{}: error: {e}", gs_input.name);
+            Failure::Invalid
+        })?
+    };
     write_outputs(&bindings)?;
     let drawn = options.indices.as_ref().map_or(count, Vec::len);
     for (i, outputs) in instances.iter().enumerate() {

@@ -96,8 +96,8 @@ pub struct RunArgs {
     /// `gpu`: the naga translation on a Vulkan device (a vertex shader as a compute shader
     /// over storage buffers). Geometry and compute shaders and chains run on the
     /// interpreter, except that `gpu` dispatches a compute shader on a Vulkan device and
-    /// runs a geometry shader as a compute shader recording what it emits (chains are
-    /// refused).
+    /// runs a geometry shader (alone or behind a vertex shader) as a compute shader
+    /// recording what it emits (tessellation chains are refused).
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]
@@ -355,13 +355,6 @@ const STAGES: [&str; 5] = ["vs", "tcs", "tes", "gs", "cs"];
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
     args.math.check(args.engine)?;
     if args.files.len() >= 2 {
-        if args.engine == EngineChoice::Gpu {
-            return Err(Failure::Io(
-                "--engine gpu runs single vertex, geometry and compute shaders with tgsi run, \
-                 not chained stages"
-                    .into(),
-            ));
-        }
         return super::tessellation::run_chained(args);
     }
     super::tessellation::refuse_tess_options(args, true)?;

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use super::render::compile;
 use super::run::{push_value, stage_consts, vertex_inputs, RunArgs};
+use crate::engine::EngineChoice;
 use crate::input::{self, Failure};
 use crate::resources::write_outputs;
 use tgsi::Processor;
@@ -140,6 +141,13 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         }
         refuse_tess_options(args, false)?;
         return super::geometry::run_chained(args);
+    }
+    if args.engine == EngineChoice::Gpu {
+        return Err(Failure::Io(
+            "--engine gpu runs vertex, geometry and compute shaders and VS GS chains, not \
+             tessellation chains (naga has no tessellation stages)"
+                .into(),
+        ));
     }
     let misplaced = [
         ("--prim", args.prim.is_some()),
