@@ -163,13 +163,20 @@ pub fn write(
                 ..back::spv::Options::default()
             };
             back::spv::write_vec(module, info, &opts, None)
-                .map(|words| Output::Words(crate::spv_repair::scalar_shuffles(words)))
+                .map(|words| Output::Words(crate::spv_repair::repair(words)))
                 .map_err(|e| fail(&e))
         }
         Target::Wgsl => back::wgsl::write_string(module, info, back::wgsl::WriterFlags::empty())
             .map(Output::Text)
             .map_err(|e| fail(&e)),
         Target::Glsl => {
+            if uses_sample_mask(module) {
+                return Err(fail(
+                    &"naga's GLSL writer treats gl_SampleMaskIn and gl_SampleMask as scalars \
+                      (invalid GLSL); translate a shader with a SAMPLEMASK input or output to \
+                      SPIR-V",
+                ));
+            }
             let version = if options.glsl_es {
                 back::glsl::Version::Embedded {
                     version: options.glsl_version,
@@ -273,6 +280,22 @@ fn uses_doubles(module: &Module, info: &ModuleInfo) -> bool {
             .iter()
             .enumerate()
             .any(|(i, e)| is_f64(&e.function, info.get_entry_point(i)))
+}
+
+/// Whether an entry point reads or writes the `SampleMask` built-in.
+fn uses_sample_mask(module: &Module) -> bool {
+    let is_mask = |b: &Option<naga::Binding>| {
+        matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SampleMask)))
+    };
+    module.entry_points.iter().any(|e| {
+        let f = &e.function;
+        let result = f.result.as_ref().is_some_and(|r| {
+            is_mask(&r.binding)
+                || matches!(&module.types[r.ty].inner, naga::TypeInner::Struct { members, .. }
+                    if members.iter().any(|m| is_mask(&m.binding)))
+        });
+        result || f.arguments.iter().any(|a| is_mask(&a.binding))
+    })
 }
 
 /// naga's name for an HLSL shader model.

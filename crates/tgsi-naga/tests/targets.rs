@@ -685,6 +685,30 @@ fn geometry_shaders_as_compute_shaders() {
     assert!(primitive.contains("GS_INPUT_PRIMITIVE"), "{primitive}");
 }
 
+/// naga declares `SampleMask` as a scalar, which Vulkan refuses; the SPIR-V written has
+/// one-element arrays instead (`spirv-val` checks). naga's GLSL for it is refused.
+#[test]
+fn sample_mask_inputs_and_outputs() {
+    let text = "FRAG\nDCL SV[0], SAMPLEMASK\nDCL OUT[0], COLOR\nDCL OUT[1], SAMPLEMASK\n\
+                IMM[0] UINT32 {1, 0, 0, 0}\n  0: AND OUT[1].x, SV[0].xxxx, IMM[0].xxxx\n\
+                1: U2F OUT[0], SV[0].xxxx\n  2: END\n";
+    check_targets("sample-mask", text, "frag", &[Target::SpirV]);
+    let shader = tgsi::parse(text).expect("parse");
+    let module = tgsi_naga::translate(&shader).expect("translate");
+    let info = tgsi_naga::validate(&module).expect("valid");
+    // naga's GLSL for it is invalid: refused, saying why.
+    let glsl = tgsi_naga::write(&module, &info, Target::Glsl, &WriteOptions::default())
+        .expect_err("GLSL refused");
+    assert!(glsl.to_string().contains("gl_SampleMask"), "{glsl}");
+    let words = match tgsi_naga::write(&module, &info, Target::SpirV, &WriteOptions::default()) {
+        Ok(Output::Words(words)) => words,
+        other => panic!("SPIR-V is words: {other:?}"),
+    };
+    // Both variables are arrays: two OpTypeArray of one element besides the constants'.
+    let arrays = words.chunks(1).filter(|w| w[0] == (4 << 16 | 28)).count();
+    assert!(arrays >= 2, "{arrays} arrays");
+}
+
 #[test]
 fn loop_budgets_count_every_loop() {
     let options = tgsi_naga::Options {
