@@ -27,8 +27,7 @@
 //! the invocation in x (other system values read zero).
 
 use naga::{
-    AddressSpace, BinaryOperator, Binding, BuiltIn, Expression, FunctionArgument, GlobalVariable,
-    Handle, Scalar, StorageAccess, TypeInner, VectorSize,
+    AddressSpace, BinaryOperator, Expression, GlobalVariable, Handle, Scalar, TypeInner, VectorSize,
 };
 use tgsi::enums::{File, Primitive, PropertyName, Semantic};
 use tgsi::ir::{Instruction, Register, Span};
@@ -191,50 +190,20 @@ impl Translator<'_> {
         let layout = GeometryLayout::of(self.shader)?;
         let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
         let per_stream = self.array_of(u32_ty, STREAMS);
-        let inputs_ty = self.word_vectors("GeometryInputs", true, "inputs");
-        let records_ty = self.word_vectors("GeometryRecords", false, "records");
-        let storage = |t: &mut Self, name: &str, access, ty, binding| {
-            t.module.global_variables.append(
-                GlobalVariable {
-                    name: Some(name.to_string()),
-                    space: AddressSpace::Storage { access },
-                    binding: Some(naga::ResourceBinding {
-                        group: crate::STAGE_IO_GROUP,
-                        binding,
-                    }),
-                    ty,
-                    init: None,
-                    memory_decorations: naga::MemoryDecorations::empty(),
-                },
-                naga::Span::UNDEFINED,
-            )
-        };
-        let inputs = storage(self, "geometry_inputs", StorageAccess::LOAD, inputs_ty, 0);
-        let records = storage(
-            self,
-            "geometry_records",
-            StorageAccess::LOAD | StorageAccess::STORE,
-            records_ty,
-            1,
+        let io = self.declare_stage_io(
+            ("GeometryInputs", "geometry_inputs"),
+            ("GeometryRecords", "geometry_records", "records"),
         );
+        let (inputs, records) = (io.inputs, io.outputs);
         let primitive = self.private("gs_primitive", u32_ty);
         let first_input = self.private("gs_first_input", u32_ty);
         let record = self.private("gs_record", u32_ty);
         let emitted = self.private("gs_emitted", u32_ty);
         let open = self.private("gs_open", per_stream);
         let sequence = self.private("gs_sequence", per_stream);
-        let id_ty = self.ty(TypeInner::Vector {
-            size: VectorSize::Tri,
-            scalar: Scalar::U32,
-        });
-        self.body.function.arguments.push(FunctionArgument {
-            name: Some("invocation".to_string()),
-            ty: id_ty,
-            binding: Some(Binding::BuiltIn(BuiltIn::GlobalInvocationId)),
-        });
         let b = &mut self.body;
         // g = id.x + id.y · row; p = g / N, the invocation g mod N.
-        let id = b.expr(Expression::FunctionArgument(0));
+        let id = io.id;
         let header_base = b.expr(Expression::GlobalVariable(inputs));
         let header = b.index(header_base, 0);
         let header = b.load(header);

@@ -58,15 +58,28 @@ pub(crate) struct VertexCompute {
     declared_outputs: Vec<u32>,
 }
 
+/// The buffers and the invocation id of a stage run as a compute shader.
+pub(crate) struct StageIo {
+    /// Binding 0, read-only.
+    pub inputs: Handle<GlobalVariable>,
+    /// Binding 1.
+    pub outputs: Handle<GlobalVariable>,
+    /// The global invocation id (`vec3<u32>`).
+    pub id: Handle<Expression>,
+}
+
 impl Translator<'_> {
-    /// Declares the buffers and the invocation-id argument, returns early from invocations
-    /// past the vertex count, and fills the `IN` and `SV` registers.
-    pub(crate) fn declare_vertex_compute(&mut self) -> Result<()> {
-        let (input_stride, output_stride) = vertex_io_strides(self.shader);
-        let vec4 = self.vec4(Scalar::U32);
-        let inputs_ty = self.word_vectors("VertexInputs", true, "inputs");
-        let outputs_ty = self.word_vectors("VertexOutputs", false, "outputs");
-        let global = |t: &mut Self, name: &str, access, ty, binding| {
+    /// Declares the input buffer (`inputs`: type and variable names; a header and words) and
+    /// the output buffer (`outputs`: type, variable and array member names) of a stage run
+    /// as a compute shader, in [`STAGE_IO_GROUP`], and the global invocation id argument.
+    pub(crate) fn declare_stage_io(
+        &mut self,
+        inputs: (&str, &str),
+        outputs: (&str, &str, &str),
+    ) -> StageIo {
+        let inputs_ty = self.word_vectors(inputs.0, true, "inputs");
+        let outputs_ty = self.word_vectors(outputs.0, false, outputs.2);
+        let buffer = |t: &mut Self, name: &str, access, ty, binding| {
             t.module.global_variables.append(
                 GlobalVariable {
                     name: Some(name.to_string()),
@@ -82,15 +95,9 @@ impl Translator<'_> {
                 naga::Span::UNDEFINED,
             )
         };
-        let inputs = global(self, "vertex_inputs", StorageAccess::LOAD, inputs_ty, 0);
-        let outputs = global(
-            self,
-            "vertex_outputs",
-            StorageAccess::LOAD | StorageAccess::STORE,
-            outputs_ty,
-            1,
-        );
-        // v = global_invocation_id.x; past the count, nothing to do.
+        let read_write = StorageAccess::LOAD | StorageAccess::STORE;
+        let inputs = buffer(self, inputs.1, StorageAccess::LOAD, inputs_ty, 0);
+        let outputs = buffer(self, outputs.1, read_write, outputs_ty, 1);
         let id_ty = self.ty(TypeInner::Vector {
             size: VectorSize::Tri,
             scalar: Scalar::U32,
@@ -100,9 +107,26 @@ impl Translator<'_> {
             ty: id_ty,
             binding: Some(Binding::BuiltIn(BuiltIn::GlobalInvocationId)),
         });
+        let id = self.body.expr(Expression::FunctionArgument(0));
+        StageIo {
+            inputs,
+            outputs,
+            id,
+        }
+    }
+
+    /// Declares the buffers and the invocation-id argument, returns early from invocations
+    /// past the vertex count, and fills the `IN` and `SV` registers.
+    pub(crate) fn declare_vertex_compute(&mut self) -> Result<()> {
+        let (input_stride, output_stride) = vertex_io_strides(self.shader);
+        let vec4 = self.vec4(Scalar::U32);
+        let io = self.declare_stage_io(
+            ("VertexInputs", "vertex_inputs"),
+            ("VertexOutputs", "vertex_outputs", "outputs"),
+        );
+        let (inputs, outputs) = (io.inputs, io.outputs);
         let b = &mut self.body;
-        let id = b.expr(Expression::FunctionArgument(0));
-        let vertex = b.index(id, 0);
+        let vertex = b.index(io.id, 0);
         let base = b.expr(Expression::GlobalVariable(inputs));
         let header = b.index(base, 0);
         let header = b.load(header);

@@ -556,6 +556,17 @@ fn buffer_views_read_texel_buffers() {
     assert!(err.contains("samples a buffer view"), "{err}");
 }
 
+/// The bindings of a module's variables in the stage-IO group.
+fn stage_io_bindings(module: &naga::Module) -> Vec<u32> {
+    module
+        .global_variables
+        .iter()
+        .filter_map(|(_, v)| v.binding.as_ref())
+        .filter(|b| b.group == tgsi_naga::STAGE_IO_GROUP)
+        .map(|b| b.binding)
+        .collect()
+}
+
 #[test]
 fn vertex_shaders_as_compute_shaders() {
     let options = tgsi_naga::Options {
@@ -576,14 +587,7 @@ fn vertex_shaders_as_compute_shaders() {
         entry.workgroup_size,
         [tgsi_naga::VERTEX_WORKGROUP_SIZE, 1, 1]
     );
-    let io: Vec<u32> = module
-        .global_variables
-        .iter()
-        .filter_map(|(_, v)| v.binding.as_ref())
-        .filter(|b| b.group == tgsi_naga::STAGE_IO_GROUP)
-        .map(|b| b.binding)
-        .collect();
-    assert_eq!(io, [0, 1]);
+    assert_eq!(stage_io_bindings(&module), [0, 1]);
 }
 
 /// A geometry shader that emits from a subroutine, on two streams, from vertices chosen
@@ -649,14 +653,7 @@ fn geometry_shaders_as_compute_shaders() {
         entry.workgroup_size,
         [tgsi_naga::GEOMETRY_WORKGROUP_SIZE, 1, 1]
     );
-    let io: Vec<u32> = module
-        .global_variables
-        .iter()
-        .filter_map(|(_, v)| v.binding.as_ref())
-        .filter(|b| b.group == tgsi_naga::STAGE_IO_GROUP)
-        .map(|b| b.binding)
-        .collect();
-    assert_eq!(io, [0, 1]);
+    assert_eq!(stage_io_bindings(&module), [0, 1]);
     let layout = tgsi_naga::GeometryLayout::of(&shader).unwrap();
     assert_eq!(
         (
