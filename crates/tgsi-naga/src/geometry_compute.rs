@@ -36,7 +36,7 @@ use tgsi::{Limits, Shader};
 
 use crate::error::{Error, Result};
 use crate::translate::Translator;
-use crate::vertex_compute::vertex_io_strides;
+use crate::vertex_compute::{declared_outputs, vertex_io_strides};
 
 /// Invocations per workgroup of a geometry shader run as a compute shader.
 pub const GEOMETRY_WORKGROUP_SIZE: u32 = 64;
@@ -120,14 +120,6 @@ impl GeometryLayout {
             property(PropertyName::GsInvocations).max(1),
             limits.max_gs_invocations,
         )?;
-        let mut outputs: Vec<u32> = shader
-            .declarations
-            .iter()
-            .filter(|d| d.file == File::Output)
-            .flat_map(|d| d.first..=d.last)
-            .collect();
-        outputs.sort_unstable();
-        outputs.dedup();
         Ok(GeometryLayout {
             input,
             output,
@@ -135,7 +127,7 @@ impl GeometryLayout {
             input_stride: vertex_io_strides(shader).0,
             invocations,
             max_vertices,
-            outputs,
+            outputs: declared_outputs(shader),
         })
     }
 

@@ -47,6 +47,20 @@ pub fn vertex_io_strides(shader: &Shader) -> (u32, u32) {
     (stride(File::Input), stride(File::Output))
 }
 
+/// The declared `OUT` registers, in index order: what a vertex shader run as a compute
+/// shader writes and what each vertex a geometry shader emits records.
+pub(crate) fn declared_outputs(shader: &Shader) -> Vec<u32> {
+    let mut outputs: Vec<u32> = shader
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Output)
+        .flat_map(|d| d.first..=d.last)
+        .collect();
+    outputs.sort_unstable();
+    outputs.dedup();
+    outputs
+}
+
 /// What the entry point keeps of the vertex it runs.
 #[derive(Clone)]
 pub(crate) struct VertexCompute {
@@ -178,18 +192,7 @@ impl Translator<'_> {
             let pointer = self.register_pointer(&Register::new(file, index as i32))?;
             self.body.store(pointer, words);
         }
-        let declared_outputs: Vec<u32> = {
-            let mut v: Vec<u32> = self
-                .shader
-                .declarations
-                .iter()
-                .filter(|d| d.file == File::Output)
-                .flat_map(|d| d.first..=d.last)
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
+        let declared_outputs = declared_outputs(self.shader);
         self.vertex_compute = Some(VertexCompute {
             vertex,
             outputs,
