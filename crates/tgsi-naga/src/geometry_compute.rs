@@ -67,15 +67,22 @@ impl GeometryLayout {
     /// The layout of a geometry shader, or why it cannot run (properties that name no
     /// geometry primitive, or limits past Gallium's, [`tgsi::Limits`]).
     pub fn of(shader: &Shader) -> Result<GeometryLayout> {
-        let property = |name: PropertyName| shader.property(name).unwrap_or(0);
+        // The last statement of a property counts, as in `Shader::property`; errors point
+        // at it.
+        let written = |name: PropertyName| shader.properties.iter().rev().find(|p| p.name == name);
+        let fail = |name: PropertyName, reason: String| {
+            let span = written(name).map_or(Span::default(), |p| p.span);
+            Error::new(span, name.name(), reason)
+        };
         let primitive = |name: PropertyName, allowed: &[Primitive]| {
-            let value = property(name);
+            let Some(value) = written(name).map(|p| p.value) else {
+                return Err(fail(name, "is missing: a geometry shader needs it".into()));
+            };
             Primitive::from_number(value)
                 .filter(|p| allowed.contains(p))
                 .ok_or_else(|| {
-                    Error::new(
-                        Span::default(),
-                        name.name(),
+                    fail(
+                        name,
                         format!("{value} is not a geometry-shader primitive here"),
                     )
                 })
@@ -99,11 +106,12 @@ impl GeometryLayout {
             ],
         )?;
         let limits = Limits::default();
-        let bounded = |name: PropertyName, value: u32, limit: u32| {
+        // A missing count is 0 (nothing is emitted) or, for invocations, 1.
+        let bounded = |name: PropertyName, least: u32, limit: u32| {
+            let value = written(name).map_or(0, |p| p.value).max(least);
             if value > limit {
-                Err(Error::new(
-                    Span::default(),
-                    name.name(),
+                Err(fail(
+                    name,
                     format!("{value} is more than Gallium's limit of {limit}"),
                 ))
             } else {
@@ -112,14 +120,10 @@ impl GeometryLayout {
         };
         let max_vertices = bounded(
             PropertyName::GsMaxOutputVertices,
-            property(PropertyName::GsMaxOutputVertices),
+            0,
             limits.max_gs_output_vertices,
         )?;
-        let invocations = bounded(
-            PropertyName::GsInvocations,
-            property(PropertyName::GsInvocations).max(1),
-            limits.max_gs_invocations,
-        )?;
+        let invocations = bounded(PropertyName::GsInvocations, 1, limits.max_gs_invocations)?;
         Ok(GeometryLayout {
             input,
             output,

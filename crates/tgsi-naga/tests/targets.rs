@@ -677,6 +677,14 @@ fn geometry_shaders_as_compute_shaders() {
         limit.contains("GS_MAX_OUTPUT_VERTICES") && limit.contains("1024"),
         "{limit}"
     );
+    // Property errors point at the property (line 4).
+    assert!(limit.starts_with("4:"), "{limit}");
+    let no_output = GEOMETRY.replace("PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP\n", "");
+    let missing = refusal(&no_output, &options);
+    assert!(
+        missing.contains("GS_OUTPUT_PRIMITIVE") && missing.contains("missing"),
+        "{missing}"
+    );
     let quads = GEOMETRY.replace("GS_INPUT_PRIMITIVE TRIANGLES", "GS_INPUT_PRIMITIVE QUADS");
     let primitive = refusal(&quads, &options);
     assert!(primitive.contains("GS_INPUT_PRIMITIVE"), "{primitive}");
