@@ -26,6 +26,8 @@
 //! primitive in all four channels, `SV` `PRIMID` and `INVOCATIONID` read the primitive and
 //! the invocation in x (other system values read zero).
 
+use std::rc::Rc;
+
 use naga::{
     AddressSpace, BinaryOperator, Expression, GlobalVariable, Handle, Scalar, TypeInner, VectorSize,
 };
@@ -141,9 +143,9 @@ impl GeometryLayout {
     }
 }
 
-/// What the translation keeps of the invocation it runs: per-invocation state lives in
-/// private variables, so that subroutines can emit too.
-#[derive(Clone)]
+/// What the translation keeps of the invocation it runs (shared, as every input load and
+/// EMIT reads it): per-invocation state lives in private variables, so that subroutines can
+/// emit too.
 pub(crate) struct GeometryCompute {
     layout: GeometryLayout,
     inputs: Handle<GlobalVariable>,
@@ -267,7 +269,7 @@ impl Translator<'_> {
             })
             .flat_map(|d| d.first..=d.last)
             .collect();
-        self.geometry_compute = Some(GeometryCompute {
+        self.geometry_compute = Some(Rc::new(GeometryCompute {
             layout,
             inputs,
             records,
@@ -278,7 +280,7 @@ impl Translator<'_> {
             open,
             sequence,
             primitive_id_inputs,
-        });
+        }));
         Ok(())
     }
 

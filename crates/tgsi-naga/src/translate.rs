@@ -4,6 +4,7 @@
 //! `impl Translator` methods.
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use naga::front::Typifier;
 use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
@@ -59,7 +60,7 @@ pub(crate) struct Translator<'s> {
     pub vertex_compute: Option<VertexCompute>,
     /// The invocation a geometry shader run as a compute shader works on
     /// ([`Options::geometry_as_compute`]).
-    pub geometry_compute: Option<GeometryCompute>,
+    pub geometry_compute: Option<Rc<GeometryCompute>>,
     /// The iteration counter and the flag buffer of [`Options::loop_budget`], and the
     /// budget.
     pub loop_budget: Option<LoopBudget>,
