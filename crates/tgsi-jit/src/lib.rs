@@ -39,6 +39,7 @@ mod runtime;
 mod scalar_lanes;
 pub mod support;
 mod translate;
+mod unmasked;
 
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};

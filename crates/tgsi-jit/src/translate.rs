@@ -113,6 +113,11 @@ pub(crate) struct Translator<'a, 'b> {
     /// (temporary, pair): variables holding them as 64-bit values too (`i64x2` per chunk and
     /// half), kept equal to the channels at every write, so those reads need no joining.
     shadows: HashMap<(usize, usize), Vec<[Variable; 2]>>,
+    /// Per instruction, the temporary channels written without a blend
+    /// ([`crate::unmasked`]).
+    unmasked: Vec<u8>,
+    /// The instruction being translated.
+    pc: usize,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -231,6 +236,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             calls,
             pairs: HashMap::new(),
             shadows,
+            unmasked: crate::unmasked::unmasked_writes(program),
+            pc: 0,
         };
         t.preload_consts();
         for pc in 0..program.insts.len() {
@@ -396,6 +403,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Translate instruction `pc`.
     fn instruction(&mut self, pc: usize) {
         let inst = &self.program.insts[pc];
+        self.pc = pc;
         self.pending += 1;
         match inst.kind {
             Kind::Flow(flow) => self.flow(inst, flow),
@@ -719,12 +727,22 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
-    /// Write channel `c` of a directly addressed destination for the lanes in `exec`.
+    /// Write channel `c` of a directly addressed destination for the lanes in `exec` (in
+    /// every lane when [`crate::unmasked`] says no lane needs the old value).
     fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
         };
+        let unmasked = f == 0
+            && self
+                .unmasked
+                .get(self.pc)
+                .is_some_and(|m| m & (1 << c) != 0);
+        if unmasked {
+            self.put(d, c, vals);
+            return;
+        }
         if let (0, Some(vars)) = (f, &self.temps) {
             let g = self.g;
             let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();

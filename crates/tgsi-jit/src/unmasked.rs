@@ -1,0 +1,297 @@
+//! Which writes to temporaries need no blend with the execution mask.
+//!
+//! The interpreter writes a destination only in the active lanes; the compiled code does
+//! the same by blending each result with the register's old value. The blend (and keeping
+//! the old value alive for it, which costs registers) is only needed when an inactive lane
+//! will read that old value later. A lane inactive at a write either never runs again (it
+//! was inactive from the start or returned) or waits at a resume point of a structure
+//! enclosing the write: the ELSE or ENDIF of an IF whose branch it did not take, the end
+//! of a loop it continued (the next iteration) or the instruction after a loop it left.
+//! So when the written channel is dead at every enclosing resume point (ordinary liveness
+//! over the program's per-lane control-flow graph), the result can be written to every
+//! lane.
+//!
+//! Lanes see each other's values through derivatives and the instructions run on the
+//! interpreter's step (texture sampling takes its LOD from the quad, inter-lane opcodes
+//! read other lanes): the channels those read keep every blend, so what a neighbour sees
+//! is what the interpreter would show it. Values reach those channels only through
+//! blended writes, which leave inactive lanes alone. Programs that address temporaries
+//! indirectly keep every blend.
+
+use crate::support;
+use tgsi_exec::compile::{Inst, RegFile};
+use tgsi_exec::ops::{Flow, Kind};
+use tgsi_exec::Program;
+
+/// Largest number of temporary channels analysed (the temporaries the translator keeps
+/// in SSA variables never exceed it); programs with more keep every blend.
+const MAX_CHANNELS: usize = 1 << 14;
+
+/// A set of temporary channels (`index · 4 + channel`).
+#[derive(Clone, PartialEq)]
+struct Set(Vec<u64>);
+
+impl Set {
+    fn empty(channels: usize) -> Set {
+        Set(vec![0; channels.div_ceil(64)])
+    }
+
+    fn insert(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    fn remove(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w &= !(1 << (i % 64));
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    fn union(&mut self, other: &Set) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+}
+
+/// For each instruction, the destination channels (bit c) of its temporary destination
+/// whose write needs no blend. All zero when the program's lanes can see each other.
+pub(crate) fn unmasked_writes(program: &Program) -> Vec<u8> {
+    let insts = &program.insts;
+    let none = vec![0; insts.len()];
+    let channels = program.register_counts()[0] * 4;
+    if channels > MAX_CHANNELS || insts.iter().any(indirect_temp) {
+        return none;
+    }
+    let mut observed = Set::empty(channels);
+    for inst in insts
+        .iter()
+        .filter(|i| matches!(i.kind, Kind::Deriv(_)) || support::runs_on_step(i))
+    {
+        for (index, c) in temp_reads(inst) {
+            observed.insert(index * 4 + c);
+        }
+    }
+    let Some(succ) = successors(program) else {
+        return none;
+    };
+    let live = live_in(program, &succ, channels);
+    let empty = Set::empty(channels);
+    let live_at = |pc: usize| live.get(pc).unwrap_or(&empty);
+    // The channels live at the resume points of the open structures, innermost last (each
+    // entry holds its own and all enclosing ones).
+    let mut waiting: Vec<Set> = Vec::new();
+    let mut out = none;
+    for (pc, inst) in insts.iter().enumerate() {
+        match inst.kind {
+            Kind::Flow(Flow::If { .. }) => {
+                // Lanes that do not take the branch wait at the ELSE part or the ENDIF.
+                let resume = match insts.get(inst.target).map(|i| i.kind) {
+                    Some(Kind::Flow(Flow::Else)) => inst.target + 1,
+                    _ => inst.target,
+                };
+                push(&mut waiting, live_at(resume), &empty);
+            }
+            Kind::Flow(Flow::Else) => {
+                // Now the lanes that took the branch wait at the ENDIF.
+                waiting.pop();
+                push(&mut waiting, live_at(inst.target), &empty);
+            }
+            Kind::Flow(Flow::BgnLoop) => {
+                // Lanes that continue wait at the ENDLOOP; lanes that break, after it.
+                let mut resume = live_at(inst.target).clone();
+                resume.union(live_at(inst.target + 1));
+                push(&mut waiting, &resume, &empty);
+            }
+            Kind::Flow(Flow::EndIf | Flow::EndLoop) => {
+                waiting.pop();
+            }
+            Kind::Component(_) | Kind::Vector(_) if !support::runs_on_step(inst) => {
+                if let Some((index, mask)) = temp_dst(inst) {
+                    let needed = waiting.last().unwrap_or(&empty);
+                    out[pc] = (0..4)
+                        .filter(|&c| mask & (1 << c) != 0)
+                        .filter(|&c| {
+                            let ch = index * 4 + c;
+                            !needed.contains(ch) && !observed.contains(ch)
+                        })
+                        .fold(0, |m, c| m | 1 << c);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Push the resume set `own` joined with the enclosing ones.
+fn push(waiting: &mut Vec<Set>, own: &Set, empty: &Set) {
+    let mut s = waiting.last().unwrap_or(empty).clone();
+    s.union(own);
+    waiting.push(s);
+}
+
+/// Whether an instruction addresses a temporary indirectly.
+fn indirect_temp(inst: &Inst) -> bool {
+    let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+    inst.src
+        .iter()
+        .chain(offsets)
+        .any(|s| s.file == RegFile::Temp && (s.indirect.is_some() || s.dim_indirect.is_some()))
+        || inst
+            .dst
+            .iter()
+            .any(|d| d.file == RegFile::Temp && (d.indirect.is_some() || d.dim_indirect.is_some()))
+}
+
+/// The directly addressed temporary an instruction writes, with its write mask.
+fn temp_dst(inst: &Inst) -> Option<(usize, u8)> {
+    let d = inst.dst.first()?;
+    if d.file != RegFile::Temp || d.indirect.is_some() || d.dim_indirect.is_some() {
+        return None;
+    }
+    Some((usize::try_from(d.index).ok()?, d.mask))
+}
+
+/// Where a lane goes after each instruction (at most two places), or `None` for control
+/// flow the analysis does not follow.
+fn successors(program: &Program) -> Option<Vec<[Option<usize>; 2]>> {
+    let insts = &program.insts;
+    let mut loops: Vec<usize> = Vec::new();
+    let mut succ = Vec::with_capacity(insts.len());
+    for (pc, inst) in insts.iter().enumerate() {
+        let next = (pc + 1 < insts.len()).then_some(pc + 1);
+        let s = match inst.kind {
+            Kind::Flow(flow) => match flow {
+                Flow::If { .. } => {
+                    let other = match insts.get(inst.target)?.kind {
+                        Kind::Flow(Flow::Else) => inst.target + 1,
+                        _ => inst.target,
+                    };
+                    [next, Some(other)]
+                }
+                Flow::Else => [Some(inst.target), None],
+                Flow::EndIf => [next, None],
+                Flow::BgnLoop => {
+                    loops.push(inst.target);
+                    [next, None]
+                }
+                Flow::EndLoop => {
+                    loops.pop();
+                    [Some(inst.target), None]
+                }
+                Flow::Brk if !inst.in_switch => [Some(*loops.last()? + 1), None],
+                Flow::Cont => [Some(*loops.last()?), None],
+                Flow::Ret | Flow::End => [None, None],
+                _ => return None,
+            },
+            _ => [next, None],
+        };
+        if s.iter().flatten().any(|&t| t >= insts.len()) {
+            return None;
+        }
+        succ.push(s);
+    }
+    Some(succ)
+}
+
+/// The temporary channels live on entry to each instruction: read on some path before
+/// being written.
+fn live_in(program: &Program, succ: &[[Option<usize>; 2]], channels: usize) -> Vec<Set> {
+    let insts = &program.insts;
+    let mut live = vec![Set::empty(channels); insts.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..insts.len()).rev() {
+            let mut s = Set::empty(channels);
+            for &t in succ[pc].iter().flatten() {
+                s.union(&live[t]);
+            }
+            let inst = &insts[pc];
+            if matches!(inst.kind, Kind::Component(_) | Kind::Vector(_)) {
+                if let Some((index, mask)) = temp_dst(inst) {
+                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                        s.remove(index * 4 + c);
+                    }
+                }
+            }
+            for (index, c) in temp_reads(inst) {
+                s.insert(index * 4 + c);
+            }
+            if s != live[pc] {
+                live[pc] = s;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// The temporary channels an instruction may read: every swizzled channel of each
+/// temporary source (texture offsets included) and the temporaries that indirect operands
+/// take their index from.
+fn temp_reads(inst: &Inst) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+    let sources = inst.src.iter().chain(offsets);
+    let values = sources
+        .clone()
+        .filter(|s| s.file == RegFile::Temp)
+        .filter_map(|s| usize::try_from(s.index).ok().map(|i| (i, s.swizzle)))
+        .flat_map(|(i, sw)| sw.into_iter().map(move |c| (i, c as usize & 3)));
+    let addresses = sources
+        .flat_map(|s| [s.indirect, s.dim_indirect])
+        .chain(inst.dst.iter().flat_map(|d| [d.indirect, d.dim_indirect]))
+        .flatten()
+        .filter(|a| a.file == RegFile::Temp)
+        .map(|a| (a.index as usize, a.comp as usize & 3));
+    values.chain(addresses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unmasked_writes;
+    use tgsi_exec::Program;
+
+    fn analyse(body: &str) -> Vec<u8> {
+        let text = format!(
+            "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
+             IMM[0] FLT32 {{0.5, 1.0, 2.0, 0.0}}\n{body}"
+        );
+        let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        unmasked_writes(&Program::compile(&shader).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    #[test]
+    fn values_local_to_an_iteration_need_no_blend_carried_ones_do() {
+        let m = analyse(
+            "  0: MOV TEMP[1], IMM[0].wwww\n  1: BGNLOOP\n  2: SGE TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx\n\
+               3: IF TEMP[0].xxxx\n  4: BRK\n  5: ENDIF\n  6: MUL TEMP[2].xy, TEMP[1].xxxx, IMM[0].xxxx\n\
+               7: ADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].yyyy\n  8: ENDLOOP\n  9: MOV OUT[0], TEMP[1]\n 10: END\n",
+        );
+        // Top level: no lane waits anywhere.
+        assert_eq!(m[0], 0b1111);
+        // TEMP[0].x and TEMP[2] are dead where waiting lanes resume; TEMP[1].x is not.
+        assert_eq!(m[2], 0b0001);
+        assert_eq!(m[6], 0b0011);
+        assert_eq!(m[7], 0);
+    }
+
+    #[test]
+    fn the_else_part_and_derivatives_keep_blends() {
+        let m = analyse(
+            "  0: MOV TEMP[1], IMM[0].xxxx\n  1: IF IN[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].yyyy\n\
+               3: MOV TEMP[2].x, IMM[0].yyyy\n  4: MOV TEMP[3].x, IN[0].xxxx\n  5: DDX TEMP[0].x, TEMP[3].xxxx\n\
+               6: ELSE\n  7: MOV OUT[0], TEMP[1]\n  8: ENDIF\n  9: END\n",
+        );
+        // TEMP[1].x is read by the lanes waiting at the ELSE; TEMP[3].x by a derivative.
+        assert_eq!(m[2], 0);
+        assert_eq!(m[3], 0b0001);
+        assert_eq!(m[4], 0);
+    }
+}

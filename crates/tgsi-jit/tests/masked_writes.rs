@@ -1,0 +1,113 @@
+//! Writes to temporaries without the execution-mask blend (`src/unmasked.rs`) keep the
+//! interpreter's bits wherever a lane could see the old value: lanes waiting at an ELSE,
+//! after a loop they left, at the next iteration of a loop they continued, and neighbours
+//! read by derivatives. Each shader diverges per pixel, and the image must be the
+//! interpreter's.
+
+use tgsi_exec::{render_fragment, render_fragment_with, Program, RenderOptions};
+use tgsi_jit::Engine;
+
+const HEAD: &str = "FRAG
+DCL IN[0], POSITION, LINEAR
+DCL OUT[0], COLOR
+DCL TEMP[0..4]
+IMM[0] FLT32 {0.5, 3.0, 7.0, 0.0}
+IMM[1] FLT32 {1.0, 0.25, 2.0, -1.0}
+";
+
+/// Render `body` (after [`HEAD`]) on both engines at an odd size and compare every bit.
+fn same_image(body: &str) {
+    let text = format!("{HEAD}{body}");
+    let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    let jit = Engine::new(program.clone());
+    assert!(jit.is_compiled(), "{:?}", jit.fallback_reason());
+    let opts = RenderOptions {
+        width: 11,
+        height: 7,
+        budget: 1 << 20,
+        ..Default::default()
+    };
+    let want = render_fragment(&program, &opts).map(|i| i.to_le_bytes());
+    let got = render_fragment_with(&jit, &opts).map(|i| i.to_le_bytes());
+    assert_eq!(want, got, "{body}");
+}
+
+/// TEMP[0].x = 1.0 in even pixel columns, 0.0 in odd ones.
+const EVEN_COLUMNS: &str = "  0: MUL TEMP[0].x, IN[0].xxxx, IMM[0].xxxx
+  1: FRC TEMP[0].x, TEMP[0].xxxx
+  2: SLT TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+";
+
+#[test]
+fn a_derivative_sees_the_old_value_of_lanes_that_skipped_the_write() {
+    same_image(&format!(
+        "{EVEN_COLUMNS}  3: IF TEMP[0].xxxx
+  4:   MUL TEMP[1], IN[0], IMM[0].yyyy
+  5:   DDX TEMP[2], TEMP[1]
+  6:   DDY_FINE TEMP[3], TEMP[1]
+  7:   ADD OUT[0], TEMP[2], TEMP[3]
+  8: ENDIF
+  9: END
+"
+    ));
+}
+
+#[test]
+fn lanes_waiting_at_else_keep_the_old_value() {
+    same_image(&format!(
+        "{EVEN_COLUMNS}  3: MOV TEMP[1], IMM[0].zzzz
+  4: IF TEMP[0].xxxx
+  5:   MUL TEMP[1], IN[0], IMM[0].yyyy
+  6:   MOV OUT[0], TEMP[1]
+  7: ELSE
+  8:   ADD OUT[0], TEMP[1], IMM[1].yyyy
+  9: ENDIF
+ 10: END
+"
+    ));
+}
+
+#[test]
+fn lanes_that_left_or_continued_a_loop_keep_their_values() {
+    // TEMP[1]: counter; TEMP[2]: sum over the iterations not continued; TEMP[3]: written
+    // late in the body and read at its start, so lanes that continued must keep it;
+    // TEMP[4]: local to an iteration.
+    same_image(
+        "  0: MOV TEMP[1], IMM[0].wwww
+  1: MOV TEMP[2], IMM[0].wwww
+  2: MOV TEMP[3], IMM[1].xxxx
+  3: BGNLOOP
+  4:   ADD TEMP[2], TEMP[2], TEMP[3]
+  5:   SGE TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx
+  6:   IF TEMP[0].xxxx
+  7:     BRK
+  8:   ENDIF
+  9:   ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].xxxx
+ 10:   MUL TEMP[4].x, TEMP[1].xxxx, IMM[0].xxxx
+ 11:   FRC TEMP[4].x, TEMP[4].xxxx
+ 12:   SLT TEMP[0].x, TEMP[4].xxxx, IMM[0].xxxx
+ 13:   IF TEMP[0].xxxx
+ 14:     CONT
+ 15:   ENDIF
+ 16:   MUL TEMP[3], TEMP[1].xxxx, IN[0].yxyx
+ 17: ENDLOOP
+ 18: MOV OUT[0], TEMP[2]
+ 19: END
+",
+    );
+}
+
+#[test]
+fn lanes_that_returned_never_need_their_values() {
+    same_image(&format!(
+        "{EVEN_COLUMNS}  3: MOV OUT[0], IMM[1].wwww
+  4: IF TEMP[0].xxxx
+  5:   RET
+  6: ENDIF
+  7: MUL TEMP[1], IN[0], IMM[1].yyyy
+  8: MOV OUT[0], TEMP[1]
+  9: END
+"
+    ));
+}
