@@ -213,13 +213,25 @@ fn render_quad_row(
         };
         let alive = engine.run_wave(m, &env, Machine::<WAVE>::ALL)? & !lanes.helpers;
         let color = output.and_then(|o| m.outputs().get(o));
+        let pixel = |l: usize| {
+            color.map_or([0.0; 4], |[x, y, z, w]| {
+                [x[l], y[l], z[l], w[l]].map(f32::from_bits)
+            })
+        };
+        let rows_here = rows.len() / w;
+        if alive == Machine::<WAVE>::ALL && rows_here == 2 && x0 + WAVE / 2 <= w {
+            // The whole wave covers 8 columns of both rows.
+            for (dy, row) in rows.chunks_exact_mut(w).enumerate() {
+                for (dx, p) in row[x0..x0 + WAVE / 2].iter_mut().enumerate() {
+                    *p = pixel(LANE_OF[dy][dx]);
+                }
+            }
+            continue;
+        }
         for l in (0..WAVE).filter(|l| alive & (1 << l) != 0) {
             let (px, dy) = lane_pixel(x0, l);
-            let value = color.map_or([0.0; 4], |[x, y, z, w]| {
-                [x[l], y[l], z[l], w[l]].map(f32::from_bits)
-            });
             if let Some(p) = rows.get_mut(dy * w + px) {
-                *p = value;
+                *p = pixel(l);
             }
         }
     }
@@ -228,8 +240,30 @@ fn render_quad_row(
 
 /// Column and row-within-quad of lane `l` of the wave starting at column `x0`.
 fn lane_pixel(x0: usize, l: usize) -> (usize, usize) {
-    (x0 + 2 * (l / 4) + (l & 1), (l >> 1) & 1)
+    (x0 + LANE_DX[l], (l >> 1) & 1)
 }
+
+/// Column of each lane from the wave's first column: quads side by side.
+const LANE_DX: [usize; WAVE] = {
+    let mut dx = [0; WAVE];
+    let mut l = 0;
+    while l < WAVE {
+        dx[l] = 2 * (l / 4) + (l & 1);
+        l += 1;
+    }
+    dx
+};
+
+/// The lane of each of the wave's 8 columns in its two rows.
+const LANE_OF: [[usize; WAVE / 2]; 2] = {
+    let mut of = [[0; WAVE / 2]; 2];
+    let mut l = 0;
+    while l < WAVE {
+        of[(l >> 1) & 1][LANE_DX[l]] = l;
+        l += 1;
+    }
+    of
+};
 
 /// Positions and helper lanes of one wave.
 fn lanes(program: &Program, w: usize, h: usize, x0: usize, qrow: usize) -> Lanes {
@@ -248,13 +282,17 @@ fn lanes(program: &Program, w: usize, h: usize, x0: usize, qrow: usize) -> Lanes
         (y.to_bits(), my < h)
     });
     let (mut xs, mut ys) = ([0u32; WAVE], [0u32; WAVE]);
-    let mut helpers = 0;
     for (l, (x, y)) in xs.iter_mut().zip(&mut ys).enumerate() {
-        let (px, dy) = lane_pixel(x0, l);
-        let (row_y, inside) = rows[dy];
-        helpers |= u32::from(px >= w || !inside) << l;
-        *x = (px as f32 + c).to_bits();
-        *y = row_y;
+        // Image columns are below MAX_SIZE, so exact as i32 and as f32.
+        *x = (((x0 + LANE_DX[l]) as i32) as f32 + c).to_bits();
+        *y = rows[(l >> 1) & 1].0;
+    }
+    let mut helpers = 0;
+    if x0 + WAVE / 2 > w || !(rows[0].1 && rows[1].1) {
+        for l in 0..WAVE {
+            let (px, dy) = lane_pixel(x0, l);
+            helpers |= u32::from(px >= w || !rows[dy].1) << l;
+        }
     }
     let pos = [xs, ys, [0.5f32.to_bits(); WAVE], [1.0f32.to_bits(); WAVE]];
     Lanes { pos, helpers }

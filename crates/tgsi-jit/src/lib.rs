@@ -60,6 +60,9 @@ pub struct JitProgram {
     /// The code keeps the temporaries in SSA values (`translate::temps_in_ssa`), so the
     /// machine's TEMP file need not be cleared for each wave.
     temps_in_ssa: bool,
+    /// The code is correct only for waves whose lanes all start active
+    /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
+    full_waves_only: bool,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -121,9 +124,13 @@ impl JitProgram {
         }
         let start = Instant::now();
         let group = support::group_quads(&program);
-        let (module, func) = build(&program, group, options).map_err(NotCompiled)?;
+        let unmasked = unmasked::unmasked_writes(&program);
+        let full_waves_only = unmasked.full_waves_only;
+        let (module, func) =
+            build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;
         Ok(JitProgram {
             temps_in_ssa: translate::temps_in_ssa(&program, group),
+            full_waves_only,
             program,
             func,
             group,
@@ -174,7 +181,12 @@ fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String>
 }
 
 /// Translate and compile; returns the module owning the code and the entry point.
-fn build(program: &Program, group: usize, options: Options) -> Result<(JITModule, WaveFn), String> {
+fn build(
+    program: &Program,
+    group: usize,
+    options: Options,
+    unmasked: Vec<u8>,
+) -> Result<(JITModule, WaveFn), String> {
     // Translate first: the function's size decides the register allocator, or that the
     // program is too big to compile.
     let probe = isa("backtracking")?;
@@ -194,6 +206,7 @@ fn build(program: &Program, group: usize, options: Options) -> Result<(JITModule
             program,
             group,
             options.approximate_math,
+            unmasked,
             ptr,
             probe.default_call_conv(),
         );
@@ -251,6 +264,9 @@ impl WaveEngine for JitProgram {
     }
 
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
+        if self.full_waves_only && active & Machine::<WAVE>::ALL != Machine::<WAVE>::ALL {
+            return Interpreter(&self.program).run_wave(m, env, active);
+        }
         if self.temps_in_ssa {
             m.start_keeping_temps(env, active);
         } else {

@@ -133,6 +133,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         program: &'a Program,
         g: usize,
         approximate: bool,
+        unmasked: Vec<u8>,
         ptr: Type,
         call_conv: CallConv,
     ) {
@@ -236,7 +237,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             calls,
             pairs: HashMap::new(),
             shadows,
-            unmasked: crate::unmasked::unmasked_writes(program),
+            unmasked,
             pc: 0,
         };
         t.preload_consts();

@@ -13,10 +13,13 @@
 //!
 //! Lanes see each other's values through derivatives and the instructions run on the
 //! interpreter's step (texture sampling takes its LOD from the quad, inter-lane opcodes
-//! read other lanes): the channels those read keep every blend, so what a neighbour sees
-//! is what the interpreter would show it. Values reach those channels only through
-//! blended writes, which leave inactive lanes alone. Programs that address temporaries
-//! indirectly keep every blend.
+//! read other lanes): the channels those read keep their blends wherever a lane may be
+//! inactive, so what a neighbour sees is what the interpreter would show it (values reach
+//! those channels only through blended writes, which leave inactive lanes alone). Outside
+//! every IF and loop of a program without RET, only lanes inactive from the start can be
+//! inactive: there such writes go unblended too, and the code may only run waves whose
+//! lanes all start active ([`Unmasked::full_waves_only`]; the others go to the
+//! interpreter). Programs that address temporaries indirectly keep every blend.
 
 use crate::support;
 use tgsi_exec::compile::{Inst, RegFile};
@@ -59,15 +62,29 @@ impl Set {
     }
 }
 
-/// For each instruction, the destination channels (bit c) of its temporary destination
-/// whose write needs no blend. All zero when the program's lanes can see each other.
-pub(crate) fn unmasked_writes(program: &Program) -> Vec<u8> {
+/// The writes to temporaries compiled without a blend.
+pub(crate) struct Unmasked {
+    /// For each instruction, the channels (bit c) of its temporary destination written in
+    /// every lane.
+    pub(crate) writes: Vec<u8>,
+    /// Some of those writes are correct only when every lane of the wave starts active.
+    pub(crate) full_waves_only: bool,
+}
+
+/// Which writes of `program` to temporaries need no blend.
+pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
     let insts = &program.insts;
-    let none = vec![0; insts.len()];
+    let none = Unmasked {
+        writes: vec![0; insts.len()],
+        full_waves_only: false,
+    };
     let channels = program.register_counts()[0] * 4;
     if channels > MAX_CHANNELS || insts.iter().any(indirect_temp) {
         return none;
     }
+    let returns = insts
+        .iter()
+        .any(|i| matches!(i.kind, Kind::Flow(Flow::Ret)));
     let mut observed = Set::empty(channels);
     for inst in insts
         .iter()
@@ -87,6 +104,9 @@ pub(crate) fn unmasked_writes(program: &Program) -> Vec<u8> {
     // entry holds its own and all enclosing ones).
     let mut waiting: Vec<Set> = Vec::new();
     let mut out = none;
+    // Outside every structure, with no lane returned: only lanes inactive from the start
+    // can be inactive.
+    let settled = |waiting: &Vec<Set>| waiting.is_empty() && !returns;
     for (pc, inst) in insts.iter().enumerate() {
         match inst.kind {
             Kind::Flow(Flow::If { .. }) => {
@@ -114,13 +134,19 @@ pub(crate) fn unmasked_writes(program: &Program) -> Vec<u8> {
             Kind::Component(_) | Kind::Vector(_) if !support::runs_on_step(inst) => {
                 if let Some((index, mask)) = temp_dst(inst) {
                     let needed = waiting.last().unwrap_or(&empty);
-                    out[pc] = (0..4)
-                        .filter(|&c| mask & (1 << c) != 0)
-                        .filter(|&c| {
-                            let ch = index * 4 + c;
-                            !needed.contains(ch) && !observed.contains(ch)
-                        })
-                        .fold(0, |m, c| m | 1 << c);
+                    for c in (0..4).filter(|&c| mask & (1 << c) != 0) {
+                        let ch = index * 4 + c;
+                        if needed.contains(ch) {
+                            continue;
+                        }
+                        if observed.contains(ch) {
+                            if !settled(&waiting) {
+                                continue;
+                            }
+                            out.full_waves_only = true;
+                        }
+                        out.writes[pc] |= 1 << c;
+                    }
                 }
             }
             _ => {}
@@ -258,7 +284,7 @@ mod tests {
     use super::unmasked_writes;
     use tgsi_exec::Program;
 
-    fn analyse(body: &str) -> Vec<u8> {
+    fn analyse(body: &str) -> super::Unmasked {
         let text = format!(
             "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
              IMM[0] FLT32 {{0.5, 1.0, 2.0, 0.0}}\n{body}"
@@ -269,11 +295,13 @@ mod tests {
 
     #[test]
     fn values_local_to_an_iteration_need_no_blend_carried_ones_do() {
-        let m = analyse(
+        let u = analyse(
             "  0: MOV TEMP[1], IMM[0].wwww\n  1: BGNLOOP\n  2: SGE TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx\n\
                3: IF TEMP[0].xxxx\n  4: BRK\n  5: ENDIF\n  6: MUL TEMP[2].xy, TEMP[1].xxxx, IMM[0].xxxx\n\
                7: ADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].yyyy\n  8: ENDLOOP\n  9: MOV OUT[0], TEMP[1]\n 10: END\n",
         );
+        let m = u.writes;
+        assert!(!u.full_waves_only);
         // Top level: no lane waits anywhere.
         assert_eq!(m[0], 0b1111);
         // TEMP[0].x and TEMP[2] are dead where waiting lanes resume; TEMP[1].x is not.
@@ -284,14 +312,30 @@ mod tests {
 
     #[test]
     fn the_else_part_and_derivatives_keep_blends() {
-        let m = analyse(
+        let u = analyse(
             "  0: MOV TEMP[1], IMM[0].xxxx\n  1: IF IN[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].yyyy\n\
                3: MOV TEMP[2].x, IMM[0].yyyy\n  4: MOV TEMP[3].x, IN[0].xxxx\n  5: DDX TEMP[0].x, TEMP[3].xxxx\n\
                6: ELSE\n  7: MOV OUT[0], TEMP[1]\n  8: ENDIF\n  9: END\n",
         );
         // TEMP[1].x is read by the lanes waiting at the ELSE; TEMP[3].x by a derivative.
+        let m = u.writes;
         assert_eq!(m[2], 0);
         assert_eq!(m[3], 0b0001);
         assert_eq!(m[4], 0);
+        assert!(!u.full_waves_only);
+    }
+
+    #[test]
+    fn outside_structures_derivative_sources_need_full_waves() {
+        let body = "  0: MUL TEMP[0], IN[0], IMM[0].zzzz\n  1: DDX TEMP[1], TEMP[0]\n\
+                      2: IF IN[0].xxxx\n  3: MOV TEMP[0], IMM[0].yyyy\n  4: ENDIF\n\
+                      5: DDY TEMP[2], TEMP[0]\n  6: MOV OUT[0], TEMP[2]\n";
+        let u = analyse(&format!("{body}  7: END\n"));
+        assert_eq!((u.writes[0], u.writes[3]), (0b1111, 0));
+        assert!(u.full_waves_only);
+        // A lane that returned is inactive outside structures too.
+        let u = analyse(&format!("{body}  7: RET\n  8: END\n"));
+        assert_eq!((u.writes[0], u.writes[3]), (0, 0));
+        assert!(!u.full_waves_only);
     }
 }

@@ -4,7 +4,11 @@
 //! read by derivatives. Each shader diverges per pixel, and the image must be the
 //! interpreter's.
 
-use tgsi_exec::{render_fragment, render_fragment_with, Program, RenderOptions};
+use tgsi_exec::resource::NO_RESOURCES;
+use tgsi_exec::{
+    render_fragment, render_fragment_with, Env, Interpreter, Machine, Program, RenderOptions,
+    WaveEngine, WAVE,
+};
 use tgsi_jit::Engine;
 
 const HEAD: &str = "FRAG
@@ -110,4 +114,35 @@ fn lanes_that_returned_never_need_their_values() {
   9: END
 "
     ));
+}
+
+#[test]
+fn a_wave_with_lanes_inactive_from_the_start_keeps_their_zeros_for_derivatives() {
+    // TEMP[1] is written outside every structure and read by DDX, so its write is
+    // unblended only for waves whose lanes all start active; other waves must still show
+    // the derivatives the interpreter's zeros give.
+    let text = format!(
+        "{HEAD}  0: MUL TEMP[1], IN[0], IN[0]\n  1: DDX TEMP[2], TEMP[1]\n  2: DDY_FINE TEMP[3], TEMP[1]\n  3: ADD OUT[0], TEMP[2], TEMP[3]\n  4: END\n"
+    );
+    let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    let jit = Engine::new(program.clone());
+    assert!(jit.is_compiled(), "{:?}", jit.fallback_reason());
+    let env = Env {
+        consts: &[],
+        budget: 1 << 20,
+        helpers: 0,
+        resources: &NO_RESOURCES,
+    };
+    for active in [Machine::<WAVE>::ALL, 0b1011_0111_1110_1101] {
+        let run = |engine: &dyn WaveEngine| {
+            let mut m = Machine::<WAVE>::new(&program);
+            m.inputs_mut()[0] = std::array::from_fn(|c| {
+                std::array::from_fn(|l| ((l * 7 + c * 3) as f32 * 0.37).to_bits())
+            });
+            let alive = engine.run_wave(&mut m, &env, active);
+            (alive.map_err(|e| e.to_string()), m.outputs()[0])
+        };
+        assert_eq!(run(&Interpreter(&program)), run(&jit), "active {active:#x}");
+    }
 }
