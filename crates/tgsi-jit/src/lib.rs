@@ -40,6 +40,7 @@ mod scalar_lanes;
 pub mod support;
 mod translate;
 mod unmasked;
+mod vector_int;
 
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};

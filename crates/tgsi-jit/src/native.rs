@@ -1,5 +1,7 @@
-//! The opcodes compiled to vector instructions, four lanes at a time (or, for the integer
-//! operations x86 has no vector form of, to scalar code per lane: [`crate::scalar_lanes`]).
+//! The opcodes compiled to vector instructions, four lanes at a time (integer division and
+//! bit counts from other vector instructions: [`crate::vector_int`]; the other integer
+//! operations x86 has no vector form of become scalar code per lane:
+//! [`crate::scalar_lanes`]).
 //! Each arm is the form of the interpreter's scalar function for the opcode
 //! (`tgsi_exec::scalar`), bit for bit. For any other opcode these functions return `None`
 //! having emitted nothing, and the translator calls the interpreter's own kernel instead:
@@ -10,6 +12,7 @@
 use crate::approx;
 use crate::lanes::LaneOps;
 use crate::scalar_lanes::{self as sl, per_lane};
+use crate::vector_int;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32};
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -175,17 +178,15 @@ pub(crate) fn component(
             let low = b.f2i(a);
             b.ins().blendv(big, high, low)
         }
-        Opcode::UDIV => per_lane(b, &[a, x?], sl::udiv),
-        Opcode::UMOD => per_lane(b, &[a, x?], sl::umod),
-        Opcode::IDIV => per_lane(b, &[a, x?], sl::idiv),
-        Opcode::MOD => per_lane(b, &[a, x?], sl::imod),
+        Opcode::UDIV | Opcode::UMOD | Opcode::IDIV | Opcode::MOD => {
+            vector_int::divide(b, op, a, x?)?
+        }
         Opcode::IMUL_HI => per_lane(b, &[a, x?], sl::imul_hi),
         Opcode::UMUL_HI => per_lane(b, &[a, x?], sl::umul_hi),
-        Opcode::POPC => per_lane(b, &[a], sl::popc),
         Opcode::BREV => per_lane(b, &[a], sl::brev),
-        Opcode::LSB => per_lane(b, &[a], sl::lsb),
-        Opcode::UMSB => per_lane(b, &[a], sl::umsb),
-        Opcode::IMSB => per_lane(b, &[a], sl::imsb),
+        Opcode::POPC | Opcode::LSB | Opcode::UMSB | Opcode::IMSB => {
+            vector_int::bit_count(b, op, a)?
+        }
         Opcode::UBFE => per_lane(b, &[a, x?, y?], sl::ubfe),
         Opcode::IBFE => per_lane(b, &[a, x?, y?], sl::ibfe),
         Opcode::BFI => per_lane(b, &[a, x?, y?, arg(3)?], sl::bfi),

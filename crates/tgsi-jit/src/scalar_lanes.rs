@@ -1,9 +1,8 @@
 //! Operations x86 has no vector instruction for, compiled one lane at a time: the four
 //! lanes are extracted, computed and inserted back.
 //!
-//! - Integer division, bit counts, bit reversal, bit fields and high products become scalar
-//!   code, each the exact form of its `tgsi_exec::scalar::int` function (division by zero
-//!   and `INT_MIN / −1` included, without a trapping instruction).
+//! - Bit reversal, bit fields and high products become scalar code, each the
+//!   exact form of its `tgsi_exec::scalar::int` function.
 //! - EX2, LG2, POW, SIN and COS, whose results are glibc's, call the interpreter's own
 //!   scalar functions (`tgsi_exec::scalar::float`) directly, once per lane.
 //!
@@ -42,52 +41,6 @@ fn pick(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
     b.ins().select(cond, x, y)
 }
 
-/// A divisor that cannot trap: 1 where `d` is 0, or −1 under `INT_MIN` when `signed`.
-fn safe_divisor(b: &mut FunctionBuilder, n: Value, d: Value, signed: bool) -> (Value, Value) {
-    let zero = b.ins().icmp_imm_s(IntCC::Equal, d, 0);
-    let one = k(b, 1);
-    let mut safe = pick(b, zero, one, d);
-    if signed {
-        let min = b.ins().icmp_imm_s(IntCC::Equal, n, i64::from(i32::MIN));
-        let minus = b.ins().icmp_imm_s(IntCC::Equal, d, -1);
-        let overflow = b.ins().band(min, minus);
-        safe = pick(b, overflow, one, safe);
-    }
-    (safe, zero)
-}
-
-/// UDIV: by zero → `0xFFFFFFFF`.
-pub(crate) fn udiv(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let (d, zero) = safe_divisor(b, s[0], s[1], false);
-    let q = b.ins().udiv(s[0], d);
-    let max = k(b, -1);
-    pick(b, zero, max, q)
-}
-
-/// UMOD: by zero → `0xFFFFFFFF`.
-pub(crate) fn umod(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let (d, zero) = safe_divisor(b, s[0], s[1], false);
-    let r = b.ins().urem(s[0], d);
-    let max = k(b, -1);
-    pick(b, zero, max, r)
-}
-
-/// IDIV: by zero → 0; `INT_MIN / −1` → `INT_MIN` (dividing by 1 gives it).
-pub(crate) fn idiv(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let (d, zero) = safe_divisor(b, s[0], s[1], true);
-    let q = b.ins().sdiv(s[0], d);
-    let z = k(b, 0);
-    pick(b, zero, z, q)
-}
-
-/// MOD: by zero → −1; `INT_MIN % −1` → 0 (the remainder by 1).
-pub(crate) fn imod(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let (d, zero) = safe_divisor(b, s[0], s[1], true);
-    let r = b.ins().srem(s[0], d);
-    let minus = k(b, -1);
-    pick(b, zero, minus, r)
-}
-
 /// IMUL_HI: the high word of the signed product.
 pub(crate) fn imul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().smulhi(s[0], s[1])
@@ -98,36 +51,9 @@ pub(crate) fn umul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().umulhi(s[0], s[1])
 }
 
-/// POPC.
-pub(crate) fn popc(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    b.ins().popcnt(s[0])
-}
-
 /// BREV.
 pub(crate) fn brev(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().bitrev(s[0])
-}
-
-/// LSB: the lowest set bit, −1 for 0 (where `ctz` gives 32).
-pub(crate) fn lsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let t = b.ins().ctz(s[0]);
-    let zero = b.ins().icmp_imm_s(IntCC::Equal, s[0], 0);
-    let minus = k(b, -1);
-    pick(b, zero, minus, t)
-}
-
-/// UMSB: `31 − clz`, which is −1 for 0 (`clz` gives 32).
-pub(crate) fn umsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let z = b.ins().clz(s[0]);
-    let top = k(b, 31);
-    b.ins().isub(top, z)
-}
-
-/// IMSB: UMSB of the word with its sign bits flipped away (`x ^ (x >> 31)`).
-pub(crate) fn imsb(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let sign = b.ins().sshr_imm_s(s[0], 31);
-    let v = b.ins().bxor(s[0], sign);
-    umsb(b, &[v])
 }
 
 /// UBFE / IBFE (value, offset, bits) with SM5 masking; `signed` for IBFE.

@@ -141,3 +141,54 @@ fn derivatives_and_dot_products_match_the_interpreter() {
         assert_eq!(bits(&want), bits(&got), "{op}");
     }
 }
+
+#[test]
+fn integer_division_and_bit_counts_match_the_interpreter_on_random_words() {
+    // The vector forms of `src/vector_int.rs` over words of every magnitude: random words,
+    // their small and shifted forms, negated ones, and the neighbours of powers of two.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u32
+    };
+    let count = 4096;
+    let word = |r: u32, sel: u32| match sel % 6 {
+        0 => r,
+        1 => r >> (r % 32),
+        2 => r % 1000,
+        3 => (1u32 << (r % 32))
+            .wrapping_add((r >> 5) % 3)
+            .wrapping_sub(1),
+        4 => (r >> (r % 32)).wrapping_neg(),
+        _ => r | 0x8000_0000,
+    };
+    let mut vectors = || -> Vec<[u32; 4]> {
+        (0..count)
+            .map(|_| std::array::from_fn(|_| word(next(), next())))
+            .collect()
+    };
+    let inputs = vec![
+        VertexInput::PerVertex(vectors()),
+        VertexInput::PerVertex(vectors()),
+    ];
+    let ops = ["UDIV", "UMOD", "IDIV", "MOD", "POPC", "LSB", "UMSB", "IMSB"];
+    for op in ops {
+        let srcs = if op.ends_with("DIV") || op.ends_with("MOD") {
+            "IN[0], IN[1]"
+        } else {
+            "IN[0]"
+        };
+        let text = format!(
+            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], GENERIC[0]\n  0: {op} OUT[0], {srcs}\n  1: END\n"
+        );
+        let (program, engine) = compile(&text);
+        let opts = VertexOptions {
+            count,
+            inputs: inputs.clone(),
+            ..Default::default()
+        };
+        assert_same_vertices(&text, &program, &engine, &opts);
+    }
+}

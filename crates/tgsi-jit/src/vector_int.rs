@@ -1,0 +1,186 @@
+//! Integer opcodes x86 has no vector instruction for, four lanes at a time from other
+//! vector instructions, each exactly its `tgsi_exec::scalar::int` function.
+//!
+//! **Bit counts.** POPC counts each byte's bits (a table lookup by nibbles) and adds the
+//! bytes of each word. LSB isolates the lowest set bit (`x & −x`) and UMSB the highest
+//! that has no set bit above it once every bit with a set neighbour above is cleared
+//! (`x & !(x >> 1)`, whose conversion to binary32 cannot round up to the next power of two,
+//! as no 24 consecutive bits are all set): the exponent of the converted value is the bit's
+//! position. IMSB is UMSB of the word with its sign bits flipped away.
+//!
+//! **Division** (UDIV, UMOD, IDIV, MOD) goes through binary64. Every 32-bit integer is exact in binary64, and so is the truncated quotient: when
+//! `q = a / b` is not an integer it lies at least `1/|b|` from the nearest integer, while
+//! the rounding error of the binary64 division is at most `|q|·2⁻⁵³ < 2³²/|b| · 2⁻⁵³`, far
+//! less; so truncating the rounded quotient gives the integer quotient. The remainder is
+//! `a − q·b` in wrapping 32-bit arithmetic, which also gives `INT_MIN / −1 = INT_MIN` and
+//! `INT_MIN % −1 = 0` as `tgsi_exec::scalar::int` defines them; division by zero gives
+//! that module's values by a blend. Conversions use the exponent trick (no conversion
+//! instruction between 32-bit integers and binary64 vectors exists below AVX-512): the
+//! word `x` under the high word `0x43300000` is the binary64 `2⁵² + x`.
+
+use crate::lanes::LaneOps;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I8X16};
+use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
+use tgsi::Opcode;
+
+/// High word of the binary64 2⁵².
+const TWO_52_HIGH: u32 = 0x4330_0000;
+
+/// The bit-count opcodes (POPC, LSB, UMSB, IMSB), or `None` for any other.
+pub(crate) fn bit_count(b: &mut FunctionBuilder, op: Opcode, x: Value) -> Option<Value> {
+    Some(match op {
+        Opcode::POPC => {
+            let bytes = b.ins().bitcast(I8X16, little(), x);
+            let counts = b.ins().popcnt(bytes);
+            let v = b.ins().bitcast(I32X4, little(), counts);
+            let s16 = shift(b, v, 16, false);
+            let v = b.ins().iadd(v, s16);
+            let s8 = shift(b, v, 8, false);
+            let v = b.ins().iadd(v, s8);
+            and_word(b, v, 0x3f)
+        }
+        Opcode::LSB => {
+            let neg = b.ins().ineg(x);
+            let low = b.ins().band(x, neg);
+            // 2³¹ converts as −2³¹: the exponent is the same.
+            let e = exponent(b, low);
+            let zero = b.splat_word(0);
+            let none = b.ins().icmp(IntCC::Equal, x, zero);
+            let minus = b.splat_word(u32::MAX);
+            b.ins().blendv(none, minus, e)
+        }
+        Opcode::UMSB => umsb(b, x),
+        Opcode::IMSB => {
+            let sign = shift(b, x, 31, true);
+            let v = b.ins().bxor(x, sign);
+            umsb(b, v)
+        }
+        _ => return None,
+    })
+}
+
+/// UMSB: the position of the highest set bit, −1 for 0.
+fn umsb(b: &mut FunctionBuilder, x: Value) -> Value {
+    let above = shift(b, x, 1, false);
+    let single = b.ins().band_not(x, above);
+    // Bit 31 set converts as a negative value: decided apart.
+    let low = and_word(b, single, 0x7fff_ffff);
+    let e = exponent(b, low);
+    let zero = b.splat_word(0);
+    let none = b.ins().icmp(IntCC::Equal, x, zero);
+    let minus = b.splat_word(u32::MAX);
+    let e = b.ins().blendv(none, minus, e);
+    let top = b.ins().icmp(IntCC::SignedLessThan, x, zero);
+    let msb = b.splat_word(31);
+    b.ins().blendv(top, msb, e)
+}
+
+/// The binary32 exponent of each word converted from a signed integer (its bit position
+/// when it is ±2ᵏ).
+fn exponent(b: &mut FunctionBuilder, x: Value) -> Value {
+    let f = b.ins().fcvt_from_sint(F32X4, x);
+    let bits = b.w(f);
+    let e = shift(b, bits, 23, false);
+    let e = and_word(b, e, 0xff);
+    let bias = b.splat_word((-127i32) as u32);
+    b.ins().iadd(e, bias)
+}
+
+/// Every lane of `x` and `m`.
+fn and_word(b: &mut FunctionBuilder, x: Value, m: u32) -> Value {
+    let m = b.splat_word(m);
+    b.ins().band(x, m)
+}
+
+/// Every lane of `x` shifted right by `n` (arithmetically when `signed`).
+fn shift(b: &mut FunctionBuilder, x: Value, n: i64, signed: bool) -> Value {
+    let n = b.ins().iconst(I32, n);
+    if signed {
+        b.ins().sshr(x, n)
+    } else {
+        b.ins().ushr(x, n)
+    }
+}
+
+/// The four division opcodes, or `None` for any other.
+pub(crate) fn divide(b: &mut FunctionBuilder, op: Opcode, n: Value, d: Value) -> Option<Value> {
+    let (signed, remainder, by_zero) = match op {
+        Opcode::UDIV => (false, false, u32::MAX),
+        Opcode::UMOD => (false, true, u32::MAX),
+        Opcode::IDIV => (true, false, 0),
+        Opcode::MOD => (true, true, u32::MAX),
+        _ => return None,
+    };
+    let nf = to_f64(b, n, signed);
+    let df = to_f64(b, d, signed);
+    let q = [0, 1].map(|h| {
+        let x = b.ins().fdiv(nf[h], df[h]);
+        b.ins().trunc(x)
+    });
+    let q = to_words(b, q);
+    let r = if remainder {
+        let p = b.ins().imul(q, d);
+        b.ins().isub(n, p)
+    } else {
+        q
+    };
+    let zero = b.splat_word(0);
+    let is_zero = b.ins().icmp(IntCC::Equal, d, zero);
+    let special = b.splat_word(by_zero);
+    Some(b.ins().blendv(is_zero, special, r))
+}
+
+/// The words of `x` (signed or unsigned) as two `f64x2` vectors: lanes 0–1 and 2–3.
+fn to_f64(b: &mut FunctionBuilder, x: Value, signed: bool) -> [Value; 2] {
+    // A signed word becomes unsigned `x + 2³¹` by flipping its sign bit.
+    let (x, bias) = if signed {
+        let top = b.splat_word(0x8000_0000);
+        (b.ins().bxor(x, top), 2f64.powi(52) + 2f64.powi(31))
+    } else {
+        (x, 2f64.powi(52))
+    };
+    let high = b.splat_word(TWO_52_HIGH);
+    let bias = b.ins().f64const(bias);
+    let bias = b.ins().splat(F64X2, bias);
+    [[0, 4, 1, 5], [2, 6, 3, 7]].map(|order| {
+        let v = shuffle(b, x, high, order);
+        let v = b.ins().bitcast(F64X2, little(), v);
+        b.ins().fsub(v, bias)
+    })
+}
+
+/// Two `f64x2` vectors of integers in (−2⁵¹, 2⁵¹) as the four low words of their two's
+/// complement: adding 2⁵² + 2⁵¹ leaves them in the low bits of the sum.
+fn to_words(b: &mut FunctionBuilder, q: [Value; 2]) -> Value {
+    let magic = b.ins().f64const(2f64.powi(52) + 2f64.powi(51));
+    let magic = b.ins().splat(F64X2, magic);
+    let [lo, hi] = q.map(|v| {
+        let v = b.ins().fadd(v, magic);
+        b.ins().bitcast(I32X4, little(), v)
+    });
+    shuffle(b, lo, hi, [0, 2, 4, 6])
+}
+
+/// Lane `i` of the result is lane `order[i]` of `x` (0–3) or of `y` (4–7).
+fn shuffle(b: &mut FunctionBuilder, x: Value, y: Value, order: [u8; 4]) -> Value {
+    let (xb, yb) = (
+        b.ins().bitcast(I8X16, little(), x),
+        b.ins().bitcast(I8X16, little(), y),
+    );
+    let mut mask = [0u8; 16];
+    for (i, &l) in order.iter().enumerate() {
+        for k in 0..4 {
+            mask[4 * i + k] = 4 * l + k as u8;
+        }
+    }
+    let imm = b.func.dfg.immediates.push(mask.to_vec().into());
+    let s = b.ins().shuffle(xb, yb, imm);
+    b.ins().bitcast(I32X4, little(), s)
+}
+
+/// Lane-preserving bitcasts between vector types.
+fn little() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
