@@ -118,6 +118,9 @@ pub(crate) struct Translator<'a, 'b> {
     unmasked: Vec<u8>,
     /// The instruction being translated.
     pc: usize,
+    /// The execution mask last computed, and the block it was computed in: valid until a
+    /// mask variable changes or code moves to another block.
+    exec_cache: Option<(Block, Channel)>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -239,6 +242,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             shadows,
             unmasked,
             pc: 0,
+            exec_cache: None,
         };
         t.preload_consts();
         for pc in 0..program.insts.len() {
@@ -354,19 +358,31 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// The execution mask of chunk `k`.
     fn exec(&mut self, k: usize) -> Value {
-        let b = &mut *self.b;
-        let c = b.use_var(self.cond[k]);
-        let l = b.use_var(self.loop_[k]);
-        let t = b.use_var(self.cont[k]);
-        let f = b.use_var(self.func[k]);
-        let cl = b.ins().band(c, l);
-        let tf = b.ins().band(t, f);
-        b.ins().band(cl, tf)
+        self.exec_all()[k]
     }
 
-    /// The execution mask of every chunk.
+    /// The execution mask of every chunk (computed once per block and mask change).
     fn exec_all(&mut self) -> Channel {
-        (0..self.g).map(|k| self.exec(k)).collect()
+        let block = self.b.current_block();
+        if let (Some((b, m)), Some(block)) = (&self.exec_cache, block) {
+            if *b == block {
+                return m.clone();
+            }
+        }
+        let m: Channel = (0..self.g)
+            .map(|k| {
+                let b = &mut *self.b;
+                let c = b.use_var(self.cond[k]);
+                let l = b.use_var(self.loop_[k]);
+                let t = b.use_var(self.cont[k]);
+                let f = b.use_var(self.func[k]);
+                let cl = b.ins().band(c, l);
+                let tf = b.ins().band(t, f);
+                b.ins().band(cl, tf)
+            })
+            .collect();
+        self.exec_cache = block.map(|b| (b, m.clone()));
+        m
     }
 
     /// Whether any lane of `m` is set (an `i8`).
@@ -391,6 +407,7 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Set mask variables.
     fn set_mask(&mut self, m: Mask, v: &Channel) {
+        self.exec_cache = None;
         for k in 0..self.g {
             self.b.def_var(m[k], v[k]);
         }
@@ -563,20 +580,22 @@ impl<'a, 'b> Translator<'a, 'b> {
                 self.jump_and_switch(exit, exit);
             }
             Flow::Brk => {
-                for k in 0..self.g {
-                    let e = self.exec(k);
+                let exec = self.exec_all();
+                for (k, e) in exec.into_iter().enumerate() {
                     let l = self.b.use_var(self.loop_[k]);
                     let n = self.b.ins().band_not(l, e);
                     self.b.def_var(self.loop_[k], n);
                 }
+                self.exec_cache = None;
             }
             Flow::Cont => {
-                for k in 0..self.g {
-                    let e = self.exec(k);
+                let exec = self.exec_all();
+                for (k, e) in exec.into_iter().enumerate() {
                     let c = self.b.use_var(self.cont[k]);
                     let n = self.b.ins().band_not(c, e);
                     self.b.def_var(self.cont[k], n);
                 }
+                self.exec_cache = None;
             }
             Flow::Ret => {
                 let exec = self.exec_all();
