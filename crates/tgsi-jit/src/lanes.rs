@@ -147,20 +147,41 @@ impl LaneOps for FunctionBuilder<'_> {
     }
 
     fn lanes(&mut self, x: Value, order: [u8; 4]) -> Value {
-        let le = MemFlagsData::new().with_endianness(Endianness::Little);
-        let bytes = self.ins().bitcast(I8X16, le, x);
-        let mut mask = [0u8; 16];
-        for (i, &l) in order.iter().enumerate() {
-            for k in 0..4 {
-                mask[4 * i + k] = 4 * l + k as u8;
-            }
-        }
-        let imm = self.func.dfg.immediates.push(mask.to_vec().into());
-        let shuffled = self.ins().shuffle(bytes, bytes, imm);
-        self.ins().bitcast(I32X4, le, shuffled)
+        shuffle_words(self, x, x, order)
     }
 
     fn any(&mut self, mask: Value) -> Value {
         self.ins().vany_true(mask)
     }
+}
+
+/// Little-endian flags for bitcasts between vectors of different lane counts.
+pub(crate) fn le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+/// Words of `x` and `y` (any 128-bit vectors) picked by `order` (0–3: `x`, 4–7: `y`), as
+/// an `i32x4`.
+pub(crate) fn shuffle_words(b: &mut FunctionBuilder, x: Value, y: Value, order: [u8; 4]) -> Value {
+    let (xb, yb) = (
+        b.ins().bitcast(I8X16, le(), x),
+        b.ins().bitcast(I8X16, le(), y),
+    );
+    let mut mask = [0u8; 16];
+    for (i, &w) in order.iter().enumerate() {
+        for k in 0..4 {
+            mask[4 * i + k] = 4 * w + k as u8;
+        }
+    }
+    // The same mask gets the same immediate, so equal shuffles are merged.
+    let found = b
+        .func
+        .dfg
+        .immediates
+        .iter()
+        .find(|(_, data)| data.as_slice() == mask)
+        .map(|(imm, _)| imm);
+    let imm = found.unwrap_or_else(|| b.func.dfg.immediates.push(mask.to_vec().into()));
+    let r = b.ins().shuffle(xb, yb, imm);
+    b.ins().bitcast(I32X4, le(), r)
 }

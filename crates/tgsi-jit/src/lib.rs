@@ -13,7 +13,10 @@
 //!   own kernels (64-bit ones once per lane) or its single-instruction step (textures,
 //!   memory, DFRACEXP, indirect operands).
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
-//!   budget is counted the same way and checked at every loop end.
+//!   budget is counted the same way and checked at every loop end. Results are blended
+//!   into temporaries under the execution mask only where a lane inactive at the write
+//!   could read the old value later (`unmasked.rs`: liveness at the points where waiting
+//!   lanes resume).
 //! * Programs whose lanes do not interact (no texture sampling, stores, atomics or
 //!   inter-lane opcodes) run a quad at a time, so each quad leaves loops on its own.
 //!

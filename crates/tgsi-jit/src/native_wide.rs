@@ -9,12 +9,10 @@
 //! and [`per_lane`] calls the interpreter's own kernel once per lane. The tests check
 //! every one against the interpreter.
 
-use crate::lanes::LaneOps;
+use crate::lanes::{le, shuffle_words, LaneOps};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32X4, F64X2, I32X4, I64, I64X2, I8X16};
-use cranelift_codegen::ir::{
-    AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Signature, Value,
-};
+use cranelift_codegen::ir::types::{F32X4, F64X2, I64, I64X2};
+use cranelift_codegen::ir::{AbiParam, ConstantData, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
@@ -32,37 +30,6 @@ pub(crate) enum Wide {
 
 /// The sign bit of a binary64.
 pub(crate) const SIGN: u64 = 1 << 63;
-
-/// Little-endian flags for bitcasts between vectors of different lane counts.
-fn le() -> MemFlagsData {
-    MemFlagsData::new().with_endianness(Endianness::Little)
-}
-
-/// Words of `x` and `y` (any 128-bit vectors) picked by `order` (0–3: `x`, 4–7: `y`), as
-/// an `i32x4`.
-fn shuffle_words(b: &mut FunctionBuilder, x: Value, y: Value, order: [u8; 4]) -> Value {
-    let (xb, yb) = (
-        b.ins().bitcast(I8X16, le(), x),
-        b.ins().bitcast(I8X16, le(), y),
-    );
-    let mut mask = [0u8; 16];
-    for (i, &w) in order.iter().enumerate() {
-        for k in 0..4 {
-            mask[4 * i + k] = 4 * w + k as u8;
-        }
-    }
-    // The same mask gets the same immediate, so equal shuffles are merged.
-    let found = b
-        .func
-        .dfg
-        .immediates
-        .iter()
-        .find(|(_, data)| data.as_slice() == mask)
-        .map(|(imm, _)| imm);
-    let imm = found.unwrap_or_else(|| b.func.dfg.immediates.push(mask.to_vec().into()));
-    let r = b.ins().shuffle(xb, yb, imm);
-    b.ins().bitcast(I32X4, le(), r)
-}
 
 /// Any 128-bit vector as an `i64x2`.
 fn q(b: &mut FunctionBuilder, x: Value) -> Value {

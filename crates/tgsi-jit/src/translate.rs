@@ -6,7 +6,9 @@
 //! other register file, in the machine's memory). The execution masks of the interpreter (cond,
 //! loop, cont, func) are variables too, one vector per four lanes, updated at the same
 //! instructions and by the same rules, so every instruction sees the mask the interpreter
-//! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. The
+//! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. A
+//! result is blended with the register's old value under the execution mask unless
+//! [`crate::unmasked`] finds that no lane inactive there reads the old value. The
 //! instruction count follows the interpreter's as well, and is checked against the budget
 //! at every loop end and at the exit.
 //!

@@ -18,10 +18,10 @@
 //! instruction between 32-bit integers and binary64 vectors exists below AVX-512): the
 //! word `x` under the high word `0x43300000` is the binary64 `2⁵² + x`.
 
-use crate::lanes::LaneOps;
+use crate::lanes::{le, shuffle_words, LaneOps};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I8X16};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
@@ -32,9 +32,9 @@ const TWO_52_HIGH: u32 = 0x4330_0000;
 pub(crate) fn bit_count(b: &mut FunctionBuilder, op: Opcode, x: Value) -> Option<Value> {
     Some(match op {
         Opcode::POPC => {
-            let bytes = b.ins().bitcast(I8X16, little(), x);
+            let bytes = b.ins().bitcast(I8X16, le(), x);
             let counts = b.ins().popcnt(bytes);
-            let v = b.ins().bitcast(I32X4, little(), counts);
+            let v = b.ins().bitcast(I32X4, le(), counts);
             let s16 = shift(b, v, 16, false);
             let v = b.ins().iadd(v, s16);
             let s8 = shift(b, v, 8, false);
@@ -145,8 +145,8 @@ fn to_f64(b: &mut FunctionBuilder, x: Value, signed: bool) -> [Value; 2] {
     let bias = b.ins().f64const(bias);
     let bias = b.ins().splat(F64X2, bias);
     [[0, 4, 1, 5], [2, 6, 3, 7]].map(|order| {
-        let v = shuffle(b, x, high, order);
-        let v = b.ins().bitcast(F64X2, little(), v);
+        let v = shuffle_words(b, x, high, order);
+        let v = b.ins().bitcast(F64X2, le(), v);
         b.ins().fsub(v, bias)
     })
 }
@@ -158,29 +158,7 @@ fn to_words(b: &mut FunctionBuilder, q: [Value; 2]) -> Value {
     let magic = b.ins().splat(F64X2, magic);
     let [lo, hi] = q.map(|v| {
         let v = b.ins().fadd(v, magic);
-        b.ins().bitcast(I32X4, little(), v)
+        b.ins().bitcast(I32X4, le(), v)
     });
-    shuffle(b, lo, hi, [0, 2, 4, 6])
-}
-
-/// Lane `i` of the result is lane `order[i]` of `x` (0–3) or of `y` (4–7).
-fn shuffle(b: &mut FunctionBuilder, x: Value, y: Value, order: [u8; 4]) -> Value {
-    let (xb, yb) = (
-        b.ins().bitcast(I8X16, little(), x),
-        b.ins().bitcast(I8X16, little(), y),
-    );
-    let mut mask = [0u8; 16];
-    for (i, &l) in order.iter().enumerate() {
-        for k in 0..4 {
-            mask[4 * i + k] = 4 * l + k as u8;
-        }
-    }
-    let imm = b.func.dfg.immediates.push(mask.to_vec().into());
-    let s = b.ins().shuffle(xb, yb, imm);
-    b.ins().bitcast(I32X4, little(), s)
-}
-
-/// Lane-preserving bitcasts between vector types.
-fn little() -> MemFlagsData {
-    MemFlagsData::new().with_endianness(Endianness::Little)
+    shuffle_words(b, lo, hi, [0, 2, 4, 6])
 }
