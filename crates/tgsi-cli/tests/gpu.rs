@@ -31,6 +31,21 @@ fn no_adapter(out: &Output) -> bool {
     skipped
 }
 
+/// `run("gpu")` and `run("interp")` both succeed and print the same: that output, or
+/// `None` (skipped) without an adapter.
+fn same_output_on_both_engines(run: impl Fn(&str) -> Output) -> Option<String> {
+    let gpu = run("gpu");
+    if no_adapter(&gpu) {
+        return None;
+    }
+    assert!(gpu.status.success(), "{}", stderr(&gpu));
+    let interp = run("interp");
+    assert!(interp.status.success(), "{}", stderr(&interp));
+    let out = String::from_utf8_lossy(&gpu.stdout).into_owned();
+    assert_eq!(out, String::from_utf8_lossy(&interp.stdout));
+    Some(out)
+}
+
 const SHADER: &str = "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nDCL IN[0], POSITION, LINEAR\n\
 DCL IN[1], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n\
 IMM[0] FLT32 {3.0, 0.0, 0.0, 0.0}\n  0: ADD TEMP[0].x, IN[0].yyyy, -IMM[0].xxxx\n\
@@ -161,18 +176,10 @@ fn run_runs_a_vertex_shader() {
             .output()
             .expect("run tgsi")
     };
-    let gpu = run("gpu");
-    if no_adapter(&gpu) {
+    let Some(out) = same_output_on_both_engines(run) else {
         return;
-    }
-    assert!(gpu.status.success(), "{}", stderr(&gpu));
-    let interp = run("interp");
-    assert!(interp.status.success(), "{}", stderr(&interp));
-    assert_eq!(
-        String::from_utf8_lossy(&gpu.stdout),
-        String::from_utf8_lossy(&interp.stdout)
-    );
-    assert_eq!(String::from_utf8_lossy(&gpu.stdout).lines().count(), 140);
+    };
+    assert_eq!(out.lines().count(), 140);
 }
 
 /// A geometry shader runs as a compute shader recording what it emits, and prints the
@@ -199,22 +206,11 @@ fn geometry_shader_gives_the_interpreters_primitives() {
             .output()
             .expect("run tgsi")
     };
-    let gpu = run("gpu");
-    if no_adapter(&gpu) {
+    let Some(out) = same_output_on_both_engines(run) else {
         return;
-    }
-    assert!(gpu.status.success(), "{}", stderr(&gpu));
-    let interp = run("interp");
-    assert!(interp.status.success(), "{}", stderr(&interp));
-    assert_eq!(
-        String::from_utf8_lossy(&gpu.stdout),
-        String::from_utf8_lossy(&interp.stdout)
-    );
+    };
     // 3 primitives × 2 invocations × 2 strips, with a header line and 2 lines per vertex.
-    assert_eq!(
-        String::from_utf8_lossy(&gpu.stdout).lines().count(),
-        3 * 2 * (1 + 2 * 2 + 1 + 2)
-    );
+    assert_eq!(out.lines().count(), 3 * 2 * (1 + 2 * 2 + 1 + 2));
 }
 
 #[test]

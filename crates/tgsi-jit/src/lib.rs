@@ -21,7 +21,9 @@
 //!   inter-lane opcodes) run a quad at a time, so each quad leaves loops on its own.
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
-//! 1); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr.
+//! 1); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
+//! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
+//! `speed`), for measuring what the optimiser gains.
 //!
 //! ```
 //! let shader = tgsi::parse("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.5, 0.75, 1.0}\n  0: MUL OUT[0], IMM[0], IMM[0].wwww\n  1: END\n").unwrap();

@@ -111,11 +111,7 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
         match inst.kind {
             Kind::Flow(Flow::If { .. }) => {
                 // Lanes that do not take the branch wait at the ELSE part or the ENDIF.
-                let resume = match insts.get(inst.target).map(|i| i.kind) {
-                    Some(Kind::Flow(Flow::Else)) => inst.target + 1,
-                    _ => inst.target,
-                };
-                push(&mut waiting, live_at(resume), &empty);
+                push(&mut waiting, live_at(not_taken(insts, inst)), &empty);
             }
             Kind::Flow(Flow::Else) => {
                 // Now the lanes that took the branch wait at the ENDIF.
@@ -153,6 +149,15 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
         }
     }
     out
+}
+
+/// Where the lanes that do not take an IF go: the instruction after its ELSE, or its
+/// ENDIF (a target past the end is caught by [`successors`]).
+fn not_taken(insts: &[Inst], inst: &Inst) -> usize {
+    match insts.get(inst.target).map(|i| i.kind) {
+        Some(Kind::Flow(Flow::Else)) => inst.target + 1,
+        _ => inst.target,
+    }
 }
 
 /// Push the resume set `own` joined with the enclosing ones.
@@ -194,13 +199,7 @@ fn successors(program: &Program) -> Option<Vec<[Option<usize>; 2]>> {
         let next = (pc + 1 < insts.len()).then_some(pc + 1);
         let s = match inst.kind {
             Kind::Flow(flow) => match flow {
-                Flow::If { .. } => {
-                    let other = match insts.get(inst.target)?.kind {
-                        Kind::Flow(Flow::Else) => inst.target + 1,
-                        _ => inst.target,
-                    };
-                    [next, Some(other)]
-                }
+                Flow::If { .. } => [next, Some(not_taken(insts, inst))],
                 Flow::Else => [Some(inst.target), None],
                 Flow::EndIf => [next, None],
                 Flow::BgnLoop => {
