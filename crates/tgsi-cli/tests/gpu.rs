@@ -1,9 +1,9 @@
 //! `--engine gpu` from the command line: a fragment shader renders the interpreter's image
 //! through `tgsi render`, a compute kernel leaves the interpreter's bytes through `tgsi run`,
 //! vertex and geometry shaders give the interpreter's outputs through `tgsi run`, `tgsi bench
-//! --engine gpu` reports Mpix/s, and tessellation chains, which the GPU engine does not run,
-//! are refused with exit 2. Without a Vulkan adapter the GPU runs print "skipped: no GPU
-//! adapter" and return (the refusals are still checked).
+//! --engine gpu` reports Mpix/s, and VS TCS TES (GS) chains give the interpreter's
+//! primitives. Without a Vulkan adapter the GPU runs print "skipped: no GPU adapter" and
+//! return (the refusals are still checked).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -213,30 +213,74 @@ fn geometry_shader_gives_the_interpreters_primitives() {
     assert_eq!(out.lines().count(), 3 * 2 * (1 + 2 * 2 + 1 + 2));
 }
 
+/// A VS TCS TES GS chain on the GPU engine prints the interpreter's table: a control
+/// shader that writes per-vertex, per-patch and level outputs from its inputs and reads
+/// another invocation's output after a BARRIER, an evaluation shader reading per-vertex
+/// inputs indirectly and per-patch ones, and a geometry shader after them.
 #[test]
-fn tessellation_chains_are_refused() {
-    let vs = temp("v.tgsi");
+fn tessellation_chains_match_the_interpreter() {
+    let vs = temp("tv.tgsi");
     std::fs::write(
         &vs,
-        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n",
+        "VERT\nDCL IN[0]\nDCL SV[0], VERTEXID\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\n\
+         0: MOV OUT[0], IN[0]\n  1: U2F OUT[1], SV[0].xxxx\n  2: END\n",
+    )
+    .expect("write shader");
+    let tcs = temp("tc.tgsi");
+    std::fs::write(
+        &tcs,
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], GENERIC[0]\n\
+         DCL IN[][1], GENERIC[1]\nDCL SV[0], INVOCATIONID\nDCL SV[1], PRIM_ID\n\
+         DCL OUT[0], TESSOUTER\nDCL OUT[1], TESSINNER\nDCL OUT[][2], GENERIC[0]\n\
+         DCL OUT[][3], GENERIC[1]\nDCL OUT[4], PATCH\nDCL TEMP[0..1]\nDCL ADDR[0]\n\
+         IMM[0] UINT32 {1, 3, 0, 0}\nIMM[1] FLT32 {2.0, 3.0, 4.0, 1.5}\n\
+         0: UARL ADDR[0].x, SV[0].xxxx\n  1: ADD OUT[ADDR[0].x][2], IN[ADDR[0].x][0], IN[ADDR[0].x][1]\n\
+         2: BARRIER\n  3: UADD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n  4: UMOD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\n\
+         5: UARL ADDR[0].x, TEMP[0].xxxx\n  6: MOV TEMP[1], OUT[ADDR[0].x][2]\n\
+         7: UARL ADDR[0].x, SV[0].xxxx\n  8: MOV OUT[ADDR[0].x][3], TEMP[1]\n\
+         9: MOV OUT[0], IMM[1]\n 10: MOV OUT[1].xy, IMM[1].wzzz\n 11: U2F OUT[4].x, SV[1].xxxx\n 12: END\n",
     )
     .expect("write shader");
     let tes = temp("te.tgsi");
     std::fs::write(
         &tes,
-        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nDCL OUT[0], POSITION\n  0: END\n",
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 1\nPROPERTY TES_VERTEX_ORDER_CW 0\n\
+         PROPERTY TES_POINT_MODE 0\nDCL IN[][0], GENERIC[0]\nDCL IN[][1], GENERIC[1]\n\
+         DCL IN[2], PATCH\nDCL IN[3], TESSOUTER\nDCL SV[0], TESSCOORD\nDCL SV[1], PRIM_ID\n\
+         DCL SV[2], TESSINNER\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL OUT[2], GENERIC[1]\n\
+         DCL TEMP[0]\nDCL ADDR[0]\nIMM[0] INT32 {2, 0, 0, 0}\n\
+         0: MUL TEMP[0], IN[0][0], SV[0].xxxx\n  1: MAD TEMP[0], IN[1][0], SV[0].yyyy, TEMP[0]\n\
+         2: MAD OUT[0], IN[2][0], SV[0].zzzz, TEMP[0]\n  3: ARL ADDR[0].x, SV[0].xxxx\n\
+         4: ADD OUT[1], IN[ADDR[0].x + 1][1], IN[2]\n  5: MOV OUT[2].xy, SV[2]\n  6: ADD OUT[2].zw, IN[3].xxxy, SV[1].xxxx\n  7: END\n",
     )
     .expect("write shader");
-    let out = tgsi()
-        .arg("run")
-        .args([&vs, &tes])
-        .args(["--patch-vertices", "3", "--count", "3", "--engine", "gpu"])
-        .output()
-        .expect("run tgsi");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("not tessellation chains"),
-        "{}",
-        stderr(&out)
-    );
+    let gs = temp("tg.tgsi");
+    std::fs::write(
+        &gs,
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\n\
+         DCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n\
+         0: ADD OUT[0], IN[0][0], IN[2][0]\n  1: MOV OUT[1], IN[1][1]\n  2: EMIT IMM[0].xxxx\n  3: END\n",
+    )
+    .expect("write shader");
+    for last in [None, Some(&gs)] {
+        let run = |engine: &str| {
+            tgsi()
+                .arg("run")
+                .args([&vs, &tcs, &tes])
+                .args(last)
+                .args(["--input", "IN[0]=0.5,-1,2,0.25", "--count", "7"])
+                .args(["--patch-vertices", "3", "--instances", "2", "--hex"])
+                .args(["--engine", engine])
+                .output()
+                .expect("run tgsi")
+        };
+        let Some(out) = same_output_on_both_engines(run) else {
+            return;
+        };
+        // Levels (2, 3, 4) and inner 1.5 on triangles with fractional-even spacing:
+        // many triangles, from 2 patches of each of 2 instances.
+        let primitives = out.lines().filter(|l| l.starts_with("primitive")).count();
+        assert!(primitives > 20, "{primitives} primitives:\n{out}");
+    }
 }

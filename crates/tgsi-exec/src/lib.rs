@@ -114,7 +114,9 @@ pub use pipeline::{run_pipeline, run_pipeline_with, PipelineOptions, Stages};
 pub use render::{
     render_fragment, render_fragment_into, render_fragment_with, Image, RenderOptions,
 };
-pub use tess_pipeline::{run_tess_pipeline, CapturedOutputs, TessOptions, TessStages};
+pub use tess_pipeline::{
+    run_tess_pipeline, run_tess_pipeline_with, CapturedOutputs, TessOptions, TessRunner, TessStages,
+};
 pub use vertex::{
     run_vertices, run_vertices_with, OutputDecl, VertexInput, VertexOptions, VertexOutputs,
 };

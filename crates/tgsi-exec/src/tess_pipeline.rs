@@ -9,7 +9,8 @@
 //! a strip is `(k, k+1, k+2)` for even `k`, `(k+1, k, k+2)` for odd `k`, or
 //! `(k, k+2, k+1)` when the provoking vertex is the first).
 //!
-//! Stages are linked by semantic name and index. Without a control shader the evaluation
+//! The shaders run on the interpreter ([`run_tess_pipeline`]) or on any [`TessRunner`]
+//! ([`run_tess_pipeline_with`]). Stages are linked by semantic name and index. Without a control shader the evaluation
 //! shader reads the vertex shader's outputs as its patch vertices and the default levels
 //! (GL's `glPatchParameterfv`, Gallium's `set_tess_state`).
 
@@ -17,11 +18,14 @@ use std::fmt;
 
 use crate::assembly::{decompose, draw_positions};
 use crate::compile::Program;
+use crate::geometry::GeometryOutputs;
 use crate::geometry::{run_geometry, GeometryOptions};
 use crate::machine::{Env, ExecError};
-use crate::tessellation::{ControlStage, EvalStage, Levels, Patch, MAX_PATCH_VERTICES};
-use crate::tessellator::Domain;
-use crate::vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions};
+use crate::tessellation::{
+    ControlStage, EvalStage, Levels, Patch, PointOutputs, MAX_PATCH_VERTICES,
+};
+use crate::tessellator::{Domain, Tessellation};
+use crate::vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};
 use tgsi::{Primitive, Processor, Semantic};
 
 /// Largest accepted instance count.
@@ -139,6 +143,96 @@ impl fmt::Display for CapturedOutputs {
     }
 }
 
+/// Patches a control or evaluation shader is given at once ([`TessRunner`]), which bounds
+/// the memory a batch takes.
+pub const PATCH_BATCH: usize = 1024;
+
+/// What runs the stages of a tessellation chain ([`run_tess_pipeline_with`]): the shaders
+/// over the work [`run_tess_pipeline`] gives them, a batch at a time; the draw module's work
+/// between them (patch assembly, linking, tessellation, capture) is this module's.
+pub trait TessRunner {
+    /// Why a stage failed (a setup error of the draw itself is an [`ExecError`]).
+    type Error: From<ExecError>;
+    /// Runs the vertex shader `vs` as [`run_vertices`] does.
+    fn vertices(
+        &mut self,
+        vs: &Program,
+        opts: &VertexOptions,
+    ) -> Result<VertexOutputs, Self::Error>;
+    /// Runs the control shader `tcs` over `patches` as [`ControlStage::run`] does, patch
+    /// `k` with `PRIM_ID` `first_id + k`.
+    fn control(
+        &mut self,
+        tcs: &Program,
+        patches: &[Patch],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<Patch>, Self::Error>;
+    /// Runs the evaluation shader `tes` over the points of each patch's tessellation as
+    /// [`EvalStage::run`] does, patch `k` with `PRIM_ID` `first_id + k`: per patch, per
+    /// point, the declared outputs.
+    fn eval(
+        &mut self,
+        tes: &Program,
+        patches: &[(Patch, Tessellation)],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<PointOutputs>, Self::Error>;
+    /// Runs the geometry shader `gs` as [`run_geometry`] does.
+    fn geometry(
+        &mut self,
+        gs: &Program,
+        opts: &GeometryOptions,
+    ) -> Result<GeometryOutputs, Self::Error>;
+}
+
+/// Every stage on the interpreter.
+struct Interpreted;
+
+impl TessRunner for Interpreted {
+    type Error = ExecError;
+
+    fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs, ExecError> {
+        run_vertices(vs, opts)
+    }
+
+    fn control(
+        &mut self,
+        tcs: &Program,
+        patches: &[Patch],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<Patch>, ExecError> {
+        let mut stage = ControlStage::new(tcs)?;
+        (first_id..)
+            .zip(patches)
+            .map(|(id, patch)| stage.run(patch, id, env))
+            .collect()
+    }
+
+    fn eval(
+        &mut self,
+        tes: &Program,
+        patches: &[(Patch, Tessellation)],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<PointOutputs>, ExecError> {
+        let mut stage = EvalStage::new(tes)?;
+        (first_id..)
+            .zip(patches)
+            .map(|(id, (patch, tess))| stage.run(patch, tess, id, env))
+            .collect()
+    }
+
+    fn geometry(
+        &mut self,
+        gs: &Program,
+        opts: &GeometryOptions,
+    ) -> Result<GeometryOutputs, ExecError> {
+        run_geometry(gs, opts)
+    }
+}
+
 /// Check that `program` is a `want` shader for the `role` stage.
 fn expect(program: &Program, want: Processor, role: &str) -> Result<(), ExecError> {
     if program.processor == want {
@@ -151,11 +245,21 @@ fn expect(program: &Program, want: Processor, role: &str) -> Result<(), ExecErro
     }
 }
 
-/// Run the chain as described in the module documentation.
+/// Run the chain as described in the module documentation, every stage on the
+/// interpreter.
 pub fn run_tess_pipeline(
     stages: &TessStages,
     opts: &TessOptions,
 ) -> Result<CapturedOutputs, ExecError> {
+    run_tess_pipeline_with(stages, opts, &mut Interpreted)
+}
+
+/// [`run_tess_pipeline`] with the shaders run by `runner`.
+pub fn run_tess_pipeline_with<R: TessRunner>(
+    stages: &TessStages,
+    opts: &TessOptions,
+    runner: &mut R,
+) -> Result<CapturedOutputs, R::Error> {
     expect(stages.vertex, Processor::Vertex, "first")?;
     if let Some(tcs) = stages.control {
         expect(tcs, Processor::TessCtrl, "control")?;
@@ -165,13 +269,15 @@ pub fn run_tess_pipeline(
     if !(1..=MAX_PATCH_VERTICES as usize).contains(&pv) {
         return Err(ExecError::Setup(format!(
             "{pv} vertices per patch is not 1 to {MAX_PATCH_VERTICES}"
-        )));
+        ))
+        .into());
     }
     if opts.instances > MAX_INSTANCES {
         return Err(ExecError::Setup(format!(
             "{} instances is more than the limit of {MAX_INSTANCES}",
             opts.instances
-        )));
+        ))
+        .into());
     }
     let positions = draw_positions(opts.indices.as_deref(), opts.vertex.count)?;
     let patches = positions.len() / pv;
@@ -179,11 +285,14 @@ pub fn run_tess_pipeline(
         return Err(ExecError::Setup(format!(
             "{patches} patches × {} instances is more than the limit of {MAX_PATCHES}",
             opts.instances
-        )));
+        ))
+        .into());
     }
-    let mut control = stages.control.map(ControlStage::new).transpose()?;
-    let mut eval = EvalStage::new(stages.eval)?;
-    let mode = eval.mode();
+    if let Some(tcs) = stages.control {
+        ControlStage::new(tcs)?;
+    }
+    let mode = EvalStage::new(stages.eval)?.mode();
+    let eval_outputs = crate::vertex::output_decls(stages.eval);
     let tess_primitive = match (mode.point_mode, mode.domain) {
         (true, _) => Primitive::Points,
         (false, Domain::Isolines) => Primitive::Lines,
@@ -203,7 +312,8 @@ pub fn run_tess_pipeline(
                     "tessellated {tess_primitive} cannot feed a geometry shader whose \
                      GS_INPUT_PRIMITIVE is {}",
                     info.input
-                )));
+                ))
+                .into());
             }
             Some((gs, info.output))
         }
@@ -211,7 +321,7 @@ pub fn run_tess_pipeline(
     let mut out = CapturedOutputs {
         decls: match geometry {
             Some((gs, _)) => crate::vertex::output_decls(gs),
-            None => eval.outputs.clone(),
+            None => eval_outputs.clone(),
         },
         primitive: match geometry {
             Some((_, Primitive::LineStrip)) => Primitive::Lines,
@@ -244,7 +354,7 @@ pub fn run_tess_pipeline(
         }
     };
     for instance in 0..opts.instances {
-        let vs = run_vertices(
+        let vs = runner.vertices(
             stages.vertex,
             &VertexOptions {
                 instance_id: instance,
@@ -259,28 +369,39 @@ pub fn run_tess_pipeline(
             .filter_map(|&d| vs.decls[d].semantic)
             .collect();
         let mut emitted: Vec<Vec<[u32; 4]>> = Vec::new();
-        for p in 0..patches {
-            let input = Patch {
-                semantics: semantics.clone(),
-                vertices: positions[p * pv..(p + 1) * pv]
-                    .iter()
-                    .map(|&v| linked.iter().map(|&d| vs.values[v][d]).collect())
-                    .collect(),
-                per_patch: Vec::new(),
-                levels: opts.default_levels,
+        for first in (0..patches).step_by(PATCH_BATCH) {
+            let batch = first..patches.min(first + PATCH_BATCH);
+            let inputs: Vec<Patch> = batch
+                .map(|p| Patch {
+                    semantics: semantics.clone(),
+                    vertices: positions[p * pv..(p + 1) * pv]
+                        .iter()
+                        .map(|&v| linked.iter().map(|&d| vs.values[v][d]).collect())
+                        .collect(),
+                    per_patch: Vec::new(),
+                    levels: opts.default_levels,
+                })
+                .collect();
+            // At most MAX_PATCHES patches, so ids fit in u32.
+            let first_id = first as u32;
+            let patches = match stages.control {
+                Some(tcs) => runner.control(tcs, &inputs, first_id, &control_env)?,
+                None => inputs,
             };
-            let patch = match control.as_mut() {
-                Some(c) => c.run(&input, p as u32, &control_env)?,
-                None => input,
-            };
-            let tess = patch.levels.tessellate(&mode);
-            count_words(tess.indices.len(), eval.outputs.len())?;
-            let values = eval.run(&patch, &tess, p as u32, &eval_env)?;
-            emitted.extend(
-                tess.indices
-                    .iter()
-                    .filter_map(|&i| values.get(i as usize).cloned()),
-            );
+            let mut work = Vec::with_capacity(patches.len());
+            for patch in patches {
+                let tess = patch.levels.tessellate(&mode);
+                count_words(tess.indices.len(), eval_outputs.len())?;
+                work.push((patch, tess));
+            }
+            let values = runner.eval(stages.eval, &work, first_id, &eval_env)?;
+            for ((_, tess), values) in work.iter().zip(&values) {
+                emitted.extend(
+                    tess.indices
+                        .iter()
+                        .filter_map(|&i| values.get(i as usize).cloned()),
+                );
+            }
         }
         match geometry {
             None => out.vertices.append(&mut emitted),
@@ -293,7 +414,7 @@ pub fn run_tess_pipeline(
                             .iter()
                             .find(|d| d.index == i && d.semantic != Semantic::PrimId)
                             .and_then(|d| {
-                                eval.outputs.iter().position(|o| {
+                                eval_outputs.iter().position(|o| {
                                     o.semantic == Some((d.semantic, d.semantic_index))
                                 })
                             })
@@ -307,7 +428,7 @@ pub fn run_tess_pipeline(
                         None => VertexInput::Constant([0; 4]),
                     })
                     .collect();
-                let result = run_geometry(
+                let result = runner.geometry(
                     gs,
                     &GeometryOptions {
                         count: emitted.len() / tess_primitive.vertices().max(1) as usize,

@@ -32,7 +32,7 @@
 //! default ones (as llvmpipe does); declared channels it never writes are 0.
 
 use crate::compile::Program;
-use crate::machine::{Env, ExecError, Machine, Reg};
+use crate::machine::{Env, ExecError, Machine};
 use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
 use crate::vertex::{output_decls, OutputDecl};
 use tgsi::{Processor, PropertyName, Semantic, Shader};
@@ -205,25 +205,74 @@ impl<const N: usize> Machine<N> {
 
     /// Set every input of `program` from `patch`, the same for all lanes.
     fn set_patch_inputs(&mut self, program: &Program, patch: &Patch) {
-        let stride = self.input_stride;
-        let splat = |v: [u32; 4]| -> Reg<N> { v.map(|x| [x; N]) };
-        let inputs = &mut self.regs[1];
-        inputs.iter_mut().for_each(|r| *r = [[0; N]; 4]);
-        for d in &program.inputs {
-            let semantic = (d.semantic, d.semantic_index);
-            if d.semantic.is_per_patch() && d.semantic != Semantic::PrimId {
-                if let Some(r) = inputs.get_mut(d.index as usize) {
-                    *r = splat(patch.patch_value(semantic));
-                }
-                continue;
+        let (_, file) = patch_input_file(program, patch);
+        for (r, v) in self.regs[1]
+            .iter_mut()
+            .zip(file.into_iter().chain(std::iter::repeat([0; 4])))
+        {
+            *r = v.map(|x| [x; N]);
+        }
+    }
+}
+
+/// The input file a patch gives `program`, and its stride `S` (one more than the largest
+/// `IN` index): `S` registers per patch vertex, `IN[v][i]` at `v · S + i`, each input linked
+/// by semantic (0 when nothing matches), per-patch inputs (`PATCH`, `TESSOUTER`,
+/// `TESSINNER`) in vertex 0's slots. Engines that run tessellation shaders elsewhere lay
+/// their inputs out from it.
+pub fn patch_input_file(program: &Program, patch: &Patch) -> (usize, Vec<[u32; 4]>) {
+    let stride = program.sizes[1];
+    let mut file = vec![[0; 4]; patch.vertices.len() * stride];
+    for d in &program.inputs {
+        let semantic = (d.semantic, d.semantic_index);
+        if d.semantic.is_per_patch() && d.semantic != Semantic::PrimId {
+            if let Some(r) = file.get_mut(d.index as usize) {
+                *r = patch.patch_value(semantic);
             }
-            for v in 0..patch.vertices.len() {
-                if let Some(r) = inputs.get_mut(v * stride + d.index as usize) {
-                    *r = splat(patch.vertex_value(v, semantic));
-                }
+            continue;
+        }
+        for v in 0..patch.vertices.len() {
+            if let Some(r) = file.get_mut(v * stride + d.index as usize) {
+                *r = patch.vertex_value(v, semantic);
             }
         }
     }
+    (stride, file)
+}
+
+/// The patch a control shader `program` makes: `read(v, i)` is `OUT[v][i]` after the run
+/// (`OUT[0][i]` for per-patch outputs), `levels` the ones it gets when it declares none.
+pub fn control_patch(
+    program: &Program,
+    vertices_out: usize,
+    levels: Levels,
+    read: impl Fn(usize, usize) -> [u32; 4],
+) -> Patch {
+    let mut patch = Patch {
+        levels,
+        ..Patch::default()
+    };
+    let mut per_vertex = Vec::new();
+    for d in output_decls(program) {
+        let Some(semantic) = d.semantic else { continue };
+        let index = d.index as usize;
+        match semantic.0 {
+            Semantic::TessOuter => patch.levels.outer = read(0, index),
+            Semantic::TessInner => {
+                let v = read(0, index);
+                patch.levels.inner = [v[0], v[1]];
+            }
+            Semantic::Patch => patch.per_patch.push((semantic, read(0, index))),
+            _ => {
+                patch.semantics.push(semantic);
+                per_vertex.push(index);
+            }
+        }
+    }
+    patch.vertices = (0..vertices_out)
+        .map(|v| per_vertex.iter().map(|&i| read(v, i)).collect())
+        .collect();
+    patch
 }
 
 /// The x value of a system value, the same for all lanes (`None`: not one of these).
@@ -240,7 +289,6 @@ pub struct ControlStage<'a> {
     program: &'a Program,
     vertices_out: usize,
     machine: Box<Machine<CONTROL_WAVE>>,
-    outputs: Vec<OutputDecl>,
 }
 
 impl<'a> ControlStage<'a> {
@@ -256,7 +304,6 @@ impl<'a> ControlStage<'a> {
             program,
             vertices_out: vertices_out as usize,
             machine: Box::new(Machine::new(program)),
-            outputs: output_decls(program),
         })
     }
 
@@ -291,35 +338,19 @@ impl<'a> ControlStage<'a> {
             active,
         )?;
         let stride = m.output_stride;
-        let read = |at: usize| m.outputs().get(at).map_or([0; 4], |r| r.map(|ch| ch[0]));
+        let outputs = m.outputs();
         // Levels the shader does not declare keep the default ones.
-        let mut patch = Patch {
-            levels: input.levels,
-            ..Patch::default()
-        };
-        let mut per_vertex = Vec::new();
-        for d in &self.outputs {
-            let Some(semantic) = d.semantic else { continue };
-            let index = d.index as usize;
-            match semantic.0 {
-                Semantic::TessOuter => patch.levels.outer = read(index),
-                Semantic::TessInner => {
-                    let v = read(index);
-                    patch.levels.inner = [v[0], v[1]];
-                }
-                Semantic::Patch => patch.per_patch.push((semantic, read(index))),
-                _ => {
-                    patch.semantics.push(semantic);
-                    per_vertex.push(index);
-                }
-            }
-        }
-        patch.vertices = (0..n)
-            .map(|v| per_vertex.iter().map(|&i| read(v * stride + i)).collect())
-            .collect();
-        Ok(patch)
+        Ok(control_patch(program, n, input.levels, |v, i| {
+            outputs
+                .get(v * stride + i)
+                .map_or([0; 4], |r| r.map(|ch| ch[0]))
+        }))
     }
 }
+
+/// What an evaluation shader gives for a patch: per domain point, a vec4 per declared
+/// output.
+pub type PointOutputs = Vec<Vec<[u32; 4]>>;
 
 /// Runs an evaluation shader over the domain points of patch after patch.
 pub struct EvalStage<'a> {
@@ -359,7 +390,7 @@ impl<'a> EvalStage<'a> {
         tess: &Tessellation,
         id: u32,
         env: &Env,
-    ) -> Result<Vec<Vec<[u32; 4]>>, ExecError> {
+    ) -> Result<PointOutputs, ExecError> {
         let program = self.program;
         let m = &mut self.machine;
         m.patch_layout(program, patch.vertices.len(), None)?;

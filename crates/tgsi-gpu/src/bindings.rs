@@ -86,11 +86,17 @@ fn loop_budget(budget: u64) -> u32 {
 }
 
 /// The translation options that make up for what wgpu's textures and samplers lack, from
-/// the bound `resources` (view swizzles and texel types, LOD biases and queries, border colours, wrap modes, 1-D
-/// textures as 2-D rows, depth comparisons after filtering), and the loop budget of a run
-/// whose instruction budget is `budget` (a GPU has none of its own).
-pub(crate) fn translation_options(resources: &Resources, budget: u64) -> tgsi_naga::Options {
+/// the bound `resources` (view swizzles and texel types, LOD biases and queries, border
+/// colours, wrap modes, 1-D textures as 2-D rows, depth comparisons after filtering), the
+/// loop budget of a run whose instruction budget is `budget` (a GPU has none of its own),
+/// and `gpu`'s uniform-buffer limit (larger constant buffers become storage buffers).
+pub(crate) fn translation_options(
+    gpu: &Gpu,
+    resources: &Resources,
+    budget: u64,
+) -> tgsi_naga::Options {
     tgsi_naga::Options {
+        max_uniform_buffer_bytes: Some(gpu.device.limits().max_uniform_buffer_binding_size as u32),
         loop_budget: Some(loop_budget(budget)),
         view_swizzles: textures::view_swizzles(resources),
         view_return_types: textures::view_return_types(resources),
@@ -120,7 +126,14 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
         let slot = match var.space {
             AddressSpace::Uniform => {
                 let size = inner.size(module.to_ctx());
-                constants(gpu, rb.binding, size, inputs)
+                constants(gpu, rb.binding, size, inputs, false)
+            }
+            // A constant buffer past the device's uniform-buffer limit.
+            AddressSpace::Storage { .. }
+                if rb.group == 0 && rb.binding != tgsi_naga::LOOP_BUDGET_BINDING =>
+            {
+                let size = inner.size(module.to_ctx());
+                constants(gpu, rb.binding, size, inputs, true)
             }
             // A BUFFER sampler view (tgsi-naga's texel buffers, group 1).
             AddressSpace::Storage { .. } if rb.group == 1 => {
@@ -206,8 +219,9 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
     })
 }
 
-/// `CONST[d]` as a uniform buffer of `size` bytes (missing registers read 0).
-fn constants(gpu: &Gpu, binding: u32, size: u32, inputs: &Inputs) -> Slot {
+/// `CONST[d]` as a uniform buffer (or a read-only storage buffer, `storage`) of `size`
+/// bytes (missing registers read 0).
+fn constants(gpu: &Gpu, binding: u32, size: u32, inputs: &Inputs, storage: bool) -> Slot {
     let mut bytes: Vec<u8> = inputs
         .constants
         .get(binding as usize)
@@ -219,13 +233,24 @@ fn constants(gpu: &Gpu, binding: u32, size: u32, inputs: &Inputs) -> Slot {
         })
         .unwrap_or_default();
     bytes.resize(size as usize, 0);
-    let buffer = gpu.buffer_with(&bytes, wgpu::BufferUsages::UNIFORM);
+    let (usage, ty) = if storage {
+        (
+            wgpu::BufferUsages::STORAGE,
+            wgpu::BufferBindingType::Storage { read_only: true },
+        )
+    } else {
+        (
+            wgpu::BufferUsages::UNIFORM,
+            wgpu::BufferBindingType::Uniform,
+        )
+    };
+    let buffer = gpu.buffer_with(&bytes, usage);
     Slot {
         layout: wgpu::BindGroupLayoutEntry {
             binding,
             visibility: inputs.visibility,
             ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
+                ty,
                 has_dynamic_offset: false,
                 min_binding_size: None,
             },

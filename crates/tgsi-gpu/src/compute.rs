@@ -88,7 +88,7 @@ impl<'g> Dispatcher<'g> {
                 });
             }
         }
-        let mut options = bindings::translation_options(opts.resources, opts.budget);
+        let mut options = bindings::translation_options(gpu, opts.resources, opts.budget);
         if opts.shared_bytes > 0 {
             options.shared_memory_bytes = u32::try_from(opts.shared_bytes)
                 .map_err(|_| Error::Setup("shared memory size over 4 GiB".into()))?;

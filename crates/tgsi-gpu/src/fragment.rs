@@ -81,7 +81,7 @@ impl<'g> Renderer<'g> {
                 "image size {w}x{h} outside 1..={MAX_SIZE} per side and {MAX_PIXELS} pixels"
             )));
         }
-        let options = bindings::translation_options(&opts.resources, opts.budget);
+        let options = bindings::translation_options(gpu, &opts.resources, opts.budget);
         let mut module = tgsi_naga::translate_with(shader, &options)?;
         let varyings = flat_inputs(&mut module, program, opts)?;
         let frame = Frame {

@@ -33,7 +33,7 @@ pub fn run_geometry(
     let layout = tgsi_naga::GeometryLayout::of(shader)?;
     let options = tgsi_naga::Options {
         geometry_as_compute: true,
-        ..bindings::translation_options(&opts.resources, opts.budget)
+        ..bindings::translation_options(gpu, &opts.resources, opts.budget)
     };
     let module = tgsi_naga::translate_with(shader, &options)?;
     let invocations = opts.count as u64 * u64::from(layout.invocations);

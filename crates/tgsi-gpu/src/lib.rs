@@ -4,7 +4,9 @@
 //! like `tgsi_exec::run_compute` ([`run_compute`]); vertex shaders run like
 //! `tgsi_exec::run_vertices` ([`run_vertices`], as compute shaders); geometry shaders run
 //! like `tgsi_exec::run_geometry` ([`run_geometry`], as compute shaders recording what they
-//! emit). The naga module goes to wgpu as is
+//! emit); tessellation chains run like `tgsi_exec::run_tess_pipeline`
+//! ([`run_tess_pipeline`], control and evaluation shaders as compute shaders around the
+//! interpreter's tessellator). The naga module goes to wgpu as is
 //! (`ShaderSource::Naga`); bind groups are built from its resource variables.
 
 mod bindings;
@@ -16,6 +18,7 @@ mod geometry_compute;
 mod images;
 mod samplers;
 mod stage_io;
+mod tess_compute;
 mod textures;
 mod vertex;
 mod vertex_compute;
@@ -26,6 +29,7 @@ pub use device::Gpu;
 pub use error::{Error, Result};
 pub use fragment::Renderer;
 pub use geometry_compute::{run_geometry, run_pipeline};
+pub use tess_compute::{run_control, run_eval, run_tess_pipeline, TessShaders};
 pub use vertex_compute::run_vertices;
 
 /// Renders `shader` (compiled for the interpreter as `program`) once on `gpu`.

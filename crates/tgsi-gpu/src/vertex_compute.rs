@@ -31,7 +31,7 @@ pub fn run_vertices(
     }
     let options = tgsi_naga::Options {
         vertex_as_compute: true,
-        ..bindings::translation_options(&opts.resources, opts.budget)
+        ..bindings::translation_options(gpu, &opts.resources, opts.budget)
     };
     let module = tgsi_naga::translate_with(shader, &options)?;
     // The input buffer: the header, then each vertex's input registers.

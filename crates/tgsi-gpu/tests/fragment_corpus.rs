@@ -111,7 +111,7 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<Outcome, String> {
 #[test]
 fn corpus_fragment_shaders_match_the_interpreter() {
     let Some(gpu) = gpu() else { return };
-    let paths = corpus_shaders("fs");
+    let paths = corpus_shaders("mesa", "fs");
     if paths.is_empty() {
         eprintln!(
             "skipped: no corpus at {}",

@@ -124,7 +124,7 @@ fn compare(got: &GeometryOutputs, want: &GeometryOutputs) -> Outcome {
 #[test]
 fn corpus_geometry_shaders_match_the_interpreter() {
     let Some(gpu) = gpu() else { return };
-    let paths = corpus_shaders("gs");
+    let paths = corpus_shaders("mesa", "gs");
     if paths.is_empty() {
         eprintln!(
             "skipped: no corpus at {}",

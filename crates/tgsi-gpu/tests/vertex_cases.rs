@@ -108,7 +108,7 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<Outcome, String> {
 #[test]
 fn corpus_vertex_shaders_match_the_interpreter() {
     let Some(gpu) = gpu() else { return };
-    let paths = corpus_shaders("vs");
+    let paths = corpus_shaders("mesa", "vs");
     if paths.is_empty() {
         eprintln!(
             "skipped: no corpus at {}",

@@ -28,15 +28,14 @@
 
 use std::rc::Rc;
 
-use naga::{
-    AddressSpace, BinaryOperator, Expression, GlobalVariable, Handle, Scalar, TypeInner, VectorSize,
-};
+use naga::{BinaryOperator, Expression, GlobalVariable, Handle, Scalar, TypeInner};
 use tgsi::enums::{File, Primitive, PropertyName, Semantic};
 use tgsi::ir::{Instruction, Register, Span};
 use tgsi::opcode::Opcode;
 use tgsi::{Limits, Shader};
 
 use crate::error::{Error, Result};
+use crate::per_vertex::{PerVertexInputs, VertexCount};
 use crate::translate::Translator;
 use crate::vertex_compute::{declared_outputs, vertex_io_strides};
 
@@ -148,12 +147,7 @@ impl GeometryLayout {
 /// emit too.
 pub(crate) struct GeometryCompute {
     layout: GeometryLayout,
-    inputs: Handle<GlobalVariable>,
     records: Handle<GlobalVariable>,
-    /// The primitive `p`.
-    primitive: Handle<GlobalVariable>,
-    /// `1 + p · V · I`: where the primitive's inputs start.
-    first_input: Handle<GlobalVariable>,
     /// `g · R`: where the invocation's record starts.
     record: Handle<GlobalVariable>,
     /// Vertices emitted so far, all streams.
@@ -162,26 +156,9 @@ pub(crate) struct GeometryCompute {
     open: Handle<GlobalVariable>,
     /// Per stream: the open primitive's number.
     sequence: Handle<GlobalVariable>,
-    /// `IN` registers declared `PRIM_ID`.
-    primitive_id_inputs: Vec<u32>,
 }
 
 impl Translator<'_> {
-    /// A private `u32` (or `array<u32, 4>`) variable of the invocation.
-    fn private(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<GlobalVariable> {
-        self.module.global_variables.append(
-            GlobalVariable {
-                name: Some(name.to_string()),
-                space: AddressSpace::Private,
-                binding: None,
-                ty,
-                init: None,
-                memory_decorations: naga::MemoryDecorations::empty(),
-            },
-            naga::Span::UNDEFINED,
-        )
-    }
-
     /// Declares the buffers and the invocation-id argument, returns early from invocations
     /// past the primitive count, and sets up the state and the `SV` registers.
     pub(crate) fn declare_geometry_compute(&mut self) -> Result<()> {
@@ -236,30 +213,10 @@ impl Translator<'_> {
             b.store(pointer, value);
         }
         // System values: PRIMID and INVOCATIONID in x, the others zero.
-        let vec4 = self.vec4(Scalar::U32);
-        let system_values: Vec<(u32, Option<Semantic>)> = self
-            .shader
-            .declarations
-            .iter()
-            .filter(|d| d.file == File::SystemValue)
-            .flat_map(|d| (d.first..=d.last).map(move |i| (i, d.semantic.map(|s| s.name))))
-            .collect();
-        for (index, semantic) in system_values {
-            let b = &mut self.body;
-            let words = match semantic {
-                Some(Semantic::PrimId) => b.expr(Expression::Compose {
-                    ty: vec4,
-                    components: vec![p, zero, zero, zero],
-                }),
-                Some(Semantic::InvocationId) => b.expr(Expression::Compose {
-                    ty: vec4,
-                    components: vec![invocation, zero, zero, zero],
-                }),
-                _ => b.expr(Expression::ZeroValue(vec4)),
-            };
-            let pointer = self.register_pointer(&Register::new(File::SystemValue, index as i32))?;
-            self.body.store(pointer, words);
-        }
+        self.store_system_values(
+            &[(Semantic::PrimId, p), (Semantic::InvocationId, invocation)],
+            &[],
+        )?;
         let primitive_id_inputs = self
             .shader
             .declarations
@@ -269,120 +226,22 @@ impl Translator<'_> {
             })
             .flat_map(|d| d.first..=d.last)
             .collect();
+        self.per_vertex_inputs = Some(Rc::new(PerVertexInputs {
+            buffer: inputs,
+            first: first_input,
+            vertices: VertexCount::Fixed(layout.vertices_per_primitive),
+            stride: layout.input_stride,
+            primitive_ids: Some((primitive, primitive_id_inputs)),
+        }));
         self.geometry_compute = Some(Rc::new(GeometryCompute {
             layout,
-            inputs,
             records,
-            primitive,
-            first_input,
             record,
             emitted,
             open,
             sequence,
-            primitive_id_inputs,
         }));
         Ok(())
-    }
-
-    /// The words of `IN[v][i]` (a one-dimensional `IN[i]` is vertex 0's).
-    pub(crate) fn load_geometry_input(
-        &mut self,
-        gc: &GeometryCompute,
-        reg: &Register,
-    ) -> Result<Handle<Expression>> {
-        let (vertex, v_indirect) = match &reg.dimension {
-            Some(d) => (d.index, d.indirect),
-            None => (0, None),
-        };
-        let (vertices, stride) = (gc.layout.vertices_per_primitive, gc.layout.input_stride);
-        let known = |i: i32, limit: u32| u32::try_from(i).is_ok_and(|i| i < limit);
-        if reg.indirect.is_none() && !known(reg.index, stride) {
-            return Err(self.unsupported(format!("IN[{}] is not declared", reg.index)));
-        }
-        if v_indirect.is_none() && !known(vertex, vertices) {
-            // A vertex the primitive does not have reads zero.
-            let vec4 = self.vec4(Scalar::U32);
-            return Ok(self.body.expr(Expression::ZeroValue(vec4)));
-        }
-        let v = v_indirect
-            .map(|ind| self.address(&ind, vertex))
-            .transpose()?;
-        let i = reg
-            .indirect
-            .map(|ind| self.address(&ind, reg.index))
-            .transpose()?;
-        // Which PRIM_ID registers the operand may read.
-        let primitive_ids: Vec<u32> = match i {
-            Some(_) => gc.primitive_id_inputs.clone(),
-            None => gc
-                .primitive_id_inputs
-                .iter()
-                .copied()
-                .filter(|&k| k == reg.index as u32)
-                .collect(),
-        };
-        let b = &mut self.body;
-        let splat_p = (!primitive_ids.is_empty()).then(|| {
-            let primitive = b.expr(Expression::GlobalVariable(gc.primitive));
-            let p = b.load(primitive);
-            b.expr(Expression::Splat {
-                size: VectorSize::Quad,
-                value: p,
-            })
-        });
-        if let (None, None, Some(splat_p)) = (v, i, splat_p) {
-            return Ok(splat_p);
-        }
-        // Whether an indirect (v, i) is in range; out of range reads the zero slot.
-        let mut in_range = None;
-        let mut bound = |b: &mut crate::body::Body, index, limit| {
-            let limit = b.u32(limit);
-            let ok = b.binary(BinaryOperator::Less, index, limit);
-            in_range = Some(match in_range {
-                Some(both) => b.binary(BinaryOperator::LogicalAnd, both, ok),
-                None => ok,
-            });
-            index
-        };
-        let i_value = match i {
-            Some(i) => bound(b, i, stride),
-            None => b.u32(reg.index as u32),
-        };
-        let v_value = match v {
-            Some(v) => bound(b, v, vertices),
-            None => b.u32(vertex as u32),
-        };
-        let first = b.expr(Expression::GlobalVariable(gc.first_input));
-        let first = b.load(first);
-        let stride_value = b.u32(stride);
-        let skipped = b.binary(BinaryOperator::Multiply, v_value, stride_value);
-        let within = b.binary(BinaryOperator::Add, skipped, i_value);
-        let mut slot = b.binary(BinaryOperator::Add, first, within);
-        if let Some(ok) = in_range {
-            let zero_slot = b.u32(0);
-            slot = b.select(ok, slot, zero_slot);
-        }
-        let base = b.expr(Expression::GlobalVariable(gc.inputs));
-        let array = b.index(base, 1);
-        let pointer = b.access(array, slot);
-        let mut value = b.load(pointer);
-        if let Some(splat_p) = splat_p {
-            for k in primitive_ids {
-                let mut hit = in_range;
-                if let Some(i) = i {
-                    let k = b.u32(k);
-                    let is_k = b.binary(BinaryOperator::Equal, i, k);
-                    hit = Some(match hit {
-                        Some(ok) => b.binary(BinaryOperator::LogicalAnd, is_k, ok),
-                        None => is_k,
-                    });
-                }
-                if let Some(hit) = hit {
-                    value = b.select(hit, splat_p, value);
-                }
-            }
-        }
-        Ok(value)
     }
 
     /// EMIT and ENDPRIM.

@@ -504,6 +504,11 @@ impl Translator<'_> {
             self.finish_geometry_and_return(&gc);
             return Ok(());
         }
+        if self.shared_outputs.is_some() {
+            // A control shader's outputs are in their buffer already.
+            self.body.stmt(naga::Statement::Return { value: None });
+            return Ok(());
+        }
         let Some(ty) = self.interface.result else {
             self.body.stmt(naga::Statement::Return { value: None });
             return Ok(());

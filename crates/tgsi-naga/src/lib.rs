@@ -15,7 +15,8 @@
 //! conversion, MIN/MAX with NaN, saturation). Vertex, fragment and compute shaders translate;
 //! naga has no geometry or tessellation stages, so geometry shaders translate as compute
 //! shaders that record what they emit ([`Options::geometry_as_compute`], [`GeometryLayout`])
-//! and tessellation shaders do not translate.
+//! and tessellation shaders as compute shaders a host runs around its tessellator
+//! ([`Options::tessellation_as_compute`]).
 
 mod alu;
 mod body;
@@ -28,11 +29,13 @@ mod interface;
 mod lod;
 mod memory;
 mod pack;
+mod per_vertex;
 mod registers;
 mod resources;
 mod split64;
 mod spv_repair;
 mod targets;
+pub mod tess_compute;
 mod texture;
 mod translate;
 mod vertex_compute;
@@ -44,6 +47,7 @@ pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
+pub use tess_compute::{control_vertices_out, TESS_EVAL_WORKGROUP_SIZE};
 pub use texture::sampler_targets;
 pub use translate::{
     CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, TexelSampler, Wrap,

@@ -28,8 +28,13 @@ impl Translator<'_> {
     /// kinds of memory its immediate names).
     pub(crate) fn barrier(&mut self, inst: &Instruction) -> Result<()> {
         if inst.opcode == Opcode::BARRIER {
-            self.body
-                .stmt(Statement::ControlBarrier(Barrier::WORK_GROUP));
+            // A control shader's invocations share their outputs through a storage buffer.
+            let barrier = if self.shared_outputs.is_some() {
+                Barrier::WORK_GROUP | Barrier::STORAGE
+            } else {
+                Barrier::WORK_GROUP
+            };
+            self.body.stmt(Statement::ControlBarrier(barrier));
             return Ok(());
         }
         let src = inst

@@ -82,8 +82,8 @@ impl Translator<'_> {
         let vec4u = self.vec4(naga::Scalar::U32);
         for file in LOCAL_FILES {
             let mut indices: Vec<u32> = Vec::new();
-            if file == File::Input && self.geometry_per_vertex_inputs() {
-                // Read from the input buffer where they are used.
+            if self.in_stage_buffers(file) {
+                // Read from (and written to) the stage's buffers where they are used.
                 continue;
             }
             for d in self.shader.declarations.iter().filter(|d| d.file == file) {
@@ -123,10 +123,21 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Whether `IN` registers are a geometry shader's per-vertex inputs, read from the input
-    /// buffer ([`crate::Options::geometry_as_compute`]).
-    fn geometry_per_vertex_inputs(&self) -> bool {
-        self.options.geometry_as_compute && self.shader.processor == tgsi::Processor::Geometry
+    /// Whether the registers of `file` live in the buffers of a stage run as a compute
+    /// shader: the `IN` registers of geometry and tessellation shaders (per-vertex inputs),
+    /// the `OUT` registers of tessellation control shaders (shared by the invocations).
+    fn in_stage_buffers(&self, file: File) -> bool {
+        use tgsi::Processor::{Geometry, TessCtrl, TessEval};
+        let processor = self.shader.processor;
+        match file {
+            File::Input => {
+                (self.options.geometry_as_compute && processor == Geometry)
+                    || (self.options.tessellation_as_compute
+                        && matches!(processor, TessCtrl | TessEval))
+            }
+            File::Output => self.options.tessellation_as_compute && processor == TessCtrl,
+            _ => false,
+        }
     }
 
     /// A register variable: local, or private when subroutines share the registers.
@@ -155,8 +166,12 @@ impl Translator<'_> {
         }
     }
 
-    /// A pointer to the `vec4<u32>` behind a TEMP/OUT/ADDR/IN/SV register.
+    /// A pointer to the `vec4<u32>` behind a TEMP/OUT/ADDR/IN/SV register (a control
+    /// shader's `OUT[v][i]` in its output buffer, [`Translator::shared_output`]).
     pub(crate) fn register_pointer(&mut self, reg: &Register) -> Result<Handle<Expression>> {
+        if reg.file == File::Output && self.in_stage_buffers(File::Output) {
+            return Ok(self.shared_output(reg)?.0);
+        }
         let not_declared = |t: &Self| {
             Error::new(
                 t.span,
@@ -220,12 +235,13 @@ impl Translator<'_> {
         }
         let value = match reg.file {
             File::Constant => self.load_constant(reg)?,
-            File::Input if self.geometry_per_vertex_inputs() => {
-                let Some(gc) = self.geometry_compute.clone() else {
-                    return Err(self.unsupported("internal: geometry inputs before their buffer"));
+            File::Input if self.in_stage_buffers(File::Input) => {
+                let Some(pv) = self.per_vertex_inputs.clone() else {
+                    return Err(self.unsupported("internal: inputs read before their buffer"));
                 };
-                self.load_geometry_input(&gc, reg)?
+                self.load_per_vertex_input(&pv, reg)?
             }
+            File::Output if self.in_stage_buffers(File::Output) => self.load_shared_output(reg)?,
             File::Immediate => {
                 let words = self.immediate(reg)?;
                 let ty = self.vec4(naga::Scalar::U32);

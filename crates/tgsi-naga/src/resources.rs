@@ -1,6 +1,7 @@
 //! Module-level resources: constant buffers, sampler views and samplers, images, buffers.
 //!
-//! Bindings (documented in the README): group 0 holds `CONST[d]` at binding `d`; group 1 the
+//! Bindings (documented in the README): group 0 holds `CONST[d]` at binding `d` (a uniform
+//! buffer, or a read-only storage buffer past `Options::max_uniform_buffer_bytes`); group 1 the
 //! sampler views `SVIEW[i]` at binding `i`, samplers `SAMP[i]` at binding `128 + i` and the
 //! coverage views of emulated border colours at `256 + i`;
 //! group 2 the images `IMAGE[i]` at binding `i` and buffers `BUFFER[i]` at binding `64 + i`.
@@ -231,14 +232,22 @@ impl Translator<'_> {
             },
             naga::Span::UNDEFINED,
         );
+        let space = match self.options.max_uniform_buffer_bytes {
+            Some(max) if u64::from(len) * 16 > u64::from(max) => AddressSpace::Storage {
+                access: naga::StorageAccess::LOAD,
+            },
+            _ => AddressSpace::Uniform,
+        };
         match self.resources.constants.get(&dim) {
             Some(&(var, _)) => {
                 // A later declaration extends the buffer: retype its variable.
-                self.module.global_variables[var].ty = ty;
+                let global = &mut self.module.global_variables[var];
+                global.ty = ty;
+                global.space = space;
                 self.resources.constants.insert(dim, (var, len));
             }
             None => {
-                let var = self.global(format!("const{dim}"), AddressSpace::Uniform, ty, 0, dim);
+                let var = self.global(format!("const{dim}"), space, ty, 0, dim);
                 self.resources.constants.insert(dim, (var, len));
             }
         }

@@ -18,9 +18,11 @@ use crate::error::{Error, Result};
 use crate::flow::{Frame, LoopBudget};
 use crate::geometry_compute::{GeometryCompute, GEOMETRY_WORKGROUP_SIZE};
 use crate::interface::Interface;
+use crate::per_vertex::PerVertexInputs;
 use crate::registers::Registers;
 use crate::resources::Resources;
 use crate::split64::Helpers;
+use crate::tess_compute::{control_vertices_out, SharedOutputs, TESS_EVAL_WORKGROUP_SIZE};
 use crate::vertex_compute::{VertexCompute, VERTEX_WORKGROUP_SIZE};
 
 /// Name of the generated entry point.
@@ -61,6 +63,12 @@ pub(crate) struct Translator<'s> {
     /// The invocation a geometry shader run as a compute shader works on
     /// ([`Options::geometry_as_compute`]).
     pub geometry_compute: Option<Rc<GeometryCompute>>,
+    /// Where the `IN[v][i]` of a geometry or tessellation shader run as a compute shader
+    /// are.
+    pub per_vertex_inputs: Option<Rc<PerVertexInputs>>,
+    /// The output file of a control shader run as a compute shader
+    /// ([`Options::tessellation_as_compute`]).
+    pub shared_outputs: Option<Rc<SharedOutputs>>,
     /// The iteration counter and the flag buffer of [`Options::loop_budget`], and the
     /// budget.
     pub loop_budget: Option<LoopBudget>,
@@ -150,6 +158,18 @@ pub struct Options {
     /// vertices it emits in storage buffers (see [`crate::GeometryLayout`]): naga has no
     /// geometry stage (nor have WebGPU and Metal). Without it a geometry shader is refused.
     pub geometry_as_compute: bool,
+    /// Translate tessellation control and evaluation shaders as compute shaders, a
+    /// workgroup per patch and an invocation per domain point, with their inputs and
+    /// outputs in storage buffers (see [`crate::tess_compute`]): naga has no tessellation
+    /// stages (nor has WebGPU); the host tessellates between the two. Without it
+    /// tessellation shaders are refused.
+    pub tessellation_as_compute: bool,
+    /// Declare a constant buffer (`CONST[d]`) larger than this many bytes as a read-only
+    /// storage buffer at the same group and binding instead of a uniform buffer: devices
+    /// bound uniform buffers (64 KiB is common, and WebGPU's default), while Mesa declares
+    /// up to 16,384 registers (256 KiB) of a buffer it addresses indirectly. `None`: always
+    /// uniform.
+    pub max_uniform_buffer_bytes: Option<u32>,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
     /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
@@ -232,6 +252,8 @@ impl Default for Options {
             texel_samplers: BTreeMap::new(),
             vertex_as_compute: false,
             geometry_as_compute: false,
+            tessellation_as_compute: false,
+            max_uniform_buffer_bytes: None,
             loop_budget: None,
         }
     }
@@ -253,8 +275,8 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
         other => Err(Error::new(
             Span::default(),
             other.name(),
-            "naga 30 has no tessellation stages, so these shaders cannot be translated \
-             through it",
+            "naga 30 has no tessellation stages: translate it as a compute shader \
+             (Options::tessellation_as_compute, `tgsi translate --tessellation-as-compute`)",
         )),
     }
 }
@@ -264,7 +286,9 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     let vertex_as_compute = options.vertex_as_compute && shader.processor == Processor::Vertex;
     let geometry_as_compute =
         options.geometry_as_compute && shader.processor == Processor::Geometry;
-    let stage = if vertex_as_compute || geometry_as_compute {
+    let tessellation_as_compute = options.tessellation_as_compute
+        && matches!(shader.processor, Processor::TessCtrl | Processor::TessEval);
+    let stage = if vertex_as_compute || geometry_as_compute || tessellation_as_compute {
         ShaderStage::Compute
     } else {
         stage(shader)?
@@ -290,6 +314,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         log2_table: None,
         vertex_compute: None,
         geometry_compute: None,
+        per_vertex_inputs: None,
+        shared_outputs: None,
         loop_budget: None,
         subroutines: shader.instructions.iter().any(|i| i.opcode == Opcode::CAL),
         in_subroutine: None,
@@ -301,6 +327,10 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         t.declare_vertex_compute()?;
     } else if geometry_as_compute {
         t.declare_geometry_compute()?;
+    } else if tessellation_as_compute && shader.processor == Processor::TessCtrl {
+        t.declare_tess_control_compute()?;
+    } else if tessellation_as_compute {
+        t.declare_tess_eval_compute()?;
     } else {
         t.declare_interface(stage)?;
     }
@@ -513,6 +543,12 @@ impl Translator<'_> {
         }
         if self.geometry_compute.is_some() {
             return Ok([GEOMETRY_WORKGROUP_SIZE, 1, 1]);
+        }
+        if self.shared_outputs.is_some() {
+            return Ok([control_vertices_out(self.shader)?, 1, 1]);
+        }
+        if self.shader.processor == Processor::TessEval {
+            return Ok([TESS_EVAL_WORKGROUP_SIZE, 1, 1]);
         }
         let names = [
             PropertyName::CsFixedBlockWidth,

@@ -65,11 +65,11 @@ pub(crate) fn declared_outputs(shader: &Shader) -> Vec<u32> {
 #[derive(Clone)]
 pub(crate) struct VertexCompute {
     /// The vertex index `v`.
-    vertex: Handle<Expression>,
-    outputs: Handle<GlobalVariable>,
-    output_stride: u32,
+    pub vertex: Handle<Expression>,
+    pub outputs: Handle<GlobalVariable>,
+    pub output_stride: u32,
     /// The declared `OUT` registers.
-    declared_outputs: Vec<u32>,
+    pub declared_outputs: Vec<u32>,
 }
 
 /// The buffers and the invocation id of a stage run as a compute shader.

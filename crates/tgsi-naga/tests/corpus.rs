@@ -1,6 +1,7 @@
 //! Translates every vertex, fragment, compute and geometry shader of `../shared/corpus/mesa`
-//! and of `../shared/corpus/virgl` (TGSI as virgl guests send it to a host; geometry shaders
-//! as compute shaders, `Options::geometry_as_compute`), runs
+//! and of `../shared/corpus/virgl` (TGSI as virgl guests send it to a host), and virgl's
+//! tessellation shaders (geometry and tessellation shaders as compute shaders,
+//! `Options::geometry_as_compute`, `Options::tessellation_as_compute`), runs
 //! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
 //! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); GLSL comes from a translation
 //! without 64-bit integers ([`tgsi_naga::options_for`]). Prints the counts per stage
@@ -18,7 +19,7 @@ use tgsi_naga::{Output, Target, WriteOptions};
 /// Counts this translator reaches today: (corpus/stage, translated and valid, spirv-val,
 /// glslang). The one mesa fragment shader left makes a biased depth comparison in the
 /// sampler, which naga cannot express; the report lists the reasons for the others.
-const FLOORS: [(&str, usize, usize, usize); 8] = [
+const FLOORS: [(&str, usize, usize, usize); 10] = [
     ("mesa/vs", 700, 700, 700),
     ("mesa/fs", 585, 585, 585),
     ("mesa/cs", 257, 257, 257),
@@ -27,6 +28,8 @@ const FLOORS: [(&str, usize, usize, usize); 8] = [
     ("virgl/fs", 554, 554, 553),
     ("virgl/cs", 218, 218, 218),
     ("virgl/gs", 304, 304, 304),
+    ("virgl/tcs", 237, 237, 237),
+    ("virgl/tes", 30, 30, 30),
 ];
 
 fn shared() -> PathBuf {
@@ -106,13 +109,19 @@ fn corpus_translates_and_validates() {
         ("fs", "frag"),
         ("cs", "comp"),
         ("gs", "comp"),
+        ("tcs", "comp"),
+        ("tes", "comp"),
     ];
+    // Only the virgl corpus has tessellation shaders.
     let all = ["mesa", "virgl"]
         .into_iter()
-        .flat_map(|corpus| stages.map(|(stage, ext)| (corpus, stage, ext)));
+        .flat_map(|corpus| stages.map(|(stage, ext)| (corpus, stage, ext)))
+        .filter(|&(corpus, _, _)| root.join(corpus).is_dir())
+        .filter(|&(corpus, stage, _)| root.join(corpus).join(stage).is_dir());
     for (corpus, stage, ext) in all {
         let stage_options = |options: tgsi_naga::Options| tgsi_naga::Options {
             geometry_as_compute: stage == "gs",
+            tessellation_as_compute: matches!(stage, "tcs" | "tes"),
             ..options
         };
         let label = format!("{corpus}/{stage}");

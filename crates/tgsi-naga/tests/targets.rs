@@ -690,6 +690,117 @@ fn geometry_shaders_as_compute_shaders() {
     assert!(primitive.contains("GS_INPUT_PRIMITIVE"), "{primitive}");
 }
 
+/// A control shader: indirect per-vertex inputs and outputs, a BARRIER, another
+/// invocation's output read back, per-patch outputs and levels, and a constant buffer
+/// larger than 64 KiB read indirectly.
+const TESS_CONTROL: &str = "TESS_CTRL
+PROPERTY TCS_VERTICES_OUT 4
+DCL IN[][0], GENERIC[0]
+DCL SV[0], INVOCATIONID
+DCL SV[1], VERTICESIN
+DCL SV[2], PRIM_ID
+DCL OUT[0], TESSOUTER
+DCL OUT[1].xy, TESSINNER
+DCL OUT[][2], GENERIC[0]
+DCL OUT[3], PATCH
+DCL CONST[0..16383]
+DCL TEMP[0..1]
+DCL ADDR[0]
+IMM[0] UINT32 {1, 3, 0, 0}
+  0: UARL ADDR[0].x, SV[0].xxxx
+  1: ADD OUT[ADDR[0].x][2], IN[ADDR[0].x][0], CONST[ADDR[0].x + 9000]
+  2: BARRIER
+  3: UADD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+  4: AND TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+  5: UARL ADDR[0].x, TEMP[0].xxxx
+  6: MOV TEMP[1], OUT[ADDR[0].x][2]
+  7: MOV OUT[3], TEMP[1]
+  8: U2F OUT[0], SV[1].xxxx
+  9: U2F OUT[1].xy, SV[2].xxxx
+ 10: END
+";
+
+/// An evaluation shader: per-vertex inputs (one indirect), a per-patch input, the levels
+/// as inputs and system values, the domain point.
+const TESS_EVAL: &str = "TESS_EVAL
+PROPERTY TES_PRIM_MODE 7
+PROPERTY TES_SPACING 2
+PROPERTY TES_VERTEX_ORDER_CW 0
+PROPERTY TES_POINT_MODE 0
+DCL IN[][0], GENERIC[0]
+DCL IN[1], PATCH
+DCL IN[2], TESSOUTER
+DCL SV[0], TESSCOORD
+DCL SV[1], TESSINNER
+DCL SV[2], PRIM_ID
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL TEMP[0]
+DCL ADDR[0]
+  0: MUL TEMP[0], IN[0][0], SV[0].xxxx
+  1: MAD OUT[0], IN[3][0], SV[0].yyyy, TEMP[0]
+  2: F2I TEMP[0].x, SV[0].xxxx
+  3: UARL ADDR[0].x, TEMP[0].xxxx
+  4: ADD OUT[1], IN[ADDR[0].x + 1][0], IN[1]
+  5: ADD OUT[1].xy, IN[2].xyxy, SV[1].xyxy
+  6: U2F OUT[1].w, SV[2].xxxx
+  7: END
+";
+
+#[test]
+fn tessellation_shaders_as_compute_shaders() {
+    let options = tgsi_naga::Options {
+        tessellation_as_compute: true,
+        max_uniform_buffer_bytes: Some(65536),
+        ..tgsi_naga::Options::default()
+    };
+    check_with("tess-control", TESS_CONTROL, "comp", &Target::ALL, &options);
+    check_with("tess-eval", TESS_EVAL, "comp", &Target::ALL, &options);
+    for (text, size) in [
+        (TESS_CONTROL, 4),
+        (TESS_EVAL, tgsi_naga::TESS_EVAL_WORKGROUP_SIZE),
+    ] {
+        let shader = tgsi::parse(text).unwrap();
+        let module = tgsi_naga::translate_with(&shader, &options).unwrap();
+        let entry = &module.entry_points[0];
+        assert_eq!(entry.stage, naga::ShaderStage::Compute);
+        assert_eq!(entry.workgroup_size, [size, 1, 1]);
+        assert_eq!(stage_io_bindings(&module), [0, 1]);
+    }
+    // The 256 KiB constant buffer is a read-only storage buffer past the limit, a uniform
+    // one without it.
+    let shader = tgsi::parse(TESS_CONTROL).unwrap();
+    let space = |options: &tgsi_naga::Options| {
+        let module = tgsi_naga::translate_with(&shader, options).unwrap();
+        let (_, var) = module
+            .global_variables
+            .iter()
+            .find(|(_, v)| v.binding.is_some_and(|b| b.group == 0 && b.binding == 0))
+            .expect("CONST[0]");
+        var.space
+    };
+    assert!(matches!(
+        space(&options),
+        naga::AddressSpace::Storage { .. }
+    ));
+    let unlimited = tgsi_naga::Options {
+        max_uniform_buffer_bytes: None,
+        ..options.clone()
+    };
+    assert_eq!(space(&unlimited), naga::AddressSpace::Uniform);
+    // Without the option, and without TCS_VERTICES_OUT, the refusals say why.
+    for text in [TESS_CONTROL, TESS_EVAL] {
+        let plain = refusal(text, &tgsi_naga::Options::default());
+        assert!(plain.contains("tessellation_as_compute"), "{plain}");
+    }
+    let no_size = TESS_CONTROL.replace("PROPERTY TCS_VERTICES_OUT 4\n", "");
+    let missing = refusal(&no_size, &options);
+    assert!(missing.contains("TCS_VERTICES_OUT"), "{missing}");
+    let big = TESS_CONTROL.replace("TCS_VERTICES_OUT 4", "TCS_VERTICES_OUT 33");
+    let limit = refusal(&big, &options);
+    assert!(limit.starts_with("2:") && limit.contains("33"), "{limit}");
+}
+
 /// naga declares `SampleMask` as a scalar, which Vulkan refuses; the SPIR-V written has
 /// one-element arrays instead (`spirv-val` checks). naga's GLSL for it is refused.
 #[test]

@@ -57,10 +57,10 @@ pub fn run(args: &BenchArgs, min_time: Duration) -> Result<(), Failure> {
             .patch_vertices
             .ok_or_else(|| Failure::Io("a tessellation chain needs --patch-vertices N".into()))?;
         let stages = TessStages {
-            vertex: &chain.vertex,
-            control: chain.control.as_ref(),
-            eval: &chain.eval,
-            geometry: chain.geometry.as_ref(),
+            vertex: &chain.vertex.1,
+            control: chain.control.as_ref().map(|c| &c.1),
+            eval: &chain.eval.1,
+            geometry: chain.geometry.as_ref().map(|g| &g.1),
         };
         let opts = TessOptions {
             patch_vertices,

@@ -97,7 +97,8 @@ pub struct RunArgs {
     /// over storage buffers). Geometry and compute shaders and chains run on the
     /// interpreter, except that `gpu` dispatches a compute shader on a Vulkan device and
     /// runs a geometry shader (alone or behind a vertex shader) as a compute shader
-    /// recording what it emits (tessellation chains are refused).
+    /// recording what it emits, and runs tessellation chains with the control and
+    /// evaluation shaders as compute shaders around the interpreter's tessellator.
     #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineChoice,
     #[command(flatten)]

@@ -1,5 +1,6 @@
 //! `tgsi run VS.tgsi [TCS.tgsi] TES.tgsi [GS.tgsi] --patch-vertices N`: a tessellation
-//! chain on the reference interpreter ([`tgsi_exec::run_tess_pipeline`]). Each file's
+//! chain on the reference interpreter ([`tgsi_exec::run_tess_pipeline`]) or, with
+//! `--engine gpu`, every shader on the GPU ([`tgsi_gpu::run_tess_pipeline`]). Each file's
 //! processor header says which stage it is. The vertex shader runs over the vertex buffer
 //! (`--input` files, or `--count`), the draw takes its vertices in order or through
 //! `--indices`, `--instances` times; prints every captured primitive with its vertices'
@@ -78,17 +79,18 @@ fn levels<const N: usize>(text: &str, what: &str) -> Result<[f32; N], Failure> {
         .map_err(|_| Failure::Io(format!("{what} must be {N} numbers, got '{text}'")))
 }
 
-/// The chain's programs by role, from the files' processors in order.
-pub(super) struct Chain {
-    pub vertex: Program,
-    pub control: Option<Program>,
-    pub eval: Program,
-    pub geometry: Option<Program>,
+/// A chain's stages by role (programs, or shaders with their programs).
+pub(super) struct Chain<T> {
+    pub vertex: T,
+    pub control: Option<T>,
+    pub eval: T,
+    pub geometry: Option<T>,
 }
 
-/// Sort `programs` (in command-line order) into a VS [TCS] TES [GS] chain.
-pub(super) fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> {
-    let order: Vec<Processor> = programs.iter().map(|(_, p)| p.processor).collect();
+/// Sort `stages` (in command-line order, each with its compiled program) into a VS [TCS]
+/// TES [GS] chain.
+pub(super) fn chain<T>(stages: Vec<(T, Program)>) -> Result<Chain<(T, Program)>, Failure> {
+    let order: Vec<Processor> = stages.iter().map(|(_, p)| p.processor).collect();
     let bad = || {
         let names: Vec<String> = order.iter().map(ToString::to_string).collect();
         eprintln!(
@@ -97,17 +99,12 @@ pub(super) fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> 
         );
         Failure::Invalid
     };
-    let mut it = programs.into_iter().map(|(_, p)| p).peekable();
-    let vertex = it
-        .next()
-        .filter(|p| p.processor == Processor::Vertex)
-        .ok_or_else(bad)?;
-    let control = it.next_if(|p| p.processor == Processor::TessCtrl);
-    let eval = it
-        .next()
-        .filter(|p| p.processor == Processor::TessEval)
-        .ok_or_else(bad)?;
-    let geometry = it.next_if(|p| p.processor == Processor::Geometry);
+    let is = |want: Processor| move |s: &(T, Program)| s.1.processor == want;
+    let mut it = stages.into_iter().peekable();
+    let vertex = it.next().filter(is(Processor::Vertex)).ok_or_else(bad)?;
+    let control = it.next_if(is(Processor::TessCtrl));
+    let eval = it.next().filter(is(Processor::TessEval)).ok_or_else(bad)?;
+    let geometry = it.next_if(is(Processor::Geometry));
     if it.next().is_some() {
         return Err(bad());
     }
@@ -119,13 +116,19 @@ pub(super) fn chain(programs: Vec<(String, Program)>) -> Result<Chain, Failure> 
     })
 }
 
+/// A stage's shader and program, as the GPU engine takes them.
+fn pair(stage: &((String, tgsi::Shader), Program)) -> (&tgsi::Shader, &Program) {
+    (&stage.0 .1, &stage.1)
+}
+
 /// Runs `tgsi run` with several files: a tessellation chain when any file is a
 /// tessellation shader, else the vertex → geometry chain.
 pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     let mut programs = Vec::new();
     for file in &args.files {
         let input = input::read(file)?;
-        programs.push((input.name.clone(), compile(&input, args.tokens)?));
+        let program = compile(&input, args.tokens)?;
+        programs.push(((input.name.clone(), input.shader(args.tokens)?), program));
     }
     let tessellated = programs
         .iter()
@@ -142,13 +145,6 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         refuse_tess_options(args, false)?;
         return super::geometry::run_chained(args);
     }
-    if args.engine == EngineChoice::Gpu {
-        return Err(Failure::Io(
-            "--engine gpu runs vertex, geometry and compute shaders and VS GS chains, not \
-             tessellation chains (naga has no tessellation stages)"
-                .into(),
-        ));
-    }
     let misplaced = [
         ("--prim", args.prim.is_some()),
         ("--instance", args.instance != 0),
@@ -161,7 +157,10 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
              patches, --instances K times, and captures stream 0)"
         )));
     }
-    let last = programs.last().map(|(n, _)| n.clone()).unwrap_or_default();
+    let last = programs
+        .last()
+        .map(|((n, _), _)| n.clone())
+        .unwrap_or_default();
     let chain = chain(programs)?;
     let Some(patch_vertices) = args.patch_vertices else {
         return Err(Failure::Io(
@@ -169,8 +168,7 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
         ));
     };
     let (inputs, count) = vertex_inputs(args)?;
-    let vs_shader = input::read(&args.files[0])?.shader(args.tokens)?;
-    let bindings = args.resources.load(&vs_shader)?;
+    let bindings = args.resources.load(&chain.vertex.0 .1)?;
     let mut opts = TessOptions {
         patch_vertices,
         instances: args.instances,
@@ -196,16 +194,28 @@ pub fn run_chained(args: &RunArgs) -> Result<(), Failure> {
     if let Some(budget) = args.budget {
         opts.vertex.budget = budget;
     }
-    let stages = TessStages {
-        vertex: &chain.vertex,
-        control: chain.control.as_ref(),
-        eval: &chain.eval,
-        geometry: chain.geometry.as_ref(),
+    let outputs = if args.engine == EngineChoice::Gpu {
+        let gpu = crate::gpu::open()?;
+        let shaders = tgsi_gpu::TessShaders {
+            vertex: pair(&chain.vertex),
+            control: chain.control.as_ref().map(pair),
+            eval: pair(&chain.eval),
+            geometry: chain.geometry.as_ref().map(pair),
+        };
+        tgsi_gpu::run_tess_pipeline(&gpu, &shaders, &opts)
+            .map_err(|e| crate::gpu::failed(&last, e))?
+    } else {
+        let stages = TessStages {
+            vertex: &chain.vertex.1,
+            control: chain.control.as_ref().map(|c| &c.1),
+            eval: &chain.eval.1,
+            geometry: chain.geometry.as_ref().map(|g| &g.1),
+        };
+        tgsi_exec::run_tess_pipeline(&stages, &opts).map_err(|e| {
+            eprintln!("{last}: error: {e}");
+            Failure::Invalid
+        })?
     };
-    let outputs = tgsi_exec::run_tess_pipeline(&stages, &opts).map_err(|e| {
-        eprintln!("{last}: error: {e}");
-        Failure::Invalid
-    })?;
     write_outputs(&bindings)?;
     eprintln!("{last}: {outputs}");
     match &args.output {

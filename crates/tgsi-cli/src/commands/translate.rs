@@ -50,6 +50,13 @@ pub struct TranslateArgs {
     /// (group 3; see the README): naga, WebGPU and Metal have no geometry stage.
     #[arg(long)]
     pub geometry_as_compute: bool,
+    /// Translate a tessellation control shader as a compute shader (a workgroup per patch,
+    /// an invocation per output vertex) or an evaluation shader as one (an invocation per
+    /// domain point), their patches and outputs in storage buffers (group 3; see the
+    /// README); the host tessellates between them: naga and WebGPU have no tessellation
+    /// stages.
+    #[arg(long)]
+    pub tessellation_as_compute: bool,
 }
 
 /// Parses `MAJOR.MINOR`.
@@ -74,6 +81,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         loop_budget: args.loop_budget,
         vertex_as_compute: args.vertex_as_compute,
         geometry_as_compute: args.geometry_as_compute,
+        tessellation_as_compute: args.tessellation_as_compute,
         ..tgsi_naga::options_for(target)
     };
     let module = tgsi_naga::translate_with(&shader, &options).map_err(|e| {

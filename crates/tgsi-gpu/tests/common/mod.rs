@@ -154,9 +154,10 @@ pub fn generated_constants(shader: &tgsi::Shader) -> Vec<Vec<[u32; 4]>> {
     constants
 }
 
-/// The `.tgsi` files of `../shared/corpus/mesa/<stage>`, sorted (none when it is absent).
-pub fn corpus_shaders(stage: &str) -> Vec<PathBuf> {
-    let dir = shared().join("corpus/mesa").join(stage);
+/// The `.tgsi` files of `../shared/corpus/<corpus>/<stage>`, sorted (none when it is
+/// absent).
+pub fn corpus_shaders(corpus: &str, stage: &str) -> Vec<PathBuf> {
+    let dir = shared().join("corpus").join(corpus).join(stage);
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();

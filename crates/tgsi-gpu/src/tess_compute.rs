@@ -1,0 +1,281 @@
+//! Tessellation chains on the GPU: tgsi-naga translates control and evaluation shaders as
+//! compute shaders (`Options::tessellation_as_compute`; naga and WebGPU have no
+//! tessellation stages), a workgroup per patch and an invocation per domain point, whose
+//! buffers are laid out as `tgsi_naga::tess_compute` describes. Between them the
+//! tessellator, and around them the draw module's work (patch assembly, linking, capture),
+//! are `tgsi_exec`'s ([`tgsi_exec::run_tess_pipeline_with`]); the vertex and geometry
+//! shaders run as compute shaders too, so every shader of the chain runs on the GPU.
+
+use tgsi_exec::tessellation::{control_patch, patch_input_file, Patch, PointOutputs, TessInfo};
+use tgsi_exec::tessellator::Tessellation;
+use tgsi_exec::{
+    run_tess_pipeline_with, CapturedOutputs, Env, ExecError, GeometryOptions, GeometryOutputs,
+    Program, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
+};
+
+use crate::bindings;
+use crate::device::Gpu;
+use crate::error::{Error, Result};
+use crate::stage_io::{word, workgroups, StageRun};
+
+/// Appends patch `patch`'s input registers as `shader` reads them (`program`'s input file
+/// re-laid with the translation's stride).
+fn push_patch_inputs(
+    words: &mut Vec<u32>,
+    shader: &tgsi::Shader,
+    program: &Program,
+    patch: &Patch,
+) {
+    let (stride, _) = tgsi_naga::vertex_io_strides(shader);
+    let (file_stride, file) = patch_input_file(program, patch);
+    for v in 0..patch.vertices.len() {
+        for i in 0..stride as usize {
+            let value = (i < file_stride)
+                .then(|| file.get(v * file_stride + i))
+                .flatten();
+            words.extend(value.copied().unwrap_or([0; 4]));
+        }
+    }
+}
+
+/// The vertices every patch of a batch has (`V`), which the dispatch gives the shader.
+fn patch_vertices<'a>(mut patches: impl Iterator<Item = &'a Patch>) -> Result<u32> {
+    let first = patches.next().map_or(0, |p| p.vertices.len());
+    if patches.any(|p| p.vertices.len() != first) {
+        return Err(Error::Setup(
+            "the patches of a batch have different vertex counts".into(),
+        ));
+    }
+    u32::try_from(first).map_err(|_| Error::Setup("too many vertices per patch".into()))
+}
+
+/// A count as the `u32` a header holds.
+fn count(n: usize, what: &str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| Error::Setup(format!("too many {what} for one dispatch")))
+}
+
+/// Runs the control shader `shader` (compiled for the interpreter as `program`) over
+/// `patches` like `tgsi_exec::tessellation::ControlStage::run`, patch `k` with `PRIM_ID`
+/// `first_id + k`.
+pub fn run_control(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &Program,
+    patches: &[Patch],
+    first_id: u32,
+    env: &Env,
+) -> Result<Vec<Patch>> {
+    let Some(TessInfo::Control { vertices_out }) = program.tessellation else {
+        return Err(ExecError::Setup(format!(
+            "the control stage must be a tessellation control shader, not {}",
+            program.processor
+        ))
+        .into());
+    };
+    let n = vertices_out as usize;
+    let (_, output_stride) = tgsi_naga::vertex_io_strides(shader);
+    let o = output_stride as usize;
+    let options = tgsi_naga::Options {
+        tessellation_as_compute: true,
+        ..bindings::translation_options(gpu, env.resources, env.budget)
+    };
+    let module = tgsi_naga::translate_with(shader, &options)?;
+    let invocations = patches.len() as u64 * u64::from(vertices_out);
+    let (groups, row) = workgroups(gpu, invocations, vertices_out)?;
+    let vertices = patch_vertices(patches.iter())?;
+    // The header, the zero slot, then per patch its PRIM_ID and its inputs.
+    let mut words: Vec<u32> = vec![count(patches.len(), "patches")?, row, vertices, 0];
+    words.extend([0; 4]);
+    for (id, patch) in (first_id..).zip(patches) {
+        words.extend([id, 0, 0, 0]);
+        push_patch_inputs(&mut words, shader, program, patch);
+    }
+    let file = n * o;
+    let bytes = StageRun {
+        what: "the tessellation control shader",
+        shader,
+        module,
+        constants: env.consts,
+        resources: env.resources,
+        budget: env.budget,
+        input: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        output_len: ((1 + patches.len() * file) * 16) as u64,
+        groups,
+    }
+    .run(gpu)?;
+    Ok(patches
+        .iter()
+        .enumerate()
+        .map(|(p, input)| {
+            let first = 1 + p * file;
+            control_patch(program, n, input.levels, |v, i| {
+                let at = 4 * (first + v * o + i);
+                std::array::from_fn(|c| if i < o { word(&bytes, at + c) } else { 0 })
+            })
+        })
+        .collect())
+}
+
+/// Runs the evaluation shader `shader` (compiled for the interpreter as `program`) over
+/// the points of each patch's tessellation like
+/// `tgsi_exec::tessellation::EvalStage::run`, patch `k` with `PRIM_ID` `first_id + k`: per
+/// patch, per point, the declared outputs.
+pub fn run_eval(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &Program,
+    patches: &[(Patch, Tessellation)],
+    first_id: u32,
+    env: &Env,
+) -> Result<Vec<PointOutputs>> {
+    let Some(TessInfo::Eval(mode)) = program.tessellation else {
+        return Err(ExecError::Setup(format!(
+            "the evaluation stage must be a tessellation evaluation shader, not {}",
+            program.processor
+        ))
+        .into());
+    };
+    let (_, output_stride) = tgsi_naga::vertex_io_strides(shader);
+    let o = output_stride as usize;
+    let options = tgsi_naga::Options {
+        tessellation_as_compute: true,
+        ..bindings::translation_options(gpu, env.resources, env.budget)
+    };
+    let module = tgsi_naga::translate_with(shader, &options)?;
+    let points: usize = patches.iter().map(|(_, t)| t.points.len()).sum();
+    let (groups, row) = workgroups(gpu, points as u64, tgsi_naga::TESS_EVAL_WORKGROUP_SIZE)?;
+    let vertices = patch_vertices(patches.iter().map(|(p, _)| p))?;
+    // The header, the zero slot, the points, then per patch its levels, vertex count and
+    // PRIM_ID, and its inputs.
+    let mut words: Vec<u32> = vec![count(points, "domain points")?, row, vertices, 0];
+    words.extend([0; 4]);
+    for (k, (_, tess)) in patches.iter().enumerate() {
+        let k = count(k, "patches")?;
+        for j in 0..tess.points.len() {
+            let [u, v, w] = tess.coord(j, mode.domain).map(f32::to_bits);
+            words.extend([u, v, w, k]);
+        }
+    }
+    for (id, (patch, _)) in (first_id..).zip(patches) {
+        let inner = patch.levels.inner;
+        words.extend(patch.levels.outer);
+        words.extend([inner[0], inner[1], vertices, id]);
+        push_patch_inputs(&mut words, shader, program, patch);
+    }
+    let bytes = StageRun {
+        what: "the tessellation evaluation shader",
+        shader,
+        module,
+        constants: env.consts,
+        resources: env.resources,
+        budget: env.budget,
+        input: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        output_len: (points * o * 16).max(16) as u64,
+        groups,
+    }
+    .run(gpu)?;
+    let decls = tgsi_exec::vertex::output_decls(program);
+    let mut k = 0;
+    Ok(patches
+        .iter()
+        .map(|(_, tess)| {
+            (0..tess.points.len())
+                .map(|_| {
+                    let point = decls
+                        .iter()
+                        .map(|d| {
+                            let at = 4 * (k * o + d.index as usize);
+                            std::array::from_fn(|c| word(&bytes, at + c))
+                        })
+                        .collect();
+                    k += 1;
+                    point
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// The shaders of a tessellation chain on the GPU.
+struct GpuTess<'a> {
+    gpu: &'a Gpu,
+    vs: &'a tgsi::Shader,
+    tcs: Option<&'a tgsi::Shader>,
+    tes: &'a tgsi::Shader,
+    gs: Option<&'a tgsi::Shader>,
+}
+
+impl TessRunner for GpuTess<'_> {
+    type Error = Error;
+
+    fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs> {
+        crate::run_vertices(self.gpu, self.vs, vs, opts)
+    }
+
+    fn control(
+        &mut self,
+        tcs: &Program,
+        patches: &[Patch],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<Patch>> {
+        let shader = self
+            .tcs
+            .ok_or_else(|| Error::Setup("no control shader was given".into()))?;
+        run_control(self.gpu, shader, tcs, patches, first_id, env)
+    }
+
+    fn eval(
+        &mut self,
+        tes: &Program,
+        patches: &[(Patch, Tessellation)],
+        first_id: u32,
+        env: &Env,
+    ) -> Result<Vec<PointOutputs>> {
+        run_eval(self.gpu, self.tes, tes, patches, first_id, env)
+    }
+
+    fn geometry(&mut self, gs: &Program, opts: &GeometryOptions) -> Result<GeometryOutputs> {
+        let shader = self
+            .gs
+            .ok_or_else(|| Error::Setup("no geometry shader was given".into()))?;
+        crate::run_geometry(self.gpu, shader, gs, opts)
+    }
+}
+
+/// The shaders of a tessellation chain and their programs (compiled for the
+/// interpreter), by role.
+#[derive(Clone, Copy)]
+pub struct TessShaders<'a> {
+    /// The vertex shader.
+    pub vertex: (&'a tgsi::Shader, &'a Program),
+    /// The control shader, if any.
+    pub control: Option<(&'a tgsi::Shader, &'a Program)>,
+    /// The evaluation shader.
+    pub eval: (&'a tgsi::Shader, &'a Program),
+    /// The geometry shader, if any.
+    pub geometry: Option<(&'a tgsi::Shader, &'a Program)>,
+}
+
+/// Runs the draw `opts` through the chain like `tgsi_exec::run_tess_pipeline`, every
+/// shader on `gpu`: what transform feedback captures from the last stage.
+pub fn run_tess_pipeline(
+    gpu: &Gpu,
+    shaders: &TessShaders,
+    opts: &TessOptions,
+) -> Result<CapturedOutputs> {
+    let stages = TessStages {
+        vertex: shaders.vertex.1,
+        control: shaders.control.map(|c| c.1),
+        eval: shaders.eval.1,
+        geometry: shaders.geometry.map(|g| g.1),
+    };
+    let mut runner = GpuTess {
+        gpu,
+        vs: shaders.vertex.0,
+        tcs: shaders.control.map(|c| c.0),
+        tes: shaders.eval.0,
+        gs: shaders.geometry.map(|g| g.0),
+    };
+    run_tess_pipeline_with(&stages, opts, &mut runner)
+}
