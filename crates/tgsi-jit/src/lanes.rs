@@ -3,8 +3,10 @@
 //! need more than one machine instruction — C `fminf`/`fmaxf` as glibc computes them
 //! (MIN, MAX, saturation), the truncating conversion with out-of-range results of
 //! `cvttps2dq`, and MAD's operand order. Each mirrors a function of `tgsi_exec::scalar` and is
-//! checked against it by the tests.
+//! checked against it by the tests. `fminf`/`fmaxf` take what is known of their operands
+//! ([`crate::known`]) and leave out the cases that cannot occur.
 
+use crate::known::{self, Known};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I8X16};
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
@@ -25,12 +27,20 @@ pub(crate) trait LaneOps {
     fn is_nan(&mut self, x: Value) -> Value;
     /// `x` with the quiet bit set.
     fn quiet(&mut self, x: Value) -> Value;
+    /// Lanes where `x` is a signalling NaN.
+    fn is_snan(&mut self, x: Value) -> Value;
     /// What SSE arithmetic returns for NaN operands: the first NaN of `x`, `y`, quieted.
     fn sse_nan(&mut self, x: Value, y: Value) -> Value;
-    /// glibc `fminf(x, y)` (`max` false) or `fmaxf(x, y)` (`max` true), on words.
-    fn glibc_minmax(&mut self, x: Value, y: Value, max: bool) -> Value;
-    /// `fminf(fmaxf(x, 0), 1)`, on words.
-    fn saturate(&mut self, x: Value) -> Value;
+    /// SSE `minps x, y` (`max` false: `x < y ? x : y`) or `maxps x, y` (`x > y ? x : y`):
+    /// `y` where either is a NaN or they are equal.
+    fn sse_minmax(&mut self, x: Value, y: Value, max: bool) -> Value;
+    /// glibc `fminf(x, y)` (`max` false) or `fmaxf(x, y)` (`max` true), on words, where
+    /// `x` is known to be `kx` and `y` `ky`.
+    fn glibc_minmax(&mut self, x: Value, kx: Known, y: Value, ky: Known, max: bool) -> Value;
+    /// glibc `fminf(x, y)` / `fmaxf(x, y)` on any words.
+    fn glibc_minmax_any(&mut self, x: Value, y: Value, max: bool) -> Value;
+    /// `fminf(fmaxf(x, 0), 1)`, on words, where `x` is known to be `kx`.
+    fn saturate(&mut self, x: Value, kx: Known) -> Value;
     /// `x` truncated to i32, or `i32::MIN` when out of range or NaN (`cvttps2dq`).
     fn f2i(&mut self, x: Value) -> Value;
     /// MAD: `a·b + c` rounded twice, with the interpreter's NaN rules.
@@ -69,56 +79,108 @@ impl LaneOps for FunctionBuilder<'_> {
         self.ins().bor(x, q)
     }
 
+    fn is_snan(&mut self, x: Value) -> Value {
+        let xn = self.is_nan(x);
+        let q = self.splat_word(QUIET);
+        let zero = self.splat_word(0);
+        let xq = self.ins().band(x, q);
+        let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
+        self.ins().band(xn, xq0)
+    }
+
     fn sse_nan(&mut self, x: Value, y: Value) -> Value {
         let xn = self.is_nan(x);
         let n = self.ins().blendv(xn, x, y);
         self.quiet(n)
     }
 
-    fn glibc_minmax(&mut self, x: Value, y: Value, max: bool) -> Value {
+    fn sse_minmax(&mut self, x: Value, y: Value, max: bool) -> Value {
+        // The shape Cranelift lowers to one `minps`/`maxps`.
+        let (xf, yf) = (self.f(x), self.f(y));
+        let less = if max {
+            self.ins().fcmp(FloatCC::LessThan, yf, xf)
+        } else {
+            self.ins().fcmp(FloatCC::LessThan, xf, yf)
+        };
+        let less = self.ins().bitcast(F32X4, MemFlagsData::new(), less);
+        let r = self.ins().bitselect(less, xf, yf);
+        self.w(r)
+    }
+
+    fn glibc_minmax(&mut self, x: Value, kx: Known, y: Value, ky: Known, max: bool) -> Value {
+        // Where neither operand is a signalling NaN, glibc returns the smaller (larger)
+        // operand, the second when they are equal (so fminf(−0, +0) = +0), and the other
+        // operand when one is a quiet NaN (both quiet NaNs: the first).
+        let ordered = if ky == Known::Number {
+            // A quiet NaN `x` gives `y`, as `minps` does.
+            self.sse_minmax(x, y, max)
+        } else if kx == Known::Number {
+            // `y ≤ x ? y : x` (≥ for fmaxf): a quiet NaN `y` gives `x`.
+            let cc = if max {
+                FloatCC::GreaterThanOrEqual
+            } else {
+                FloatCC::LessThanOrEqual
+            };
+            match known::constant(self.func, x) {
+                // Equal to a constant other than ±0 means the same word: `minps y, x`.
+                Some(w) if w & 0x7fff_ffff != 0 => self.sse_minmax(y, x, max),
+                Some(0) => {
+                    let pick_y = self.fcmp_mask(cc, y, x);
+                    self.ins().band(pick_y, y)
+                }
+                _ => {
+                    let pick_y = self.fcmp_mask(cc, y, x);
+                    self.ins().blendv(pick_y, y, x)
+                }
+            }
+        } else if kx.min(ky) >= Known::Quiet {
+            let yn = self.is_nan(y);
+            let r = self.sse_minmax(x, y, max);
+            self.ins().blendv(yn, x, r)
+        } else {
+            return self.glibc_minmax_any(x, y, max);
+        };
+        // A signalling NaN gives `x + y`: SSE's first NaN, quieted; here the only NaN.
+        let maybe_signalling = match (kx >= Known::Quiet, ky >= Known::Quiet) {
+            (true, true) => return ordered,
+            (false, _) => x,
+            (_, false) => y,
+        };
+        let s = self.is_snan(maybe_signalling);
+        let q = self.quiet(maybe_signalling);
+        self.ins().blendv(s, q, ordered)
+    }
+
+    fn glibc_minmax_any(&mut self, x: Value, y: Value, max: bool) -> Value {
         let xn = self.is_nan(x);
         let yn = self.is_nan(y);
-        let q = self.splat_word(QUIET);
-        let zero = self.splat_word(0);
-        // Signalling NaNs: NaN with the quiet bit clear.
-        let xq = self.ins().band(x, q);
-        let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
-        let xs = self.ins().band(xn, xq0);
-        let yq = self.ins().band(y, q);
-        let yq0 = self.ins().icmp(IntCC::Equal, yq, zero);
-        let ys = self.ins().band(yn, yq0);
+        let xs = self.is_snan(x);
+        let ys = self.is_snan(y);
+        // Two NaNs, or a signalling one: SSE's first NaN, quieted.
         let both = self.ins().band(xn, yn);
         let signalling = self.ins().bor(xs, ys);
         let use_nan = self.ins().bor(both, signalling);
         let nan = self.sse_nan(x, y);
         // Ordinary operands: the smaller (larger), else the second; a lone quiet NaN
         // yields the other operand.
-        let cc = if max {
-            FloatCC::GreaterThan
-        } else {
-            FloatCC::LessThan
-        };
-        let pick_x = self.fcmp_mask(cc, x, y);
-        let r = self.ins().blendv(pick_x, x, y);
+        let r = self.sse_minmax(x, y, max);
         let r = self.ins().blendv(yn, x, r);
         self.ins().blendv(use_nan, nan, r)
     }
 
-    fn saturate(&mut self, x: Value) -> Value {
+    fn saturate(&mut self, x: Value, kx: Known) -> Value {
         let zero = self.splat_word(0);
         let one = self.splat_word(1f32.to_bits());
-        // fmaxf(x, 0): a quiet NaN gives 0, a signalling NaN itself quieted (which fminf
-        // then ignores, giving 1).
-        let pos = self.fcmp_mask(FloatCC::GreaterThan, x, zero);
-        let y = self.ins().band(pos, x);
-        let below = self.fcmp_mask(FloatCC::LessThan, y, one);
-        let z = self.ins().blendv(below, y, one);
-        let xn = self.is_nan(x);
-        let q = self.splat_word(QUIET);
-        let xq = self.ins().band(x, q);
-        let xq0 = self.ins().icmp(IntCC::Equal, xq, zero);
-        let xs = self.ins().band(xn, xq0);
-        self.ins().blendv(xs, one, z)
+        // fmaxf(x, +0) is `maxps x, +0` (a quiet NaN gives +0), then fminf(·, 1) is
+        // `minps ·, 1`; a signalling NaN comes out of fmaxf quieted, which fminf then
+        // ignores, giving 1.
+        let pos = self.sse_minmax(x, zero, true);
+        let r = self.sse_minmax(pos, one, false);
+        if kx >= Known::Quiet {
+            return r;
+        }
+        let s = self.is_snan(x);
+        self.ins().blendv(s, one, r)
     }
 
     fn f2i(&mut self, x: Value) -> Value {

@@ -11,7 +11,9 @@
 //!   (`native.rs`; 64-bit ones on channel pairs, `native_wide.rs`) are exact vector forms
 //!   of `tgsi_exec::scalar` (checked by tests), and everything else calls the interpreter's
 //!   own kernels (64-bit ones once per lane) or its single-instruction step (textures,
-//!   memory, DFRACEXP, indirect operands).
+//!   memory, DFRACEXP, indirect operands). MIN, MAX, saturation and rounding leave out the
+//!   NaN cases that cannot occur: what each value can hold (a number, a quiet NaN, any word)
+//!   is followed from immediates and opcodes (`known.rs`).
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
 //!   budget is counted the same way and checked at every loop end. Results are blended
 //!   into temporaries under the execution mask only where a lane inactive at the write
@@ -37,6 +39,7 @@
 #![warn(missing_docs)]
 
 mod approx;
+mod known;
 mod lanes;
 mod native;
 mod native_wide;

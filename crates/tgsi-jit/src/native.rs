@@ -10,6 +10,7 @@
 //! way.
 
 use crate::approx;
+use crate::known::Known;
 use crate::lanes::LaneOps;
 use crate::scalar_lanes::{self as sl, per_lane};
 use crate::vector_int;
@@ -19,16 +20,18 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
-/// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words).
-/// `shift` is the shift count of SHL/USHR/ISHR when it is the same in every lane (vector
-/// shifts need that; otherwise they are not compiled).
+/// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words),
+/// `known` what is known of each. `shift` is the shift count of SHL/USHR/ISHR when it is
+/// the same in every lane (vector shifts need that; otherwise they are not compiled).
 pub(crate) fn component(
     b: &mut FunctionBuilder,
     op: Opcode,
     s: &[Value],
+    known: &[Known],
     shift: Option<u32>,
 ) -> Option<Value> {
     let arg = |i: usize| s.get(i).copied();
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Any);
     let (a, x, y) = (arg(0)?, arg(1), arg(2));
     let fbin = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value, Value) -> Value| {
         let x = x?;
@@ -41,9 +44,13 @@ pub(crate) fn component(
         let r = f(b, af);
         b.w(r)
     };
-    // The rounding opcodes return a NaN unchanged (the instructions would quiet it).
+    // The rounding opcodes return a NaN unchanged; the instructions quiet a signalling
+    // one and return a quiet one unchanged.
     let round = |b: &mut FunctionBuilder, f: fn(&mut FunctionBuilder, Value) -> Value| {
         let r = funary(b, f);
+        if k(0) >= Known::Quiet {
+            return r;
+        }
         let nan = b.is_nan(a);
         b.ins().blendv(nan, a, r)
     };
@@ -83,8 +90,8 @@ pub(crate) fn component(
             b.ins().band(a, m)
         }
         // MIN/MAX are fminf/fmaxf with the operands swapped.
-        Opcode::MIN => b.glibc_minmax(x?, a, false),
-        Opcode::MAX => b.glibc_minmax(x?, a, true),
+        Opcode::MIN => b.glibc_minmax(x?, k(1), a, k(0), false),
+        Opcode::MAX => b.glibc_minmax(x?, k(1), a, k(0), true),
         Opcode::SLT | Opcode::SGE | Opcode::SGT | Opcode::SLE | Opcode::SEQ | Opcode::SNE => {
             let m = b.fcmp_mask(float_cc(op)?, a, x?);
             b.one_if(m)

@@ -26,6 +26,7 @@
 //! values flow from instruction to instruction, and around loops, without being joined
 //! again.
 
+use crate::known::{self, Known};
 use crate::lanes::LaneOps;
 use crate::native;
 use crate::native_wide::{self as nw, Quad64, Wide};
@@ -123,6 +124,9 @@ pub(crate) struct Translator<'a, 'b> {
     /// The execution mask last computed, and the block it was computed in: valid until a
     /// mask variable changes or code moves to another block.
     exec_cache: Option<(Block, Channel)>,
+    /// What is known of the register values computed ([`crate::known`]; values not listed,
+    /// other than constants, can be any word).
+    known: HashMap<Value, Known>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -245,6 +249,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             unmasked,
             pc: 0,
             exec_cache: None,
+            known: HashMap::new(),
         };
         t.preload_consts();
         for pc in 0..program.insts.len() {
@@ -621,26 +626,61 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
-    /// Channel `chan` (after swizzle) of a directly addressed source, with modifiers.
+    /// Channel `chan` (after swizzle) of a directly addressed source, with modifiers
+    /// (applied at compile time to a constant, so that it stays one).
     fn fetch(&mut self, s: &SrcOp, chan: usize) -> Channel {
         let c = s.swizzle[chan & 3] as usize & 3;
-        let mut v = match s.indirect {
+        let v = match s.indirect {
             Some(ind) if s.file == RegFile::Const => self.gather_const(s, ind, c),
             _ => self.read(s.file, s.index, s.dim, c),
         };
-        if s.abs {
-            let m = self.b.splat_word(0x7fff_ffff);
-            v = v.into_iter().map(|x| self.b.ins().band(x, m)).collect();
+        if !s.abs && !s.neg {
+            return v;
         }
-        if s.neg {
-            if s.ty.is_float_like() {
-                let m = self.b.splat_word(0x8000_0000);
-                v = v.into_iter().map(|x| self.b.ins().bxor(x, m)).collect();
-            } else {
-                v = v.into_iter().map(|x| self.b.ins().ineg(x)).collect();
-            }
+        let float_neg = s.ty.is_float_like();
+        v.into_iter()
+            .map(|x| {
+                if let Some(w) = known::constant(self.b.func, x) {
+                    let w = if s.abs { w & 0x7fff_ffff } else { w };
+                    let w = match (s.neg, float_neg) {
+                        (false, _) => w,
+                        (true, true) => w ^ 0x8000_0000,
+                        (true, false) => w.wrapping_neg(),
+                    };
+                    return self.b.splat_word(w);
+                }
+                let k = self.known(x);
+                let mut x = x;
+                if s.abs {
+                    let m = self.b.splat_word(0x7fff_ffff);
+                    x = self.b.ins().band(x, m);
+                }
+                if s.neg && float_neg {
+                    let m = self.b.splat_word(0x8000_0000);
+                    x = self.b.ins().bxor(x, m);
+                } else if s.neg {
+                    return self.b.ins().ineg(x);
+                }
+                // Changing the sign keeps a NaN, and its kind.
+                self.note(x, k);
+                x
+            })
+            .collect()
+    }
+
+    /// What is known of `v`.
+    fn known(&self, v: Value) -> Known {
+        match self.known.get(&v) {
+            Some(&k) => k,
+            None => known::constant(self.b.func, v).map_or(Known::Any, Known::of_word),
         }
-        v
+    }
+
+    /// Record that `v` is known to be `k`.
+    fn note(&mut self, v: Value, k: Known) {
+        if k > self.known(v) {
+            self.known.insert(v, k);
+        }
     }
 
     /// `CONST[dim][index + ADDR]` channel `c`, lane by lane: like the interpreter, a lane
@@ -771,6 +811,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             for k in 0..self.g {
                 let old = self.b.use_var(vars[k]);
                 let n = self.b.ins().blendv(exec[k], vals[k], old);
+                let either = self.known(vals[k]).either(self.known(old));
+                self.note(n, either);
                 self.b.def_var(vars[k], n);
             }
             self.refresh(i, c / 2);
@@ -823,10 +865,18 @@ impl<'a, 'b> Translator<'a, 'b> {
                 continue;
             }
             if inst.saturate && !dst.ty.is_64bit() {
-                vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+                vals = vals.iter().map(|&v| self.saturate(v)).collect();
             }
             self.write(&dst, c, &vals, &exec);
         }
+    }
+
+    /// `x` saturated; the result is never a NaN.
+    fn saturate(&mut self, x: Value) -> Value {
+        let k = self.known(x);
+        let r = self.b.saturate(x, k);
+        self.note(r, Known::Number);
+        r
     }
 
     /// A component-wise opcode: natively, or through the interpreter's lane kernel.
@@ -857,14 +907,23 @@ impl<'a, 'b> Translator<'a, 'b> {
                 continue;
             }
             let srcs: Vec<Channel> = inst.src.iter().take(4).map(|s| self.fetch(s, c)).collect();
+            let knowns: Vec<Vec<Known>> = (0..self.g)
+                .map(|k| srcs.iter().map(|s| self.known(s[k])).collect())
+                .collect();
             let native: Option<Channel> = (0..self.g)
                 .map(|k| {
                     let args: Vec<Value> = srcs.iter().map(|s| s[k]).collect();
-                    native::component(self.b, inst.opcode, &args, shift.map(|s| s[c]))
+                    let shift = shift.map(|s| s[c]);
+                    native::component(self.b, inst.opcode, &args, &knowns[k], shift)
                 })
                 .collect();
             *o = Some(match native {
-                Some(ch) => ch,
+                Some(ch) => {
+                    for (&v, kn) in ch.iter().zip(&knowns) {
+                        self.note(v, known::result(inst.opcode, kn));
+                    }
+                    ch
+                }
                 None => {
                     for (k, s) in srcs.iter().enumerate() {
                         self.store_scratch(k as i32 * CHANNEL_BYTES, s);
@@ -912,6 +971,9 @@ impl<'a, 'b> Translator<'a, 'b> {
             })
             .collect();
         if let Some(ch) = native {
+            for &v in &ch {
+                self.note(v, known::result(inst.opcode, &[]));
+            }
             let out = [
                 Some(ch.clone()),
                 Some(ch.clone()),
@@ -1051,7 +1113,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     .map(|r| nw::low_words(self.b, r))
                     .collect();
                 if sat32 {
-                    vals = vals.iter().map(|&v| self.b.saturate(v)).collect();
+                    vals = vals.iter().map(|&v| self.saturate(v)).collect();
                 }
                 self.write(&dst, c, &vals, &exec);
                 continue;
