@@ -61,6 +61,9 @@
 //!   D3D11 tessellator's vertex order and 16.16 coordinates, PRIM_ID counted per instance;
 //!   control-shader invocations run in lockstep in one wave sharing their outputs (see
 //!   [`tessellation`]).
+//! * `HWATOMIC[b][c]` names hardware atomic counter `c` of buffer `b` by itself; the atomic
+//!   or LOAD's address operand, which Mesa sets to the counter's byte offset `4·c`, is not
+//!   added (virglrenderer reads these shaders so; softpipe has no hardware atomics).
 //! * INTERP_OFFSET adds `ofs.x · d/dx + ofs.y · d/dy` to the input, with softpipe's lane rules
 //!   (see [`Machine::input_gradients_mut`]).
 //!

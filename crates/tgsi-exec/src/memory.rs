@@ -19,8 +19,13 @@
 //!   Misaligned words are updated by a plain read-modify-write (atomic only within one
 //!   thread); aligned ones atomically. ATOMINC_WRAP / ATOMDEC_WRAP (which softpipe skips)
 //!   follow [`AtomicOp::apply`].
-//! * `HWATOMIC[b][c]` is counter `c + src1.x` (4 bytes each) of the buffer bound to
-//!   `hw_atomics[b]`; a 1-D `HWATOMIC[b]` starts at counter 0.
+//! * `HWATOMIC[b][c]` is counter `c` (4 bytes each; `c` with its indirect address added) of
+//!   the buffer bound to `hw_atomics[b]`, and a 1-D `HWATOMIC[b]` is its counter 0. The
+//!   register names the counter: the address operand is not added. Mesa's `nir_to_tgsi`
+//!   folds a counter's byte offset into the register index (`offset / 4`, or an address
+//!   register holding `offset >> 2`) and passes the same byte offset again as the address
+//!   operand (`ATOMUADD …, HWATOMIC[0][3], 12`), which virglrenderer, the host that
+//!   receives these shaders, ignores; softpipe has no hardware atomics.
 //! * RESQ writes the size in bytes to `.x` only.
 //! * IMG2HND and SAMP2HND return the slot number as the 64-bit handle in `.xy` (the
 //!   interpreter has no bindless resources; the handle only names the slot).
@@ -162,20 +167,33 @@ impl<const N: usize> Machine<N> {
         let Some(ind) = indirect else {
             return [u32::try_from(index).ok(); N];
         };
-        let addr = ind
-            .file
-            .lane_file()
-            .and_then(|f| self.regs[f].get(ind.index as usize));
         let mut out = [None; N];
         for q in 0..N / 4 {
             let first = (4 * q..4 * q + 4).find(|l| exec & (1 << l) != 0);
-            let unit = first.and_then(|l| {
-                let a = addr.map_or(0, |r| r[ind.comp as usize & 3][l] as i32);
-                u32::try_from(i64::from(index) + i64::from(a)).ok()
-            });
+            let unit = first.and_then(|l| self.indirect_unit(index, ind, l));
             out[4 * q..4 * q + 4].fill(unit);
         }
         out
+    }
+
+    /// The hardware atomic counter each lane addresses: `index`, plus with an indirect
+    /// index the lane's own address (`None`: negative). Unlike a resource slot, a counter
+    /// index is an address within the buffer (Mesa makes it from the counter's byte offset).
+    fn counters(&self, index: i32, indirect: Option<&Indirect>) -> [Option<u32>; N] {
+        match indirect {
+            None => [u32::try_from(index).ok(); N],
+            Some(ind) => std::array::from_fn(|l| self.indirect_unit(index, ind, l)),
+        }
+    }
+
+    /// `index` plus lane `l`'s address in `ind` (`None`: negative).
+    fn indirect_unit(&self, index: i32, ind: &Indirect, l: usize) -> Option<u32> {
+        let a = ind
+            .file
+            .lane_file()
+            .and_then(|f| self.regs[f].get(ind.index as usize))
+            .map_or(0, |r| r[ind.comp as usize & 3][l] as i32);
+        u32::try_from(i64::from(index) + i64::from(a)).ok()
     }
 
     /// The bytes `file` slot `unit` shows.
@@ -224,7 +242,7 @@ impl<const N: usize> Machine<N> {
                 RegFile::HwAtomic => (
                     s.file,
                     self.units(s.dim, s.dim_indirect.as_ref(), exec),
-                    self.units(s.index, s.indirect.as_ref(), exec),
+                    self.counters(s.index, s.indirect.as_ref()),
                 ),
                 _ => (
                     s.file,
@@ -258,7 +276,7 @@ impl<const N: usize> Machine<N> {
                 for l in 0..N {
                     let space = space_of(l);
                     let at = if file == RegFile::HwAtomic {
-                        hw_counter_offset(counters[l], addr[l])
+                        hw_counter_offset(counters[l])
                     } else {
                         Some(addr[l])
                     };
@@ -311,7 +329,7 @@ impl<const N: usize> Machine<N> {
                 for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
                     let space = space_of(l);
                     let at = if file == RegFile::HwAtomic {
-                        hw_counter_offset(counters[l], addr[l])
+                        hw_counter_offset(counters[l])
                     } else {
                         Some(addr[l])
                     };
@@ -365,8 +383,8 @@ impl<const N: usize> Machine<N> {
     }
 }
 
-/// The byte offset of hardware atomic counter `counter + addr` (`HWATOMIC[slot][counter]`
-/// with the instruction's address added), `None` when it overflows.
-fn hw_counter_offset(counter: Option<u32>, addr: u32) -> Option<u32> {
-    counter.and_then(|c| u32::try_from((u64::from(c) + u64::from(addr)) * 4).ok())
+/// The byte offset of hardware atomic counter `counter` (`HWATOMIC[slot][counter]`), `None`
+/// when it overflows.
+fn hw_counter_offset(counter: Option<u32>) -> Option<u32> {
+    counter.and_then(|c| c.checked_mul(4))
 }

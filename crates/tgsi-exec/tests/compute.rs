@@ -776,14 +776,15 @@ fn compile_checks_resource_operands() {
 
 #[test]
 fn hw_atomic_counters_load() {
-    // LOAD HWATOMIC[0][c], addr reads counter c + addr.x; past the binding it reads 0.
+    // LOAD HWATOMIC[0][c] reads counter c whatever its address operand (Mesa's is the byte
+    // offset 4c); past the binding it reads 0.
     let text = "COMP
-DCL HWATOMIC[0][0..3]
+DCL HWATOMIC[0][0..4]
 DCL BUFFER[0]
 DCL TEMP[0..1]
-IMM[0] UINT32 {0, 1, 4, 0}
+IMM[0] UINT32 {0, 8, 4, 16}
   0: LOAD TEMP[0].x, HWATOMIC[0][2], IMM[0].yyyy
-  1: LOAD TEMP[1].x, HWATOMIC[0][3], IMM[0].yyyy
+  1: LOAD TEMP[1].x, HWATOMIC[0][4], IMM[0].wwww
   2: STORE BUFFER[0].x, IMM[0].xxxx, TEMP[0].xxxx
   3: STORE BUFFER[0].x, IMM[0].zzzz, TEMP[1].xxxx
   4: END
@@ -801,13 +802,13 @@ IMM[0] UINT32 {0, 1, 4, 0}
         ..ComputeOptions::default()
     };
     run_compute(&program, &opts).unwrap();
-    assert_eq!(words(&out), [7, 0]);
+    assert_eq!(words(&out), [6, 0]);
 }
 
 #[test]
 fn hw_atomics_const_loads_and_raw_images() {
-    // HWATOMIC[0][1] is counter 1 (+ src1.x) of hw_atomics[0]; a 1-D HWATOMIC[1] starts at
-    // counter 0 of slot 1. LOAD from CONST[0] reads the constant buffer as bytes. A RAW
+    // HWATOMIC[0][1] is counter 1 of hw_atomics[0] whatever the address operand; a 1-D
+    // HWATOMIC[1] is counter 0 of slot 1. LOAD from CONST[0] reads the constant buffer as bytes. A RAW
     // buffer image is addressed in bytes like a BUFFER.
     let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 2
@@ -863,10 +864,10 @@ IMM[0] UINT32 {1, 10, 8, 16}
     .unwrap();
     assert_eq!(
         words(&counters),
-        [0, 15, 16, 7],
-        "lane j adds 10 to counter 1 + j"
+        [0, 25, 6, 7],
+        "both lanes add 10 to counter 1"
     );
-    assert_eq!(words(&second), [40, 43], "1-D HWATOMIC[1]: counter 0 + 1");
+    assert_eq!(words(&second), [42, 41], "1-D HWATOMIC[1]: counter 0");
     // Lane j stores (old, old) at byte 16j, then the const words 3, 4 (LOAD .xyz from byte
     // 8, swizzled .xxyz) as .zw at byte 16j + 8, i.e. words 4j + 4 and 4j + 5: lane 0's
     // land on lane 1's first store; lane 1's lie past the 32-byte buffer and are dropped.

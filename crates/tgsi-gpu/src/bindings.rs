@@ -148,11 +148,16 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
                 storage_slot(rb.binding, buffer, false, inputs)
             }
             AddressSpace::Storage { access } => {
-                let slot = rb
-                    .binding
-                    .checked_sub(BUFFER_BINDING_BASE)
-                    .ok_or_else(|| Error::Unsupported(format!("storage binding {rb:?}")))?;
-                let view = inputs.resources.buffer(slot);
+                // BUFFER[i] at 64 + i, HWATOMIC[b] at 96 + b, both buffer views.
+                let view = match rb.binding {
+                    b if b >= tgsi_naga::HW_ATOMIC_BINDING_BASE => inputs
+                        .resources
+                        .hw_atomic(b - tgsi_naga::HW_ATOMIC_BINDING_BASE),
+                    b if b >= BUFFER_BINDING_BASE => {
+                        inputs.resources.buffer(b - BUFFER_BINDING_BASE)
+                    }
+                    _ => return Err(Error::Unsupported(format!("storage binding {rb:?}"))),
+                };
                 let (slot, buffer) = storage(gpu, rb.binding, view, access, inputs);
                 if let Some(v) = view {
                     written.push(Written::Buffer(buffer, v.clone()));

@@ -45,7 +45,9 @@ pub use error::Error;
 pub use flow::LOOP_BUDGET_BINDING;
 pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
-pub use resources::{BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, SAMPLER_BINDING_BASE};
+pub use resources::{
+    BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, HW_ATOMIC_BINDING_BASE, SAMPLER_BINDING_BASE,
+};
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use tess_compute::{control_vertices_out, TESS_EVAL_WORKGROUP_SIZE};
 pub use texture::sampler_targets;

@@ -107,6 +107,16 @@ impl Translator<'_> {
                     self.body.store(pointer, v);
                 }
             }
+            (Opcode::LOAD, File::HwAtomic) => {
+                let mut results = Vec::new();
+                for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+                    let pointer = self.hw_counter(&resource, c as u32)?;
+                    results.push((c, self.body.load(pointer)));
+                }
+                for (c, v) in results {
+                    self.write(dst, c, v)?;
+                }
+            }
             (Opcode::LOAD, File::Image) => {
                 let image = self.image(index)?;
                 let src = inst
@@ -182,13 +192,16 @@ impl Translator<'_> {
         ) else {
             return Err(self.unsupported("needs a destination, a resource, an address and a value"));
         };
-        if !matches!(res.reg.file, File::Buffer | File::Memory) {
-            return Err(self.unsupported(format!("on {} is not translated yet", res.reg.file)));
-        }
-        let index = u32::try_from(res.reg.index)
-            .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
         let value = self.fetch(val, 0, OperandType::U32)?;
-        let pointer = self.buffer_word(res.reg.file, index, addr, 0)?;
+        let pointer = match res.reg.file {
+            File::Buffer | File::Memory => {
+                let index = u32::try_from(res.reg.index)
+                    .map_err(|_| self.undeclared(res.reg.file, res.reg.index))?;
+                self.buffer_word(res.reg.file, index, addr, 0)?
+            }
+            File::HwAtomic => self.hw_counter(&res.reg, 0)?,
+            file => return Err(self.unsupported(format!("on {file} is not translated yet"))),
+        };
         let fun = match inst.opcode {
             Opcode::ATOMUADD => AtomicFunction::Add,
             Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
@@ -425,6 +438,43 @@ impl Translator<'_> {
             b.index(base, 0)
         };
         Ok(b.access(words, word))
+    }
+
+    /// A pointer to the counter `HWATOMIC[b][c]` names (`c` with its indirect address
+    /// added; a one-dimensional `HWATOMIC[b]` is counter 0), plus `chan`: the register
+    /// names the counter, the instruction's address operand (Mesa's byte offset of the same
+    /// counter) is not added, as in the interpreter.
+    fn hw_counter(&mut self, reg: &tgsi::ir::Register, chan: u32) -> Result<H> {
+        let (slot, counter, indirect) = match &reg.dimension {
+            Some(d) if d.indirect.is_some() => {
+                return Err(self
+                    .unsupported("an indirectly addressed HWATOMIC buffer is not translated yet"))
+            }
+            Some(d) => (d.index, reg.index, reg.indirect),
+            None => (reg.index, 0, None),
+        };
+        let var = u32::try_from(slot)
+            .ok()
+            .and_then(|b| self.resources.hw_atomics.get(&b).copied())
+            .ok_or_else(|| self.undeclared(File::HwAtomic, slot))?;
+        let index = match indirect {
+            Some(ind) => self.address(&ind, counter)?,
+            None => {
+                let c = u32::try_from(counter)
+                    .map_err(|_| self.unsupported(format!("counter {counter} is negative")))?;
+                self.body.u32(c)
+            }
+        };
+        let b = &mut self.body;
+        let index = if chan == 0 {
+            index
+        } else {
+            let c = b.u32(chan);
+            b.binary(B::Add, index, c)
+        };
+        let base = b.expr(Expression::GlobalVariable(var));
+        let counters = b.index(base, 0);
+        Ok(b.access(counters, index))
     }
 
     fn image(&self, index: u32) -> Result<ImageVar> {

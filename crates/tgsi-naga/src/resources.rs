@@ -4,7 +4,9 @@
 //! buffer, or a read-only storage buffer past `Options::max_uniform_buffer_bytes`); group 1 the
 //! sampler views `SVIEW[i]` at binding `i`, samplers `SAMP[i]` at binding `128 + i` and the
 //! coverage views of emulated border colours at `256 + i`;
-//! group 2 the images `IMAGE[i]` at binding `i` and buffers `BUFFER[i]` at binding `64 + i`.
+//! group 2 the images `IMAGE[i]` at binding `i`, buffers `BUFFER[i]` at binding `64 + i` and
+//! the hardware atomic counter buffers `HWATOMIC[b]` at binding `96 + b` (an array of
+//! `atomic<u32>` counters each).
 
 use std::collections::HashMap;
 
@@ -23,6 +25,8 @@ use crate::translate::Translator;
 pub const SAMPLER_BINDING_BASE: u32 = 128;
 /// Binding of the first buffer in group 2.
 pub const BUFFER_BINDING_BASE: u32 = 64;
+/// Binding of the first hardware atomic counter buffer (`HWATOMIC[b]`) in group 2.
+pub const HW_ATOMIC_BINDING_BASE: u32 = 96;
 /// Binding in group 1 of the first coverage view (see [`crate::Options::border_colors`]).
 pub const COVERAGE_BINDING_BASE: u32 = 256;
 
@@ -63,6 +67,8 @@ pub(crate) struct Resources {
     pub coverage: HashMap<u32, Handle<GlobalVariable>>,
     pub images: HashMap<u32, ImageVar>,
     pub buffers: HashMap<u32, Handle<GlobalVariable>>,
+    /// The counter buffer of each `HWATOMIC[b]`.
+    pub hw_atomics: HashMap<u32, Handle<GlobalVariable>>,
     /// The workgroup array of words behind every `MEMORY[i], SHARED` (one space, whatever
     /// the index, as in the interpreter).
     pub shared: Option<Handle<GlobalVariable>>,
@@ -178,7 +184,8 @@ impl Translator<'_> {
                 File::Image => self.declare_image(d)?,
                 File::Buffer => self.declare_buffer(d)?,
                 File::Memory => self.declare_memory(d)?,
-                File::HwAtomic | File::ConstBuf | File::Resource => {
+                File::HwAtomic => self.declare_hw_atomics(d),
+                File::ConstBuf | File::Resource => {
                     return Err(self.unsupported("is not translated yet"))
                 }
                 _ => {}
@@ -641,6 +648,59 @@ impl Translator<'_> {
             self.resources.buffers.insert(i, var);
         }
         Ok(())
+    }
+
+    /// `DCL HWATOMIC[b][first..last]`: the counter buffer bound for slot `b` (a
+    /// one-dimensional `DCL HWATOMIC[first..last]` declares slots), whole: a counter is
+    /// addressed by its index in the buffer, as the interpreter addresses it.
+    fn declare_hw_atomics(&mut self, d: &Declaration) {
+        let counter = self.ty(TypeInner::Atomic(Scalar::U32));
+        let array = self.ty(TypeInner::Array {
+            base: counter,
+            size: naga::ArraySize::Dynamic,
+            stride: 4,
+        });
+        let ty = self.module.types.insert(
+            Type {
+                name: Some("HwAtomics".to_string()),
+                inner: TypeInner::Struct {
+                    members: vec![StructMember {
+                        name: Some("counters".to_string()),
+                        ty: array,
+                        binding: None,
+                        offset: 0,
+                    }],
+                    span: 4,
+                },
+            },
+            naga::Span::UNDEFINED,
+        );
+        let space = AddressSpace::Storage {
+            access: StorageAccess::LOAD | StorageAccess::STORE,
+        };
+        let slots = match d.dimension {
+            Some(b) => b..=b,
+            None => d.first..=d.last,
+        };
+        for b in slots {
+            if let std::collections::hash_map::Entry::Vacant(slot) =
+                self.resources.hw_atomics.entry(b)
+            {
+                let binding = HW_ATOMIC_BINDING_BASE + b;
+                let var = self.module.global_variables.append(
+                    GlobalVariable {
+                        name: Some(format!("hw_atomics{b}")),
+                        space,
+                        binding: Some(ResourceBinding { group: 2, binding }),
+                        ty,
+                        init: None,
+                        memory_decorations: naga::MemoryDecorations::empty(),
+                    },
+                    naga::Span::UNDEFINED,
+                );
+                slot.insert(var);
+            }
+        }
     }
 
     /// Reports a resource operand that is not declared.

@@ -24,11 +24,11 @@ const FLOORS: [(&str, usize, usize, usize); 10] = [
     ("mesa/fs", 585, 585, 585),
     ("mesa/cs", 257, 257, 257),
     ("mesa/gs", 347, 347, 347),
-    ("virgl/vs", 537, 537, 537),
-    ("virgl/fs", 554, 554, 553),
-    ("virgl/cs", 218, 218, 218),
+    ("virgl/vs", 538, 538, 538),
+    ("virgl/fs", 556, 556, 555),
+    ("virgl/cs", 227, 227, 227),
     ("virgl/gs", 304, 304, 304),
-    ("virgl/tcs", 237, 237, 237),
+    ("virgl/tcs", 238, 238, 238),
     ("virgl/tes", 30, 30, 30),
 ];
 
