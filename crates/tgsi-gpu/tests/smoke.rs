@@ -684,6 +684,30 @@ fn inputs_interpolated_at_the_centroid_or_a_sample_are_the_inputs() {
 }
 
 #[test]
+fn inputs_interpolated_at_an_offset_move_along_their_gradients() {
+    // INTERP_OFFSET: the position moves by the offset (its gradients are the unit axes, y
+    // flipped by a lower-left origin), a constant input stays; modifiers apply afterwards.
+    let Some(gpu) = gpu() else { return };
+    let opts = RenderOptions {
+        width: 4,
+        height: 4,
+        inputs: vec![[0; 4], [0x3f80_0000, 0xc000_0000, 0xbf00_0000, 0x4040_0000]],
+        ..Default::default()
+    };
+    for origin in ["UPPER_LEFT", "LOWER_LEFT"] {
+        let text = format!(
+            "FRAG\nPROPERTY FS_COORD_ORIGIN {origin}\nDCL IN[0], POSITION, LINEAR\n\
+             DCL IN[1], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+             IMM[0] FLT32 {{0.25, -0.5, 2.0, 0.0}}\n\
+             0: INTERP_OFFSET TEMP[0], -IN[0].yxwz, IMM[0].xyzw\n\
+             1: INTERP_OFFSET TEMP[1], |IN[1]|, IMM[0].zxyw\n\
+             2: ADD OUT[0], TEMP[0], TEMP[1]\n3: END\n"
+        );
+        same(&gpu, &text, &opts);
+    }
+}
+
+#[test]
 fn endless_loops_stop_at_the_loop_budget() {
     // A GPU has no instruction budget: the translation counts loop iterations, leaves the
     // loops past the run's budget and raises a flag, and the run fails as the

@@ -1,6 +1,9 @@
-//! Fragment-only operations: discarding the invocation and screen-space derivatives.
+//! Fragment-only operations: discarding the invocation, screen-space derivatives and
+//! interpolation at an offset.
 
-use naga::{DerivativeAxis, DerivativeControl, Expression, Statement};
+use naga::{
+    BinaryOperator as B, DerivativeAxis, DerivativeControl, Expression, ScalarKind, Statement,
+};
 use tgsi::ir::Instruction;
 use tgsi::opcode::{Opcode, OperandType};
 
@@ -58,6 +61,48 @@ impl Translator<'_> {
         }
         for (c, d) in results {
             self.write(dst, c, d)?;
+        }
+        Ok(())
+    }
+
+    /// INTERP_OFFSET: the input moved by `src1.xy` pixels along its screen gradients,
+    /// `IN + (ofs.x · d/dx + ofs.y · d/dy)` per channel, then the source modifiers, as the
+    /// interpreter computes it. naga has no interpolate-at-offset; the gradients are the
+    /// fine derivatives of the interpolated input, which are its plane's for linearly
+    /// interpolated inputs (perspective-correct ones are approximated to first order, flat
+    /// ones do not move). The interpreter takes, like softpipe, each result channel's offset
+    /// from one lane of the quad; with an offset the quad shares (the usual constant one)
+    /// the two agree.
+    pub(crate) fn interp_offset(&mut self, inst: &Instruction) -> Result<()> {
+        self.fragment_only()?;
+        let (Some(dst), Some(input), Some(ofs)) =
+            (inst.dst.first(), inst.src.first(), inst.src.get(1))
+        else {
+            return Err(self.unsupported("needs a destination, an input and an offset"));
+        };
+        let ox = self.fetch(ofs, 0, OperandType::F32)?;
+        let oy = self.fetch(ofs, 1, OperandType::F32)?;
+        let mut results = Vec::new();
+        for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
+            let word = self.fetch_word(input, c)?;
+            let b = &mut self.body;
+            let v = b.bitcast(word, ScalarKind::Float);
+            let [dx, dy] = [DerivativeAxis::X, DerivativeAxis::Y].map(|axis| {
+                b.expr(Expression::Derivative {
+                    axis,
+                    ctrl: DerivativeControl::Fine,
+                    expr: v,
+                })
+            });
+            let along_x = b.binary(B::Multiply, dx, ox);
+            let along_y = b.binary(B::Multiply, dy, oy);
+            let delta = b.binary(B::Add, along_x, along_y);
+            let moved = b.binary(B::Add, v, delta);
+            let bits = b.bitcast(moved, ScalarKind::Uint);
+            results.push((c, self.float_modifiers(input, bits)));
+        }
+        for (c, r) in results {
+            self.write(dst, c, r)?;
         }
         Ok(())
     }

@@ -304,15 +304,7 @@ impl Translator<'_> {
         }
         let word = self.fetch_word(src, chan)?;
         if ty.is_float_like() {
-            let mut bits = word;
-            if src.absolute {
-                let m = self.body.u32(0x7fff_ffff);
-                bits = self.body.binary(naga::BinaryOperator::And, bits, m);
-            }
-            if src.negate {
-                let m = self.body.u32(0x8000_0000);
-                bits = self.body.binary(naga::BinaryOperator::ExclusiveOr, bits, m);
-            }
+            let bits = self.float_modifiers(src, word);
             return Ok(if ty == OperandType::Untyped {
                 bits
             } else {
@@ -338,6 +330,25 @@ impl Translator<'_> {
         } else {
             self.body.bitcast(v, ScalarKind::Uint)
         })
+    }
+
+    /// `src`'s float modifiers applied to the `u32` bits `word`: `|x|` clears the sign bit,
+    /// then negation flips it (so no NaN is ever changed).
+    pub(crate) fn float_modifiers(
+        &mut self,
+        src: &Src,
+        word: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let mut bits = word;
+        if src.absolute {
+            let m = self.body.u32(0x7fff_ffff);
+            bits = self.body.binary(naga::BinaryOperator::And, bits, m);
+        }
+        if src.negate {
+            let m = self.body.u32(0x8000_0000);
+            bits = self.body.binary(naga::BinaryOperator::ExclusiveOr, bits, m);
+        }
+        bits
     }
 
     /// An immediate operand as a literal of the operand type, modifiers applied here.

@@ -479,6 +479,7 @@ impl Translator<'_> {
             Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
                 self.derivative(inst)
             }
+            Opcode::INTERP_OFFSET => self.interp_offset(inst),
             Opcode::BARRIER | Opcode::MEMBAR => self.barrier(inst),
             Opcode::EMIT | Opcode::ENDPRIM => self.emit(inst),
             Opcode::LOAD | Opcode::STORE => self.memory(inst),
