@@ -68,8 +68,8 @@ pub trait Stages {
     ) -> Result<GeometryOutputs, Self::Error>;
 }
 
-/// Both stages on the interpreter.
-struct Interpreted;
+/// Every stage on the interpreter.
+pub(crate) struct Interpreted;
 
 impl Stages for Interpreted {
     type Error = ExecError;

@@ -18,14 +18,14 @@ use std::fmt;
 
 use crate::assembly::{decompose, draw_positions};
 use crate::compile::Program;
-use crate::geometry::GeometryOutputs;
-use crate::geometry::{run_geometry, GeometryOptions};
+use crate::geometry::GeometryOptions;
 use crate::machine::{Env, ExecError};
+use crate::pipeline::{Interpreted, Stages};
 use crate::tessellation::{
     ControlStage, EvalStage, Levels, Patch, PointOutputs, MAX_PATCH_VERTICES,
 };
 use crate::tessellator::{Domain, Tessellation};
-use crate::vertex::{run_vertices, OutputDecl, VertexInput, VertexOptions, VertexOutputs};
+use crate::vertex::{OutputDecl, VertexInput, VertexOptions};
 use tgsi::{Primitive, Processor, Semantic};
 
 /// Largest accepted instance count.
@@ -147,18 +147,11 @@ impl fmt::Display for CapturedOutputs {
 /// the memory a batch takes.
 pub const PATCH_BATCH: usize = 1024;
 
-/// What runs the stages of a tessellation chain ([`run_tess_pipeline_with`]): the shaders
-/// over the work [`run_tess_pipeline`] gives them, a batch at a time; the draw module's work
+/// What runs the stages of a tessellation chain ([`run_tess_pipeline_with`]): the vertex
+/// and geometry shaders as [`Stages`] runs them, and the control and evaluation shaders over
+/// the work [`run_tess_pipeline`] gives them, a batch at a time; the draw module's work
 /// between them (patch assembly, linking, tessellation, capture) is this module's.
-pub trait TessRunner {
-    /// Why a stage failed (a setup error of the draw itself is an [`ExecError`]).
-    type Error: From<ExecError>;
-    /// Runs the vertex shader `vs` as [`run_vertices`] does.
-    fn vertices(
-        &mut self,
-        vs: &Program,
-        opts: &VertexOptions,
-    ) -> Result<VertexOutputs, Self::Error>;
+pub trait TessRunner: Stages {
     /// Runs the control shader `tcs` over `patches` as [`ControlStage::run`] does, patch
     /// `k` with `PRIM_ID` `first_id + k`.
     fn control(
@@ -178,24 +171,9 @@ pub trait TessRunner {
         first_id: u32,
         env: &Env,
     ) -> Result<Vec<PointOutputs>, Self::Error>;
-    /// Runs the geometry shader `gs` as [`run_geometry`] does.
-    fn geometry(
-        &mut self,
-        gs: &Program,
-        opts: &GeometryOptions,
-    ) -> Result<GeometryOutputs, Self::Error>;
 }
 
-/// Every stage on the interpreter.
-struct Interpreted;
-
 impl TessRunner for Interpreted {
-    type Error = ExecError;
-
-    fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs, ExecError> {
-        run_vertices(vs, opts)
-    }
-
     fn control(
         &mut self,
         tcs: &Program,
@@ -222,14 +200,6 @@ impl TessRunner for Interpreted {
             .zip(patches)
             .map(|(id, (patch, tess))| stage.run(patch, tess, id, env))
             .collect()
-    }
-
-    fn geometry(
-        &mut self,
-        gs: &Program,
-        opts: &GeometryOptions,
-    ) -> Result<GeometryOutputs, ExecError> {
-        run_geometry(gs, opts)
     }
 }
 

@@ -10,7 +10,7 @@ use tgsi_exec::tessellation::{control_patch, patch_input_file, Patch, PointOutpu
 use tgsi_exec::tessellator::Tessellation;
 use tgsi_exec::{
     run_tess_pipeline_with, CapturedOutputs, Env, ExecError, GeometryOptions, GeometryOutputs,
-    Program, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
+    Program, Stages, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
 };
 
 use crate::bindings;
@@ -36,6 +36,17 @@ fn push_patch_inputs(
             words.extend(value.copied().unwrap_or([0; 4]));
         }
     }
+}
+
+/// `shader` translated as a compute shader for a run with `env`'s resources and budget,
+/// and its output stride.
+fn translate(gpu: &Gpu, shader: &tgsi::Shader, env: &Env) -> Result<(naga::Module, usize)> {
+    let options = tgsi_naga::Options {
+        tessellation_as_compute: true,
+        ..bindings::translation_options(gpu, env.resources, env.budget)
+    };
+    let module = tgsi_naga::translate_with(shader, &options)?;
+    Ok((module, tgsi_naga::vertex_io_strides(shader).1 as usize))
 }
 
 /// The vertices every patch of a batch has (`V`), which the dispatch gives the shader.
@@ -73,13 +84,7 @@ pub fn run_control(
         .into());
     };
     let n = vertices_out as usize;
-    let (_, output_stride) = tgsi_naga::vertex_io_strides(shader);
-    let o = output_stride as usize;
-    let options = tgsi_naga::Options {
-        tessellation_as_compute: true,
-        ..bindings::translation_options(gpu, env.resources, env.budget)
-    };
-    let module = tgsi_naga::translate_with(shader, &options)?;
+    let (module, o) = translate(gpu, shader, env)?;
     let invocations = patches.len() as u64 * u64::from(vertices_out);
     let (groups, row) = workgroups(gpu, invocations, vertices_out)?;
     let vertices = patch_vertices(patches.iter())?;
@@ -135,13 +140,7 @@ pub fn run_eval(
         ))
         .into());
     };
-    let (_, output_stride) = tgsi_naga::vertex_io_strides(shader);
-    let o = output_stride as usize;
-    let options = tgsi_naga::Options {
-        tessellation_as_compute: true,
-        ..bindings::translation_options(gpu, env.resources, env.budget)
-    };
-    let module = tgsi_naga::translate_with(shader, &options)?;
+    let (module, o) = translate(gpu, shader, env)?;
     let points: usize = patches.iter().map(|(_, t)| t.points.len()).sum();
     let (groups, row) = workgroups(gpu, points as u64, tgsi_naga::TESS_EVAL_WORKGROUP_SIZE)?;
     let vertices = patch_vertices(patches.iter().map(|(p, _)| p))?;
@@ -205,13 +204,22 @@ struct GpuTess<'a> {
     gs: Option<&'a tgsi::Shader>,
 }
 
-impl TessRunner for GpuTess<'_> {
+impl Stages for GpuTess<'_> {
     type Error = Error;
 
     fn vertices(&mut self, vs: &Program, opts: &VertexOptions) -> Result<VertexOutputs> {
         crate::run_vertices(self.gpu, self.vs, vs, opts)
     }
 
+    fn geometry(&mut self, gs: &Program, opts: &GeometryOptions) -> Result<GeometryOutputs> {
+        let shader = self
+            .gs
+            .ok_or_else(|| Error::Setup("no geometry shader was given".into()))?;
+        crate::run_geometry(self.gpu, shader, gs, opts)
+    }
+}
+
+impl TessRunner for GpuTess<'_> {
     fn control(
         &mut self,
         tcs: &Program,
@@ -233,13 +241,6 @@ impl TessRunner for GpuTess<'_> {
         env: &Env,
     ) -> Result<Vec<PointOutputs>> {
         run_eval(self.gpu, self.tes, tes, patches, first_id, env)
-    }
-
-    fn geometry(&mut self, gs: &Program, opts: &GeometryOptions) -> Result<GeometryOutputs> {
-        let shader = self
-            .gs
-            .ok_or_else(|| Error::Setup("no geometry shader was given".into()))?;
-        crate::run_geometry(self.gpu, shader, gs, opts)
     }
 }
 

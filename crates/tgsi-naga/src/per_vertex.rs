@@ -37,6 +37,27 @@ pub(crate) struct PerVertexInputs {
     pub primitive_ids: Option<(Handle<GlobalVariable>, Vec<u32>)>,
 }
 
+/// Whether every index checked so far is below its limit (`None`: nothing checked).
+#[derive(Default)]
+pub(crate) struct InRange(pub Option<Handle<Expression>>);
+
+impl InRange {
+    /// Adds `index < limit` to the checks; returns `index`.
+    pub fn check(
+        &mut self,
+        b: &mut Body,
+        index: Handle<Expression>,
+        limit: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let ok = b.binary(BinaryOperator::Less, index, limit);
+        self.0 = Some(match self.0 {
+            Some(both) => b.binary(BinaryOperator::LogicalAnd, both, ok),
+            None => ok,
+        });
+        index
+    }
+}
+
 impl Translator<'_> {
     /// A private variable of the invocation (state that subroutines share).
     pub(crate) fn private(&mut self, name: &str, ty: Handle<naga::Type>) -> Handle<GlobalVariable> {
@@ -149,35 +170,28 @@ impl Translator<'_> {
             return Ok(splat_p);
         }
         // Whether the (v, i) read is in range; out of range reads the zero slot.
-        let mut in_range = None;
-        let mut bound = |b: &mut Body, index, limit| {
-            let ok = b.binary(BinaryOperator::Less, index, limit);
-            in_range = Some(match in_range {
-                Some(both) => b.binary(BinaryOperator::LogicalAnd, both, ok),
-                None => ok,
-            });
-            index
-        };
+        let mut in_range = InRange::default();
         let i_value = match i {
             Some(i) => {
                 let limit = b.u32(stride);
-                bound(b, i, limit)
+                in_range.check(b, i, limit)
             }
             None => b.u32(reg.index as u32),
         };
         let v_value = match (v, pv.vertices) {
             (Some(v), VertexCount::Fixed(n)) => {
                 let limit = b.u32(n);
-                bound(b, v, limit)
+                in_range.check(b, v, limit)
             }
             (None, VertexCount::Fixed(_)) => b.u32(vertex as u32),
             (v, VertexCount::Private(count)) => {
                 let v = v.unwrap_or_else(|| b.u32(vertex as u32));
                 let count = b.expr(Expression::GlobalVariable(count));
                 let limit = b.load(count);
-                bound(b, v, limit)
+                in_range.check(b, v, limit)
             }
         };
+        let in_range = in_range.0;
         let first = b.expr(Expression::GlobalVariable(pv.first));
         let first = b.load(first);
         let stride_value = b.u32(stride);

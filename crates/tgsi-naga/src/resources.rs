@@ -620,26 +620,7 @@ impl Translator<'_> {
 
     fn declare_buffer(&mut self, d: &Declaration) -> Result<()> {
         let word = self.word_type();
-        let array = self.ty(TypeInner::Array {
-            base: word,
-            size: naga::ArraySize::Dynamic,
-            stride: 4,
-        });
-        let ty = self.module.types.insert(
-            Type {
-                name: Some("Buffer".to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![StructMember {
-                        name: Some("words".to_string()),
-                        ty: array,
-                        binding: None,
-                        offset: 0,
-                    }],
-                    span: 4,
-                },
-            },
-            naga::Span::UNDEFINED,
-        );
+        let ty = self.words_struct("Buffer", "words", word);
         let space = AddressSpace::Storage {
             access: StorageAccess::LOAD | StorageAccess::STORE,
         };
@@ -655,26 +636,7 @@ impl Translator<'_> {
     /// addressed by its index in the buffer, as the interpreter addresses it.
     fn declare_hw_atomics(&mut self, d: &Declaration) {
         let counter = self.ty(TypeInner::Atomic(Scalar::U32));
-        let array = self.ty(TypeInner::Array {
-            base: counter,
-            size: naga::ArraySize::Dynamic,
-            stride: 4,
-        });
-        let ty = self.module.types.insert(
-            Type {
-                name: Some("HwAtomics".to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![StructMember {
-                        name: Some("counters".to_string()),
-                        ty: array,
-                        binding: None,
-                        offset: 0,
-                    }],
-                    span: 4,
-                },
-            },
-            naga::Span::UNDEFINED,
-        );
+        let ty = self.words_struct("HwAtomics", "counters", counter);
         let space = AddressSpace::Storage {
             access: StorageAccess::LOAD | StorageAccess::STORE,
         };
@@ -683,24 +645,36 @@ impl Translator<'_> {
             None => d.first..=d.last,
         };
         for b in slots {
-            if let std::collections::hash_map::Entry::Vacant(slot) =
-                self.resources.hw_atomics.entry(b)
-            {
-                let binding = HW_ATOMIC_BINDING_BASE + b;
-                let var = self.module.global_variables.append(
-                    GlobalVariable {
-                        name: Some(format!("hw_atomics{b}")),
-                        space,
-                        binding: Some(ResourceBinding { group: 2, binding }),
-                        ty,
-                        init: None,
-                        memory_decorations: naga::MemoryDecorations::empty(),
-                    },
-                    naga::Span::UNDEFINED,
-                );
-                slot.insert(var);
+            if !self.resources.hw_atomics.contains_key(&b) {
+                let name = format!("hw_atomics{b}");
+                let var = self.global(name, space, ty, 2, HW_ATOMIC_BINDING_BASE + b);
+                self.resources.hw_atomics.insert(b, var);
             }
         }
+    }
+
+    /// `struct name { member: array<word> }`, a runtime-sized array of 4-byte `word`s.
+    fn words_struct(&mut self, name: &str, member: &str, word: Handle<Type>) -> Handle<Type> {
+        let array = self.ty(TypeInner::Array {
+            base: word,
+            size: naga::ArraySize::Dynamic,
+            stride: 4,
+        });
+        self.module.types.insert(
+            Type {
+                name: Some(name.to_string()),
+                inner: TypeInner::Struct {
+                    members: vec![StructMember {
+                        name: Some(member.to_string()),
+                        ty: array,
+                        binding: None,
+                        offset: 0,
+                    }],
+                    span: 4,
+                },
+            },
+            naga::Span::UNDEFINED,
+        )
     }
 
     /// Reports a resource operand that is not declared.

@@ -44,11 +44,10 @@ use tgsi::enums::{PropertyName, Semantic};
 use tgsi::ir::{Register, Span};
 use tgsi::Shader;
 
-use crate::body::Body;
 use crate::error::{Error, Result};
-use crate::per_vertex::{PerVertexInputs, VertexCount};
+use crate::per_vertex::{InRange, PerVertexInputs, VertexCount};
 use crate::translate::Translator;
-use crate::vertex_compute::{declared_outputs, vertex_io_strides, VertexCompute};
+use crate::vertex_compute::{declared_outputs, vertex_io_strides, StageIo, VertexCompute};
 
 /// Invocations per workgroup of an evaluation shader run as a compute shader.
 pub const TESS_EVAL_WORKGROUP_SIZE: u32 = 64;
@@ -86,21 +85,32 @@ pub(crate) struct SharedOutputs {
 }
 
 impl Translator<'_> {
-    /// The invocation `g = id.x + id.y · header.y` and the header of a stage run as a
-    /// compute shader whose input buffer is `inputs`.
-    fn invocation_and_header(
+    /// Declares a tessellation stage's buffers (types `{ty}Inputs`, `{ty}Outputs`, variables
+    /// `{var}_inputs`, `{var}_outputs`) and the invocation id; returns them, the invocation
+    /// `g = id.x + id.y · header.y`, and the header's count (`header.x`) and vertices per
+    /// patch (`header.z`).
+    fn tess_stage_io(
         &mut self,
-        inputs: Handle<GlobalVariable>,
-        id: Handle<Expression>,
-    ) -> (Handle<Expression>, Handle<Expression>) {
+        ty: &str,
+        var: &str,
+    ) -> (StageIo, Handle<Expression>, [Handle<Expression>; 2]) {
+        let (inputs_ty, outputs_ty) = (format!("{ty}Inputs"), format!("{ty}Outputs"));
+        let (inputs_var, outputs_var) = (format!("{var}_inputs"), format!("{var}_outputs"));
+        let io = self.declare_stage_io(
+            (&inputs_ty, &inputs_var),
+            (&outputs_ty, &outputs_var, "outputs"),
+        );
         let b = &mut self.body;
-        let base = b.expr(Expression::GlobalVariable(inputs));
+        let base = b.expr(Expression::GlobalVariable(io.inputs));
         let header = b.index(base, 0);
         let header = b.load(header);
         let row = b.index(header, 1);
-        let (x, y) = (b.index(id, 0), b.index(id, 1));
+        let (x, y) = (b.index(io.id, 0), b.index(io.id, 1));
         let above = b.binary(BinaryOperator::Multiply, y, row);
-        (b.binary(BinaryOperator::Add, x, above), header)
+        let g = b.binary(BinaryOperator::Add, x, above);
+        let count = b.index(header, 0);
+        let vertices = b.index(header, 2);
+        (io, g, [count, vertices])
     }
 
     /// Stores `value` in a new private `u32` and returns the variable.
@@ -117,14 +127,8 @@ impl Translator<'_> {
     pub(crate) fn declare_tess_control_compute(&mut self) -> Result<()> {
         let n = control_vertices_out(self.shader)?;
         let (input_stride, output_stride) = vertex_io_strides(self.shader);
-        let io = self.declare_stage_io(
-            ("TessControlInputs", "tess_control_inputs"),
-            ("TessControlOutputs", "tess_control_outputs", "outputs"),
-        );
-        let (g, header) = self.invocation_and_header(io.inputs, io.id);
+        let (io, g, [patches, vertices_in]) = self.tess_stage_io("TessControl", "tess_control");
         let b = &mut self.body;
-        let patches = b.index(header, 0);
-        let vertices_in = b.index(header, 2);
         let n_value = b.u32(n);
         let p = b.binary(BinaryOperator::Divide, g, n_value);
         let invocation = b.binary(BinaryOperator::Modulo, g, n_value);
@@ -180,14 +184,8 @@ impl Translator<'_> {
     pub(crate) fn declare_tess_eval_compute(&mut self) -> Result<()> {
         let (input_stride, output_stride) = vertex_io_strides(self.shader);
         let vec4 = self.vec4(Scalar::U32);
-        let io = self.declare_stage_io(
-            ("TessEvalInputs", "tess_eval_inputs"),
-            ("TessEvalOutputs", "tess_eval_outputs", "outputs"),
-        );
-        let (k, header) = self.invocation_and_header(io.inputs, io.id);
+        let (io, k, [points, vertices_in]) = self.tess_stage_io("TessEval", "tess_eval");
         let b = &mut self.body;
-        let points = b.index(header, 0);
-        let vertices_in = b.index(header, 2);
         let past = b.binary(BinaryOperator::GreaterEqual, k, points);
         b.if_then(past, |b| b.stmt(naga::Statement::Return { value: None }));
         let one = b.u32(1);
@@ -279,24 +277,22 @@ impl Translator<'_> {
             .map(|ind| self.address(&ind, reg.index))
             .transpose()?;
         let b = &mut self.body;
-        let mut in_range = None;
-        let mut bound = |b: &mut Body, index, limit: u32| {
-            let limit = b.u32(limit);
-            let ok = b.binary(BinaryOperator::Less, index, limit);
-            in_range = Some(match in_range {
-                Some(both) => b.binary(BinaryOperator::LogicalAnd, both, ok),
-                None => ok,
-            });
-            index
-        };
+        let mut range = InRange::default();
         let i_value = match i {
-            Some(i) => bound(b, i, so.stride),
+            Some(i) => {
+                let limit = b.u32(so.stride);
+                range.check(b, i, limit)
+            }
             None => b.u32(reg.index as u32),
         };
         let v_value = match v {
-            Some(v) => bound(b, v, so.vertices),
+            Some(v) => {
+                let limit = b.u32(so.vertices);
+                range.check(b, v, limit)
+            }
             None => b.u32(vertex as u32),
         };
+        let mut in_range = range.0;
         let first = b.expr(Expression::GlobalVariable(so.first));
         let first = b.load(first);
         let stride = b.u32(so.stride);
