@@ -22,7 +22,8 @@ use tgsi::Opcode;
 
 /// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words),
 /// `known` what is known of each. `shift` is the shift count of SHL/USHR/ISHR when it is
-/// the same in every lane (vector shifts need that; otherwise they are not compiled).
+/// the same in every lane (one vector shift; otherwise each lane is shifted by its own
+/// count, [`vector_int::by_lane_counts`]).
 pub(crate) fn component(
     b: &mut FunctionBuilder,
     op: Opcode,
@@ -160,18 +161,17 @@ pub(crate) fn component(
             let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
             b.ins().blendv(nz, x?, y?)
         }
-        Opcode::SHL => {
-            let n = b.ins().iconst(I32, i64::from(shift? & 31));
-            b.ins().ishl(a, n)
-        }
-        Opcode::USHR => {
-            let n = b.ins().iconst(I32, i64::from(shift? & 31));
-            b.ins().ushr(a, n)
-        }
-        Opcode::ISHR => {
-            let n = b.ins().iconst(I32, i64::from(shift? & 31));
-            b.ins().sshr(a, n)
-        }
+        Opcode::SHL | Opcode::USHR | Opcode::ISHR => match shift {
+            Some(count) => {
+                let n = b.ins().iconst(I32, i64::from(count & 31));
+                match op {
+                    Opcode::SHL => b.ins().ishl(a, n),
+                    Opcode::USHR => b.ins().ushr(a, n),
+                    _ => b.ins().sshr(a, n),
+                }
+            }
+            None => vector_int::by_lane_counts(b, op, s)?,
+        },
         Opcode::F2U => {
             // At or above 2³¹: truncate x − 2³¹ and set the top bit back.
             let two31 = b.splat_word(2147483648f32.to_bits());
@@ -194,9 +194,7 @@ pub(crate) fn component(
         Opcode::POPC | Opcode::LSB | Opcode::UMSB | Opcode::IMSB => {
             vector_int::bit_count(b, op, a)?
         }
-        Opcode::UBFE => per_lane(b, &[a, x?, y?], sl::ubfe),
-        Opcode::IBFE => per_lane(b, &[a, x?, y?], sl::ibfe),
-        Opcode::BFI => per_lane(b, &[a, x?, y?, arg(3)?], sl::bfi),
+        Opcode::UBFE | Opcode::IBFE | Opcode::BFI => vector_int::by_lane_counts(b, op, s)?,
         _ => return None,
     })
 }

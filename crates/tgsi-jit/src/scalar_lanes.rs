@@ -1,15 +1,15 @@
 //! Operations x86 has no vector instruction for, compiled one lane at a time: the four
 //! lanes are extracted, computed and inserted back.
 //!
-//! - Bit reversal, bit fields and high products become scalar code, each the
-//!   exact form of its `tgsi_exec::scalar::int` function.
+//! - Bit reversal and high products become scalar code, each the exact form of its
+//!   `tgsi_exec::scalar::int` function (bit fields and shifts by a count per lane are
+//!   vector code, [`crate::vector_int`]).
 //! - EX2, LG2, POW, SIN and COS, whose results are glibc's, call the interpreter's own
 //!   scalar functions (`tgsi_exec::scalar::float`) directly, once per lane.
 //!
 //! The tests check every one against the interpreter.
 
-use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::types::{F32, F32X4, I32X4, I64};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi_exec::scalar::float as fl;
@@ -32,15 +32,6 @@ pub(crate) fn per_lane(b: &mut FunctionBuilder, args: &[Value], f: Scalar) -> Va
     out
 }
 
-fn k(b: &mut FunctionBuilder, x: i64) -> Value {
-    b.ins().iconst(I32, x)
-}
-
-/// `cond ? x : y` on words.
-fn pick(b: &mut FunctionBuilder, cond: Value, x: Value, y: Value) -> Value {
-    b.ins().select(cond, x, y)
-}
-
 /// IMUL_HI: the high word of the signed product.
 pub(crate) fn imul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().smulhi(s[0], s[1])
@@ -54,63 +45,6 @@ pub(crate) fn umul_hi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
 /// BREV.
 pub(crate) fn brev(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().bitrev(s[0])
-}
-
-/// UBFE / IBFE (value, offset, bits) with SM5 masking; `signed` for IBFE.
-fn bit_field(b: &mut FunctionBuilder, s: &[Value], signed: bool) -> Value {
-    let (value, offset, bits) = (s[0], s[1], s[2]);
-    let off = b.ins().band_imm_s(offset, 31);
-    let whole = {
-        let all = b.ins().icmp_imm_s(IntCC::Equal, bits, 32);
-        let at0 = b.ins().icmp_imm_s(IntCC::Equal, off, 0);
-        b.ins().band(all, at0)
-    };
-    let n = b.ins().band_imm_s(bits, 31);
-    let none = b.ins().icmp_imm_s(IntCC::Equal, n, 0);
-    let end = b.ins().iadd(off, n);
-    let inside = b.ins().icmp_imm_s(IntCC::UnsignedLessThan, end, 32);
-    // inside: (value << (32 − n − off)) >> (32 − n); else value >> off.
-    let thirty_two = k(b, 32);
-    let left = b.ins().isub(thirty_two, end);
-    let right = b.ins().isub(thirty_two, n);
-    let up = b.ins().ishl(value, left);
-    let (field, tail) = if signed {
-        (b.ins().sshr(up, right), b.ins().sshr(value, off))
-    } else {
-        (b.ins().ushr(up, right), b.ins().ushr(value, off))
-    };
-    let r = pick(b, inside, field, tail);
-    let z = k(b, 0);
-    let r = pick(b, none, z, r);
-    pick(b, whole, value, r)
-}
-
-/// UBFE.
-pub(crate) fn ubfe(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    bit_field(b, s, false)
-}
-
-/// IBFE.
-pub(crate) fn ibfe(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    bit_field(b, s, true)
-}
-
-/// BFI (base, insert, offset, bits): `bits == 32` → insert; otherwise the field of
-/// `bits & 31` bits at `offset & 31`.
-pub(crate) fn bfi(b: &mut FunctionBuilder, s: &[Value]) -> Value {
-    let (base, insert, offset, bits) = (s[0], s[1], s[2], s[3]);
-    let off = b.ins().band_imm_s(offset, 31);
-    let n = b.ins().band_imm_s(bits, 31);
-    let one = k(b, 1);
-    let low = b.ins().ishl(one, n);
-    let low = b.ins().iadd_imm_s(low, -1);
-    let mask = b.ins().ishl(low, off);
-    let moved = b.ins().ishl(insert, off);
-    let field = b.ins().band(moved, mask);
-    let kept = b.ins().band_not(base, mask);
-    let r = b.ins().bor(field, kept);
-    let all = b.ins().icmp_imm_s(IntCC::Equal, bits, 32);
-    pick(b, all, insert, r)
 }
 
 /// EX2, called from compiled code.

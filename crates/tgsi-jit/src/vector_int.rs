@@ -8,6 +8,14 @@
 //! as no 24 consecutive bits are all set): the exponent of the converted value is the bit's
 //! position. IMSB is UMSB of the word with its sign bits flipped away.
 //!
+//! **Shifts by a count per lane** (SHL, USHR, ISHR by a register; the bit fields of UBFE,
+//! IBFE and BFI): x86 below AVX2 shifts a vector's lanes all by one count. A left shift by
+//! `n` (0 to 31) is a product with `2ⁿ`, made as the binary32 `2ⁿ` (exponent `n + 127`)
+//! converted to an integer — `2³¹` converts to `0x80000000`, which is its bits, so the
+//! product wraps as the shift does. A right shift is five conditional shifts by 16, 8, 4, 2
+//! and 1, each taken in the lanes whose count has that bit. The bit fields follow their
+//! scalar definitions case by case, each case a blend.
+//!
 //! **Division** (UDIV, UMOD, IDIV, MOD) goes through binary64. Every 32-bit integer is exact in binary64, and so is the truncated quotient: when
 //! `q = a / b` is not an integer it lies at least `1/|b|` from the nearest integer, while
 //! the rounding error of the binary64 division is at most `|q|·2⁻⁵³ < 2³²/|b| · 2⁻⁵³`, far
@@ -102,6 +110,107 @@ fn shift(b: &mut FunctionBuilder, x: Value, n: i64, signed: bool) -> Value {
     } else {
         b.ins().ushr(x, n)
     }
+}
+
+/// SHL, USHR and ISHR by counts that differ between lanes, and UBFE, IBFE and BFI (`s`:
+/// the sources), or `None` for any other opcode.
+pub(crate) fn by_lane_counts(b: &mut FunctionBuilder, op: Opcode, s: &[Value]) -> Option<Value> {
+    let arg = |k: usize| s.get(k).copied();
+    Some(match op {
+        Opcode::SHL | Opcode::USHR | Opcode::ISHR => {
+            let n = and_word(b, arg(1)?, 31);
+            match op {
+                Opcode::SHL => shift_left(b, arg(0)?, n),
+                _ => shift_right(b, arg(0)?, n, op == Opcode::ISHR),
+            }
+        }
+        Opcode::UBFE | Opcode::IBFE => bit_field(b, arg(0)?, arg(1)?, arg(2)?, op == Opcode::IBFE),
+        Opcode::BFI => {
+            // bits == 32: the insert; else the insert's low `bits & 31` bits at `offset & 31`.
+            let (base, insert, bits) = (arg(0)?, arg(1)?, arg(3)?);
+            let off = and_word(b, arg(2)?, 31);
+            let n = and_word(b, bits, 31);
+            let low = power_of_two(b, n);
+            let one = b.splat_word(1);
+            let low = b.ins().isub(low, one);
+            let mask = shift_left(b, low, off);
+            let moved = shift_left(b, insert, off);
+            let field = b.ins().band(moved, mask);
+            let kept = b.ins().band_not(base, mask);
+            let r = b.ins().bor(field, kept);
+            let all = equal_word(b, bits, 32);
+            b.ins().blendv(all, insert, r)
+        }
+        _ => return None,
+    })
+}
+
+/// UBFE (`signed` false) or IBFE of `value`, `offset`, `bits`: the whole word when `bits`
+/// is 32 at offset 0; else with `n = bits & 31`, `off = offset & 31`: 0 when `n` is 0, the
+/// field moved to the top and back down when it ends inside the word, else the word
+/// shifted down by `off`.
+fn bit_field(
+    b: &mut FunctionBuilder,
+    value: Value,
+    offset: Value,
+    bits: Value,
+    signed: bool,
+) -> Value {
+    let off = and_word(b, offset, 31);
+    let n = and_word(b, bits, 31);
+    let end = b.ins().iadd(off, n);
+    let thirty_two = b.splat_word(32);
+    let inside = b.ins().icmp(IntCC::UnsignedLessThan, end, thirty_two);
+    // Inside, both counts are 1 to 31; elsewhere the masked counts are never used.
+    let left = b.ins().isub(thirty_two, end);
+    let left = and_word(b, left, 31);
+    let right = b.ins().isub(thirty_two, n);
+    let right = and_word(b, right, 31);
+    let up = shift_left(b, value, left);
+    let field = shift_right(b, up, right, signed);
+    let tail = shift_right(b, value, off, signed);
+    let r = b.ins().blendv(inside, field, tail);
+    let none = equal_word(b, n, 0);
+    let zero = b.splat_word(0);
+    let r = b.ins().blendv(none, zero, r);
+    let all = equal_word(b, bits, 32);
+    let at0 = equal_word(b, off, 0);
+    let whole = b.ins().band(all, at0);
+    b.ins().blendv(whole, value, r)
+}
+
+/// Lanes where `x` is `w`.
+fn equal_word(b: &mut FunctionBuilder, x: Value, w: u32) -> Value {
+    let w = b.splat_word(w);
+    b.ins().icmp(IntCC::Equal, x, w)
+}
+
+/// `2ⁿ` in every lane (`n` 0 to 31; `2³¹` as `0x80000000`).
+fn power_of_two(b: &mut FunctionBuilder, n: Value) -> Value {
+    let exponent = b.ins().iconst(I32, 23);
+    let e = b.ins().ishl(n, exponent);
+    let one = b.splat_word(1f32.to_bits());
+    let float = b.ins().iadd(e, one);
+    b.f2i(float)
+}
+
+/// `x << n` per lane (`n` 0 to 31).
+fn shift_left(b: &mut FunctionBuilder, x: Value, n: Value) -> Value {
+    let p = power_of_two(b, n);
+    b.ins().imul(x, p)
+}
+
+/// `x >> n` per lane (`n` 0 to 31), arithmetically when `signed`.
+fn shift_right(b: &mut FunctionBuilder, x: Value, n: Value, signed: bool) -> Value {
+    let zero = b.splat_word(0);
+    let mut r = x;
+    for k in [16, 8, 4, 2, 1] {
+        let bit = and_word(b, n, k);
+        let taken = b.ins().icmp(IntCC::NotEqual, bit, zero);
+        let shifted = shift(b, r, i64::from(k), signed);
+        r = b.ins().blendv(taken, shifted, r);
+    }
+    r
 }
 
 /// The four division opcodes, or `None` for any other.

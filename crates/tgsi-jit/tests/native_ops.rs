@@ -143,9 +143,10 @@ fn derivatives_and_dot_products_match_the_interpreter() {
 }
 
 #[test]
-fn integer_division_and_bit_counts_match_the_interpreter_on_random_words() {
+fn vector_integer_opcodes_match_the_interpreter_on_random_words() {
     // The vector forms of `src/vector_int.rs` over words of every magnitude: random words,
-    // their small and shifted forms, negated ones, and the neighbours of powers of two.
+    // their small and shifted forms, negated ones, and the neighbours of powers of two;
+    // shifts and bit fields by counts that differ in every lane.
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -164,6 +165,14 @@ fn integer_division_and_bit_counts_match_the_interpreter_on_random_words() {
         4 => (r >> (r % 32)).wrapping_neg(),
         _ => r | 0x8000_0000,
     };
+    let counts: Vec<[u32; 4]> = (0..count)
+        .map(|_| {
+            std::array::from_fn(|_| match next() % 4 {
+                0 => next(),
+                _ => next() % 64,
+            })
+        })
+        .collect();
     let mut vectors = || -> Vec<[u32; 4]> {
         (0..count)
             .map(|_| std::array::from_fn(|_| word(next(), next())))
@@ -172,16 +181,24 @@ fn integer_division_and_bit_counts_match_the_interpreter_on_random_words() {
     let inputs = vec![
         VertexInput::PerVertex(vectors()),
         VertexInput::PerVertex(vectors()),
+        VertexInput::PerVertex(counts),
     ];
-    let ops = ["UDIV", "UMOD", "IDIV", "MOD", "POPC", "LSB", "UMSB", "IMSB"];
+    let ops = [
+        "UDIV", "UMOD", "IDIV", "MOD", "POPC", "LSB", "UMSB", "IMSB", "SHL", "USHR", "ISHR",
+        "UBFE", "IBFE", "BFI",
+    ];
     for op in ops {
-        let srcs = if op.ends_with("DIV") || op.ends_with("MOD") {
-            "IN[0], IN[1]"
-        } else {
-            "IN[0]"
+        // Shift counts, offsets and widths are the low bits of random words (0 to 63,
+        // covering 32 and the counts masked with 31) or whole random words.
+        let srcs = match op {
+            "UDIV" | "UMOD" | "IDIV" | "MOD" => "IN[0], IN[1]",
+            "SHL" | "USHR" | "ISHR" => "IN[0], IN[2].xyzw",
+            "UBFE" | "IBFE" => "IN[0], IN[2].xyzw, IN[2].wzyx",
+            "BFI" => "IN[0], IN[1], IN[2].yxwz, IN[2].zwxy",
+            _ => "IN[0]",
         };
         let text = format!(
-            "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], GENERIC[0]\n  0: {op} OUT[0], {srcs}\n  1: END\n"
+            "VERT\nDCL IN[0..2]\nDCL OUT[0], GENERIC[0]\n  0: {op} OUT[0], {srcs}\n  1: END\n"
         );
         let (program, engine) = compile(&text);
         let opts = VertexOptions {
