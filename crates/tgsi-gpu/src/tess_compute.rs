@@ -121,11 +121,49 @@ pub fn run_control(
         .collect())
 }
 
+/// Domain points one evaluation dispatch takes at most (a patch has a few thousand), which
+/// keeps its buffers within the storage-buffer sizes devices bind.
+const POINTS_PER_DISPATCH: usize = 1 << 18;
+
 /// Runs the evaluation shader `shader` (compiled for the interpreter as `program`) over
 /// the points of each patch's tessellation like
 /// `tgsi_exec::tessellation::EvalStage::run`, patch `k` with `PRIM_ID` `first_id + k`: per
-/// patch, per point, the declared outputs.
+/// patch, per point, the declared outputs. Patches go to the GPU in dispatches of at most
+/// [`POINTS_PER_DISPATCH`] points (or one patch).
 pub fn run_eval(
+    gpu: &Gpu,
+    shader: &tgsi::Shader,
+    program: &Program,
+    patches: &[(Patch, Tessellation)],
+    first_id: u32,
+    env: &Env,
+) -> Result<Vec<PointOutputs>> {
+    let mut outputs = Vec::with_capacity(patches.len());
+    let mut first = 0;
+    while first < patches.len() {
+        let mut points = 0;
+        let end = (first..patches.len())
+            .find(|&k| {
+                points += patches[k].1.points.len();
+                k > first && points > POINTS_PER_DISPATCH
+            })
+            .unwrap_or(patches.len());
+        let id = first_id.wrapping_add(count(first, "patches")?);
+        outputs.extend(eval_dispatch(
+            gpu,
+            shader,
+            program,
+            &patches[first..end],
+            id,
+            env,
+        )?);
+        first = end;
+    }
+    Ok(outputs)
+}
+
+/// [`run_eval`] in one dispatch.
+fn eval_dispatch(
     gpu: &Gpu,
     shader: &tgsi::Shader,
     program: &Program,

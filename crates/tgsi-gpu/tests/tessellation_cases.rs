@@ -189,3 +189,43 @@ fn corpus_control_shaders_match_the_interpreter() {
 fn corpus_evaluation_shaders_match_the_interpreter() {
     check_stage("tes");
 }
+
+/// Patches at the highest levels (about 4,000 points each) go to the GPU in several
+/// dispatches: the points still come back per patch, in order, with their patch's PRIM_ID.
+#[test]
+fn many_points_span_several_dispatches() {
+    let Some(gpu) = gpu() else { return };
+    let text = "TESS_EVAL\nPROPERTY TES_PRIM_MODE 7\nPROPERTY TES_SPACING 2\n\
+                PROPERTY TES_VERTEX_ORDER_CW 0\nPROPERTY TES_POINT_MODE 0\n\
+                DCL IN[][0], GENERIC[0]\nDCL SV[0], TESSCOORD\nDCL SV[1], PRIM_ID\n\
+                DCL OUT[0], GENERIC[0]\n  0: MAD OUT[0].xy, SV[0].xyyy, IN[2][0].xyyy, IN[1][0].zwww\n\
+                1: U2F OUT[0].zw, SV[1].xxxx\n  2: END\n";
+    let shader = tgsi::parse(text).expect("parses");
+    let program = Program::compile(&shader).expect("compiles");
+    let mut stage = EvalStage::new(&program).expect("evaluation shader");
+    let work: Vec<_> = (0..80)
+        .map(|p| {
+            let mut patch = patch(&program, p);
+            patch.levels = Levels::from_floats([64.0; 4], [64.0; 2]);
+            let tess = patch.levels.tessellate(&stage.mode());
+            (patch, tess)
+        })
+        .collect();
+    let points: usize = work.iter().map(|(_, t)| t.points.len()).sum();
+    assert!(points > 300_000, "{points} points");
+    let env = Env {
+        consts: &[],
+        budget: DEFAULT_BUDGET,
+        helpers: 0,
+        resources: &NO_RESOURCES,
+    };
+    let want: Vec<_> = (7..)
+        .zip(&work)
+        .map(|(id, (p, t))| stage.run(p, t, id, &env).expect("interpreter"))
+        .collect();
+    let got = tgsi_gpu::run_eval(&gpu, &shader, &program, &work, 7, &env).expect("gpu");
+    assert!(
+        got == want,
+        "the GPU's points differ from the interpreter's"
+    );
+}
