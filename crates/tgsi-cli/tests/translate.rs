@@ -177,11 +177,11 @@ fn host_options_loop_budget_and_vertex_as_compute() {
 
 #[test]
 fn untranslatable_statements_are_errors_with_positions() {
-    let src = temp_file("interp.tgsi", "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0.25, 0.25, 0.0, 0.0}\n  0: INTERP_OFFSET OUT[0], IN[0], IMM[0]\n  1: END\n");
+    let src = temp_file("clock.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: CLOCK TEMP[0].xy\n  1: MOV OUT[0], TEMP[0]\n  2: END\n");
     let out = tgsi(&["translate", &src, "--to", "spirv", "-o", "-"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("interp.tgsi:5:6: INTERP_OFFSET: "), "{err}");
+    assert!(err.contains("clock.tgsi:4:6: CLOCK: "), "{err}");
     assert!(out.stdout.is_empty());
 
     let geom = temp_file("geom.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n");
