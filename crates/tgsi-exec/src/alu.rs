@@ -6,7 +6,7 @@
 use crate::compile::{DstOp, Inst};
 use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
-use crate::operand::{mask_channels, merge_row, saturate_word};
+use crate::operand::{join, mask_channels, merge_row, saturate_word, split};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 use tgsi::opcode::OperandType;
@@ -200,49 +200,20 @@ impl<const N: usize> Machine<N> {
             src: bufs,
             out,
             zero,
-            lanes,
-            lane_channels,
+            ..
         } = scratch;
-        let mut rows = [[&zero[0]; 4]; 3];
-        let srcs = inst
-            .src
-            .iter()
-            .zip(op.reads)
-            .zip(bufs.iter_mut().zip(&mut rows));
-        for ((s, reads), (buf, rows)) in srcs {
-            let reg = self.operand(s, exec, res, buf);
-            for c in mask_channels(reads) {
-                rows[c] = &reg[s.swizzle[c] as usize & 3];
-            }
-        }
-        if op.reads == [1, 0, 0] {
-            // The scalar opcodes (RCP, RSQ, EX2, …) read src0.x only.
-            let mut lane = [[0; 4]; 3];
-            for l in 0..N {
-                lane[0][0] = rows[0][0][l];
-                let r = (op.f)(&lane);
-                for c in 0..4 {
-                    out[c][l] = r[c];
-                }
-            }
-        } else {
-            // Channels neither read now nor left by an earlier instruction are zero already.
-            let tables = rows.iter().zip(op.reads).zip(lane_channels.iter_mut());
-            for (k, ((src_rows, reads), held)) in tables.enumerate() {
-                for c in mask_channels(reads | *held) {
-                    for (lane, &x) in lanes.iter_mut().zip(src_rows[c]) {
-                        lane[k][c] = x;
-                    }
-                }
-                *held = reads;
-            }
-            for (l, lane) in lanes.iter().enumerate() {
-                let r = (op.f)(lane);
-                for c in 0..4 {
-                    out[c][l] = r[c];
+        let mut rows: [[&[u32]; 4]; 3] = [[&zero[0]; 4]; 3];
+        for (k, (s, buf)) in inst.src.iter().zip(bufs).take(3).enumerate() {
+            let reads = op.reads[k];
+            if reads != 0 {
+                let reg = self.operand(s, exec, res, buf);
+                for c in mask_channels(reads) {
+                    rows[k][c] = &reg[s.swizzle[c] as usize & 3];
                 }
             }
         }
+        let [o0, o1, o2, o3] = out;
+        (op.lanes)([o0, o1, o2, o3], &rows);
         self.write(inst, 0, out, 0xf, exec);
     }
 
@@ -253,15 +224,21 @@ impl<const N: usize> Machine<N> {
     ///
     /// Out of line, so that the machine loop's common path stays small.
     #[inline(never)]
-    pub(crate) fn wide(&mut self, inst: &Inst, res: &Res, exec: u32, op: fn([u64; 3]) -> u64) {
-        let info = inst.opcode.info();
+    pub(crate) fn wide(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        op: fn([u64; 3]) -> u64,
+        scratch: &mut Scratch<N>,
+    ) {
         let Some(dst) = inst.dst.first().copied() else {
             return;
         };
-        let dst64 = info.dst_type(0).is_64bit();
-        let saturate = dst64 && inst.saturate && info.dst_type(0) == OperandType::F64;
+        let saturate = inst.saturate && dst.ty == OperandType::F64;
         let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
-        let mut out = [[0u32; N]; 4];
+        let Scratch { out, pairs, .. } = scratch;
+        let [s0, s1, s2, results] = pairs;
         let mut mask = 0u8;
         for p in 0..2 {
             let (write, word_chan) = inst.wide_writes(p);
@@ -269,46 +246,53 @@ impl<const N: usize> Machine<N> {
                 continue;
             }
             mask |= write;
-            let s: [[u64; N]; 3] = std::array::from_fn(|k| match inst.src.get(k) {
-                Some(src) if src.ty.is_64bit() => self.fetch_wide(src, p, exec, res),
-                Some(src) => {
-                    let chan = if any64 { 2 * p } else { p };
-                    self.fetch(src, chan, exec, res).map(u64::from)
+            for (k, buf) in [&mut *s0, &mut *s1, &mut *s2].into_iter().enumerate() {
+                match inst.src.get(k) {
+                    Some(src) if src.ty.is_64bit() => self.fetch_wide(src, p, exec, res, buf),
+                    Some(src) => {
+                        let chan = if any64 { 2 * p } else { p };
+                        let v = self.fetch(src, chan, exec, res);
+                        for (b, x) in buf.iter_mut().zip(v) {
+                            *b = [x, 0];
+                        }
+                    }
+                    None => *buf = [[0; 2]; N],
                 }
-                None => [0; N],
-            });
-            let results = (0..N).map(|l| {
-                let r = op([s[0][l], s[1][l], s[2][l]]);
-                if saturate {
-                    dsaturate(f64::from_bits(r)).to_bits()
-                } else {
-                    r
+            }
+            let lanes = results
+                .iter_mut()
+                .zip(s0.iter().zip(s1.iter()).zip(s2.iter()));
+            for (r, ((&a, &b), &c)) in lanes {
+                *r = split(op([join(a), join(b), join(c)]));
+            }
+            if saturate {
+                for r in results.iter_mut() {
+                    *r = split(dsaturate(f64::from_bits(join(*r))).to_bits());
                 }
-            });
+            }
             match word_chan {
                 None => {
-                    for (l, r) in results.enumerate() {
-                        out[2 * p][l] = r as u32;
-                        out[2 * p + 1][l] = (r >> 32) as u32;
+                    let (lo, hi) = out.split_at_mut(2 * p + 1);
+                    let lanes = lo[2 * p].iter_mut().zip(&mut hi[0]).zip(results.iter());
+                    for ((lo, hi), r) in lanes {
+                        *lo = r[0];
+                        *hi = r[1];
                     }
                 }
                 Some(c) => {
-                    for (o, r) in out[c].iter_mut().zip(results) {
-                        *o = r as u32;
+                    for (o, r) in out[c].iter_mut().zip(results.iter()) {
+                        *o = r[0];
                     }
                 }
             }
         }
-        let sat = inst.saturate && dst64;
-        if sat {
+        if inst.saturate && dst.ty.is_64bit() {
             // Already saturated as doubles; do not apply the 32-bit rule on top.
-            for (c, vals) in out.iter().enumerate() {
-                if mask & dst.mask & (1 << c) != 0 {
-                    self.store(&dst, c, vals, exec);
-                }
+            for c in mask_channels(mask & dst.mask) {
+                self.store(&dst, c, &out[c], exec);
             }
         } else {
-            self.write(inst, 0, &out, mask, exec);
+            self.write(inst, 0, out, mask, exec);
         }
     }
 
@@ -321,13 +305,14 @@ impl<const N: usize> Machine<N> {
         let (m0, m1) = (d0.mask, d1.mask);
         let mut sig = [[0u32; N]; 4];
         let mut exp = [[0u32; N]; 4];
+        let mut v = [[0; 2]; N];
         for p in 0..2 {
-            let v = self.fetch_wide(src, p, exec, res);
+            self.fetch_wide(src, p, exec, res, &mut v);
             for l in 0..N {
-                let (m, e) = dfracexp(f64::from_bits(v[l]));
-                let bits = m.to_bits();
-                sig[2 * p][l] = bits as u32;
-                sig[2 * p + 1][l] = (bits >> 32) as u32;
+                let (m, e) = dfracexp(f64::from_bits(join(v[l])));
+                let [lo, hi] = split(m.to_bits());
+                sig[2 * p][l] = lo;
+                sig[2 * p + 1][l] = hi;
                 exp[p][l] = e as u32;
             }
         }

@@ -188,6 +188,9 @@ pub struct DstOp {
     pub mask: u8,
     /// Operand type from the opcode table.
     pub ty: OperandType,
+    /// The per-lane file (see [`RegFile::lane_file`]) and register a directly addressed
+    /// destination writes, decided when compiling for the machine's common write path.
+    pub(crate) direct: Option<(usize, usize)>,
 }
 
 /// A `SAMP[i]` or `SVIEW[i]` operand of a texture instruction.
@@ -266,7 +269,8 @@ impl Inst {
         let Some(dst) = self.dst.first() else {
             return (0, None);
         };
-        if self.opcode.info().dst_type(0).is_64bit() {
+        // `dst.ty` is the opcode table's type of destination 0.
+        if dst.ty.is_64bit() {
             (dst.mask & (3 << (2 * p)), None)
         } else if self.src.len() == 1 {
             (dst.mask & (1 << p), Some(p))
@@ -1116,6 +1120,10 @@ impl<'a> Lowering<'a> {
                 (v.index, di)
             }
         };
+        let direct = file
+            .lane_file()
+            .filter(|_| indirect.is_none() && dim_indirect.is_none())
+            .zip(usize::try_from(d.reg.index).ok());
         Ok(DstOp {
             file,
             index: d.reg.index,
@@ -1124,6 +1132,7 @@ impl<'a> Lowering<'a> {
             dim_indirect,
             mask: d.write_mask.0 & 0xf,
             ty,
+            direct,
         })
     }
 

@@ -16,8 +16,8 @@ pub type Reg<const N: usize> = [[u32; N]; 4];
 
 /// Working registers of the instructions of a run, reused from one to the next (so never
 /// cleared between instructions): the sources converted for an instruction (modifiers
-/// applied, shared values spread over the lanes), its result, and the lane table of the
-/// vector instructions.
+/// applied, shared values spread over the lanes) and its result; for 64-bit instructions,
+/// the sources and result of one channel pair.
 pub(crate) struct Scratch<const N: usize> {
     /// Converted sources.
     pub src: [Reg<N>; 4],
@@ -25,11 +25,9 @@ pub(crate) struct Scratch<const N: usize> {
     pub out: Reg<N>,
     /// Zero, read for missing sources (never written).
     pub zero: Reg<N>,
-    /// The sources of a vector instruction by lane: `lanes[l][k][c]` is channel c of source
-    /// k in lane l.
-    pub lanes: [[[u32; 4]; 3]; N],
-    /// The channels of each source `lanes` may hold non-zero words in (the others are zero).
-    pub lane_channels: [u8; 3],
+    /// 64-bit instructions: three sources and the result of a channel pair, as the word
+    /// pairs of each lane.
+    pub pairs: [[[u32; 2]; N]; 4],
 }
 
 impl<const N: usize> Scratch<N> {
@@ -39,8 +37,7 @@ impl<const N: usize> Scratch<N> {
             src: [[[0; N]; 4]; 4],
             out: [[0; N]; 4],
             zero: [[0; N]; 4],
-            lanes: [[[0; 4]; 3]; N],
-            lane_channels: [0; 3],
+            pairs: [[[0; 2]; N]; 4],
         })
     }
 }
@@ -460,7 +457,7 @@ impl<const N: usize> Machine<N> {
         match inst.kind {
             Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
             Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
-            Kind::Wide(op) => self.wide(inst, res, self.exec(), op),
+            Kind::Wide(op) => self.wide(inst, res, self.exec(), op, scratch),
             _ => return self.step_other(program, inst, pc, res),
         }
         Ok(())

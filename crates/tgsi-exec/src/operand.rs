@@ -79,6 +79,28 @@ pub(crate) fn merge_row<const N: usize>(
     }
 }
 
+/// A 64-bit value from its words, low first (kept as word pairs in memory, the interleaving
+/// and the 64-bit loads and stores vectorise).
+#[inline(always)]
+pub(crate) fn join([lo, hi]: [u32; 2]) -> u64 {
+    u64::from(lo) | u64::from(hi) << 32
+}
+
+/// The words of a 64-bit value, low first.
+#[inline(always)]
+pub(crate) fn split(x: u64) -> [u32; 2] {
+    [x as u32, (x >> 32) as u32]
+}
+
+/// `out[l]` = the words `lo[l]`, `hi[l]`. Out of line: on its own, the compiler sees that
+/// `out` overlaps neither source and interleaves them with vector instructions.
+#[inline(never)]
+fn interleave<const N: usize>(out: &mut [[u32; 2]; N], lo: &[u32; N], hi: &[u32; N]) {
+    for ((o, &lo), &hi) in out.iter_mut().zip(lo).zip(hi) {
+        *o = [lo, hi];
+    }
+}
+
 /// Channels `reads` of `buf` set to the words of `v`, the same in every lane.
 #[inline(always)]
 fn spread<const N: usize>(buf: &mut Reg<N>, v: [u32; 4], reads: u8) {
@@ -287,25 +309,33 @@ impl<const N: usize> Machine<N> {
         std::array::from_fn(|q| idx.get(4 * q).and_then(|&i| usize::try_from(i).ok()))
     }
 
-    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers.
-    pub(crate) fn fetch_wide(&self, s: &SrcOp, p: usize, exec: u32, res: &Res) -> [u64; N] {
+    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers,
+    /// into `out` (the words of each lane low first; see [`join`]).
+    pub(crate) fn fetch_wide(
+        &self,
+        s: &SrcOp,
+        p: usize,
+        exec: u32,
+        res: &Res,
+        out: &mut [[u32; 2]; N],
+    ) {
         let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
         let in_place = match s.read {
             Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
             _ => None,
         };
-        let (lo, hi) = match in_place {
-            Some(r) => (r[lo], r[hi]),
-            None => (
-                self.fetch_raw(s, lo, exec, res),
-                self.fetch_raw(s, hi, exec, res),
+        match in_place {
+            Some(r) => interleave(out, &r[lo], &r[hi]),
+            None => interleave(
+                out,
+                &self.fetch_raw(s, lo, exec, res),
+                &self.fetch_raw(s, hi, exec, res),
             ),
-        };
-        let words = std::array::from_fn(|l| u64::from(lo[l]) | u64::from(hi[l]) << 32);
+        }
         if s.abs || s.neg {
-            words.map(|x| s.modify_wide(x))
-        } else {
-            words
+            for x in out.iter_mut() {
+                *x = split(s.modify_wide(join(*x)));
+            }
         }
     }
 
@@ -313,11 +343,11 @@ impl<const N: usize> Machine<N> {
     /// lane writes its own copy (`None` for other destinations, and out of range).
     #[inline]
     pub(crate) fn direct_dst(&mut self, d: &DstOp) -> Option<&mut Reg<N>> {
-        let f = d.file.lane_file()?;
-        if d.indirect.is_some() || d.dim_indirect.is_some() || f == 2 && self.output_stride > 0 {
+        let (f, index) = d.direct?;
+        if f == 2 && self.output_stride > 0 {
             return None;
         }
-        self.regs[f].get_mut(d.index as usize)
+        self.regs[f].get_mut(index)
     }
 
     /// Write channel `chan` of `d` for the lanes in `exec` (write mask checked by callers).

@@ -238,6 +238,31 @@ pub struct VectorOp {
     pub f: fn(&[[u32; 4]; 3]) -> [u32; 4],
     /// Bit c of `reads[k]`: `f` reads channel c of source k.
     pub reads: [u8; 3],
+    /// `f` inlined into a loop over the lanes of a wave.
+    pub lanes: VectorKernel,
+}
+
+/// A [`VectorOp`] over a wave: `out[c][l] = f(sources of lane l)[c]`, where `src[k][c]` is
+/// channel c of source k (zeros where `f` does not read). All slices have the wave's length.
+pub type VectorKernel = fn(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3]);
+
+/// The loop of a [`VectorKernel`] with the per-lane function `f` inlined: the lanes' words
+/// are gathered channel by channel, so that the loop vectorises where `f` allows.
+#[inline(always)]
+fn each_lane(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3], f: impl Fn(&[[u32; 4]; 3]) -> [u32; 4]) {
+    let [o0, o1, o2, o3] = out;
+    let n = o0.len();
+    // Slices of one length: the compiler drops the bounds checks in the loop.
+    let rows = src.map(|s| s.map(|r| &r[..n]));
+    let (o1, o2, o3) = (&mut o1[..n], &mut o2[..n], &mut o3[..n]);
+    for l in 0..n {
+        let lane = std::array::from_fn(|k| std::array::from_fn(|c| rows[k][c][l]));
+        let [r0, r1, r2, r3] = f(&lane);
+        o0[l] = r0;
+        o1[l] = r1;
+        o2[l] = r2;
+        o3[l] = r3;
+    }
 }
 
 /// Channel masks of [`VectorOp::reads`].
@@ -247,9 +272,36 @@ const XYZ: u8 = 0b0111;
 const XYW: u8 = 0b1011;
 const XYZW: u8 = 0b1111;
 
-/// A [`Kind::Vector`] reading the channels `reads` of its sources.
-fn vector(reads: [u8; 3], f: fn(&[[u32; 4]; 3]) -> [u32; 4]) -> Kind {
-    Kind::Vector(VectorOp { f, reads })
+/// A [`Kind::Vector`] reading the channels `reads` of its sources, from a per-lane
+/// expression over the source vectors `s`: the one definition serves as [`VectorOp::f`] and,
+/// inlined into [`each_lane`], as [`VectorOp::lanes`].
+///
+/// `out_of_line` formulas (`vector!(out_of_line, reads, |s| …)`) are called, not inlined:
+/// they apply plain float arithmetic to two values that can both be NaN, where which NaN
+/// comes out is the compiler's choice of operand order; compiled once, they give the same
+/// bits wherever they run (the JIT calls [`VectorOp::f`] too).
+macro_rules! vector {
+    (out_of_line, $reads:expr, |$s:ident| $e:expr) => {{
+        #[inline(never)]
+        fn lane($s: &[[u32; 4]; 3]) -> [u32; 4] {
+            $e
+        }
+        Kind::Vector(VectorOp {
+            f: lane,
+            reads: $reads,
+            lanes: |out, src| each_lane(out, src, lane),
+        })
+    }};
+    ($reads:expr, |$s:ident| $e:expr) => {{
+        fn lane($s: &[[u32; 4]; 3]) -> [u32; 4] {
+            $e
+        }
+        Kind::Vector(VectorOp {
+            f: lane,
+            reads: $reads,
+            lanes: |out, src| each_lane(out, src, lane),
+        })
+    }};
 }
 
 /// How to execute an instruction.
@@ -380,56 +432,73 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::F2U => lanes!(|a| fl::f2u(f(a))),
         Opcode::I2F => lanes!(|a| u(fl::i2f(a as i32))),
         Opcode::U2F => lanes!(|a| u(fl::u2f(a))),
-        Opcode::RCP => vector([X, 0, 0], |s| rep(fl::rcp(f(s[0][0])))),
-        Opcode::RSQ => vector([X, 0, 0], |s| rep(fl::rsq(f(s[0][0])))),
-        Opcode::SQRT => vector([X, 0, 0], |s| rep(fl::sqrt(f(s[0][0])))),
-        Opcode::EX2 => vector([X, 0, 0], |s| rep(fl::ex2(f(s[0][0])))),
-        Opcode::LG2 => vector([X, 0, 0], |s| rep(fl::lg2(f(s[0][0])))),
-        Opcode::POW => vector([X, X, 0], |s| rep(fl::pow(f(s[0][0]), f(s[1][0])))),
-        Opcode::SIN => vector([X, 0, 0], |s| rep(fl::sin(f(s[0][0])))),
-        Opcode::COS => vector([X, 0, 0], |s| rep(fl::cos(f(s[0][0])))),
+        Opcode::RCP => vector!([X, 0, 0], |s| rep(fl::rcp(f(s[0][0])))),
+        Opcode::RSQ => vector!([X, 0, 0], |s| rep(fl::rsq(f(s[0][0])))),
+        Opcode::SQRT => vector!([X, 0, 0], |s| rep(fl::sqrt(f(s[0][0])))),
+        Opcode::EX2 => vector!([X, 0, 0], |s| rep(fl::ex2(f(s[0][0])))),
+        Opcode::LG2 => vector!([X, 0, 0], |s| rep(fl::lg2(f(s[0][0])))),
+        Opcode::POW => vector!([X, X, 0], |s| rep(fl::pow(f(s[0][0]), f(s[1][0])))),
+        Opcode::SIN => vector!([X, 0, 0], |s| rep(fl::sin(f(s[0][0])))),
+        Opcode::COS => vector!([X, 0, 0], |s| rep(fl::cos(f(s[0][0])))),
         // ARA's TGSI text was never written; NV_vertex_program2, where it comes from, adds
         // the two halves of an address vector: (x + z, y + w, z + x, w + y).
-        Opcode::ARA => vector([XYZW, 0, 0], |s| {
+        Opcode::ARA => vector!([XYZW, 0, 0], |s| {
             let a = s[0];
             [0, 1, 2, 3].map(|c| a[c].wrapping_add(a[(c + 2) & 3]))
         }),
-        Opcode::RCC => vector([X, 0, 0], |s| rep(fl::rcc(f(s[0][0])))),
-        Opcode::DP2 => vector([XY, XY, 0], |s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
-        Opcode::DP3 => vector([XYZ, XYZ, 0], |s| {
+        Opcode::RCC => vector!([X, 0, 0], |s| rep(fl::rcc(f(s[0][0])))),
+        Opcode::DP2 => vector!([XY, XY, 0], |s| rep(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]))),
+        Opcode::DP3 => vector!([XYZ, XYZ, 0], |s| {
             rep(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]))
         }),
-        Opcode::DP4 => vector([XYZW, XYZW, 0], |s| rep(fl::dp(&fv(s[0]), &fv(s[1])))),
-        Opcode::DPH => vector([XYZ, XYZW, 0], |s| {
+        Opcode::DP4 => vector!([XYZW, XYZW, 0], |s| rep(fl::dp(&fv(s[0]), &fv(s[1])))),
+        Opcode::DPH => vector!([XYZ, XYZW, 0], |s| {
             rep(fl::add(fl::dp(&fv(s[0])[..3], &fv(s[1])[..3]), f(s[1][3])))
         }),
-        Opcode::DP2A => vector([XY, XY, X], |s| {
+        Opcode::DP2A => vector!([XY, XY, X], |s| {
             rep(fl::add(fl::dp(&fv(s[0])[..2], &fv(s[1])[..2]), f(s[2][0])))
         }),
-        Opcode::NRM4 => vector([XYZW, 0, 0], |s| rep(fl::nrm4(fv(s[0])))),
-        Opcode::SFL => vector([0, 0, 0], |_| rep(0.0)),
-        Opcode::STR => vector([0, 0, 0], |_| rep(1.0)),
-        Opcode::EXP => vector([X, 0, 0], |s| uv(fl::exp(f(s[0][0])))),
-        Opcode::LOG => vector([X, 0, 0], |s| uv(fl::log(f(s[0][0])))),
-        Opcode::LIT => vector([XYW, 0, 0], |s| {
+        Opcode::NRM4 => vector!(out_of_line, [XYZW, 0, 0], |s| rep(fl::nrm4(fv(s[0])))),
+        Opcode::SFL => vector!([0, 0, 0], |_s| rep(0.0)),
+        Opcode::STR => vector!([0, 0, 0], |_s| rep(1.0)),
+        Opcode::EXP => vector!(out_of_line, [X, 0, 0], |s| uv(fl::exp(f(s[0][0])))),
+        Opcode::LOG => vector!(out_of_line, [X, 0, 0], |s| uv(fl::log(f(s[0][0])))),
+        Opcode::LIT => vector!(out_of_line, [XYW, 0, 0], |s| {
             uv(fl::lit(f(s[0][0]), f(s[0][1]), f(s[0][3])))
         }),
-        Opcode::DST => vector([XYZW, XYZW, 0], |s| uv(fl::dst(fv(s[0]), fv(s[1])))),
-        Opcode::XPD => vector([XYZW, XYZW, 0], |s| uv(fl::xpd(fv(s[0]), fv(s[1])))),
-        Opcode::SCS => vector([X, 0, 0], |s| uv(fl::scs(f(s[0][0])))),
-        Opcode::NRM => vector([XYZW, 0, 0], |s| uv(fl::nrm(fv(s[0])))),
-        Opcode::RFL => vector([XYZW, XYZW, 0], |s| uv(fl::rfl(fv(s[0]), fv(s[1])))),
-        Opcode::X2D => vector([XYZW, XYZW, XYZW], |s| {
+        Opcode::DST => vector!(out_of_line, [XYZW, XYZW, 0], |s| uv(fl::dst(
+            fv(s[0]),
+            fv(s[1])
+        ))),
+        Opcode::XPD => vector!(out_of_line, [XYZW, XYZW, 0], |s| uv(fl::xpd(
+            fv(s[0]),
+            fv(s[1])
+        ))),
+        Opcode::SCS => vector!(out_of_line, [X, 0, 0], |s| uv(fl::scs(f(s[0][0])))),
+        Opcode::NRM => vector!(out_of_line, [XYZW, 0, 0], |s| uv(fl::nrm(fv(s[0])))),
+        Opcode::RFL => vector!(out_of_line, [XYZW, XYZW, 0], |s| uv(fl::rfl(
+            fv(s[0]),
+            fv(s[1])
+        ))),
+        Opcode::X2D => vector!(out_of_line, [XYZW, XYZW, XYZW], |s| {
             uv(fl::x2d(fv(s[0]), fv(s[1]), fv(s[2])))
         }),
-        Opcode::PK2H => vector([XY, 0, 0], |s| [pack::pk2h(f(s[0][0]), f(s[0][1])); 4]),
-        Opcode::PK2US => vector([XY, 0, 0], |s| [pack::pk2us(f(s[0][0]), f(s[0][1])); 4]),
-        Opcode::PK4B => vector([XYZW, 0, 0], |s| [pack::pk4b(fv(s[0])); 4]),
-        Opcode::PK4UB => vector([XYZW, 0, 0], |s| [pack::pk4ub(fv(s[0])); 4]),
-        Opcode::UP2H => vector([X, 0, 0], |s| uv(pack::up2h(s[0][0]))),
-        Opcode::UP2US => vector([X, 0, 0], |s| uv(pack::up2us(s[0][0]))),
-        Opcode::UP4B => vector([X, 0, 0], |s| uv(pack::up4b(s[0][0]))),
-        Opcode::UP4UB => vector([X, 0, 0], |s| uv(pack::up4ub(s[0][0]))),
+        Opcode::PK2H => vector!(
+            out_of_line,
+            [XY, 0, 0],
+            |s| [pack::pk2h(f(s[0][0]), f(s[0][1])); 4]
+        ),
+        Opcode::PK2US => vector!(
+            out_of_line,
+            [XY, 0, 0],
+            |s| [pack::pk2us(f(s[0][0]), f(s[0][1])); 4]
+        ),
+        Opcode::PK4B => vector!(out_of_line, [XYZW, 0, 0], |s| [pack::pk4b(fv(s[0])); 4]),
+        Opcode::PK4UB => vector!(out_of_line, [XYZW, 0, 0], |s| [pack::pk4ub(fv(s[0])); 4]),
+        Opcode::UP2H => vector!(out_of_line, [X, 0, 0], |s| uv(pack::up2h(s[0][0]))),
+        Opcode::UP2US => vector!(out_of_line, [X, 0, 0], |s| uv(pack::up2us(s[0][0]))),
+        Opcode::UP4B => vector!(out_of_line, [X, 0, 0], |s| uv(pack::up4b(s[0][0]))),
+        Opcode::UP4UB => vector!(out_of_line, [X, 0, 0], |s| uv(pack::up4ub(s[0][0]))),
         Opcode::UADD => lanes!(|a, b| int::uadd(a, b)),
         Opcode::UMUL => lanes!(|a, b| int::umul(a, b)),
         Opcode::UMAD => lanes!(|a, b, c| int::umad(a, b, c)),
@@ -443,7 +512,7 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::USHR => lanes!(|a, b| int::ushr(a, b)),
         Opcode::ISHR => lanes!(|a, b| int::ishr(a as i32, b as i32) as u32),
         // Every channel shifts by src1.x (legacy SHR; ISHR/USHR use src1.c).
-        Opcode::SHR => vector([XYZW, X, 0], |s| {
+        Opcode::SHR => vector!([XYZW, X, 0], |s| {
             s[0].map(|a| int::shr_legacy(a as i32, s[1][0]) as u32)
         }),
         Opcode::IMAX => lanes!(|a, b| int::imax(a as i32, b as i32) as u32),

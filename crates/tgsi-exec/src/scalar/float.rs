@@ -60,9 +60,16 @@ pub fn max_op(a: f32, b: f32) -> f32 {
     fmax(b, a)
 }
 
-/// Destination saturation: `fminf(fmaxf(x, 0), 1)`; NaN → +0, −0 → +0.
+/// Destination saturation: `fminf(fmaxf(x, 0), 1)`; a quiet NaN → +0, −0 → +0, and a
+/// signalling NaN → 1 (`fmaxf` turns it into a quiet NaN, which `fminf` ignores). Written
+/// out with comparisons and selects, so that lane loops over it vectorise.
 pub fn saturate(x: f32) -> f32 {
-    fmin(fmax(x, 0.0), 1.0)
+    let low = if x > 0.0 { x } else { 0.0 };
+    if is_snan(x) || low >= 1.0 {
+        1.0
+    } else {
+        low
+    }
 }
 
 /// The result of an SSE arithmetic instruction `x op y` computed as `r`: when an operand is
@@ -240,17 +247,21 @@ pub fn fsne(a: f32, b: f32) -> u32 {
 }
 
 /// `floorf(x)`, bit for bit, without a library call: baseline x86-64 has no rounding
-/// instruction, so `f32::floor` is a software routine. Below 2²³ in magnitude the
-/// truncating conversion gives the integral part; everything else (±0, integral
-/// magnitudes, ±∞, NaN) is its own floor.
+/// instruction, so `f32::floor` is a software routine. Below 2²³ in magnitude, adding and
+/// subtracting 2²³ with x's sign rounds x to an integer (exactly: the sum's last place is
+/// 1), and the floor is that integer or the one below; everything else (±0, integral
+/// magnitudes, ±∞, NaN) is its own floor. Plain float arithmetic and selects, so lane loops
+/// over it vectorise (a truncating conversion to `i32` would not: Rust's saturates).
 #[inline]
 pub fn floor(x: f32) -> f32 {
-    if x.abs() < 8_388_608.0 && x != 0.0 {
-        let t = x as i32 as f32;
-        if t > x {
-            t - 1.0
+    const TWO_23: f32 = 8_388_608.0;
+    if x.abs() < TWO_23 && x != 0.0 {
+        let shift = TWO_23.copysign(x);
+        let r = (x + shift) - shift;
+        if r > x {
+            r - 1.0
         } else {
-            t
+            r
         }
     } else {
         x
@@ -543,6 +554,29 @@ mod tests {
         }
     }
     use super::*;
+
+    /// `saturate` is `fminf(fmaxf(x, 0), 1)` bit for bit on every 4093rd binary32 input and
+    /// the special values.
+    #[test]
+    fn saturate_is_fmin_of_fmax() {
+        let special = [0.0f32, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY];
+        let nans = [
+            0x7fc0_0000u32,
+            0xffc0_0000,
+            0x7f80_0001,
+            0xff80_0001,
+            0x7fbf_ffff,
+        ];
+        let inputs = (0..=u32::MAX)
+            .step_by(4093)
+            .map(f32::from_bits)
+            .chain(special)
+            .chain(nans.map(f32::from_bits));
+        for x in inputs {
+            let want = fmin(fmax(x, 0.0), 1.0);
+            assert_eq!(saturate(x).to_bits(), want.to_bits(), "{:#x}", x.to_bits());
+        }
+    }
 
     #[test]
     fn min_max_follow_glibc() {
