@@ -281,8 +281,8 @@ const XYZW: u8 = 0b1111;
 /// comes out is the compiler's choice of operand order; compiled once, they give the same
 /// bits wherever they run (the JIT calls [`VectorOp::f`] too).
 macro_rules! vector {
-    (out_of_line, $reads:expr, |$s:ident| $e:expr) => {{
-        #[inline(never)]
+    (@with #[$inline:meta], $reads:expr, |$s:ident| $e:expr) => {{
+        #[$inline]
         fn lane($s: &[[u32; 4]; 3]) -> [u32; 4] {
             $e
         }
@@ -292,16 +292,12 @@ macro_rules! vector {
             lanes: |out, src| each_lane(out, src, lane),
         })
     }};
-    ($reads:expr, |$s:ident| $e:expr) => {{
-        fn lane($s: &[[u32; 4]; 3]) -> [u32; 4] {
-            $e
-        }
-        Kind::Vector(VectorOp {
-            f: lane,
-            reads: $reads,
-            lanes: |out, src| each_lane(out, src, lane),
-        })
-    }};
+    (out_of_line, $reads:expr, |$s:ident| $e:expr) => {
+        vector!(@with #[inline(never)], $reads, |$s| $e)
+    };
+    ($reads:expr, |$s:ident| $e:expr) => {
+        vector!(@with #[inline], $reads, |$s| $e)
+    };
 }
 
 /// How to execute an instruction.

@@ -22,7 +22,8 @@ use crate::geometry::GeometryOptions;
 use crate::machine::{Env, ExecError};
 use crate::pipeline::{Interpreted, Stages};
 use crate::tessellation::{
-    ControlStage, EvalStage, Levels, Patch, PointOutputs, MAX_PATCH_VERTICES,
+    control_vertices_out, eval_mode, ControlStage, EvalStage, Levels, Patch, PointOutputs,
+    MAX_PATCH_VERTICES,
 };
 use crate::tessellator::{Domain, Tessellation};
 use crate::vertex::{OutputDecl, VertexInput, VertexOptions};
@@ -259,9 +260,9 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
         .into());
     }
     if let Some(tcs) = stages.control {
-        ControlStage::new(tcs)?;
+        control_vertices_out(tcs)?;
     }
-    let mode = EvalStage::new(stages.eval)?.mode();
+    let mode = eval_mode(stages.eval)?;
     let eval_outputs = crate::vertex::output_decls(stages.eval);
     let tess_primitive = match (mode.point_mode, mode.domain) {
         (true, _) => Primitive::Points,

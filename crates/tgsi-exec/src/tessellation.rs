@@ -284,6 +284,30 @@ fn common_system_value(semantic: Semantic, vertices_in: u32, patch: u32) -> Opti
     }
 }
 
+/// The output vertices (invocations) per patch of `program`, or why it is not a
+/// tessellation control shader.
+pub fn control_vertices_out(program: &Program) -> Result<u32, ExecError> {
+    match program.tessellation {
+        Some(TessInfo::Control { vertices_out }) => Ok(vertices_out),
+        _ => Err(ExecError::Setup(format!(
+            "the control stage must be a tessellation control shader, not {}",
+            program.processor
+        ))),
+    }
+}
+
+/// How the tessellator runs for `program`, or why it is not a tessellation evaluation
+/// shader.
+pub fn eval_mode(program: &Program) -> Result<TessMode, ExecError> {
+    match program.tessellation {
+        Some(TessInfo::Eval(mode)) => Ok(mode),
+        _ => Err(ExecError::Setup(format!(
+            "the evaluation stage must be a tessellation evaluation shader, not {}",
+            program.processor
+        ))),
+    }
+}
+
 /// Runs a control shader patch by patch, keeping its machine between patches.
 pub struct ControlStage<'a> {
     program: &'a Program,
@@ -294,15 +318,9 @@ pub struct ControlStage<'a> {
 impl<'a> ControlStage<'a> {
     /// A runner for `program`, which must be a tessellation control shader.
     pub fn new(program: &'a Program) -> Result<ControlStage<'a>, ExecError> {
-        let Some(TessInfo::Control { vertices_out }) = program.tessellation else {
-            return Err(ExecError::Setup(format!(
-                "the control stage must be a tessellation control shader, not {}",
-                program.processor
-            )));
-        };
         Ok(ControlStage {
             program,
-            vertices_out: vertices_out as usize,
+            vertices_out: control_vertices_out(program)? as usize,
             machine: Box::new(Machine::new(program)),
         })
     }
@@ -364,15 +382,9 @@ pub struct EvalStage<'a> {
 impl<'a> EvalStage<'a> {
     /// A runner for `program`, which must be a tessellation evaluation shader.
     pub fn new(program: &'a Program) -> Result<EvalStage<'a>, ExecError> {
-        let Some(TessInfo::Eval(mode)) = program.tessellation else {
-            return Err(ExecError::Setup(format!(
-                "the evaluation stage must be a tessellation evaluation shader, not {}",
-                program.processor
-            )));
-        };
         Ok(EvalStage {
             program,
-            mode,
+            mode: eval_mode(program)?,
             machine: Box::new(Machine::new(program)),
             outputs: output_decls(program),
         })

@@ -6,11 +6,13 @@
 //! are `tgsi_exec`'s ([`tgsi_exec::run_tess_pipeline_with`]); the vertex and geometry
 //! shaders run as compute shaders too, so every shader of the chain runs on the GPU.
 
-use tgsi_exec::tessellation::{control_patch, patch_input_file, Patch, PointOutputs, TessInfo};
-use tgsi_exec::tessellator::Tessellation;
+use tgsi_exec::tessellation::{
+    control_patch, control_vertices_out, eval_mode, patch_input_file, Patch, PointOutputs,
+};
+use tgsi_exec::tessellator::{TessMode, Tessellation};
 use tgsi_exec::{
-    run_tess_pipeline_with, CapturedOutputs, Env, ExecError, GeometryOptions, GeometryOutputs,
-    Program, Stages, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
+    run_tess_pipeline_with, CapturedOutputs, Env, GeometryOptions, GeometryOutputs, Program,
+    Stages, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
 };
 
 use crate::bindings;
@@ -18,35 +20,75 @@ use crate::device::Gpu;
 use crate::error::{Error, Result};
 use crate::stage_io::{word, workgroups, StageRun};
 
-/// Appends patch `patch`'s input registers as `shader` reads them (`program`'s input file
-/// re-laid with the translation's stride).
-fn push_patch_inputs(
-    words: &mut Vec<u32>,
-    shader: &tgsi::Shader,
-    program: &Program,
-    patch: &Patch,
-) {
-    let (stride, _) = tgsi_naga::vertex_io_strides(shader);
-    let (file_stride, file) = patch_input_file(program, patch);
-    for v in 0..patch.vertices.len() {
-        for i in 0..stride as usize {
-            let value = (i < file_stride)
-                .then(|| file.get(v * file_stride + i))
-                .flatten();
-            words.extend(value.copied().unwrap_or([0; 4]));
-        }
-    }
+/// A tessellation shader translated for a run, and what its dispatches need of it.
+struct Translated<'a> {
+    shader: &'a tgsi::Shader,
+    program: &'a Program,
+    module: naga::Module,
+    /// Output registers per invocation, `O`.
+    output_stride: usize,
 }
 
-/// `shader` translated as a compute shader for a run with `env`'s resources and budget,
-/// and its output stride.
-fn translate(gpu: &Gpu, shader: &tgsi::Shader, env: &Env) -> Result<(naga::Module, usize)> {
-    let options = tgsi_naga::Options {
-        tessellation_as_compute: true,
-        ..bindings::translation_options(gpu, env.resources, env.budget)
-    };
-    let module = tgsi_naga::translate_with(shader, &options)?;
-    Ok((module, tgsi_naga::vertex_io_strides(shader).1 as usize))
+impl<'a> Translated<'a> {
+    /// `shader` (compiled for the interpreter as `program`) translated as a compute shader
+    /// for a run with `env`'s resources and budget.
+    fn new(
+        gpu: &Gpu,
+        shader: &'a tgsi::Shader,
+        program: &'a Program,
+        env: &Env,
+    ) -> Result<Translated<'a>> {
+        let options = tgsi_naga::Options {
+            tessellation_as_compute: true,
+            ..bindings::translation_options(gpu, env.resources, env.budget)
+        };
+        Ok(Translated {
+            shader,
+            program,
+            module: tgsi_naga::translate_with(shader, &options)?,
+            output_stride: tgsi_naga::vertex_io_strides(shader).1 as usize,
+        })
+    }
+
+    /// Appends `patch`'s input registers as the shader reads them (the program's input
+    /// file re-laid with the translation's stride).
+    fn push_patch_inputs(&self, words: &mut Vec<u32>, patch: &Patch) {
+        let (stride, _) = tgsi_naga::vertex_io_strides(self.shader);
+        let (file_stride, file) = patch_input_file(self.program, patch);
+        for v in 0..patch.vertices.len() {
+            for i in 0..stride as usize {
+                let value = (i < file_stride)
+                    .then(|| file.get(v * file_stride + i))
+                    .flatten();
+                words.extend(value.copied().unwrap_or([0; 4]));
+            }
+        }
+    }
+
+    /// One dispatch of `groups` workgroups over the input buffer `words`, with an output
+    /// buffer of `output_vec4s` vec4s: its bytes.
+    fn dispatch(
+        &self,
+        gpu: &Gpu,
+        what: &str,
+        env: &Env,
+        words: &[u32],
+        output_vec4s: usize,
+        groups: [u32; 2],
+    ) -> Result<Vec<u8>> {
+        StageRun {
+            what,
+            shader: self.shader,
+            module: self.module.clone(),
+            constants: env.consts,
+            resources: env.resources,
+            budget: env.budget,
+            input: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            output_len: (output_vec4s.max(1) * 16) as u64,
+            groups,
+        }
+        .run(gpu)
+    }
 }
 
 /// The vertices every patch of a batch has (`V`), which the dispatch gives the shader.
@@ -76,15 +118,10 @@ pub fn run_control(
     first_id: u32,
     env: &Env,
 ) -> Result<Vec<Patch>> {
-    let Some(TessInfo::Control { vertices_out }) = program.tessellation else {
-        return Err(ExecError::Setup(format!(
-            "the control stage must be a tessellation control shader, not {}",
-            program.processor
-        ))
-        .into());
-    };
+    let vertices_out = control_vertices_out(program)?;
     let n = vertices_out as usize;
-    let (module, o) = translate(gpu, shader, env)?;
+    let stage = Translated::new(gpu, shader, program, env)?;
+    let o = stage.output_stride;
     let invocations = patches.len() as u64 * u64::from(vertices_out);
     let (groups, row) = workgroups(gpu, invocations, vertices_out)?;
     let vertices = patch_vertices(patches.iter())?;
@@ -93,21 +130,11 @@ pub fn run_control(
     words.extend([0; 4]);
     for (id, patch) in (first_id..).zip(patches) {
         words.extend([id, 0, 0, 0]);
-        push_patch_inputs(&mut words, shader, program, patch);
+        stage.push_patch_inputs(&mut words, patch);
     }
     let file = n * o;
-    let bytes = StageRun {
-        what: "the tessellation control shader",
-        shader,
-        module,
-        constants: env.consts,
-        resources: env.resources,
-        budget: env.budget,
-        input: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        output_len: ((1 + patches.len() * file) * 16) as u64,
-        groups,
-    }
-    .run(gpu)?;
+    let what = "the tessellation control shader";
+    let bytes = stage.dispatch(gpu, what, env, &words, 1 + patches.len() * file, groups)?;
     Ok(patches
         .iter()
         .enumerate()
@@ -138,6 +165,8 @@ pub fn run_eval(
     first_id: u32,
     env: &Env,
 ) -> Result<Vec<PointOutputs>> {
+    let mode = eval_mode(program)?;
+    let stage = Translated::new(gpu, shader, program, env)?;
     let mut outputs = Vec::with_capacity(patches.len());
     let mut first = 0;
     while first < patches.len() {
@@ -149,14 +178,8 @@ pub fn run_eval(
             })
             .unwrap_or(patches.len());
         let id = first_id.wrapping_add(count(first, "patches")?);
-        outputs.extend(eval_dispatch(
-            gpu,
-            shader,
-            program,
-            &patches[first..end],
-            id,
-            env,
-        )?);
+        let batch = &patches[first..end];
+        outputs.extend(eval_dispatch(gpu, &stage, mode, batch, id, env)?);
         first = end;
     }
     Ok(outputs)
@@ -165,20 +188,13 @@ pub fn run_eval(
 /// [`run_eval`] in one dispatch.
 fn eval_dispatch(
     gpu: &Gpu,
-    shader: &tgsi::Shader,
-    program: &Program,
+    stage: &Translated,
+    mode: TessMode,
     patches: &[(Patch, Tessellation)],
     first_id: u32,
     env: &Env,
 ) -> Result<Vec<PointOutputs>> {
-    let Some(TessInfo::Eval(mode)) = program.tessellation else {
-        return Err(ExecError::Setup(format!(
-            "the evaluation stage must be a tessellation evaluation shader, not {}",
-            program.processor
-        ))
-        .into());
-    };
-    let (module, o) = translate(gpu, shader, env)?;
+    let o = stage.output_stride;
     let points: usize = patches.iter().map(|(_, t)| t.points.len()).sum();
     let (groups, row) = workgroups(gpu, points as u64, tgsi_naga::TESS_EVAL_WORKGROUP_SIZE)?;
     let vertices = patch_vertices(patches.iter().map(|(p, _)| p))?;
@@ -197,21 +213,11 @@ fn eval_dispatch(
         let inner = patch.levels.inner;
         words.extend(patch.levels.outer);
         words.extend([inner[0], inner[1], vertices, id]);
-        push_patch_inputs(&mut words, shader, program, patch);
+        stage.push_patch_inputs(&mut words, patch);
     }
-    let bytes = StageRun {
-        what: "the tessellation evaluation shader",
-        shader,
-        module,
-        constants: env.consts,
-        resources: env.resources,
-        budget: env.budget,
-        input: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        output_len: (points * o * 16).max(16) as u64,
-        groups,
-    }
-    .run(gpu)?;
-    let decls = tgsi_exec::vertex::output_decls(program);
+    let what = "the tessellation evaluation shader";
+    let bytes = stage.dispatch(gpu, what, env, &words, points * o, groups)?;
+    let decls = tgsi_exec::vertex::output_decls(stage.program);
     let mut k = 0;
     Ok(patches
         .iter()

@@ -122,6 +122,28 @@ impl Translator<'_> {
         var
     }
 
+    /// Makes `IN[v][i]` read the patch whose `stride` registers per vertex start at slot
+    /// `first` of `buffer`, `vertices` vertices (both kept in private variables named after
+    /// `stage`, as subroutines read inputs too).
+    fn patch_inputs(
+        &mut self,
+        stage: &str,
+        buffer: Handle<GlobalVariable>,
+        first: Handle<Expression>,
+        vertices: Handle<Expression>,
+        stride: u32,
+    ) {
+        let first = self.keep(&format!("{stage}_first_input"), first);
+        let vertices = self.keep(&format!("{stage}_vertices_in"), vertices);
+        self.per_vertex_inputs = Some(Rc::new(PerVertexInputs {
+            buffer,
+            first,
+            vertices: VertexCount::Private(vertices),
+            stride,
+            primitive_ids: None,
+        }));
+    }
+
     /// Declares a control shader's buffers and invocation id, returns early from the
     /// workgroups past the patch count, and sets up its inputs, outputs and `SV` registers.
     pub(crate) fn declare_tess_control_compute(&mut self) -> Result<()> {
@@ -151,8 +173,7 @@ impl Translator<'_> {
         let file = b.u32(n.saturating_mul(output_stride));
         let skipped = b.binary(BinaryOperator::Multiply, p, file);
         let first_output = b.binary(BinaryOperator::Add, skipped, one);
-        let first_input = self.keep("tcs_first_input", first_input);
-        let vertices = self.keep("tcs_vertices_in", vertices_in);
+        self.patch_inputs("tcs", io.inputs, first_input, vertices_in, input_stride);
         let first_output = self.keep("tcs_first_output", first_output);
         self.store_system_values(
             &[
@@ -162,13 +183,6 @@ impl Translator<'_> {
             ],
             &[],
         )?;
-        self.per_vertex_inputs = Some(Rc::new(PerVertexInputs {
-            buffer: io.inputs,
-            first: first_input,
-            vertices: VertexCount::Private(vertices),
-            stride: input_stride,
-            primitive_ids: None,
-        }));
         self.shared_outputs = Some(Rc::new(SharedOutputs {
             buffer: io.outputs,
             first: first_output,
@@ -222,8 +236,7 @@ impl Translator<'_> {
         });
         let patch_vertices = b.index(info, 2);
         let primitive = b.index(info, 3);
-        let first_input = self.keep("tes_first_input", first_input);
-        let vertices = self.keep("tes_vertices_in", vertices_in);
+        self.patch_inputs("tes", io.inputs, first_input, vertices_in, input_stride);
         self.store_system_values(
             &[
                 (Semantic::VerticesIn, patch_vertices),
@@ -235,13 +248,6 @@ impl Translator<'_> {
                 (Semantic::TessInner, inner),
             ],
         )?;
-        self.per_vertex_inputs = Some(Rc::new(PerVertexInputs {
-            buffer: io.inputs,
-            first: first_input,
-            vertices: VertexCount::Private(vertices),
-            stride: input_stride,
-            primitive_ids: None,
-        }));
         self.vertex_compute = Some(VertexCompute {
             vertex: k,
             outputs: io.outputs,
