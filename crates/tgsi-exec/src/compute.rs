@@ -1,9 +1,10 @@
 //! Compute dispatch: [`run_compute`] runs a `COMP` shader over a grid of workgroups the way
 //! softpipe's `softpipe_launch_grid` (Mesa 22.3) does.
 //!
-//! * Workgroups run z-major, then y, then x (x innermost). Inside a workgroup, one 4-lane
-//!   [`Machine`] per 4 consecutive x threads, in (z, y, x) order; the lanes past the block
-//!   width are helpers (they run, but never change memory and are not subgroup members).
+//! * Workgroups run z-major, then y, then x (x innermost). Inside a workgroup, softpipe runs
+//!   one 4-lane machine per 4 consecutive x threads (a quad), in (z, y, x) order; the lanes
+//!   past the block width are helpers (they run, but never change memory and are not
+//!   subgroup members).
 //! * Each machine runs until END or until it executes BARRIER or MEMBAR (softpipe stops at
 //!   both); then all machines that have not ended are resumed in the same order, until
 //!   every one has ended. A wave stops at a BARRIER it reaches even when none of its lanes
@@ -11,11 +12,20 @@
 //!   others run on to their next BARRIER or to the end. This is softpipe's behaviour, and
 //!   it makes a barrier in non-uniform control flow a plain reordering point rather than
 //!   a deadlock.
+//! * **Wide waves.** A dispatch whose results provably do not depend on the order between
+//!   invocations inside a phase (the stretch between two barriers) runs four quads per
+//!   16-lane wave (consecutive quads, in the same order), which amortises each
+//!   instruction's dispatch over four times the lanes; results stay softpipe's bit for bit.
+//!   [`crate::wave_width`] holds the proof and its conditions (barriers outside control
+//!   flow; in each phase, accesses of different instructions to written memory at byte
+//!   ranges that cannot overlap, from an interval analysis of the addresses; no atomics,
+//!   subgroup opcodes or texture sampling). Other programs, and every program with
+//!   [`ComputeOptions::softpipe_waves`], run on the 4-lane machines.
 //! * Inside one instruction, atomics go lane 0 … 3, so order-dependent results (atomic
 //!   return values, races) are softpipe's exactly when `threads` is 1.
 //! * System values: THREAD_ID, BLOCK_ID, GRID_SIZE, BLOCK_SIZE (`.xyz`, `.w` = 0),
-//!   WORK_DIM (`.x`), SUBGROUP_SIZE = 4, SUBGROUP_INVOCATION = the lane (0 … 3), and the
-//!   SUBGROUP_*_MASK values as 64-bit masks in `.xy`. Others read 0.
+//!   WORK_DIM (`.x`), SUBGROUP_SIZE = 4, SUBGROUP_INVOCATION = the lane in its quad
+//!   (0 … 3), and the SUBGROUP_*_MASK values as 64-bit masks in `.xy`. Others read 0.
 //! * Shared memory (`MEMORY`): `shared_bytes` zeroed bytes per workgroup (softpipe keeps
 //!   one block for the whole launch and never clears it; no result that is defined by GL
 //!   depends on the difference). Registers start at zero in every workgroup.
@@ -24,14 +34,17 @@
 //!   values, read-modify-write races) may then differ from run to run; atomics themselves
 //!   stay atomic. The first error stops the dispatch.
 //! * `budget` bounds the instructions one workgroup executes (summed over its waves, each
-//!   wave instruction counted once); a workgroup that exceeds it fails the dispatch.
+//!   wave instruction counted once, whatever the wave's width); a workgroup that exceeds it
+//!   fails the dispatch.
 //!
 //! Limits ([`MAX_BLOCK_THREADS`], [`MAX_INVOCATIONS`], [`MAX_SHARED_BYTES`]) are checked
 //! before anything runs.
 
 use crate::compile::Program;
+use crate::engine::WAVE;
 use crate::machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 use crate::resource::{Resources, Storage, NO_RESOURCES};
+use crate::wave_width::order_dependence;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use tgsi::{Processor, PropertyName, Semantic};
@@ -45,8 +58,8 @@ pub const MAX_INVOCATIONS: u64 = 1 << 31;
 /// Largest accepted shared memory per workgroup (64 MiB).
 pub const MAX_SHARED_BYTES: usize = 1 << 26;
 
-/// Lanes per machine (softpipe's quad).
-const LANES: usize = 4;
+/// Lanes of softpipe's machines (a quad).
+const QUAD: usize = 4;
 
 /// How to dispatch.
 #[derive(Clone, Debug)]
@@ -67,6 +80,10 @@ pub struct ComputeOptions<'a> {
     pub threads: usize,
     /// Instruction budget of one workgroup.
     pub budget: u64,
+    /// Run every program on softpipe's 4-lane machines, also those the dispatch would run
+    /// in 16-lane waves (see the module documentation): for measuring what wide waves gain,
+    /// or to rule them out when chasing a difference.
+    pub softpipe_waves: bool,
 }
 
 impl Default for ComputeOptions<'_> {
@@ -80,6 +97,7 @@ impl Default for ComputeOptions<'_> {
             shared_bytes: 0,
             threads: 1,
             budget: DEFAULT_BUDGET,
+            softpipe_waves: false,
         }
     }
 }
@@ -93,8 +111,11 @@ pub struct ComputeStats {
     pub workgroups: u64,
     /// Invocations run (workgroups × threads per block).
     pub invocations: u64,
-    /// Wave instructions executed (each instruction of a 4-lane wave counted once).
+    /// Wave instructions executed (each instruction of a wave counted once, whether the
+    /// wave has 4 or 16 lanes).
     pub instructions: u64,
+    /// Lanes per wave the dispatch ran (4: softpipe's machines; 16: wide waves).
+    pub wave_lanes: u32,
 }
 
 /// The block size: the program's `CS_FIXED_BLOCK_*` (absent ones 1) when it has any, else
@@ -153,51 +174,15 @@ pub fn run_compute(program: &Program, opts: &ComputeOptions) -> Result<ComputeSt
         program,
         opts,
         block,
+        threads,
+        groups,
     };
-    let mut stats = ComputeStats {
-        block,
-        ..ComputeStats::default()
-    };
-    if threads == 1 {
-        let mut worker = dispatch.worker();
-        for g in 0..groups {
-            stats.instructions += worker.run_group(&dispatch, g)?;
-        }
+    let narrow = opts.softpipe_waves || order_dependence(program, opts, block).is_some();
+    let mut stats = if narrow {
+        dispatch.run::<QUAD>()?
     } else {
-        let next = AtomicU64::new(0);
-        let failed = AtomicBool::new(false);
-        let error: Mutex<Option<ExecError>> = Mutex::new(None);
-        let executed = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    let mut worker = dispatch.worker();
-                    while !failed.load(Ordering::Relaxed) {
-                        let g = next.fetch_add(1, Ordering::Relaxed);
-                        if g >= groups {
-                            break;
-                        }
-                        match worker.run_group(&dispatch, g) {
-                            Ok(n) => {
-                                executed.fetch_add(n, Ordering::Relaxed);
-                            }
-                            Err(e) => {
-                                failed.store(true, Ordering::Relaxed);
-                                if let Ok(mut slot) = error.lock() {
-                                    slot.get_or_insert(e);
-                                }
-                                break;
-                            }
-                        }
-                    }
-                });
-            }
-        });
-        if let Some(e) = error.into_inner().ok().flatten() {
-            return Err(e);
-        }
-        stats.instructions = executed.into_inner();
-    }
+        dispatch.run::<WAVE>()?
+    };
     stats.workgroups = groups;
     stats.invocations = invocations;
     Ok(stats)
@@ -208,30 +193,104 @@ struct Dispatch<'a> {
     program: &'a Program,
     opts: &'a ComputeOptions<'a>,
     block: [u32; 3],
+    /// Worker threads (at least 1, at most one per workgroup).
+    threads: usize,
+    /// Workgroups in the grid.
+    groups: u64,
 }
 
 impl Dispatch<'_> {
-    /// One thread's machines.
-    fn worker(&self) -> Worker {
+    /// Run every workgroup on machines of `N` lanes; the statistics but the counts of
+    /// workgroups and invocations.
+    fn run<const N: usize>(&self) -> Result<ComputeStats, ExecError> {
+        let (dispatch, threads, groups) = (self, self.threads, self.groups);
+        let mut stats = ComputeStats {
+            block: self.block,
+            wave_lanes: N as u32,
+            ..ComputeStats::default()
+        };
+        if threads == 1 {
+            let mut worker = dispatch.worker::<N>();
+            for g in 0..groups {
+                stats.instructions += worker.run_group(dispatch, g)?;
+            }
+        } else {
+            let next = AtomicU64::new(0);
+            let failed = AtomicBool::new(false);
+            let error: Mutex<Option<ExecError>> = Mutex::new(None);
+            let executed = AtomicU64::new(0);
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(|| {
+                        let mut worker = dispatch.worker::<N>();
+                        while !failed.load(Ordering::Relaxed) {
+                            let g = next.fetch_add(1, Ordering::Relaxed);
+                            if g >= groups {
+                                break;
+                            }
+                            match worker.run_group(dispatch, g) {
+                                Ok(n) => {
+                                    executed.fetch_add(n, Ordering::Relaxed);
+                                }
+                                Err(e) => {
+                                    failed.store(true, Ordering::Relaxed);
+                                    if let Ok(mut slot) = error.lock() {
+                                        slot.get_or_insert(e);
+                                    }
+                                    break;
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+            if let Some(e) = error.into_inner().ok().flatten() {
+                return Err(e);
+            }
+            stats.instructions = executed.into_inner();
+        }
+        Ok(stats)
+    }
+
+    /// The quads of a workgroup in softpipe's order: the thread (x, y, z) of each quad's
+    /// first lane.
+    fn quads(&self) -> Vec<[u32; 3]> {
         let [bw, bh, bd] = self.block;
-        let waves = bw.div_ceil(LANES as u32) as usize * bh as usize * bd as usize;
+        let mut quads = Vec::new();
+        for z in 0..bd {
+            for y in 0..bh {
+                for x in (0..bw).step_by(QUAD) {
+                    quads.push([x, y, z]);
+                }
+            }
+        }
+        quads
+    }
+
+    /// One thread's machines of `N` lanes: their quads (consecutive in softpipe's order).
+    fn worker<const N: usize>(&self) -> Worker<N> {
+        let quads = self.quads();
+        let waves: Vec<Vec<[u32; 3]>> = quads.chunks(N / QUAD).map(<[_]>::to_vec).collect();
         Worker {
-            machines: (0..waves).map(|_| Machine::new(self.program)).collect(),
+            machines: waves.iter().map(|_| Machine::new(self.program)).collect(),
+            waves,
         }
     }
 }
 
 /// The machines one thread runs its workgroups on.
-struct Worker {
-    machines: Vec<Machine<LANES>>,
+struct Worker<const N: usize> {
+    machines: Vec<Machine<N>>,
+    /// The quads of each machine's wave.
+    waves: Vec<Vec<[u32; 3]>>,
 }
 
-impl Worker {
+impl<const N: usize> Worker<N> {
     /// Run workgroup number `g` (x fastest); returns the wave instructions executed.
     fn run_group(&mut self, d: &Dispatch, g: u64) -> Result<u64, ExecError> {
         let [gw, gh, _] = d.opts.grid.map(u64::from);
         let id = [g % gw, (g / gw) % gh, g / (gw * gh)].map(|v| v as u32);
-        let [bw, bh, bd] = d.block;
+        let bw = d.block[0];
         let shared = (d.opts.shared_bytes > 0).then(|| Storage::zeroed(d.opts.shared_bytes));
         let env = |helpers: u32, budget: u64| Env {
             consts: &d.opts.constants,
@@ -240,20 +299,17 @@ impl Worker {
             resources: d.opts.resources,
         };
         let mut waves = Vec::with_capacity(self.machines.len());
-        let mut k = 0;
-        for z in 0..bd {
-            for y in 0..bh {
-                for x in (0..bw).step_by(LANES) {
-                    let Some(m) = self.machines.get_mut(k) else {
-                        break;
-                    };
-                    let helpers = !((1u32 << (bw - x).min(LANES as u32)) - 1) & 0xf;
-                    set_system_values(m, d, [x, y, z], id);
-                    m.start(&env(helpers, d.opts.budget), Machine::<LANES>::ALL);
-                    waves.push((k, helpers));
-                    k += 1;
-                }
+        for (k, (m, quads)) in self.machines.iter_mut().zip(&self.waves).enumerate() {
+            // Lanes past the block width, and the lanes of quads the wave does not have.
+            let mut helpers = Machine::<N>::ALL;
+            for (q, &[x, ..]) in quads.iter().enumerate() {
+                let real = (1u32 << (bw - x).min(QUAD as u32)) - 1;
+                helpers &= !(real << (QUAD * q));
             }
+            set_system_values(m, d, quads, id);
+            let lanes = Machine::<N>::ALL >> (N - QUAD * quads.len());
+            m.start(&env(helpers, d.opts.budget), lanes);
+            waves.push((k, helpers));
         }
         let mut running = vec![true; waves.len()];
         let mut used = 0u64;
@@ -291,35 +347,49 @@ impl Worker {
     }
 }
 
-/// Load the compute system values of the wave at thread (x, y, z) of workgroup `id`.
-fn set_system_values(m: &mut Machine<LANES>, d: &Dispatch, [x, y, z]: [u32; 3], id: [u32; 3]) {
+/// Load the compute system values of a wave whose quads start at the threads `quads` of
+/// workgroup `id`.
+fn set_system_values<const N: usize>(
+    m: &mut Machine<N>,
+    d: &Dispatch,
+    quads: &[[u32; 3]],
+    id: [u32; 3],
+) {
+    // Lane l's thread, and its lane in its quad.
+    let thread = |l: usize| {
+        let [x, y, z] = quads.get(l / QUAD).copied().unwrap_or_default();
+        [x.wrapping_add((l % QUAD) as u32), y, z]
+    };
+    let quad_lane = |l: usize| (l % QUAD) as u32;
     let sv = m.system_values_mut();
     for decl in &d.program.system_values {
         let Some(reg) = sv.get_mut(decl.index as usize) else {
             continue;
         };
-        let mut v = [[0u32; LANES]; 4];
-        let xyz = |v: &mut [[u32; LANES]; 4], w: [u32; 3]| {
+        let mut v = [[0u32; N]; 4];
+        let xyz = |v: &mut [[u32; N]; 4], w: [u32; 3]| {
             for c in 0..3 {
-                v[c] = [w[c]; LANES];
+                v[c] = [w[c]; N];
             }
         };
+        let per_lane = |f: &dyn Fn(u32) -> u32| std::array::from_fn(|l| f(quad_lane(l)));
         match decl.semantic {
             Semantic::ThreadId => {
-                xyz(&mut v, [0, y, z]);
-                v[0] = std::array::from_fn(|j| x.wrapping_add(j as u32));
+                for (c, v) in v.iter_mut().take(3).enumerate() {
+                    *v = std::array::from_fn(|l| thread(l)[c]);
+                }
             }
             Semantic::BlockId => xyz(&mut v, id),
             Semantic::GridSize => xyz(&mut v, d.opts.grid),
             Semantic::BlockSize => xyz(&mut v, d.block),
-            Semantic::WorkDim => v[0] = [d.opts.work_dim; LANES],
-            Semantic::SubgroupSize => v[0] = [LANES as u32; LANES],
-            Semantic::SubgroupInvocation => v[0] = std::array::from_fn(|j| j as u32),
-            Semantic::SubgroupEqMask => v[0] = std::array::from_fn(|j| 1 << j),
-            Semantic::SubgroupGeMask => v[0] = std::array::from_fn(|j| 0xf & !((1 << j) - 1)),
-            Semantic::SubgroupGtMask => v[0] = std::array::from_fn(|j| 0xf & !((2 << j) - 1)),
-            Semantic::SubgroupLeMask => v[0] = std::array::from_fn(|j| (2 << j) - 1),
-            Semantic::SubgroupLtMask => v[0] = std::array::from_fn(|j| (1 << j) - 1),
+            Semantic::WorkDim => v[0] = [d.opts.work_dim; N],
+            Semantic::SubgroupSize => v[0] = [QUAD as u32; N],
+            Semantic::SubgroupInvocation => v[0] = per_lane(&|j| j),
+            Semantic::SubgroupEqMask => v[0] = per_lane(&|j| 1 << j),
+            Semantic::SubgroupGeMask => v[0] = per_lane(&|j| 0xf & !((1 << j) - 1)),
+            Semantic::SubgroupGtMask => v[0] = per_lane(&|j| 0xf & !((2 << j) - 1)),
+            Semantic::SubgroupLeMask => v[0] = per_lane(&|j| (2 << j) - 1),
+            Semantic::SubgroupLtMask => v[0] = per_lane(&|j| (1 << j) - 1),
             _ => {}
         }
         *reg = v;

@@ -106,6 +106,7 @@ pub mod tessellator;
 mod texop;
 pub mod texture;
 pub mod vertex;
+pub mod wave_width;
 
 pub use compile::{CompileError, Program};
 pub use compute::{run_compute, ComputeOptions, ComputeStats};

@@ -31,9 +31,10 @@
 //!   interpreter has no bindless resources; the handle only names the slot).
 
 use crate::compile::{Indirect, Inst, RegFile};
-use crate::machine::{Machine, Res};
+use crate::machine::{Machine, Reg, Res};
 use crate::ops::{AtomicOp, Kind};
 use crate::resource::{BufferView, Storage};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Bytes a memory opcode can address.
 #[derive(Clone, Copy)]
@@ -273,6 +274,13 @@ impl<const N: usize> Machine<N> {
                 let n = 4 * words as u32;
                 let addr = self.fetch_src(inst, 1, 0, exec, res);
                 let mut out = [[0u32; N]; 4];
+                if let (true, Space::Bytes { data, base, size }) = (uniform, first) {
+                    if file != RegFile::HwAtomic {
+                        load_bytes(&mut out, data, base, size, &addr, words);
+                        self.write(inst, 0, &out, 0xf, exec);
+                        return;
+                    }
+                }
                 for l in 0..N {
                     let space = space_of(l);
                     let at = if file == RegFile::HwAtomic {
@@ -299,6 +307,10 @@ impl<const N: usize> Machine<N> {
                     if mask & (1 << c) != 0 {
                         *v = self.fetch_src(inst, 1, c, exec, res);
                     }
+                }
+                if let (true, Space::Bytes { data, base, size }) = (uniform, first) {
+                    store_bytes(data, base, size, &addr, &vals, mask, lanes);
+                    return;
                 }
                 for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
                     let space = space_of(l);
@@ -379,6 +391,80 @@ impl<const N: usize> Machine<N> {
         };
         for c in 0..4 {
             self.store(&dst, c, &v, exec);
+        }
+    }
+}
+
+/// LOAD of `words` words at `addr[l]` for every lane from the `size` bytes of `data` from
+/// byte `base` (all lanes one slot): [`Machine::memory`]'s rule, with each lane's aligned
+/// words read straight from the storage.
+#[inline(always)]
+fn load_bytes<const N: usize>(
+    out: &mut Reg<N>,
+    data: &Storage,
+    base: usize,
+    size: u32,
+    addr: &[u32; N],
+    words: usize,
+) {
+    let n = 4 * words as u32;
+    if n == 0 || size < n {
+        return;
+    }
+    let whole = data.whole_words();
+    let space = Space::Bytes { data, base, size };
+    for (l, &at) in addr.iter().enumerate() {
+        if at > size - n {
+            continue;
+        }
+        let abs = base.saturating_add(at as usize);
+        let aligned = abs
+            .is_multiple_of(4)
+            .then(|| whole.get(abs / 4..abs / 4 + words));
+        match aligned.flatten() {
+            Some(ws) => {
+                for (o, w) in out.iter_mut().zip(ws) {
+                    o[l] = w.load(Relaxed);
+                }
+            }
+            None => {
+                for (c, o) in out.iter_mut().enumerate().take(words) {
+                    o[l] = space.read(at + 4 * c as u32);
+                }
+            }
+        }
+    }
+}
+
+/// STORE of the channels `mask` of `vals` at `addr[l]` for the lanes `lanes`, in lane
+/// order, into the `size` bytes of `data` from byte `base` (all lanes one slot):
+/// [`Machine::memory`]'s rule, aligned words written straight into the storage.
+#[inline(always)]
+fn store_bytes<const N: usize>(
+    data: &Storage,
+    base: usize,
+    size: u32,
+    addr: &[u32; N],
+    vals: &Reg<N>,
+    mask: u8,
+    lanes: u32,
+) {
+    let whole = data.whole_words();
+    let space = Space::Bytes { data, base, size };
+    for (l, &at) in addr.iter().enumerate() {
+        if lanes & (1 << l) == 0 || size < at {
+            continue;
+        }
+        let fit = ((size - at) / 4).min(4) as usize;
+        let abs = base.saturating_add(at as usize);
+        let aligned = abs
+            .is_multiple_of(4)
+            .then(|| whole.get(abs / 4..abs / 4 + fit));
+        for c in (0..fit).filter(|c| mask & (1 << c) != 0) {
+            match aligned.flatten() {
+                Some(ws) => ws[c].store(vals[c][l], Relaxed),
+                None => space.write(at + 4 * c as u32, vals[c][l]),
+            }
         }
     }
 }

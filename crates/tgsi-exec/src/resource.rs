@@ -124,12 +124,18 @@ impl Storage {
     /// bytes are inside.
     #[inline(always)]
     pub fn words<const K: usize>(&self, at: [usize; K]) -> Option<[u32; K]> {
-        let whole = &self.words[..(self.len / 4).min(self.words.len())];
+        let whole = self.whole_words();
         let mut out = [0; K];
         for (o, &i) in out.iter_mut().zip(&at) {
             *o = whole.get(i)?.load(Relaxed);
         }
         Some(out)
+    }
+
+    /// The words whose four bytes all lie inside (word `i` = bytes `4i .. 4i + 4`).
+    #[inline(always)]
+    pub fn whole_words(&self) -> &[AtomicU32] {
+        &self.words[..(self.len / 4).min(self.words.len())]
     }
 
     /// Whether `[offset, offset + n)` lies inside the bytes.

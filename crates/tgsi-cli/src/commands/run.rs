@@ -142,6 +142,11 @@ pub struct DispatchArgs {
     /// `req_local_mem`, else 32768 when the shader declares MEMORY).
     #[arg(long)]
     pub shared_bytes: Option<usize>,
+    /// Compute: run every shader on softpipe's 4-lane machines. By default a dispatch whose
+    /// results provably do not depend on the order of invocations between barriers runs
+    /// in 16-lane waves (same results, faster); this flag turns that off.
+    #[arg(long)]
+    pub softpipe_waves: bool,
 }
 
 impl DispatchArgs {
@@ -179,6 +184,7 @@ impl DispatchArgs {
             constants,
             resources: &bindings.resources,
             shared_bytes,
+            softpipe_waves: self.softpipe_waves,
             ..tgsi_exec::ComputeOptions::default()
         })
     }
@@ -218,9 +224,14 @@ fn run_compute(
     })?;
     write_outputs(&bindings)?;
     let [bx, by, bz] = stats.block;
+    let why = match tgsi_exec::wave_width::order_dependence(program, &options, stats.block) {
+        _ if options.softpipe_waves => " (--softpipe-waves)".to_string(),
+        Some(why) => format!(" (softpipe's order: {why})"),
+        None => String::new(),
+    };
     eprintln!(
-        "{name}: {} workgroups of {bx}x{by}x{bz}, {} invocations, {} instructions",
-        stats.workgroups, stats.invocations, stats.instructions
+        "{name}: {} workgroups of {bx}x{by}x{bz}, {} invocations, {} instructions in {}-lane waves{why}",
+        stats.workgroups, stats.invocations, stats.instructions, stats.wave_lanes
     );
     Ok(())
 }

@@ -1,0 +1,569 @@
+//! Whether a compute dispatch may run in 16-lane waves and still give softpipe's results
+//! bit for bit (see [`crate::compute`]): a proof, made once per dispatch, that no result
+//! depends on the order between invocations inside one phase (the stretch between two
+//! barriers).
+//!
+//! Softpipe runs each quad of a workgroup to its next barrier before the next quad starts;
+//! a 16-lane wave runs four quads an instruction at a time, lane after lane. Every quad
+//! performs the same accesses in both, so only the order between accesses of different
+//! quads inside one phase changes, and only in one way: a later quad's access made at an
+//! earlier instruction than an earlier quad's. That changes a result only when both touch
+//! the same bytes and one writes. The proof shows that this cannot happen:
+//!
+//! * every BARRIER and MEMBAR is outside all control flow (so the phases are the stretches
+//!   of the program between them, the same for every quad), and the program has no
+//!   atomics, inter-lane opcodes, texture sampling, CLOCK, subroutines, switches, legacy
+//!   loops or jumps (which [`crate::compute`] keeps on softpipe's machines anyway);
+//! * in each phase, for each memory that is written (the workgroup's shared memory, or one
+//!   bound resource, whichever slots name it; a slot chosen at run time stands for all of
+//!   them), any two accesses by different instructions touch byte ranges that cannot
+//!   overlap, and an instruction that writes it runs at most once per invocation in the
+//!   phase (not inside a loop): one instruction writes lane after lane, in softpipe's quad
+//!   order.
+//!
+//! Byte ranges come from an interval analysis of the integer registers: registers start at
+//! zero, system values range over the block and grid, immediates and constants are the
+//! dispatch's values, and the additions, multiplications, shifts and bitwise operations
+//! that compute addresses narrow them; everything else can hold any word. Branches join
+//! their two sides, loops let the registers they write hold any word. Image accesses
+//! count as touching the whole image.
+
+use crate::compile::{Inst, Program, RegFile, SrcOp};
+use crate::compute::ComputeOptions;
+use crate::ops::{Flow, Kind};
+use std::collections::BTreeMap;
+use tgsi::{Opcode, Semantic};
+
+/// Lanes of softpipe's machines.
+const QUAD: u64 = 4;
+
+/// Most (writing access, access) pairs one phase may need to compare; a bigger phase is
+/// not analysed (it runs on softpipe's machines).
+const MAX_PAIRS: usize = 1 << 20;
+
+/// Why a result of `program`, dispatched with `opts` on blocks of `block` threads, could
+/// differ between 16-lane waves and softpipe's 4-lane machines, naming the instruction;
+/// `None` when the proof holds and the dispatch may run in wide waves.
+pub fn order_dependence(
+    program: &Program,
+    opts: &ComputeOptions,
+    block: [u32; 3],
+) -> Option<String> {
+    let phases = match Analysis::new(program, opts, block).run() {
+        Ok(phases) => phases,
+        Err(why) => return Some(why),
+    };
+    phases.iter().find_map(|phase| {
+        order_dependence_in(phase).map(|(w, a)| {
+            if w == a {
+                format!(
+                    "{} may store twice per invocation between barriers",
+                    program.describe(w)
+                )
+            } else {
+                format!(
+                    "{} and {} may touch the same bytes between barriers",
+                    program.describe(w),
+                    program.describe(a)
+                )
+            }
+        })
+    })
+}
+
+/// What is known of a u32 value: it lies in `lo ..= hi` and is congruent to `r` modulo
+/// `2^k` (`k` ≤ 32; `r` < `2^k`). The congruence survives wrapping arithmetic, so it stays
+/// when the interval is lost; it tells apart interleaved accesses (`a[2i]` and `a[2i+1]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Range {
+    lo: u64,
+    hi: u64,
+    k: u32,
+    r: u64,
+}
+
+/// `x` modulo `2^k` (`k` ≤ 32).
+fn low(x: u64, k: u32) -> u64 {
+    x & ((1u64 << k) - 1)
+}
+
+/// The trailing zero bits of `r`, at most `k`.
+fn zeros(r: u64, k: u32) -> u32 {
+    r.trailing_zeros().min(k)
+}
+
+impl Range {
+    const ANY: Range = Range {
+        lo: 0,
+        hi: u32::MAX as u64,
+        k: 0,
+        r: 0,
+    };
+
+    fn exact(v: u32) -> Range {
+        Range {
+            lo: v.into(),
+            hi: v.into(),
+            k: 32,
+            r: v.into(),
+        }
+    }
+
+    /// `lo ..= hi` (any word when `hi` passes u32: the operation could wrap) and `r` modulo
+    /// `2^k`.
+    fn new(lo: u64, hi: u64, k: u32, r: u64) -> Range {
+        let k = k.min(32);
+        let (lo, hi) = if hi > u32::MAX as u64 {
+            (0, u32::MAX as u64)
+        } else {
+            (lo, hi)
+        };
+        Range {
+            lo,
+            hi,
+            k,
+            r: low(r, k),
+        }
+    }
+
+    fn join(self, o: Range) -> Range {
+        let k = self.k.min(o.k).min(zeros(self.r ^ o.r, 32));
+        Range::new(self.lo.min(o.lo), self.hi.max(o.hi), k, self.r)
+    }
+
+    fn add(self, o: Range) -> Range {
+        Range::new(
+            self.lo + o.lo,
+            self.hi + o.hi,
+            self.k.min(o.k),
+            self.r + o.r,
+        )
+    }
+
+    fn mul(self, o: Range) -> Range {
+        // (ra + i·2^ka)(rb + j·2^kb) ≡ ra·rb modulo 2^(ka + tz(rb)) and 2^(kb + tz(ra)).
+        let k = (self.k + zeros(o.r, o.k)).min(o.k + zeros(self.r, self.k));
+        Range::new(
+            self.lo * o.lo,
+            self.hi * o.hi,
+            k,
+            low(self.r, 32) * low(o.r, 32),
+        )
+    }
+
+    /// A bitwise operation: the low `min(ka, kb)` bits are `op` of the residues'.
+    fn bitwise(self, o: Range, lo: u64, hi: u64, op: fn(u64, u64) -> u64) -> Range {
+        Range::new(lo, hi, self.k.min(o.k), op(self.r, o.r))
+    }
+
+    /// All values below the next power of two above `hi` (the results of OR and XOR).
+    fn bits_hi(self) -> u64 {
+        let width = 64 - self.hi.leading_zeros();
+        ((1u64 << width) - 1).min(u32::MAX as u64)
+    }
+
+    /// A shift count known to lie in 0..32 (TGSI uses the low five bits of the count).
+    fn shift(self) -> Option<(u32, u32)> {
+        (self.hi < 32).then_some((self.lo as u32, self.hi as u32))
+    }
+
+    fn shl(self, count: Range) -> Range {
+        match count.shift() {
+            Some((s, t)) if s == t => {
+                Range::new(self.lo << s, self.hi << s, self.k + s, self.r << s)
+            }
+            Some((s, t)) => Range::new(self.lo << s, self.hi << t, 0, 0),
+            None => Range::ANY,
+        }
+    }
+
+    fn ushr(self, count: Range) -> Range {
+        match count.shift() {
+            // (r + i·2^k) >> s = (r >> s) + i·2^(k-s) when s ≤ k.
+            Some((s, t)) if s == t && s <= self.k => {
+                Range::new(self.lo >> s, self.hi >> s, self.k - s, self.r >> s)
+            }
+            Some((s, t)) => Range::new(self.lo >> t, self.hi >> s, 0, 0),
+            None => Range::ANY,
+        }
+    }
+}
+
+/// The value ranges of the registers the program writes (TEMP, OUT, ADDR): channel ranges
+/// by (file, index); absent registers hold their initial zero.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct State(BTreeMap<(u8, i32), [Range; 4]>);
+
+impl State {
+    fn get(&self, key: (u8, i32)) -> [Range; 4] {
+        self.0.get(&key).copied().unwrap_or([Range::exact(0); 4])
+    }
+
+    fn join(&self, o: &State) -> State {
+        let mut out = self.clone();
+        for (&k, v) in &o.0 {
+            let mine = self.get(k);
+            out.0.insert(k, std::array::from_fn(|c| mine[c].join(v[c])));
+        }
+        for (&k, v) in &self.0 {
+            if !o.0.contains_key(&k) {
+                out.0.insert(k, v.map(|r| r.join(Range::exact(0))));
+            }
+        }
+        out
+    }
+}
+
+/// The key of a writable per-lane register file.
+fn writable(file: RegFile) -> Option<u8> {
+    match file {
+        RegFile::Temp => Some(0),
+        RegFile::Output => Some(1),
+        RegFile::Addr => Some(2),
+        _ => None,
+    }
+}
+
+/// Which memory an access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Memory {
+    /// The workgroup's shared memory (`MEMORY`, any index).
+    Shared,
+    /// A bound buffer or image resource, by address.
+    Resource(usize),
+    /// A resource slot chosen at run time: any bound resource.
+    AnyResource,
+}
+
+impl Memory {
+    fn may_alias(self, o: Memory) -> bool {
+        match (self, o) {
+            (Memory::Shared, Memory::Shared) => true,
+            (Memory::Shared, _) | (_, Memory::Shared) => false,
+            (Memory::Resource(a), Memory::Resource(b)) => a == b,
+            _ => true,
+        }
+    }
+}
+
+/// One memory instruction of a phase.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    memory: Memory,
+    write: bool,
+    /// Bytes it may touch, `lo .. end`.
+    lo: u64,
+    end: u64,
+    /// Its address modulo `2^k` is `r`, and it touches `bytes` bytes from there.
+    k: u32,
+    r: u64,
+    bytes: u64,
+    /// Whether it may run more than once per invocation in the phase.
+    in_loop: bool,
+    /// The instruction.
+    pc: usize,
+}
+
+impl Access {
+    /// Whether the bytes of the two accesses can overlap: their ranges meet, and their
+    /// addresses' residues modulo the coarser power of two leave no room between them.
+    fn may_overlap(&self, o: &Access) -> bool {
+        if self.end <= o.lo || o.end <= self.lo {
+            return false;
+        }
+        let k = self.k.min(o.k);
+        let m = 1u64 << k;
+        // Where `o` starts after `self`'s start, modulo m.
+        let d = low(o.r.wrapping_sub(self.r), k);
+        !(d >= self.bytes && m - d >= o.bytes)
+    }
+}
+
+/// Two accesses of a phase (instructions; the same one twice when it stores more than
+/// once per invocation) that could meet in a different order (see the module
+/// documentation), or `None`.
+fn order_dependence_in(phase: &[Access]) -> Option<(usize, usize)> {
+    let writes = phase.iter().filter(|a| a.write).count();
+    if writes.saturating_mul(phase.len()) > MAX_PAIRS {
+        let first = phase.iter().find(|a| a.write)?;
+        return Some((first.pc, first.pc));
+    }
+    phase.iter().filter(|w| w.write).find_map(|w| {
+        if w.in_loop {
+            return Some((w.pc, w.pc));
+        }
+        phase
+            .iter()
+            .find(|a| a.pc != w.pc && w.memory.may_alias(a.memory) && w.may_overlap(a))
+            .map(|a| (w.pc, a.pc))
+    })
+}
+
+/// The interval analysis over one dispatch.
+struct Analysis<'a> {
+    program: &'a Program,
+    opts: &'a ComputeOptions<'a>,
+    block: [u32; 3],
+    state: State,
+}
+
+impl<'a> Analysis<'a> {
+    fn new(program: &'a Program, opts: &'a ComputeOptions<'a>, block: [u32; 3]) -> Self {
+        Analysis {
+            program,
+            opts,
+            block,
+            state: State::default(),
+        }
+    }
+
+    /// The accesses of each phase, or why the program is outside what the proof covers.
+    fn run(mut self) -> Result<Vec<Vec<Access>>, String> {
+        let program = self.program;
+        let unmatched = |pc: usize| format!("{} is unmatched", program.describe(pc));
+        let insts = &self.program.insts;
+        let mut phases = vec![Vec::new()];
+        // Open IFs: the state before the IF and, after ELSE, the state its THEN ended with.
+        let mut ifs: Vec<(State, Option<State>)> = Vec::new();
+        // Open loops: their end.
+        let mut loops: Vec<usize> = Vec::new();
+        for (pc, inst) in insts.iter().enumerate() {
+            match inst.kind {
+                Kind::Flow(flow) => match flow {
+                    Flow::If { .. } => ifs.push((self.state.clone(), None)),
+                    Flow::Else => {
+                        let (before, then) = ifs.last_mut().ok_or_else(|| unmatched(pc))?;
+                        *then = Some(std::mem::replace(&mut self.state, before.clone()));
+                    }
+                    Flow::EndIf => {
+                        let (before, then) = ifs.pop().ok_or_else(|| unmatched(pc))?;
+                        self.state = self.state.join(then.as_ref().unwrap_or(&before));
+                    }
+                    Flow::BgnLoop => {
+                        let end = inst.target;
+                        self.forget_writes(insts.get(pc..=end).ok_or_else(|| unmatched(pc))?);
+                        loops.push(end);
+                    }
+                    Flow::EndLoop => {
+                        loops.pop().ok_or_else(|| unmatched(pc))?;
+                        let body = insts.get(inst.target..=pc);
+                        self.forget_writes(body.ok_or_else(|| unmatched(pc))?);
+                    }
+                    Flow::Brk | Flow::Cont | Flow::Ret | Flow::End => {}
+                    _ => return Err(format!("{} is not analysed", program.describe(pc))),
+                },
+                Kind::Sync => {
+                    if !ifs.is_empty() || !loops.is_empty() {
+                        return Err(format!("{} is inside control flow", program.describe(pc)));
+                    }
+                    phases.push(Vec::new());
+                }
+                Kind::Atomic(_)
+                | Kind::Vote(_)
+                | Kind::Ballot
+                | Kind::ReadFirst
+                | Kind::ReadInvoc
+                | Kind::Texture
+                | Kind::Clock => {
+                    return Err(format!(
+                        "{} depends on the order of invocations",
+                        program.describe(pc)
+                    ))
+                }
+                Kind::Load | Kind::Store => {
+                    let access = self.access(inst, !loops.is_empty(), pc).ok_or_else(|| {
+                        format!("{} addresses a memory not analysed", program.describe(pc))
+                    })?;
+                    if let (Some(access), Some(phase)) = (access, phases.last_mut()) {
+                        phase.push(access);
+                    }
+                    self.assign(inst);
+                }
+                _ => self.assign(inst),
+            }
+        }
+        Ok(phases)
+    }
+
+    /// Registers written by `insts` may hold any word.
+    fn forget_writes(&mut self, insts: &[Inst]) {
+        for inst in insts {
+            for d in &inst.dst {
+                if let Some(f) = writable(d.file) {
+                    self.state.0.insert((f, d.index), [Range::ANY; 4]);
+                }
+            }
+        }
+    }
+
+    /// The memory and byte range of a LOAD or STORE (`None` inside: not analysable;
+    /// `Some(None)`: touches no memory).
+    fn access(&self, inst: &Inst, in_loop: bool, pc: usize) -> Option<Option<Access>> {
+        let write = matches!(inst.kind, Kind::Store);
+        let (file, index, indirect, address) = if write {
+            let d = inst.dst.first()?;
+            (d.file, d.index, d.indirect.is_some(), inst.src.first()?)
+        } else {
+            let s = inst.src.first()?;
+            (s.file, s.index, s.indirect.is_some(), inst.src.get(1)?)
+        };
+        // Bytes from the address: the highest channel written or stored, plus one.
+        let mask = inst.dst.first().map_or(0, |d| d.mask & 0xf);
+        let bytes = 4 * u64::from(8 - mask.leading_zeros());
+        let at = self.source(address)[0];
+        let resources = self.opts.resources;
+        let (memory, base, whole) = match file {
+            RegFile::Memory => (Memory::Shared, 0, false),
+            RegFile::Const => return Some(None),
+            RegFile::Buffer | RegFile::Image if indirect => (Memory::AnyResource, 0, true),
+            RegFile::Buffer => {
+                let Some(view) = u32::try_from(index).ok().and_then(|i| resources.buffer(i)) else {
+                    return Some(None);
+                };
+                let id = std::sync::Arc::as_ptr(&view.resource) as usize;
+                (Memory::Resource(id), u64::from(view.offset), false)
+            }
+            RegFile::Image => {
+                let Some(view) = u32::try_from(index).ok().and_then(|i| resources.image(i)) else {
+                    return Some(None);
+                };
+                let id = std::sync::Arc::as_ptr(&view.resource) as usize;
+                (Memory::Resource(id), 0, true)
+            }
+            _ => return None,
+        };
+        let (lo, end, k, r) = if whole {
+            (0, u64::MAX, 0, 0)
+        } else {
+            (base + at.lo, base + at.hi + bytes, at.k, at.r + base)
+        };
+        Some(Some(Access {
+            memory,
+            write,
+            lo,
+            end,
+            k,
+            r,
+            bytes,
+            in_loop,
+            pc,
+        }))
+    }
+
+    /// Record the ranges `inst` writes to its destinations.
+    fn assign(&mut self, inst: &Inst) {
+        let results = self.results(inst);
+        for (k, d) in inst.dst.iter().enumerate() {
+            let Some(f) = writable(d.file) else { continue };
+            if d.indirect.is_some() || d.dim_indirect.is_some() {
+                // Any register of the file: forget them all.
+                let keys: Vec<_> = self.state.0.keys().filter(|k| k.0 == f).copied().collect();
+                for key in keys {
+                    self.state.0.insert(key, [Range::ANY; 4]);
+                }
+                self.state.0.insert((f, i32::MIN), [Range::ANY; 4]);
+                continue;
+            }
+            let mut reg = self.state.get((f, d.index));
+            for (c, r) in reg.iter_mut().enumerate() {
+                if d.mask & (1 << c) != 0 {
+                    *r = match (k, inst.saturate) {
+                        (0, false) => results[c],
+                        _ => Range::ANY,
+                    };
+                }
+            }
+            self.state.0.insert((f, d.index), reg);
+        }
+    }
+
+    /// The ranges of destination 0's channels.
+    fn results(&self, inst: &Inst) -> [Range; 4] {
+        if !matches!(inst.kind, Kind::Component(_)) {
+            return [Range::ANY; 4];
+        }
+        let srcs: Vec<[Range; 4]> = inst.src.iter().map(|s| self.source(s)).collect();
+        let arg = |k: usize, c: usize| srcs.get(k).map_or(Range::exact(0), |s| s[c]);
+        std::array::from_fn(|c| {
+            let (a, b) = (arg(0, c), arg(1, c));
+            match inst.opcode {
+                Opcode::MOV => a,
+                Opcode::UADD => a.add(b),
+                Opcode::UMUL => a.mul(b),
+                Opcode::UMAD => a.mul(b).add(arg(2, c)),
+                Opcode::SHL => a.shl(b),
+                Opcode::USHR => a.ushr(b),
+                Opcode::AND => a.bitwise(b, 0, a.hi.min(b.hi), |x, y| x & y),
+                Opcode::OR => a.bitwise(b, a.lo.max(b.lo), a.join(b).bits_hi(), |x, y| x | y),
+                Opcode::XOR => a.bitwise(b, 0, a.join(b).bits_hi(), |x, y| x ^ y),
+                Opcode::UMIN => Range {
+                    lo: a.lo.min(b.lo),
+                    hi: a.hi.min(b.hi),
+                    ..a.join(b)
+                },
+                Opcode::UMAX => Range {
+                    lo: a.lo.max(b.lo),
+                    hi: a.hi.max(b.hi),
+                    ..a.join(b)
+                },
+                _ => Range::ANY,
+            }
+        })
+    }
+
+    /// The ranges of a source's channels after swizzling.
+    fn source(&self, s: &SrcOp) -> [Range; 4] {
+        if s.abs || s.neg || s.indirect.is_some() || s.dim_indirect.is_some() {
+            return [Range::ANY; 4];
+        }
+        let reg = self.register(s.file, s.index, s.dim);
+        s.swizzle.map(|c| reg[c as usize & 3])
+    }
+
+    /// The ranges of the channels of a directly addressed register.
+    fn register(&self, file: RegFile, index: i32, dim: i32) -> [Range; 4] {
+        let words = |v: Option<&[u32; 4]>| v.map_or([Range::exact(0); 4], |v| v.map(Range::exact));
+        if let Some(f) = writable(file) {
+            if self.state.0.contains_key(&(f, i32::MIN)) {
+                return [Range::ANY; 4];
+            }
+            return self.state.get((f, index));
+        }
+        let at = |i: i32| usize::try_from(i).ok();
+        match file {
+            RegFile::Imm => words(at(index).and_then(|i| self.program.imms.get(i))),
+            RegFile::Const => words(
+                at(dim)
+                    .and_then(|b| self.opts.constants.get(b))
+                    .and_then(|b| at(index).and_then(|i| b.get(i))),
+            ),
+            RegFile::SystemValue => self.system_value(index),
+            _ => [Range::ANY; 4],
+        }
+    }
+
+    /// The ranges of system value `index` over the dispatch.
+    fn system_value(&self, index: i32) -> [Range; 4] {
+        let decl = self
+            .program
+            .system_values
+            .iter()
+            .find(|d| i64::from(d.index) == i64::from(index));
+        let upto = |n: u64| Range::new(0, n.saturating_sub(1), 0, 0);
+        let [bw, bh, bd] = self.block.map(u64::from);
+        let xyz = |v: [Range; 3]| [v[0], v[1], v[2], Range::exact(0)];
+        let exact3 = |v: [u32; 3]| xyz(v.map(Range::exact));
+        let zero = Range::exact(0);
+        match decl.map(|d| d.semantic) {
+            // Helper lanes past the block width included.
+            Some(Semantic::ThreadId) => xyz([upto(bw.div_ceil(QUAD) * QUAD), upto(bh), upto(bd)]),
+            Some(Semantic::BlockId) => xyz(self.opts.grid.map(|n| upto(n.into()))),
+            Some(Semantic::GridSize) => exact3(self.opts.grid),
+            Some(Semantic::BlockSize) => exact3(self.block),
+            Some(Semantic::WorkDim) => [Range::exact(self.opts.work_dim), zero, zero, zero],
+            Some(Semantic::SubgroupSize) => [Range::exact(QUAD as u32), zero, zero, zero],
+            Some(Semantic::SubgroupInvocation) => [upto(QUAD), zero, zero, zero],
+            _ => [Range::ANY; 4],
+        }
+    }
+}
