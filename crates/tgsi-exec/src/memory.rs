@@ -221,6 +221,9 @@ impl<const N: usize> Machine<N> {
     /// Execute LOAD, STORE, an atomic, RESQ or a handle opcode.
     pub(crate) fn memory(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
+        if self.direct_load_store(inst, res, exec) {
+            return;
+        }
         let (file, units, counters) = if matches!(inst.kind, Kind::Store) {
             let Some(d) = inst.dst.first() else { return };
             if d.file == RegFile::Image {
@@ -274,13 +277,6 @@ impl<const N: usize> Machine<N> {
                 let n = 4 * words as u32;
                 let addr = self.fetch_src(inst, 1, 0, exec, res);
                 let mut out = [[0u32; N]; 4];
-                if let (true, Space::Bytes { data, base, size }) = (uniform, first) {
-                    if file != RegFile::HwAtomic {
-                        load_bytes(&mut out, data, base, size, &addr, words);
-                        self.write(inst, 0, &out, 0xf, exec);
-                        return;
-                    }
-                }
                 for l in 0..N {
                     let space = space_of(l);
                     let at = if file == RegFile::HwAtomic {
@@ -307,10 +303,6 @@ impl<const N: usize> Machine<N> {
                     if mask & (1 << c) != 0 {
                         *v = self.fetch_src(inst, 1, c, exec, res);
                     }
-                }
-                if let (true, Space::Bytes { data, base, size }) = (uniform, first) {
-                    store_bytes(data, base, size, &addr, &vals, mask, lanes);
-                    return;
                 }
                 for l in (0..N).filter(|l| lanes & (1 << l) != 0) {
                     let space = space_of(l);
@@ -363,6 +355,49 @@ impl<const N: usize> Machine<N> {
         }
     }
 
+    /// LOAD or STORE on a directly named buffer or shared memory that shows bytes (the
+    /// common case, without working out a slot per lane); `false` for the others.
+    #[inline(always)]
+    fn direct_load_store(&mut self, inst: &Inst, res: &Res, exec: u32) -> bool {
+        let store = matches!(inst.kind, Kind::Store);
+        let (file, index, indirect) = match (inst.kind, inst.src.first(), inst.dst.first()) {
+            (Kind::Load, Some(s), _) => (s.file, s.index, s.indirect.is_some()),
+            (Kind::Store, _, Some(d)) => (d.file, d.index, d.indirect.is_some()),
+            _ => return false,
+        };
+        if indirect || !matches!(file, RegFile::Buffer | RegFile::Memory) {
+            return false;
+        }
+        let Space::Bytes { data, base, size } = Self::space(file, u32::try_from(index).ok(), res)
+        else {
+            return false;
+        };
+        let mask = inst.dst.first().map_or(0, |d| d.mask & 0xf);
+        if store {
+            let addr = self.fetch_src(inst, 0, 0, exec, res);
+            let mut vals = [[0u32; N]; 4];
+            for (c, v) in vals.iter_mut().enumerate() {
+                if mask & (1 << c) != 0 {
+                    *v = self.fetch_src(inst, 1, c, exec, res);
+                }
+            }
+            store_bytes(data, base, size, &addr, &vals, mask, self.memory_lanes());
+        } else {
+            let addr = self.fetch_src(inst, 1, 0, exec, res);
+            let mut out = [[0u32; N]; 4];
+            load_bytes(
+                &mut out,
+                data,
+                base,
+                size,
+                &addr,
+                8 - mask.leading_zeros() as usize,
+            );
+            self.write(inst, 0, &out, mask, exec);
+        }
+        true
+    }
+
     /// Channel `c` of source `k`, or zeros when the instruction has no such source.
     pub(crate) fn fetch_src(
         &self,
@@ -396,8 +431,8 @@ impl<const N: usize> Machine<N> {
 }
 
 /// LOAD of `words` words at `addr[l]` for every lane from the `size` bytes of `data` from
-/// byte `base` (all lanes one slot): [`Machine::memory`]'s rule, with each lane's aligned
-/// words read straight from the storage.
+/// byte `base`: [`Machine::memory`]'s rule, with each lane's aligned words read straight
+/// from the storage.
 #[inline(always)]
 fn load_bytes<const N: usize>(
     out: &mut Reg<N>,
@@ -437,8 +472,8 @@ fn load_bytes<const N: usize>(
 }
 
 /// STORE of the channels `mask` of `vals` at `addr[l]` for the lanes `lanes`, in lane
-/// order, into the `size` bytes of `data` from byte `base` (all lanes one slot):
-/// [`Machine::memory`]'s rule, aligned words written straight into the storage.
+/// order, into the `size` bytes of `data` from byte `base`: [`Machine::memory`]'s rule,
+/// aligned words written straight into the storage.
 #[inline(always)]
 fn store_bytes<const N: usize>(
     data: &Storage,
