@@ -1,14 +1,18 @@
 //! Fuzz target: arbitrary bytes as TGSI text, run on the JIT and on the interpreter.
 //! Whatever parses and compiles must give the same output words (or the same error) on both
-//! engines, for fragment shaders through the renderer and vertex shaders over vertices
-//! whose inputs include edge values; nothing may crash or hang.
+//! engines, for fragment shaders through the renderer, vertex shaders over vertices whose
+//! inputs include edge values, and compute shaders dispatched over two buffers and shared
+//! memory (an exhausted budget counts as the same error: the JIT cannot name the
+//! instruction of a compute wave); nothing may crash or hang.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tgsi::Processor;
+use std::sync::Arc;
+use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
 use tgsi_exec::{
-    render_fragment_with, run_vertices_with, Interpreter, Program, RenderOptions, VertexInput,
-    VertexOptions, WaveEngine,
+    render_fragment_with, run_compute_with, run_vertices_with, ComputeOptions, ExecError,
+    Interpreter, Program, RenderOptions, VertexInput, VertexOptions, WaveEngine,
 };
 
 use tgsi_fuzz::EDGES;
@@ -35,6 +39,9 @@ fn run(engine: &dyn WaveEngine, consts: &[Vec<[u32; 4]>]) -> Result<Vec<u32>, St
             .flat_map(|p| p.map(f32::to_bits))
             .collect());
     }
+    if program.processor == Processor::Compute {
+        return dispatch(engine, consts, budget);
+    }
     let n = program.register_counts()[1];
     let count = 19;
     let opts = VertexOptions {
@@ -56,6 +63,65 @@ fn run(engine: &dyn WaveEngine, consts: &[Vec<[u32; 4]>]) -> Result<Vec<u32>, St
     Ok(out.values.iter().flatten().flatten().copied().collect())
 }
 
+/// A compute dispatch over two 256-byte buffers of edge values and 256 bytes of shared
+/// memory; the buffers' bytes afterwards.
+fn dispatch(
+    engine: &dyn WaveEngine,
+    consts: &[Vec<[u32; 4]>],
+    budget: u64,
+) -> Result<Vec<u32>, String> {
+    let format = tgsi::Format::from_name("PIPE_FORMAT_R8_UNORM").ok_or("no R8_UNORM")?;
+    let bufs: Vec<Arc<Resource>> = (0..2)
+        .map(|b| {
+            let bytes: Vec<u8> = (0..64)
+                .flat_map(|i| EDGES[(i + b) % 8].to_le_bytes())
+                .collect();
+            Arc::new(Resource {
+                target: Target::Buffer,
+                format,
+                width0: bytes.len() as u32,
+                height0: 1,
+                depth0: 1,
+                array_size: 1,
+                last_level: 0,
+                nr_samples: 0,
+                data: Storage::from_bytes(&bytes),
+            })
+        })
+        .collect();
+    let resources = Resources {
+        buffers: bufs
+            .iter()
+            .map(|r| {
+                Some(BufferView {
+                    resource: Arc::clone(r),
+                    offset: 0,
+                    size: r.width0,
+                })
+            })
+            .collect(),
+        ..Resources::default()
+    };
+    let opts = ComputeOptions {
+        grid: [2, 1, 1],
+        block: [8, 2, 1],
+        constants: consts.to_vec(),
+        resources: &resources,
+        shared_bytes: 256,
+        budget,
+        ..ComputeOptions::default()
+    };
+    run_compute_with(engine, &opts).map_err(|e| match e {
+        ExecError::Budget { .. } => "budget".to_string(),
+        e => e.to_string(),
+    })?;
+    Ok(bufs
+        .iter()
+        .flat_map(|r| r.data.to_bytes())
+        .map(u32::from)
+        .collect())
+}
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -63,7 +129,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(shader) = tgsi::parse(text) else {
         return;
     };
-    if !matches!(shader.processor, Processor::Fragment | Processor::Vertex) {
+    if !matches!(
+        shader.processor,
+        Processor::Fragment | Processor::Vertex | Processor::Compute
+    ) {
         return;
     }
     let Ok(program) = Program::compile(&shader) else {

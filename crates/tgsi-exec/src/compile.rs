@@ -394,7 +394,7 @@ impl Program {
     }
 
     /// The instruction budget error message helper: `"MOV (instruction 3)"`.
-    pub(crate) fn describe(&self, pc: usize) -> String {
+    pub fn describe(&self, pc: usize) -> String {
         match self.insts.get(pc) {
             Some(i) => format!("{} (instruction {pc})", i.opcode),
             None => format!("instruction {pc}"),

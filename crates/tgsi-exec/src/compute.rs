@@ -41,7 +41,7 @@
 //! before anything runs.
 
 use crate::compile::Program;
-use crate::engine::WAVE;
+use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 use crate::resource::{Resources, Storage, NO_RESOURCES};
 use crate::wave_width::order_dependence;
@@ -128,8 +128,18 @@ fn block_size(program_block: [Option<u32>; 3], block: [u32; 3]) -> [u32; 3] {
     }
 }
 
-/// Run `program` over `opts.grid` workgroups; resources change in place.
+/// Run `program` over `opts.grid` workgroups on the interpreter; resources change in place.
 pub fn run_compute(program: &Program, opts: &ComputeOptions) -> Result<ComputeStats, ExecError> {
+    run_compute_with(&Interpreter(program), opts)
+}
+
+/// [`run_compute`] with `engine` running the 16-lane waves of a dispatch that runs wide
+/// (the 4-lane machines of the others run on the interpreter).
+pub fn run_compute_with(
+    engine: &dyn WaveEngine,
+    opts: &ComputeOptions,
+) -> Result<ComputeStats, ExecError> {
+    let program = engine.program();
     if program.processor != Processor::Compute {
         return Err(ExecError::Setup(format!(
             "run_compute needs a COMP shader, not {}",
@@ -179,9 +189,9 @@ pub fn run_compute(program: &Program, opts: &ComputeOptions) -> Result<ComputeSt
     };
     let narrow = opts.softpipe_waves || order_dependence(program, opts, block).is_some();
     let mut stats = if narrow {
-        dispatch.run::<QUAD>()?
+        dispatch.run(&Quads(program))?
     } else {
-        dispatch.run::<WAVE>()?
+        dispatch.run(&Wide(engine))?
     };
     stats.workgroups = groups;
     stats.invocations = invocations;
@@ -202,7 +212,7 @@ struct Dispatch<'a> {
 impl Dispatch<'_> {
     /// Run every workgroup on machines of `N` lanes; the statistics but the counts of
     /// workgroups and invocations.
-    fn run<const N: usize>(&self) -> Result<ComputeStats, ExecError> {
+    fn run<const N: usize>(&self, waves: &dyn Waves<N>) -> Result<ComputeStats, ExecError> {
         let (dispatch, threads, groups) = (self, self.threads, self.groups);
         let mut stats = ComputeStats {
             block: self.block,
@@ -212,7 +222,7 @@ impl Dispatch<'_> {
         if threads == 1 {
             let mut worker = dispatch.worker::<N>();
             for g in 0..groups {
-                stats.instructions += worker.run_group(dispatch, g)?;
+                stats.instructions += worker.run_group(dispatch, waves, g)?;
             }
         } else {
             let next = AtomicU64::new(0);
@@ -228,7 +238,7 @@ impl Dispatch<'_> {
                             if g >= groups {
                                 break;
                             }
-                            match worker.run_group(dispatch, g) {
+                            match worker.run_group(dispatch, waves, g) {
                                 Ok(n) => {
                                     executed.fetch_add(n, Ordering::Relaxed);
                                 }
@@ -278,6 +288,53 @@ impl Dispatch<'_> {
     }
 }
 
+/// How a worker starts and resumes its machines of `N` lanes.
+trait Waves<const N: usize>: Sync {
+    fn start(&self, m: &mut Machine<N>, env: &Env, active: u32);
+    fn resume(
+        &self,
+        m: &mut Machine<N>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError>;
+}
+
+/// Softpipe's 4-lane machines, on the interpreter.
+struct Quads<'a>(&'a Program);
+
+impl Waves<QUAD> for Quads<'_> {
+    fn start(&self, m: &mut Machine<QUAD>, env: &Env, active: u32) {
+        m.start(env, active);
+    }
+
+    fn resume(
+        &self,
+        m: &mut Machine<QUAD>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        m.resume(self.0, env, shared)
+    }
+}
+
+/// 16-lane waves, on an engine.
+struct Wide<'a>(&'a dyn WaveEngine);
+
+impl Waves<WAVE> for Wide<'_> {
+    fn start(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
+        self.0.start_wave(m, env, active);
+    }
+
+    fn resume(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        self.0.resume_wave(m, env, shared)
+    }
+}
+
 /// The machines one thread runs its workgroups on.
 struct Worker<const N: usize> {
     machines: Vec<Machine<N>>,
@@ -287,7 +344,7 @@ struct Worker<const N: usize> {
 
 impl<const N: usize> Worker<N> {
     /// Run workgroup number `g` (x fastest); returns the wave instructions executed.
-    fn run_group(&mut self, d: &Dispatch, g: u64) -> Result<u64, ExecError> {
+    fn run_group(&mut self, d: &Dispatch, runner: &dyn Waves<N>, g: u64) -> Result<u64, ExecError> {
         let [gw, gh, _] = d.opts.grid.map(u64::from);
         let id = [g % gw, (g / gw) % gh, g / (gw * gh)].map(|v| v as u32);
         let bw = d.block[0];
@@ -308,7 +365,7 @@ impl<const N: usize> Worker<N> {
             }
             set_system_values(m, d, quads, id);
             let lanes = Machine::<N>::ALL >> (N - QUAD * quads.len());
-            m.start(&env(helpers, d.opts.budget), lanes);
+            runner.start(m, &env(helpers, d.opts.budget), lanes);
             waves.push((k, helpers));
         }
         let mut running = vec![true; waves.len()];
@@ -325,7 +382,7 @@ impl<const N: usize> Worker<N> {
                 let before = m.executed();
                 let others = used - before;
                 let budget = d.opts.budget.saturating_sub(others);
-                let result = m.resume(d.program, &env(helpers, budget), shared.as_ref());
+                let result = runner.resume(m, &env(helpers, budget), shared.as_ref());
                 used = others + m.executed();
                 match result {
                     Ok(Stop::End(_)) => running[i] = false,

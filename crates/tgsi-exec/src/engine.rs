@@ -1,10 +1,12 @@
 //! The engine interface: what runs one wave of a compiled [`Program`]. The interpreter is
 //! one engine ([`Interpreter`]); `tgsi-jit` supplies another. The drivers (fragment
-//! rendering, vertex runs) take any engine, so every engine gets the same inputs, constants,
-//! resources and budget, and its results can be compared word for word.
+//! rendering, vertex runs, compute dispatches in 16-lane waves) take any engine, so every
+//! engine gets the same inputs, constants, resources and budget, and its results can be
+//! compared word for word.
 
 use crate::compile::Program;
-use crate::machine::{Env, ExecError, Machine};
+use crate::machine::{Env, ExecError, Machine, Stop};
+use crate::resource::Storage;
 
 /// Lanes per wave of the fragment and vertex drivers (four 2×2 quads).
 pub const WAVE: usize = 16;
@@ -18,6 +20,24 @@ pub trait WaveEngine: Sync {
     /// address registers start at zero, inputs and system values are as set, only the lanes
     /// in `active` execute. Returns the lanes not discarded.
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError>;
+
+    /// Prepare a resumable run over `m`, like [`Machine::start`] (compute dispatches).
+    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
+        m.start(env, active);
+    }
+
+    /// Continue the run prepared by [`WaveEngine::start_wave`] until the program ends or the
+    /// wave reaches a barrier, like [`Machine::resume`]; `shared` is the workgroup's
+    /// `MEMORY`. The compute driver calls it only for dispatches that run in 16-lane waves,
+    /// whose barriers are all outside control flow ([`crate::wave_width`]).
+    fn resume_wave(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        m.resume(self.program(), env, shared)
+    }
 }
 
 /// The reference interpreter as a [`WaveEngine`].

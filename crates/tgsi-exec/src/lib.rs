@@ -109,7 +109,7 @@ pub mod vertex;
 pub mod wave_width;
 
 pub use compile::{CompileError, Program};
-pub use compute::{run_compute, ComputeOptions, ComputeStats};
+pub use compute::{run_compute, run_compute_with, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
 pub use engine::{Interpreter, WaveEngine, WAVE};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};

@@ -500,17 +500,44 @@ impl<const N: usize> Machine<N> {
         Ok(())
     }
 
+    /// Where a resumable run goes on: the next instruction, or `None` once it has ended.
+    pub fn resume_point(&self) -> Option<usize> {
+        self.pc
+    }
+
+    /// The lanes that have not returned from the main program (FuncMask).
+    pub fn func_mask(&self) -> u32 {
+        self.func
+    }
+
+    /// Record where an engine that runs the program itself stopped a resumable run, at the
+    /// top level of the program (outside every branch and loop, so every other mask is
+    /// full): the instruction to go on from (`None`: the run ended), the lanes that have
+    /// not returned, and the instructions it executed meanwhile (added to
+    /// [`Machine::executed`]).
+    pub fn stop_at(&mut self, next: Option<usize>, func: u32, executed: u64) {
+        self.pc = next;
+        self.cond = Self::ALL;
+        self.loop_ = Self::ALL;
+        self.cont = Self::ALL;
+        self.switch.mask = Self::ALL;
+        self.func = func & Self::ALL;
+        self.executed = self.executed.saturating_add(executed);
+    }
+
     /// Execute the single instruction `pc` of `program` for the lanes in `exec`, as the
     /// interpreter would inside a run prepared by [`Machine::start`]: for engines that run
     /// control flow themselves (the JIT) and hand the other instructions here. It reads and
     /// writes the machine's registers; the machine's own masks are replaced by `exec`.
-    /// Control-flow instructions, BARRIER and MEMBAR do nothing.
+    /// `shared` is the workgroup's `MEMORY` of a compute run. Control-flow instructions,
+    /// BARRIER and MEMBAR do nothing.
     pub fn execute_instruction(
         &mut self,
         program: &Program,
         pc: usize,
         env: &Env,
         exec: u32,
+        shared: Option<&Storage>,
     ) -> Result<(), ExecError> {
         let Some(inst) = program.insts.get(pc) else {
             return Ok(());
@@ -528,7 +555,7 @@ impl<const N: usize> Machine<N> {
             imms: &program.imms,
             resources: env.resources,
             implicit_lod: program.processor == tgsi::Processor::Fragment,
-            shared: None,
+            shared,
         };
         self.with_scratch(|m, scratch| m.step(program, inst, pc, &res, scratch))
     }

@@ -10,6 +10,10 @@ use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
 use tgsi_exec::wave_width::order_dependence;
 use tgsi_exec::{run_compute, ComputeOptions, Program};
 
+#[path = "support/random_compute.rs"]
+mod random_compute;
+use random_compute::{random_program, Rng, HEADER};
+
 fn compile(text: &str) -> Program {
     let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("parse: {e}\n{text}"));
     Program::compile(&shader).unwrap_or_else(|e| panic!("compile: {e}\n{text}"))
@@ -93,18 +97,6 @@ fn why(text: &str, aliased: bool) -> Option<String> {
     };
     order_dependence(&program, &opts, program.fixed_block.map(|b| b.unwrap_or(1)))
 }
-
-const HEADER: &str = "COMP
-PROPERTY CS_FIXED_BLOCK_WIDTH 8
-PROPERTY CS_FIXED_BLOCK_HEIGHT 4
-PROPERTY CS_FIXED_BLOCK_DEPTH 1
-DCL SV[0], THREAD_ID
-DCL SV[1], BLOCK_ID
-DCL BUFFER[0]
-DCL BUFFER[1]
-DCL MEMORY[0], SHARED
-DCL TEMP[0..7]
-";
 
 /// A tile through shared memory: each invocation stores its word and its neighbour's
 /// slot holds another table (two stores at disjoint ranges), a barrier, then every
@@ -260,102 +252,6 @@ fn order_dependent_programs_keep_softpipes_machines() {
     // The same program on two distinct buffers is order-free.
     let text = format!("{HEADER}{}", cases[5].1);
     assert_eq!(why(&text, false), None);
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        self.next() % n
-    }
-}
-
-/// A random instruction of address arithmetic, or a load or store at a computed address.
-fn random_line(rng: &mut Rng) -> String {
-    let t = 1 + rng.below(6);
-    let s = rng.below(7);
-    let chan = ["xxxx", "yyyy", "zzzz", "wwww"][rng.below(4) as usize];
-    let file = ["MEMORY[0]", "BUFFER[0]", "BUFFER[1]"][rng.below(3) as usize];
-    match rng.below(11) {
-        0 => format!("SHL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        1 => format!("UADD TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
-        2 => format!("UMUL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        3 => format!("AND TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
-        4 => format!("XOR TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        5 => format!("UADD TEMP[{t}].x, TEMP[0].yyyy, TEMP[{s}].xxxx"),
-        6 | 7 => format!("LOAD TEMP[{t}].y, {file}, TEMP[{s}].xxxx"),
-        _ => format!("STORE {file}.x, TEMP[{s}].xxxx, TEMP[{t}].yyyy"),
-    }
-}
-
-/// A random program of address arithmetic on the thread and block ids, loads and stores
-/// of shared memory and both buffers at those addresses, and barriers, biased towards
-/// addresses that differ per invocation (so that many programs are order-free).
-fn random_program(rng: &mut Rng) -> String {
-    let mut lines = vec![format!(
-        "IMM[0] UINT32 {{{}, {}, {}, {}}}",
-        rng.below(4) + 1,
-        4 * rng.below(40),
-        rng.below(3),
-        rng.below(64)
-    )];
-    let mut pc = 0;
-    let mut emit = |lines: &mut Vec<String>, s: String| {
-        lines.push(format!("{pc:3}: {s}"));
-        pc += 1;
-    };
-    // TEMP[0].x: a flat thread index, TEMP[0].y: the block.
-    emit(&mut lines, "SHL TEMP[0].x, SV[0].yyyy, IMM[0].xxxx".into());
-    emit(
-        &mut lines,
-        "UADD TEMP[0].x, TEMP[0].xxxx, SV[0].xxxx".into(),
-    );
-    emit(&mut lines, "MOV TEMP[0].y, SV[1].xxxx".into());
-    let n = 6 + rng.below(14);
-    for _ in 0..n {
-        match rng.below(14) {
-            0 => emit(&mut lines, "BARRIER".into()),
-            // A branch on a per-invocation value, with or without ELSE.
-            1 => {
-                let s = rng.below(7);
-                emit(&mut lines, format!("UIF TEMP[{s}].xxxx"));
-                for _ in 0..1 + rng.below(2) {
-                    emit(&mut lines, random_line(rng));
-                }
-                if rng.below(2) == 0 {
-                    emit(&mut lines, "ELSE".into());
-                    emit(&mut lines, random_line(rng));
-                }
-                emit(&mut lines, "ENDIF".into());
-            }
-            _ => emit(&mut lines, random_line(rng)),
-        }
-    }
-    // Leave shared memory where it can be compared.
-    emit(&mut lines, "BARRIER".into());
-    emit(
-        &mut lines,
-        "SHL TEMP[7].x, TEMP[0].xxxx, IMM[0].zzzz".into(),
-    );
-    emit(&mut lines, "LOAD TEMP[7].y, MEMORY[0], TEMP[7].xxxx".into());
-    emit(
-        &mut lines,
-        "UADD TEMP[7].x, TEMP[7].xxxx, IMM[0].yyyy".into(),
-    );
-    emit(
-        &mut lines,
-        "STORE BUFFER[1].x, TEMP[7].xxxx, TEMP[7].yyyy".into(),
-    );
-    emit(&mut lines, "END".into());
-    format!("{HEADER}{}\n", lines.join("\n"))
 }
 
 #[test]

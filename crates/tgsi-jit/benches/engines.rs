@@ -16,7 +16,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tgsi_exec::{render_fragment_with, run_compute, Interpreter, WaveEngine};
+use tgsi_exec::{render_fragment_with, run_compute, run_compute_with, Interpreter, WaveEngine};
 use tgsi_jit::Engine;
 
 fn render(c: &mut Criterion) {
@@ -85,6 +85,10 @@ fn compute(c: &mut Criterion) {
         group.throughput(Throughput::Elements(stats.invocations));
         group.bench_function(BenchmarkId::new("interp", &case.name), |b| {
             b.iter(|| black_box(run_compute(&case.program, &options).expect("dispatch")))
+        });
+        let jit = Engine::new(case.program.clone());
+        group.bench_function(BenchmarkId::new("jit", &case.name), |b| {
+            b.iter(|| black_box(run_compute_with(&jit, &options).expect("dispatch")))
         });
     }
     group.finish();

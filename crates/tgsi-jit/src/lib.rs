@@ -55,10 +55,11 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
-use runtime::{status, ConstBuffer, Frame, Host, WaveFn};
+use runtime::{status, Bytes, ConstBuffer, Frame, Host, WaveFn};
 use std::fmt;
 use std::time::{Duration, Instant};
-use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, WaveEngine, WAVE};
+use tgsi_exec::resource::Storage;
+use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, Stop, WaveEngine, WAVE};
 
 /// A program compiled to native code.
 pub struct JitProgram {
@@ -69,6 +70,11 @@ pub struct JitProgram {
     /// The code keeps the temporaries in SSA values (`translate::temps_in_ssa`), so the
     /// machine's TEMP file need not be cleared for each wave.
     temps_in_ssa: bool,
+    /// Compute programs: the top-level BARRIER and MEMBAR instructions, where a call stops.
+    barriers: Vec<usize>,
+    /// Entries of the memory table the compiled LOADs and STOREs address (one more than
+    /// the highest `support::memory_space`; 0 without them).
+    spaces: usize,
     /// The code is correct only for waves whose lanes all start active
     /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
@@ -139,6 +145,16 @@ impl JitProgram {
             build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;
         Ok(JitProgram {
             temps_in_ssa: translate::temps_in_ssa(&program, group),
+            spaces: program
+                .insts
+                .iter()
+                .filter_map(support::memory_space)
+                .max()
+                .map_or(0, |m| m + 1),
+            barriers: match program.processor {
+                tgsi::Processor::Compute => support::barriers(&program).unwrap_or_default(),
+                _ => Vec::new(),
+            },
             full_waves_only,
             program,
             func,
@@ -267,20 +283,37 @@ fn build(
 /// `PIPE_MAX_CONSTANT_BUFFERS`); more are allocated.
 const INLINE_CONST_BUFFERS: usize = 32;
 
-impl WaveEngine for JitProgram {
-    fn program(&self) -> &Program {
-        &self.program
-    }
+/// Entries of the memory table (`runtime::Frame::spaces`) kept on the stack: shared memory
+/// and Gallium's 32 shader buffers; more are allocated.
+const INLINE_SPACES: usize = 33;
 
-    fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
-        if self.full_waves_only && active & Machine::<WAVE>::ALL != Machine::<WAVE>::ALL {
-            return Interpreter(&self.program).run_wave(m, env, active);
-        }
-        if self.temps_in_ssa {
-            m.start_keeping_temps(env, active);
-        } else {
-            m.start(env, active);
-        }
+/// What one call of the compiled code over a wave did.
+struct Call {
+    /// The last status of the groups' calls.
+    status: i32,
+    /// Lanes discarded.
+    kill: u32,
+    /// Instructions executed, summed over the groups.
+    executed: u64,
+    /// At a barrier: the lanes that have not returned, and the barriers passed.
+    func: u32,
+    resume: u32,
+}
+
+impl JitProgram {
+    /// Run the compiled code over the wave, group by group, from barrier `resume` (0: the
+    /// start) with the lanes `active`; `shared` is the workgroup's `MEMORY`. `None` when a
+    /// memory the code addresses has bytes outside whole words of its storage (the
+    /// interpreter runs those waves).
+    fn call(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+        active: u32,
+        resume: u32,
+        shared: Option<&Storage>,
+        budget: u64,
+    ) -> Result<Option<Call>, ExecError> {
         // The constant table, on the stack for the usual few buffers (no allocation per
         // wave).
         let mut inline = [ConstBuffer::NONE; INLINE_CONST_BUFFERS];
@@ -299,25 +332,58 @@ impl WaveEngine for JitProgram {
             machine: m,
             program: &self.program,
             env,
+            shared,
             error: None,
         };
+        // What LOAD and STORE address: shared memory, then the buffers the program names.
+        let mut inline_spaces = [Bytes::NONE; INLINE_SPACES];
+        let heap_spaces: Vec<Bytes>;
+        let count = self.spaces.min(1 + env.resources.buffers.len());
+        let space = |k: usize| match k {
+            0 => shared.map_or(Bytes::NONE, |s| Bytes::of(s, 0, s.len() as u64)),
+            k => Bytes::buffer(env.resources, (k - 1) as u32),
+        };
+        let spaces: &[Bytes] = if count <= INLINE_SPACES {
+            for (k, e) in inline_spaces.iter_mut().enumerate().take(count) {
+                *e = space(k);
+            }
+            &inline_spaces[..count]
+        } else {
+            heap_spaces = (0..count).map(space).collect();
+            &heap_spaces
+        };
+        if spaces.iter().any(|s| s.direct == 0) {
+            return Ok(None);
+        }
         let lanes = 4 * self.group;
         let group_mask = (1u32 << lanes) - 1;
-        let (mut kill, mut executed, mut spent) = (0u32, 0u64, false);
+        let mut out = Call {
+            status: status::DONE,
+            kill: 0,
+            executed: 0,
+            func: 0,
+            resume,
+        };
         for group in 0..WAVE / lanes {
             let first = group * lanes;
             let mut frame = Frame {
                 files: [t, i, o, a, s],
                 consts: consts.as_ptr(),
                 num_consts: consts.len() as u64,
-                budget: env.budget,
+                budget,
                 executed: 0,
                 group: (group * self.group) as u64,
                 active: (active >> first) & group_mask,
+                resume,
                 kill: 0,
                 host: (&mut host as *mut Host<'_>).cast(),
                 zero: [0; 4],
                 no_buffer: ConstBuffer::NONE,
+                spaces: spaces.as_ptr(),
+                num_spaces: spaces.len() as u64,
+                no_space: Bytes::NONE,
+                helpers: (env.helpers >> first) & group_mask,
+                sink: [0; 4],
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),
@@ -325,24 +391,99 @@ impl WaveEngine for JitProgram {
             // the machine is used until it returns.
             let st = unsafe { (self.func)(&mut frame) };
             match st {
-                status::DONE => {}
-                status::BUDGET => spent = true,
+                status::DONE | status::BUDGET | status::BARRIER => out.status = st,
                 _ => {
                     return Err(host.error.take().unwrap_or_else(|| {
                         ExecError::Setup("the JIT's host call failed without an error".into())
                     }))
                 }
             }
-            kill |= (frame.kill & group_mask) << first;
-            executed = executed.saturating_add(frame.executed);
+            out.kill |= (frame.kill & group_mask) << first;
+            out.func |= (frame.active & group_mask) << first;
+            out.resume = frame.resume;
+            out.executed = out.executed.saturating_add(frame.executed);
         }
-        if spent || executed > env.budget {
+        Ok(Some(out))
+    }
+}
+
+impl WaveEngine for JitProgram {
+    fn program(&self) -> &Program {
+        &self.program
+    }
+
+    fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
+        if self.full_waves_only && active & Machine::<WAVE>::ALL != Machine::<WAVE>::ALL {
+            return Interpreter(&self.program).run_wave(m, env, active);
+        }
+        if self.temps_in_ssa {
+            m.start_keeping_temps(env, active);
+        } else {
+            m.start(env, active);
+        }
+        let Some(call) = self.call(m, env, active, 0, None, env.budget)? else {
+            return Interpreter(&self.program).run_wave(m, env, active);
+        };
+        if call.status == status::BUDGET || call.executed > env.budget {
             // The interpreter counts instructions per wave, at most the groups' total: it
             // re-runs the wave to decide, and to name the instruction where the budget ran
             // out, so both engines report the same error (or the same result).
             return Interpreter(&self.program).run_wave(m, env, active);
         }
-        Ok(!kill & Machine::<WAVE>::ALL)
+        Ok(!call.kill & Machine::<WAVE>::ALL)
+    }
+
+    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
+        if self.temps_in_ssa {
+            m.start_keeping_temps(env, active);
+        } else {
+            m.start(env, active);
+        }
+    }
+
+    /// Compute waves: the whole wave in one call (`support::group_quads`), stopping at
+    /// each top-level barrier with its temporaries in the machine. The instruction budget
+    /// is checked at barriers, loop ends and the end; running out is an error naming the
+    /// stretch of the program it happened in (the wave cannot be re-run on the interpreter
+    /// to name the instruction, as it has changed memory).
+    fn resume_wave(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        let Some(pc) = m.resume_point() else {
+            return Ok(Stop::End(Machine::<WAVE>::ALL));
+        };
+        // The barriers passed: those before the resume point.
+        let passed = self.barriers.iter().take_while(|&&b| b < pc).count();
+        let budget = env.budget.saturating_sub(m.executed());
+        let Some(call) = self.call(m, env, m.func_mask(), passed as u32, shared, budget)? else {
+            return m.resume(&self.program, env, shared);
+        };
+        let stopped = call.status == status::BARRIER;
+        let next = stopped
+            .then(|| self.barriers.get(call.resume as usize - 1).map(|b| b + 1))
+            .flatten();
+        m.stop_at(next, call.func, call.executed);
+        if call.status == status::BUDGET || m.executed() > env.budget {
+            let at = match passed {
+                0 => "the compiled code before the first barrier".to_string(),
+                n => format!(
+                    "the compiled code after {}",
+                    self.program.describe(self.barriers[n - 1])
+                ),
+            };
+            return Err(ExecError::Budget {
+                at,
+                budget: env.budget,
+            });
+        }
+        Ok(if stopped {
+            Stop::Barrier
+        } else {
+            Stop::End(!call.kill & Machine::<WAVE>::ALL)
+        })
     }
 }
 
@@ -408,6 +549,25 @@ impl WaveEngine for Engine {
         match self {
             Engine::Compiled(j) => j.run_wave(m, env, active),
             Engine::Interpreted(p, _) => Interpreter(p).run_wave(m, env, active),
+        }
+    }
+
+    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
+        match self {
+            Engine::Compiled(j) => j.start_wave(m, env, active),
+            Engine::Interpreted(p, _) => Interpreter(p).start_wave(m, env, active),
+        }
+    }
+
+    fn resume_wave(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        match self {
+            Engine::Compiled(j) => j.resume_wave(m, env, shared),
+            Engine::Interpreted(p, _) => Interpreter(p).resume_wave(m, env, shared),
         }
     }
 }

@@ -8,6 +8,7 @@
 
 use std::mem::offset_of;
 use tgsi_exec::ops::Kind;
+use tgsi_exec::resource::Storage;
 use tgsi_exec::{Env, ExecError, Machine, Program, WAVE};
 
 /// Lanes per 128-bit vector.
@@ -48,6 +49,61 @@ impl ConstBuffer {
     }
 }
 
+/// Bytes that compiled LOAD and STORE address directly: the workgroup's shared memory or
+/// the view of a bound buffer (`tgsi_exec`'s rules: a view reaching past its resource
+/// shows nothing).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct Bytes {
+    /// The storage's first word.
+    pub words: *mut u32,
+    /// The first visible byte.
+    pub base: u64,
+    /// Visible bytes.
+    pub size: u64,
+    /// 1 when every visible byte lies in whole words of the storage (compiled code reads
+    /// and writes them); 0 sends the instruction to the interpreter.
+    pub direct: u64,
+}
+
+impl Bytes {
+    /// Nothing: no visible bytes.
+    pub const NONE: Bytes = Bytes {
+        words: std::ptr::null_mut(),
+        base: 0,
+        size: 0,
+        direct: 1,
+    };
+
+    /// `size` bytes of `data` from byte `base`.
+    pub fn of(data: &Storage, base: u64, size: u64) -> Bytes {
+        let words = data.whole_words();
+        let inside = base
+            .checked_add(size)
+            .is_some_and(|end| end <= 4 * words.len() as u64);
+        Bytes {
+            // Writes go through the storage's atomics' cells (x86-64 plain loads and stores
+            // are what relaxed atomic ones compile to).
+            words: words.as_ptr().cast::<u32>().cast_mut(),
+            base,
+            size,
+            direct: u64::from(inside),
+        }
+    }
+
+    /// Table entry `1 + i`: `BUFFER[i]` of `resources`.
+    pub fn buffer(resources: &tgsi_exec::resource::Resources, i: u32) -> Bytes {
+        let Some(v) = resources.buffer(i) else {
+            return Bytes::NONE;
+        };
+        let width = v.resource.width0;
+        if v.offset > width || v.size > width - v.offset {
+            return Bytes::NONE;
+        }
+        Bytes::of(&v.resource.data, v.offset.into(), v.size.into())
+    }
+}
+
 /// The argument of a compiled wave function.
 #[repr(C)]
 pub(crate) struct Frame {
@@ -63,8 +119,12 @@ pub(crate) struct Frame {
     pub executed: u64,
     /// The group of quads this call runs: its first lane is `4 · group`.
     pub group: u64,
-    /// Lanes of the group that execute (FuncMask at the start), from bit 0.
+    /// Lanes of the group that execute (FuncMask at the start), from bit 0; at a barrier
+    /// (status [`status::BARRIER`]), out: the lanes that have not returned.
     pub active: u32,
+    /// Compute programs: in, the barriers already passed (0: start at the beginning); out,
+    /// at a barrier, the barriers passed including it.
+    pub resume: u32,
     /// Out: lanes of the group discarded, from bit 0.
     pub kill: u32,
     /// The host side, for callbacks.
@@ -73,6 +133,17 @@ pub(crate) struct Frame {
     pub zero: [u32; 4],
     /// An empty buffer: what reads of unbound constant buffers look up.
     pub no_buffer: ConstBuffer,
+    /// What LOAD and STORE address: entry 0 the workgroup's shared memory, entry `1 + i`
+    /// `BUFFER[i]`.
+    pub spaces: *const Bytes,
+    /// Entries of `spaces`.
+    pub num_spaces: u64,
+    /// What entries past the table read: nothing.
+    pub no_space: Bytes,
+    /// Helper lanes of the group, from bit 0 (they never store).
+    pub helpers: u32,
+    /// Where the stores of lanes that do not store go.
+    pub sink: [u32; 4],
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -85,10 +156,19 @@ pub(crate) mod field {
     pub const EXECUTED: i32 = offset_of!(Frame, executed) as i32;
     pub const GROUP: i32 = offset_of!(Frame, group) as i32;
     pub const ACTIVE: i32 = offset_of!(Frame, active) as i32;
+    pub const RESUME: i32 = offset_of!(Frame, resume) as i32;
     pub const KILL: i32 = offset_of!(Frame, kill) as i32;
     pub const HOST: i32 = offset_of!(Frame, host) as i32;
     pub const ZERO: i32 = offset_of!(Frame, zero) as i32;
     pub const NO_BUFFER: i32 = offset_of!(Frame, no_buffer) as i32;
+    pub const SPACES: i32 = offset_of!(Frame, spaces) as i32;
+    pub const NUM_SPACES: i32 = offset_of!(Frame, num_spaces) as i32;
+    pub const NO_SPACE: i32 = offset_of!(Frame, no_space) as i32;
+    pub const HELPERS: i32 = offset_of!(Frame, helpers) as i32;
+    pub const SINK: i32 = offset_of!(Frame, sink) as i32;
+    pub const BYTES_WORDS: i32 = offset_of!(Bytes, words) as i32;
+    pub const BYTES_BASE: i32 = offset_of!(Bytes, base) as i32;
+    pub const BYTES_SIZE: i32 = offset_of!(Bytes, size) as i32;
     pub const CONST_WORDS: i32 = offset_of!(ConstBuffer, words) as i32;
     pub const CONST_LEN: i32 = offset_of!(ConstBuffer, len) as i32;
 }
@@ -101,6 +181,9 @@ pub(crate) mod status {
     pub const BUDGET: i32 = 1;
     /// A host call failed; the error is in [`super::Host::error`].
     pub const HOST_ERROR: i32 = 2;
+    /// A compute program reached a barrier (`Frame::resume` says which); the temporaries
+    /// are in the machine's memory.
+    pub const BARRIER: i32 = 3;
 }
 
 /// The Rust side of a run, reached by the callbacks.
@@ -108,6 +191,8 @@ pub(crate) struct Host<'a> {
     pub machine: *mut Machine<WAVE>,
     pub program: &'a Program,
     pub env: &'a Env<'a>,
+    /// The workgroup's shared memory (compute).
+    pub shared: Option<&'a Storage>,
     pub error: Option<ExecError>,
 }
 
@@ -125,7 +210,7 @@ pub(crate) unsafe extern "C" fn step(host: *mut Host<'static>, pc: u64, exec: u3
     let host = unsafe { &mut *host };
     // SAFETY: the machine outlives the run and compiled code holds no reference to it.
     let machine = unsafe { &mut *host.machine };
-    match machine.execute_instruction(host.program, pc as usize, host.env, exec) {
+    match machine.execute_instruction(host.program, pc as usize, host.env, exec, host.shared) {
         Ok(()) => 0,
         Err(e) => {
             host.error = Some(e);

@@ -1,5 +1,6 @@
-//! Which programs the JIT compiles (on x86-64 with SSE4.1). Control flow it does not structure itself (switches,
-//! subroutines, the legacy jumps and counted loops), geometry and compute stages, and the
+//! Which programs the JIT compiles (on x86-64 with SSE4.1). Control flow it does not
+//! structure itself (switches, subroutines, the legacy jumps and counted loops), geometry
+//! and tessellation stages, compute programs with a barrier inside control flow, and the
 //! instructions whose results depend on interpreter state it does not keep (CLOCK, DEMOTE,
 //! EMIT) make the whole program run on the interpreter instead; everything else compiles,
 //! natively or through a call into the interpreter.
@@ -24,11 +25,22 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
             program.insts.len()
         ));
     }
-    if !matches!(program.processor, Processor::Fragment | Processor::Vertex) {
+    if !matches!(
+        program.processor,
+        Processor::Fragment | Processor::Vertex | Processor::Compute
+    ) {
         return Some(format!(
             "{} shaders run on the interpreter",
             program.processor
         ));
+    }
+    if program.processor == Processor::Compute {
+        if let Some(pc) = barriers(program).err() {
+            return Some(format!(
+                "{} (instruction {pc}) inside control flow runs on the interpreter",
+                program.insts[pc].opcode
+            ));
+        }
     }
     for (pc, inst) in program.insts.iter().enumerate() {
         let indirect = inst
@@ -65,6 +77,34 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
     None
 }
 
+/// Where the compiled code of a compute program stops and resumes: each top-level BARRIER
+/// or MEMBAR, but of several in a row only the last (the stretches between them are empty,
+/// so one stop orders the same accesses); or the first one inside control flow (the
+/// compiled code resumes only at the top level, where every mask but the lanes that
+/// returned is full).
+pub(crate) fn barriers(program: &Program) -> Result<Vec<usize>, usize> {
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for (pc, inst) in program.insts.iter().enumerate() {
+        match inst.kind {
+            Kind::Flow(Flow::If { .. } | Flow::BgnLoop) => depth += 1,
+            Kind::Flow(Flow::EndIf | Flow::EndLoop) => depth = depth.saturating_sub(1),
+            Kind::Sync if depth > 0 => return Err(pc),
+            Kind::Sync => {
+                let next_syncs = program
+                    .insts
+                    .get(pc + 1)
+                    .is_some_and(|i| matches!(i.kind, Kind::Sync));
+                if !next_syncs {
+                    out.push(pc);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
 /// Why the interpreter would run `program` faster than compiled code, or `None`: when most
 /// of its instructions would be handed to the interpreter's step anyway (each such hand-off
 /// also writes back and reloads the temporaries it touches).
@@ -91,7 +131,11 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// order; the others run a quad at a time (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each
 /// quad leaves loops and skips branches on its own and fewer values compete for registers.
 pub(crate) fn group_quads(program: &Program) -> usize {
-    if program.insts.iter().any(runs_on_step) {
+    // Compute waves stop at barriers as a whole, and memory sees every lane in order.
+    let memory = |i: &Inst| matches!(i.kind, Kind::Load | Kind::Store);
+    if program.processor == Processor::Compute
+        || program.insts.iter().any(|i| runs_on_step(i) || memory(i))
+    {
         return tgsi_exec::WAVE / 4;
     }
     std::env::var("TGSI_JIT_QUADS")
@@ -100,6 +144,32 @@ pub(crate) fn group_quads(program: &Program) -> usize {
         .filter(|n| [1, 2, 4].contains(n))
         .unwrap_or(1)
 }
+
+/// The entry of `Frame::spaces` that a LOAD or STORE compiled natively addresses: a
+/// directly named `MEMORY` (0) or `BUFFER[i]` (`1 + i`), with direct operands and no
+/// saturation; `None` for every other instruction.
+pub(crate) fn memory_space(inst: &Inst) -> Option<usize> {
+    let (file, index) = match (inst.kind, inst.src.first(), inst.dst.first()) {
+        (Kind::Load, Some(s), _) => (s.file, s.index),
+        (Kind::Store, _, Some(d)) => (d.file, d.index),
+        _ => return None,
+    };
+    if has_indirect(inst) || inst.saturate {
+        return None;
+    }
+    match file {
+        RegFile::Memory => Some(0),
+        RegFile::Buffer => usize::try_from(index)
+            .ok()
+            .filter(|&i| i < MAX_BUFFER_SLOTS)
+            .map(|i| i + 1),
+        _ => None,
+    }
+}
+
+/// Buffer slots whose LOAD and STORE compile natively (Gallium's `PIPE_MAX_SHADER_BUFFERS`
+/// is 32).
+pub(crate) const MAX_BUFFER_SLOTS: usize = 64;
 
 /// Whether the compiled code hands `inst` to the interpreter's single-instruction step
 /// (textures, memory, DFRACEXP and other whole-wave operations, and indirect operands
@@ -110,7 +180,7 @@ pub(crate) fn runs_on_step(inst: &Inst) -> bool {
         Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
         _ if has_indirect(inst) => !gathers_constants(inst),
         Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) | Kind::Wide(_) => false,
-        _ => true,
+        _ => memory_space(inst).is_none(),
     }
 }
 

@@ -47,6 +47,8 @@ use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
+mod memory;
+
 /// A channel of a register over the chunks compiled (one `i32x4` per four lanes).
 type Channel = Vec<Value>;
 
@@ -56,6 +58,19 @@ type Mask = [Variable; CHUNKS];
 /// Temporaries kept in SSA variables, at most this many vectors (more live in memory), so
 /// that spilling them all fits a worker thread's stack (16 bytes each: 256 KiB).
 const MAX_SSA_VECTORS: usize = 1 << 14;
+
+/// A stop of a compute program at a barrier.
+struct Resume {
+    /// Its number, from 1 (`Frame::resume`).
+    number: u32,
+    /// Where a call resuming after it starts.
+    block: Block,
+    /// The temporaries written since the previous stop (the machine holds the others).
+    spill: Vec<usize>,
+    /// The temporaries the rest of the program touches (a write under a mask keeps the
+    /// old value of the other lanes).
+    reload: Vec<usize>,
+}
 
 /// Direct constant reads loaded once at the start, at most this many words.
 const MAX_PRELOADED_CONSTS: usize = 1024;
@@ -127,6 +142,8 @@ pub(crate) struct Translator<'a, 'b> {
     /// What is known of the register values computed ([`crate::known`]; values not listed,
     /// other than constants, can be any word).
     known: HashMap<Value, Known>,
+    /// Compute programs: each stop (`support::barriers`, by instruction).
+    resumes: HashMap<usize, Resume>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -250,8 +267,10 @@ impl<'a, 'b> Translator<'a, 'b> {
             pc: 0,
             exec_cache: None,
             known: HashMap::new(),
+            resumes: HashMap::new(),
         };
         t.preload_consts();
+        t.resume_entries();
         for pc in 0..program.insts.len() {
             t.instruction(pc);
         }
@@ -310,6 +329,102 @@ impl<'a, 'b> Translator<'a, 'b> {
         let addr = b.ins().select(ok, addr, zero_words);
         let w = b.ins().load(I32, MemFlagsData::trusted(), addr, 0);
         b.ins().splat(I32X4, w)
+    }
+
+    /// Compute programs: where a call resuming after barrier `k` (`Frame::resume`) goes,
+    /// chosen at the entry; the blocks start at the barriers ([`Translator::barrier`]).
+    fn resume_entries(&mut self) {
+        if self.program.processor != tgsi::Processor::Compute {
+            return;
+        }
+        let Ok(barriers) = support::barriers(self.program) else {
+            return;
+        };
+        if barriers.is_empty() {
+            return;
+        }
+        let resume = self
+            .b
+            .ins()
+            .load(I32, MemFlagsData::trusted(), self.frame, field::RESUME);
+        let insts = &self.program.insts;
+        let temps = |range: &[Inst], written_only: bool| -> Vec<usize> {
+            let mut out = BTreeSet::new();
+            for inst in range {
+                let reads = inst
+                    .src
+                    .iter()
+                    .map(|s| (s.file, s.index, s.indirect.is_some()));
+                let writes = inst
+                    .dst
+                    .iter()
+                    .map(|d| (d.file, d.index, d.indirect.is_some()));
+                let touched: Vec<_> = if written_only {
+                    writes.collect()
+                } else {
+                    reads.chain(writes).collect()
+                };
+                for (file, index, indirect) in touched {
+                    if file != RegFile::Temp {
+                        continue;
+                    }
+                    match (indirect, usize::try_from(index)) {
+                        (false, Ok(i)) => {
+                            out.insert(i);
+                        }
+                        // Any of them (not reached: such programs keep temporaries in memory).
+                        _ => out.extend(0..self.sizes[0]),
+                    }
+                }
+            }
+            out.into_iter().filter(|&i| i < self.sizes[0]).collect()
+        };
+        let mut from = 0;
+        for (k, pc) in (1u32..).zip(barriers) {
+            let block = self.b.create_block();
+            let next = self.b.create_block();
+            let here = self.b.ins().icmp_imm_u(IntCC::Equal, resume, i64::from(k));
+            self.b.ins().brif(here, block, &[], next, &[]);
+            self.b.switch_to_block(next);
+            let stop = Resume {
+                number: k,
+                block,
+                spill: temps(insts.get(from..pc).unwrap_or_default(), true),
+                reload: temps(insts.get(pc + 1..).unwrap_or_default(), false),
+            };
+            self.resumes.insert(pc, stop);
+            from = pc + 1;
+        }
+    }
+
+    /// A top-level BARRIER or MEMBAR of a compute program: leave everything in the machine
+    /// (temporaries, the lanes that have not returned, the count) and return
+    /// [`status::BARRIER`]; a call resuming after it starts in its block, which reloads the
+    /// temporaries (every other mask is full at the top level).
+    fn barrier(&mut self, stop: &Resume) {
+        for &i in &stop.spill {
+            self.spill(i);
+        }
+        self.flush();
+        let func = self.get_mask(self.func);
+        let bits = self.mask_bits(&func);
+        let b = &mut *self.b;
+        let mem = MemFlagsData::trusted();
+        b.ins().store(mem, bits, self.frame, field::ACTIVE);
+        let k = b.ins().iconst(I32, i64::from(stop.number));
+        b.ins().store(mem, k, self.frame, field::RESUME);
+        let executed = b.use_var(self.executed);
+        b.ins().store(mem, executed, self.frame, field::EXECUTED);
+        let budget = b.ins().load(I64, mem, self.frame, field::BUDGET);
+        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, executed, budget);
+        let stopped = b.ins().iconst(I32, i64::from(status::BARRIER));
+        let out = b.ins().iconst(I32, i64::from(status::BUDGET));
+        let st = b.ins().select(over, out, stopped);
+        b.ins().return_(&[st]);
+        b.switch_to_block(stop.block);
+        for &i in &stop.reload {
+            self.reload(i);
+        }
     }
 
     /// Count executed instructions not yet added to the counter.
@@ -432,7 +547,12 @@ impl<'a, 'b> Translator<'a, 'b> {
         self.pending += 1;
         match inst.kind {
             Kind::Flow(flow) => self.flow(inst, flow),
-            Kind::Nop | Kind::Sync => {}
+            Kind::Sync => {
+                if let Some(stop) = self.resumes.remove(&pc) {
+                    self.barrier(&stop);
+                }
+            }
+            Kind::Nop => {}
             Kind::Kill => {
                 for k in 0..self.g {
                     let e = self.exec(k);
@@ -453,6 +573,11 @@ impl<'a, 'b> Translator<'a, 'b> {
                         let n = self.b.ins().bor(old, hit);
                         self.b.def_var(self.kill[k], n);
                     }
+                }
+            }
+            Kind::Load | Kind::Store if support::memory_space(inst).is_some() => {
+                if let Some(space) = support::memory_space(inst) {
+                    self.memory(inst, space);
                 }
             }
             _ if support::runs_on_step(inst) => self.step(pc, inst),

@@ -21,11 +21,20 @@ fn same_image(text: &str, opts: &RenderOptions) {
 
 #[test]
 fn falls_back_with_a_reason() {
-    let (_, e) = engine("COMP\nDCL SV[0], THREAD_ID\n  0: END\n");
+    let (_, e) = engine("GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n");
     assert_eq!(
         e.fallback_reason().map(|r| r.0.as_str()),
-        Some("COMP shaders run on the interpreter")
+        Some("GEOM shaders run on the interpreter")
     );
+    // Compute programs compile unless a barrier is inside control flow.
+    let (_, e) = engine("COMP\nDCL SV[0], THREAD_ID\n  0: BARRIER\n  1: END\n");
+    assert!(e.is_compiled(), "{:?}", e.fallback_reason());
+    let (_, e) = engine(
+        "COMP\nDCL SV[0], THREAD_ID\n  0: UIF SV[0].xxxx\n  1: BARRIER\n  2: ENDIF\n  3: END\n",
+    );
+    assert!(e
+        .fallback_reason()
+        .is_some_and(|r| r.0.contains("BARRIER (instruction 1) inside control flow")));
     let (_, e) = engine(
         "FRAG\nDCL OUT[0], COLOR\n  0: BGNSUB\n  1: RET\n  2: ENDSUB\n  3: CAL :0\n  4: END\n",
     );

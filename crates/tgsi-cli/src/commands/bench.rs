@@ -275,7 +275,7 @@ fn time_cpu(
             options.threads = args.threads;
             let mut invocations = 0;
             let (runs, elapsed) = repeat(min_time, || {
-                let stats = tgsi_exec::run_compute(program, &options).map_err(fail)?;
+                let stats = tgsi_exec::run_compute_with(engine.wave(), &options).map_err(fail)?;
                 invocations = stats.invocations;
                 Ok(())
             })?;

@@ -218,7 +218,8 @@ fn run_compute(
         );
         return Ok(());
     }
-    let stats = tgsi_exec::run_compute(program, &options).map_err(|e| {
+    let (engine, _) = engine::prepare(args.engine, args.math, program, name)?;
+    let stats = tgsi_exec::run_compute_with(engine.wave(), &options).map_err(|e| {
         eprintln!("{name}: error: {e}");
         Failure::Invalid
     })?;

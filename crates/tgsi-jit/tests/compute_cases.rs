@@ -1,0 +1,248 @@
+//! Compute dispatches on the JIT: the 16-lane waves of a dispatch that runs wide
+//! (`tgsi_exec::wave_width`) run compiled code, which stops at each top-level barrier with
+//! its temporaries and returned lanes in the machine and resumes after it. Every resource
+//! must end with the interpreter's bytes: on random programs (address arithmetic, shared
+//! memory and buffers, branches, barriers), on a program written to keep values, 64-bit
+//! values and returned lanes across barriers, and on every csref case.
+
+#[path = "../../tgsi-exec/tests/support/random_compute.rs"]
+mod random_compute;
+#[path = "../../tgsi-cli/tests/support/reference_bindings.rs"]
+mod reference_bindings;
+
+use random_compute::{random_program, Rng, HEADER};
+use reference_bindings::csref_bindings;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tgsi::Format;
+use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
+use tgsi_exec::{parse_consts, run_compute, run_compute_with, ComputeOptions, ExecError, Program};
+use tgsi_jit::JitProgram;
+
+/// A buffer resource of `words` words counting up from 1000.
+fn buffer(words: usize) -> Arc<Resource> {
+    let bytes: Vec<u8> = (0..words as u32)
+        .flat_map(|w| (1000 + w).to_le_bytes())
+        .collect();
+    Arc::new(Resource {
+        target: Target::Buffer,
+        format: Format::from_name("PIPE_FORMAT_R8_UNORM").expect("format"),
+        width0: bytes.len() as u32,
+        height0: 1,
+        depth0: 1,
+        array_size: 1,
+        last_level: 0,
+        nr_samples: 0,
+        data: Storage::from_bytes(&bytes),
+    })
+}
+
+/// The two buffers' bytes after dispatching `program` over `grid` on `engine` (`None`: the
+/// interpreter), and the lanes per wave.
+fn dispatch(
+    program: &Program,
+    jit: Option<&JitProgram>,
+    grid: [u32; 3],
+) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
+    let bufs = [buffer(256), buffer(256)];
+    let resources = Resources {
+        buffers: bufs
+            .iter()
+            .map(|r| {
+                Some(BufferView {
+                    resource: Arc::clone(r),
+                    offset: 0,
+                    size: r.width0,
+                })
+            })
+            .collect(),
+        ..Resources::default()
+    };
+    let opts = ComputeOptions {
+        grid,
+        resources: &resources,
+        shared_bytes: 4096,
+        ..ComputeOptions::default()
+    };
+    let stats = match jit {
+        Some(j) => run_compute_with(j, &opts)?,
+        None => run_compute(program, &opts)?,
+    };
+    Ok((
+        bufs.iter().map(|r| r.data.to_bytes()).collect(),
+        stats.wave_lanes,
+    ))
+}
+
+/// Compile `text` for both engines (the JIT compiles every instruction it can, even when
+/// most would run on the interpreter's step).
+fn compile(text: &str) -> (Program, JitProgram) {
+    let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let jit = JitProgram::compile(program.clone()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    (program, jit)
+}
+
+#[test]
+fn random_compute_programs_match_the_interpreter() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut wide = 0;
+    for _ in 0..300 {
+        let text = random_program(&mut rng);
+        let (program, jit) = compile(&text);
+        let want = dispatch(&program, None, [3, 1, 1]).expect("interpreter");
+        let got = dispatch(&program, Some(&jit), [3, 1, 1]).expect("jit");
+        assert!(want == got, "the JIT differs:\n{text}");
+        wide += usize::from(got.1 == 16);
+    }
+    assert!(
+        wide >= 30,
+        "only {wide} of 300 programs ran in 16-lane waves"
+    );
+}
+
+#[test]
+fn values_and_returned_lanes_survive_barriers() {
+    // Temporaries (32- and 64-bit) computed before barriers and used after them; lanes
+    // that return before a barrier; a loop between barriers; shared memory passed on.
+    let body = "IMM[0] UINT32 {3, 2, 5, 1}
+IMM[1] UINT32 {13, 0, 7, 31}
+IMM[2] FLT64 {1.5, 0.25}
+  0: SHL TEMP[0].x, SV[0].yyyy, IMM[0].xxxx
+  1: UADD TEMP[0].x, TEMP[0].xxxx, SV[0].xxxx
+  2: SHL TEMP[1].x, TEMP[0].xxxx, IMM[0].yyyy
+  3: UMUL TEMP[2].x, TEMP[0].xxxx, IMM[1].xxxx
+  4: U2D TEMP[3].xy, TEMP[0].xxxx
+  5: DMUL TEMP[3].xy, TEMP[3].xyxy, IMM[2].xyxy
+  6: STORE MEMORY[0].x, TEMP[1].xxxx, TEMP[2].xxxx
+  7: BARRIER
+  8: USEQ TEMP[4].x, SV[0].xxxx, IMM[0].zzzz
+  9: UIF TEMP[4].xxxx :11
+ 10:   RET
+ 11: ENDIF
+ 12: XOR TEMP[5].x, TEMP[0].xxxx, IMM[1].wwww
+ 13: SHL TEMP[5].x, TEMP[5].xxxx, IMM[0].yyyy
+ 14: LOAD TEMP[6].x, MEMORY[0], TEMP[5].xxxx
+ 15: MOV TEMP[6].y, IMM[1].yyyy
+ 16: BGNLOOP :24
+ 17:   UADD TEMP[6].y, TEMP[6].yyyy, IMM[0].wwww
+ 18:   UADD TEMP[2].x, TEMP[2].xxxx, TEMP[6].xxxx
+ 19:   USGE TEMP[4].y, TEMP[6].yyyy, IMM[1].zzzz
+ 20:   UIF TEMP[4].yyyy :22
+ 21:     BRK
+ 22:   ENDIF
+ 23: ENDLOOP :16
+ 24: MEMBAR IMM[0].wwww
+ 25: BARRIER
+ 26: D2F TEMP[7].x, TEMP[3].xyxy
+ 27: SHL TEMP[5].x, SV[1].xxxx, IMM[0].zzzz
+ 28: UADD TEMP[5].x, TEMP[5].xxxx, TEMP[0].xxxx
+ 29: SHL TEMP[5].x, TEMP[5].xxxx, IMM[0].xxxx
+ 30: STORE BUFFER[1].xy, TEMP[5].xxxx, TEMP[2].xxxx
+ 31: UADD TEMP[5].x, TEMP[5].xxxx, IMM[0].wwww
+ 32: END
+";
+    let text = format!("{HEADER}{body}");
+    let (program, jit) = compile(&text);
+    let want = dispatch(&program, None, [2, 1, 1]).expect("interpreter");
+    let got = dispatch(&program, Some(&jit), [2, 1, 1]).expect("jit");
+    assert_eq!(got.1, 16, "runs in 16-lane waves");
+    assert!(want == got, "the JIT differs from the interpreter");
+    // The stores happened (lanes that returned left their slots).
+    assert_ne!(got.0[1], buffer(256).data.to_bytes());
+}
+
+#[test]
+fn an_endless_compute_loop_runs_out_of_budget() {
+    let text = format!(
+        "{HEADER}IMM[0] UINT32 {{1, 0, 0, 0}}
+  0: BARRIER
+  1: BGNLOOP :3
+  2:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+  3: ENDLOOP :1
+  4: END
+"
+    );
+    let (program, jit) = compile(&text);
+    for engine in [None, Some(&jit)] {
+        match dispatch(&program, engine, [1, 1, 1]) {
+            Err(ExecError::Budget { .. }) => {}
+            other => panic!(
+                "expected the budget to run out, got {:?}",
+                other.map(|r| r.1)
+            ),
+        }
+    }
+}
+
+/// Directories of csref cases: the shared corpus's, tgsi-exec's and the matmul benchmark.
+fn csref_cases() -> Vec<PathBuf> {
+    let shared = match std::env::var_os("TGSI_SHARED") {
+        Some(s) => PathBuf::from(s),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    };
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in [
+        shared.join("corpus/csref"),
+        here.join("../tgsi-exec/tests/data/csref"),
+        here.join("benches/shaders"),
+    ] {
+        let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        cases.retain(|p| p.join("bindings.json").is_file());
+        cases.sort();
+        out.extend(cases);
+    }
+    out
+}
+
+#[test]
+fn csref_cases_match_the_interpreter() {
+    let (mut compared, mut wide) = (0, 0);
+    for dir in csref_cases() {
+        let name = dir.display().to_string();
+        let read = |f: &str| std::fs::read_to_string(dir.join(f));
+        let text = read("shader.tgsi").expect("shader");
+        let shader = tgsi::parse(&text).expect("parses");
+        let program = Program::compile(&shader).expect("compiles");
+        let Ok(jit) = JitProgram::compile(program.clone()) else {
+            continue;
+        };
+        let constants =
+            read("consts.txt").map_or(Vec::new(), |t| parse_consts(&t).expect("consts"));
+        let doc = csref_bindings(&dir, None).expect("bindings").to_string();
+        let run = |engine: Option<&JitProgram>| {
+            let b = tgsi_exec::bindings::parse(&doc, &dir).expect("bindings load");
+            let opts = ComputeOptions {
+                grid: b.grid.unwrap_or([1, 1, 1]),
+                block: b.block.unwrap_or([1, 1, 1]),
+                constants: constants.clone(),
+                shared_bytes: b.req_local_mem.map_or(0, |m| m as usize),
+                resources: &b.resources,
+                ..ComputeOptions::default()
+            };
+            let stats = match engine {
+                Some(j) => run_compute_with(j, &opts),
+                None => run_compute(&program, &opts),
+            }
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let bytes: Vec<Vec<u8>> = b
+                .resources
+                .bound_resources()
+                .map(|r| r.data.to_bytes())
+                .collect();
+            (bytes, stats.wave_lanes)
+        };
+        let (want, got) = (run(None), run(Some(&jit)));
+        assert!(want == got, "{name}: the JIT differs from the interpreter");
+        compared += 1;
+        wide += usize::from(got.1 == 16);
+    }
+    eprintln!("{compared} csref cases compared, {wide} in 16-lane waves on the JIT");
+    if compared > 0 {
+        // matmul, fp64-dot-matrix and others run wide.
+        assert!(wide >= 2, "only {wide} cases ran on the JIT");
+    }
+}
