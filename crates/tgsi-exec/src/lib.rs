@@ -16,8 +16,9 @@
 //! * [`run_tess_pipeline`]: a vertex shader, an optional tessellation control shader, the
 //!   fixed-function [`tessellator`] and a tessellation evaluation shader ([`tessellation`]),
 //!   then an optional geometry shader; the result is what transform feedback captures.
-//! * [`run_compute`]: one compute dispatch in softpipe's order, with barriers and shared
-//!   memory.
+//! * [`run_compute`]: one compute dispatch with softpipe's results, with barriers and
+//!   shared memory, in 16-lane waves where [`wave_width`] proves the order between
+//!   invocations cannot matter; [`run_compute_with`] runs those waves on any engine.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
 //!   the `--bindings` JSON file that describes them; [`format`] reads and writes texels;
 //!   [`texture`] samples them exactly as softpipe does.

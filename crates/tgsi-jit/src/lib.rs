@@ -19,8 +19,14 @@
 //!   into temporaries under the execution mask only where a lane inactive at the write
 //!   could read the old value later (`unmasked.rs`: liveness at the points where waiting
 //!   lanes resume).
-//! * Programs whose lanes do not interact (no texture sampling, stores, atomics or
+//! * Programs whose lanes do not interact (no texture sampling, loads, stores, atomics or
 //!   inter-lane opcodes) run a quad at a time, so each quad leaves loops on its own.
+//! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
+//!   lane with the interpreter's bounds (`translate/memory.rs`).
+//! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`
+//!   proves order-free ([`tgsi_exec::run_compute_with`]): the code stops at each top-level
+//!   BARRIER or MEMBAR with the temporaries written since the previous stop in the
+//!   machine, and a later call resumes after it ([`WaveEngine::resume_wave`]).
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
 //! 1); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
