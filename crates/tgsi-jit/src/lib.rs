@@ -469,7 +469,10 @@ impl WaveEngine for JitProgram {
         };
         let stopped = call.status == status::BARRIER;
         let next = stopped
-            .then(|| self.barriers.get(call.resume as usize - 1).map(|b| b + 1))
+            .then(|| {
+                let k = (call.resume as usize).checked_sub(1)?;
+                self.barriers.get(k).map(|b| b + 1)
+            })
             .flatten();
         m.stop_at(next, call.func, call.executed);
         if call.status == status::BUDGET || m.executed() > env.budget {

@@ -68,7 +68,9 @@ struct Resume {
     /// The temporaries written since the previous stop (the machine holds the others).
     spill: Vec<usize>,
     /// The temporaries the rest of the program touches (a write under a mask keeps the
-    /// old value of the other lanes).
+    /// old value of the other lanes) and some earlier stretch wrote: the others still hold
+    /// their initial zero, which the machine's memory does not (the compiled code keeps its
+    /// temporaries, so the machine's copy is not cleared for each wave).
     reload: Vec<usize>,
 }
 
@@ -386,11 +388,14 @@ impl<'a, 'b> Translator<'a, 'b> {
             let here = self.b.ins().icmp_imm_u(IntCC::Equal, resume, i64::from(k));
             self.b.ins().brif(here, block, &[], next, &[]);
             self.b.switch_to_block(next);
+            let written = temps(insts.get(..pc).unwrap_or_default(), true);
+            let mut reload = temps(insts.get(pc + 1..).unwrap_or_default(), false);
+            reload.retain(|i| written.contains(i));
             let stop = Resume {
                 number: k,
                 block,
                 spill: temps(insts.get(from..pc).unwrap_or_default(), true),
-                reload: temps(insts.get(pc + 1..).unwrap_or_default(), false),
+                reload,
             };
             self.resumes.insert(pc, stop);
             from = pc + 1;

@@ -44,6 +44,16 @@ fn dispatch(
     jit: Option<&JitProgram>,
     grid: [u32; 3],
 ) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
+    dispatch_with_budget(program, jit, grid, tgsi_exec::DEFAULT_BUDGET)
+}
+
+/// [`dispatch`] with an instruction budget per workgroup.
+fn dispatch_with_budget(
+    program: &Program,
+    jit: Option<&JitProgram>,
+    grid: [u32; 3],
+    budget: u64,
+) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
     let bufs = [buffer(256), buffer(256)];
     let resources = Resources {
         buffers: bufs
@@ -62,6 +72,7 @@ fn dispatch(
         grid,
         resources: &resources,
         shared_bytes: 4096,
+        budget,
         ..ComputeOptions::default()
     };
     let stats = match jit {
@@ -165,7 +176,7 @@ fn an_endless_compute_loop_runs_out_of_budget() {
     );
     let (program, jit) = compile(&text);
     for engine in [None, Some(&jit)] {
-        match dispatch(&program, engine, [1, 1, 1]) {
+        match dispatch_with_budget(&program, engine, [1, 1, 1], 100_000) {
             Err(ExecError::Budget { .. }) => {}
             other => panic!(
                 "expected the budget to run out, got {:?}",
