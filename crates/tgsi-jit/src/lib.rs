@@ -439,12 +439,11 @@ impl WaveEngine for JitProgram {
         Ok(!call.kill & Machine::<WAVE>::ALL)
     }
 
+    /// Compute waves start with a cleared TEMP file even though the code keeps its
+    /// temporaries: a wave whose memory the code cannot address runs on the interpreter,
+    /// which reads them there.
     fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
-        if self.temps_in_ssa {
-            m.start_keeping_temps(env, active);
-        } else {
-            m.start(env, active);
-        }
+        m.start(env, active);
     }
 
     /// Compute waves: the whole wave in one call (`support::group_quads`), stopping at
