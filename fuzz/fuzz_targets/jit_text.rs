@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 use tgsi::Processor;
 use std::sync::Arc;
-use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
+use tgsi_exec::resource::{BufferView, Resource, Resources};
 use tgsi_exec::{
     render_fragment_with, run_compute_with, run_vertices_with, ComputeOptions, ExecError,
     Interpreter, Program, RenderOptions, VertexInput, VertexOptions, WaveEngine,
@@ -70,36 +70,16 @@ fn dispatch(
     consts: &[Vec<[u32; 4]>],
     budget: u64,
 ) -> Result<Vec<u32>, String> {
-    let format = tgsi::Format::from_name("PIPE_FORMAT_R8_UNORM").ok_or("no R8_UNORM")?;
     let bufs: Vec<Arc<Resource>> = (0..2)
         .map(|b| {
             let bytes: Vec<u8> = (0..64)
                 .flat_map(|i| EDGES[(i + b) % 8].to_le_bytes())
                 .collect();
-            Arc::new(Resource {
-                target: Target::Buffer,
-                format,
-                width0: bytes.len() as u32,
-                height0: 1,
-                depth0: 1,
-                array_size: 1,
-                last_level: 0,
-                nr_samples: 0,
-                data: Storage::from_bytes(&bytes),
-            })
+            Arc::new(Resource::buffer(&bytes))
         })
         .collect();
     let resources = Resources {
-        buffers: bufs
-            .iter()
-            .map(|r| {
-                Some(BufferView {
-                    resource: Arc::clone(r),
-                    offset: 0,
-                    size: r.width0,
-                })
-            })
-            .collect(),
+        buffers: bufs.iter().map(|r| Some(BufferView::whole(r))).collect(),
         ..Resources::default()
     };
     let opts = ComputeOptions {

@@ -264,6 +264,22 @@ pub struct Resource {
 }
 
 impl Resource {
+    /// A `PIPE_BUFFER` holding `bytes` (format `R8_UNORM`, as Gallium creates buffers;
+    /// at most `u32::MAX` bytes are visible).
+    pub fn buffer(bytes: &[u8]) -> Resource {
+        Resource {
+            target: Target::Buffer,
+            format: Format::from_name("PIPE_FORMAT_R8_UNORM").unwrap_or(Format::NONE),
+            width0: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+            height0: 1,
+            depth0: 1,
+            array_size: 1,
+            last_level: 0,
+            nr_samples: 0,
+            data: Storage::from_bytes(bytes),
+        }
+    }
+
     /// Level `level`'s size and place in the bytes, given the format's texel size in bytes
     /// (`None` for a level past `last_level`). Sizes shrink as `max(1, size >> level)`; array
     /// layers and cube faces do not.
@@ -485,6 +501,15 @@ pub struct BufferView {
 }
 
 impl BufferView {
+    /// A view of all of `resource`'s bytes.
+    pub fn whole(resource: &Arc<Resource>) -> BufferView {
+        BufferView {
+            resource: Arc::clone(resource),
+            offset: 0,
+            size: resource.width0,
+        }
+    }
+
     /// The visible bytes' offset into the resource for a byte offset into the view, when
     /// `[at, at + n)` lies inside both the view and the resource.
     pub fn locate(&self, at: u32, n: u32) -> Option<usize> {

@@ -21,26 +21,12 @@ fn fmt(name: &str) -> Format {
 /// A buffer resource holding `words`.
 fn buffer(words: &[u32]) -> Arc<Resource> {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    Arc::new(Resource {
-        target: Target::Buffer,
-        format: fmt("PIPE_FORMAT_R8_UNORM"),
-        width0: bytes.len() as u32,
-        height0: 1,
-        depth0: 1,
-        array_size: 1,
-        last_level: 0,
-        nr_samples: 0,
-        data: Storage::from_bytes(&bytes),
-    })
+    Arc::new(Resource::buffer(&bytes))
 }
 
 /// A whole-buffer view.
 fn view(r: &Arc<Resource>) -> Option<BufferView> {
-    Some(BufferView {
-        resource: Arc::clone(r),
-        offset: 0,
-        size: r.width0,
-    })
+    Some(BufferView::whole(r))
 }
 
 fn words(r: &Resource) -> Vec<u32> {

@@ -4,54 +4,16 @@
 //! in a loop, barriers in control flow, aliased buffers, atomics) keep softpipe's machines,
 //! with the reason named; and random programs never give a different result wide.
 
-use std::sync::Arc;
-use tgsi::Format;
-use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
 use tgsi_exec::wave_width::order_dependence;
 use tgsi_exec::{run_compute, ComputeOptions, Program};
 
 #[path = "support/random_compute.rs"]
 mod random_compute;
-use random_compute::{random_program, Rng, HEADER};
+use random_compute::{buffer, buffers, random_program, Rng, HEADER};
 
 fn compile(text: &str) -> Program {
     let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("parse: {e}\n{text}"));
     Program::compile(&shader).unwrap_or_else(|e| panic!("compile: {e}\n{text}"))
-}
-
-/// A buffer resource of `words` words counting up from 1000.
-fn buffer(words: usize) -> Arc<Resource> {
-    let bytes: Vec<u8> = (0..words as u32)
-        .flat_map(|w| (1000 + w).to_le_bytes())
-        .collect();
-    Arc::new(Resource {
-        target: Target::Buffer,
-        format: Format::from_name("PIPE_FORMAT_R8_UNORM").expect("format"),
-        width0: bytes.len() as u32,
-        height0: 1,
-        depth0: 1,
-        array_size: 1,
-        last_level: 0,
-        nr_samples: 0,
-        data: Storage::from_bytes(&bytes),
-    })
-}
-
-/// `BUFFER[i]` = the whole of `bound[i]` (the same resource may be bound twice).
-fn resources(bound: &[&Arc<Resource>]) -> Resources {
-    Resources {
-        buffers: bound
-            .iter()
-            .map(|r| {
-                Some(BufferView {
-                    resource: Arc::clone(r),
-                    offset: 0,
-                    size: r.width0,
-                })
-            })
-            .collect(),
-        ..Resources::default()
-    }
 }
 
 /// What a dispatch leaves: the lanes per wave and every buffer's bytes.
@@ -66,7 +28,7 @@ fn dispatch(text: &str, grid: [u32; 3], words: usize, aliased: bool, softpipe: b
     let program = compile(text);
     let (a, b) = (buffer(words), buffer(words));
     let bound = if aliased { [&a, &a] } else { [&a, &b] };
-    let res = resources(&bound);
+    let res = buffers(&bound);
     let stats = run_compute(
         &program,
         &ComputeOptions {
@@ -89,7 +51,7 @@ fn why(text: &str, aliased: bool) -> Option<String> {
     let program = compile(text);
     let (a, b) = (buffer(64), buffer(64));
     let bound = if aliased { [&a, &a] } else { [&a, &b] };
-    let res = resources(&bound);
+    let res = buffers(&bound);
     let opts = ComputeOptions {
         grid: [2, 1, 1],
         resources: &res,

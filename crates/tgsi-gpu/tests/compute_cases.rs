@@ -148,7 +148,7 @@ fn gpu_dispatches_match_the_interpreter() {
 #[test]
 fn hw_atomic_counters_match_the_interpreter() {
     use std::sync::Arc;
-    use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
+    use tgsi_exec::resource::{BufferView, Resource, Resources};
     let Some(gpu) = common::gpu() else { return };
     let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 64
@@ -174,25 +174,9 @@ IMM[1] UINT32 {2, 0, 0, 0}
     let program = Program::compile(&shader).expect("compiles");
     let counters = |words: &[u32]| {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        Arc::new(Resource {
-            target: Target::Buffer,
-            format: tgsi::pipe_format::Format::from_name("PIPE_FORMAT_R8_UNORM").expect("format"),
-            width0: bytes.len() as u32,
-            height0: 1,
-            depth0: 1,
-            array_size: 1,
-            last_level: 0,
-            nr_samples: 0,
-            data: Storage::from_bytes(&bytes),
-        })
+        Arc::new(Resource::buffer(&bytes))
     };
-    let view = |r: &Arc<Resource>| {
-        Some(BufferView {
-            resource: Arc::clone(r),
-            offset: 0,
-            size: r.width0,
-        })
-    };
+    let view = |r: &Arc<Resource>| Some(BufferView::whole(r));
     let words = |r: &Resource| -> Vec<u32> {
         r.data
             .to_bytes()

@@ -10,32 +10,11 @@ mod random_compute;
 #[path = "../../tgsi-cli/tests/support/reference_bindings.rs"]
 mod reference_bindings;
 
-use random_compute::{random_program, Rng, HEADER};
+use random_compute::{buffer, buffers, random_program, Rng, HEADER};
 use reference_bindings::csref_bindings;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use tgsi::Format;
-use tgsi_exec::resource::{BufferView, Resource, Resources, Storage, Target};
 use tgsi_exec::{parse_consts, run_compute, run_compute_with, ComputeOptions, ExecError, Program};
 use tgsi_jit::JitProgram;
-
-/// A buffer resource of `words` words counting up from 1000.
-fn buffer(words: usize) -> Arc<Resource> {
-    let bytes: Vec<u8> = (0..words as u32)
-        .flat_map(|w| (1000 + w).to_le_bytes())
-        .collect();
-    Arc::new(Resource {
-        target: Target::Buffer,
-        format: Format::from_name("PIPE_FORMAT_R8_UNORM").expect("format"),
-        width0: bytes.len() as u32,
-        height0: 1,
-        depth0: 1,
-        array_size: 1,
-        last_level: 0,
-        nr_samples: 0,
-        data: Storage::from_bytes(&bytes),
-    })
-}
 
 /// The two buffers' bytes after dispatching `program` over `grid` on `engine` (`None`: the
 /// interpreter), and the lanes per wave.
@@ -58,19 +37,7 @@ fn dispatch_with(
     shared: usize,
 ) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
     let bufs = [buffer(256), buffer(256)];
-    let resources = Resources {
-        buffers: bufs
-            .iter()
-            .map(|r| {
-                Some(BufferView {
-                    resource: Arc::clone(r),
-                    offset: 0,
-                    size: r.width0,
-                })
-            })
-            .collect(),
-        ..Resources::default()
-    };
+    let resources = buffers(&[&bufs[0], &bufs[1]]);
     let opts = ComputeOptions {
         grid,
         resources: &resources,

@@ -1,7 +1,26 @@
 //! Random compute programs for the tests of 16-lane waves (`tests/wave_width.rs`) and of
 //! the JIT's compute waves (`tgsi-jit/tests/compute_cases.rs`): address arithmetic on the
 //! thread and block ids, loads and stores of shared memory and two buffers at those
-//! addresses, branches, and barriers at the top level.
+//! addresses, branches, and barriers at the top level; and the buffers they run on.
+
+use std::sync::Arc;
+use tgsi_exec::resource::{BufferView, Resource, Resources};
+
+/// A buffer resource of `words` words counting up from 1000.
+pub fn buffer(words: usize) -> Arc<Resource> {
+    let bytes: Vec<u8> = (0..words as u32)
+        .flat_map(|w| (1000 + w).to_le_bytes())
+        .collect();
+    Arc::new(Resource::buffer(&bytes))
+}
+
+/// `BUFFER[i]` = all of `bound[i]` (the same resource may be bound twice).
+pub fn buffers(bound: &[&Arc<Resource>]) -> Resources {
+    Resources {
+        buffers: bound.iter().map(|r| Some(BufferView::whole(r))).collect(),
+        ..Resources::default()
+    }
+}
 
 /// The declarations every program starts with: an 8x4 block, the thread and block ids,
 /// two buffers, shared memory and eight temporaries.
