@@ -32,18 +32,15 @@ impl<const N: usize> Machine<N> {
             .as_ref()
             .map(|o| std::array::from_fn(|c| self.fetch(o, c, all, res)));
         let mut out = [[0u32; N]; 4];
-        // Each quad's sources, `[quad][source][lane][channel]` (a wave has at most 8 quads),
-        // gathered before sampling.
-        let mut quad_srcs = [[[[0u32; 4]; 4]; MAX_TEX_SOURCES]; 8];
-        for (q, quad) in quad_srcs.iter_mut().enumerate().take(N / 4) {
+        // One quad's sources, `[source][lane][channel]`.
+        let mut quad = [[[0u32; 4]; 4]; MAX_TEX_SOURCES];
+        for q in 0..N / 4 {
+            let base = 4 * q;
             for (qs, s) in quad.iter_mut().zip(&srcs).take(nsrc) {
                 for (l, lane) in qs.iter_mut().enumerate() {
-                    *lane = s.map(|ch| ch[4 * q + l]);
+                    *lane = s.map(|ch| ch[base + l]);
                 }
             }
-        }
-        for (q, quad) in quad_srcs.iter().enumerate().take(N / 4) {
-            let base = 4 * q;
             let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
             let view_slot = tex.view.map(|s| self.slot_index(&s, base)).or(sampler_slot);
             let view = view_slot

@@ -92,10 +92,13 @@ pub fn execute(req: &TexRequest) -> QuadVec {
 /// a stale one). The machine keeps one from wave to wave.
 #[derive(Default)]
 pub struct Prepared {
-    /// Sampled pairs, the most recently used first.
-    bound: Vec<Bound>,
+    /// Sampled pairs, the most recently used first (boxed: a shader alternating between two
+    /// textures reorders them at every lookup, which then moves pointers, not views).
+    #[allow(clippy::vec_box)]
+    bound: Vec<Box<Bound>>,
     /// The views of the texel fetches (TXF, SAMPLE_I), which take no sampler.
-    fetch: Vec<Fetched>,
+    #[allow(clippy::vec_box)]
+    fetch: Vec<Box<Fetched>>,
 }
 
 /// Pairs (and fetched views) a [`Prepared`] keeps.
@@ -305,16 +308,18 @@ fn bound<'p>(req: &TexRequest, prepared: &'p mut Prepared) -> Option<&'p (View, 
     let entry = lookup(
         &mut prepared.bound,
         |e| e.key.2 == seamless && same_view(&e.key.0, view) && same_sampler(&e.key.1, st),
-        || Bound {
-            key: (view.clone(), *st, seamless),
-            ready: View::new(view, st.border_color).map(|v| {
-                let samp = Samp {
-                    st: *st,
-                    seamless: st.seamless_cube_map || seamless,
-                    fast: fast2d::Plan::new(&v, st),
-                };
-                (v, samp)
-            }),
+        || {
+            Box::new(Bound {
+                key: (view.clone(), *st, seamless),
+                ready: View::new(view, st.border_color).map(|v| {
+                    let samp = Samp {
+                        st: *st,
+                        seamless: st.seamless_cube_map || seamless,
+                        fast: fast2d::Plan::new(&v, st),
+                    };
+                    (v, samp)
+                }),
+            })
         },
     );
     entry.ready.as_ref()
@@ -528,9 +533,11 @@ fn txf(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     let entry = lookup(
         &mut prepared.fetch,
         |e| same_view(&e.key, view),
-        || Fetched {
-            key: view.clone(),
-            ready: View::new(view, [0; 4]),
+        || {
+            Box::new(Fetched {
+                key: view.clone(),
+                ready: View::new(view, [0; 4]),
+            })
         },
     );
     match &entry.ready {
