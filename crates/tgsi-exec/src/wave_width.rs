@@ -21,12 +21,14 @@
 //!   phase (not inside a loop): one instruction writes lane after lane, in softpipe's quad
 //!   order.
 //!
-//! Byte ranges come from an interval analysis of the integer registers: registers start at
-//! zero, system values range over the block and grid, immediates and constants are the
-//! dispatch's values, and the additions, multiplications, shifts and bitwise operations
-//! that compute addresses narrow them; everything else can hold any word. Branches join
-//! their two sides, loops let the registers they write hold any word. Image accesses
-//! count as touching the whole image.
+//! Byte ranges come from an analysis of the integer registers that knows an interval and a
+//! residue modulo a power of two for each channel: registers start at zero, system values
+//! range over the block and grid, immediates and constants are the dispatch's values, and
+//! the additions, multiplications, shifts and bitwise operations that compute addresses
+//! narrow them; everything else can hold any word. Branches join their two sides, loops
+//! let the registers they write hold any word. Two accesses cannot meet when their
+//! intervals are apart or their residues leave room for both (interleaved records). Image
+//! accesses count as touching the whole image.
 
 use crate::compile::{Inst, Program, RegFile, SrcOp};
 use crate::compute::ComputeOptions;
