@@ -105,6 +105,8 @@ struct Measurement {
     elapsed: Duration,
     /// Pixels per frame (fragment) or invocations per dispatch (compute).
     work: u64,
+    /// Compute on the CPU: the lanes per wave the dispatch ran (4 or 16).
+    wave_lanes: Option<u32>,
     processor: Processor,
 }
 
@@ -137,14 +139,20 @@ impl Measurement {
             _ => self.threads.to_string(),
         };
         let (runs, seconds) = (self.runs, self.elapsed.as_secs_f64());
+        let lanes_json = self
+            .wave_lanes
+            .map_or("null".to_string(), |n| n.to_string());
+        let lanes = self
+            .wave_lanes
+            .map_or(String::new(), |n| format!(", {n}-lane waves"));
         match (self.processor, json) {
             (Processor::Compute, true) => println!(
-                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"approx_math\":{approx_math},\"threads\":{threads_json},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
+                "{{\"engine\":\"{engine}\",\"fallback\":{fallback},\"approx_math\":{approx_math},\"threads\":{threads_json},\"us_per_dispatch\":{:.3},\"minvocations_per_s\":{:.4},\"wave_lanes\":{lanes_json},\"compile_ms\":{compile_ms:.4},\"runs\":{runs},\"seconds\":{seconds:.4}}}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
             (Processor::Compute, false) => println!(
-                "{engine:7} threads {threads}: {:10.1} us/dispatch, {:8.3} M invocations/s, compile {compile_ms:.3} ms ({runs} dispatches in {seconds:.2} s){note}",
+                "{engine:7} threads {threads}: {:10.1} us/dispatch, {:8.3} M invocations/s{lanes}, compile {compile_ms:.3} ms ({runs} dispatches in {seconds:.2} s){note}",
                 self.per_run_us(),
                 self.mega_per_s()
             ),
@@ -213,6 +221,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
             runs: timed.runs,
             elapsed: timed.elapsed,
             work: timed.work,
+            wave_lanes: timed.wave_lanes,
             processor: program.processor,
         };
         measurement.print(args.json);
@@ -229,6 +238,8 @@ struct Timed {
     /// Compile time beyond lowering (JIT code generation, GPU pipeline creation).
     compile: Duration,
     fallback: bool,
+    /// Compute on the CPU: the lanes per wave the dispatch ran.
+    wave_lanes: Option<u32>,
 }
 
 /// The error for a stage `tgsi bench` does not time.
@@ -254,6 +265,7 @@ fn time_cpu(
         Failure::Invalid
     };
     let (engine, jit_time) = engine::prepare(choice, args.math, program, name)?;
+    let mut lanes = None;
     let (runs, elapsed, work) = match program.processor {
         Processor::Fragment => {
             let options = render_options(args, bindings)?;
@@ -277,6 +289,7 @@ fn time_cpu(
             let (runs, elapsed) = repeat(min_time, || {
                 let stats = tgsi_exec::run_compute_with(engine.wave(), &options).map_err(fail)?;
                 invocations = stats.invocations;
+                lanes = Some(stats.wave_lanes);
                 Ok(())
             })?;
             (runs, elapsed, invocations)
@@ -289,6 +302,7 @@ fn time_cpu(
         work,
         compile: jit_time,
         fallback: engine.fell_back(),
+        wave_lanes: lanes,
     })
 }
 
@@ -334,6 +348,7 @@ fn time_gpu(
         work,
         compile,
         fallback: false,
+        wave_lanes: None,
     })
 }
 
