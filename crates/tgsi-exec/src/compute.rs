@@ -18,9 +18,9 @@
 //!   instruction's dispatch over four times the lanes; results stay softpipe's bit for bit.
 //!   [`crate::wave_width`] holds the proof and its conditions (barriers outside control
 //!   flow; in each phase, accesses of different instructions to written memory at byte
-//!   ranges that cannot overlap, from an interval analysis of the addresses; no atomics,
-//!   subgroup opcodes or texture sampling). Other programs, and every program with
-//!   [`ComputeOptions::softpipe_waves`], run on the 4-lane machines.
+//!   ranges that cannot overlap, from an interval analysis of the addresses; no subgroup
+//!   opcodes or texture sampling, no atomics whose order matters). Other programs, and
+//!   every program with [`ComputeOptions::softpipe_waves`], run on the 4-lane machines.
 //! * Inside one instruction, atomics go lane 0 … 3, so order-dependent results (atomic
 //!   return values, races) are softpipe's exactly when `threads` is 1.
 //! * System values: THREAD_ID, BLOCK_ID, GRID_SIZE, BLOCK_SIZE (`.xyz`, `.w` = 0),

@@ -12,14 +12,17 @@
 //!
 //! * every BARRIER and MEMBAR is outside all control flow (so the phases are the stretches
 //!   of the program between them, the same for every quad), and the program has no
-//!   atomics, inter-lane opcodes, texture sampling, CLOCK, subroutines, switches, legacy
-//!   loops or jumps (which [`crate::compute`] keeps on softpipe's machines anyway);
+//!   inter-lane opcodes, texture sampling, CLOCK, subroutines, switches, legacy loops or
+//!   jumps, and no atomics but integer additions, bitwise operations and minima/maxima on
+//!   buffers and shared memory whose returned values nothing reads (updates whose final
+//!   word does not depend on their order; exchanges, float additions and the wrapping
+//!   counters do);
 //! * in each phase, for each memory that is written (the workgroup's shared memory, or one
 //!   bound resource, whichever slots name it; a slot chosen at run time stands for all of
 //!   them), any two accesses by different instructions touch byte ranges that cannot
-//!   overlap, and an instruction that writes it runs at most once per invocation in the
-//!   phase (not inside a loop): one instruction writes lane after lane, in softpipe's quad
-//!   order.
+//!   overlap unless both are such atomics with the same operation, and an instruction that
+//!   stores runs at most once per invocation in the phase (not inside a loop): one
+//!   instruction writes lane after lane, in softpipe's quad order.
 //!
 //! Byte ranges come from an analysis of the integer registers that knows an interval and a
 //! residue modulo a power of two for each channel: registers start at zero, system values
@@ -32,7 +35,7 @@
 
 use crate::compile::{Inst, Program, RegFile, SrcOp};
 use crate::compute::ComputeOptions;
-use crate::ops::{Flow, Kind};
+use crate::ops::{AtomicOp, Flow, Kind};
 use std::collections::BTreeMap;
 use tgsi::{Opcode, Semantic};
 
@@ -253,6 +256,11 @@ impl Memory {
 struct Access {
     memory: Memory,
     write: bool,
+    /// An atomic whose returned value is never read and whose operation commutes: the
+    /// final word is the same whatever the order of such updates.
+    update: Option<AtomicOp>,
+    /// It may touch the whole resource (an image, or a slot chosen at run time).
+    whole: bool,
     /// Bytes it may touch, `lo .. end`.
     lo: u64,
     end: u64,
@@ -291,14 +299,70 @@ fn order_dependence_in(phase: &[Access]) -> Option<(usize, usize)> {
         return Some((first.pc, first.pc));
     }
     phase.iter().filter(|w| w.write).find_map(|w| {
-        if w.in_loop {
+        if w.in_loop && w.update.is_none() {
             return Some((w.pc, w.pc));
         }
+        let commute = |a: &Access| w.update.is_some() && a.update == w.update;
         phase
             .iter()
-            .find(|a| a.pc != w.pc && w.memory.may_alias(a.memory) && w.may_overlap(a))
+            .find(|a| {
+                a.pc != w.pc && !commute(a) && w.memory.may_alias(a.memory) && w.may_overlap(a)
+            })
             .map(|a| (w.pc, a.pc))
     })
+}
+
+/// Whether updates by `op` give the same final word in any order (integer operations that
+/// commute and associate; not the float add, exchanges or the wrapping counters).
+fn commutes(op: AtomicOp) -> bool {
+    use AtomicOp as A;
+    matches!(
+        op,
+        A::Add | A::And | A::Or | A::Xor | A::UMin | A::UMax | A::IMin | A::IMax
+    )
+}
+
+/// Whether the value atomic `pc` returns (to all four channels of its TEMP destination,
+/// when it enables `.x`; otherwise it does nothing) can never be read: no instruction after
+/// it reads the register, nor any instruction of a loop around it (the next iteration).
+/// Indirectly addressed temporaries count as reads of every one.
+fn result_unused(insts: &[Inst], pc: usize) -> bool {
+    let Some(d) = insts.get(pc).and_then(|i| i.dst.first()) else {
+        return false;
+    };
+    if d.mask & 1 == 0 {
+        return true;
+    }
+    if d.file != RegFile::Temp || d.indirect.is_some() {
+        return false;
+    }
+    let reads = |i: &Inst| {
+        let temp =
+            |s: &SrcOp| s.file == RegFile::Temp && (s.index == d.index || s.indirect.is_some());
+        i.src.iter().any(temp) || i.tex.as_ref().is_some_and(|t| t.offsets.iter().any(temp))
+    };
+    if insts.iter().skip(pc + 1).any(reads) {
+        return false;
+    }
+    // The loops around it, found walking back (constructs closed on the way are not).
+    let mut depth = 0usize;
+    for (i, inst) in insts.iter().enumerate().take(pc).rev() {
+        match inst.kind {
+            Kind::Flow(Flow::EndLoop | Flow::EndIf) => depth += 1,
+            Kind::Flow(Flow::If { .. }) => depth = depth.saturating_sub(1),
+            Kind::Flow(Flow::BgnLoop) if depth > 0 => depth -= 1,
+            // A loop around the atomic.
+            Kind::Flow(Flow::BgnLoop)
+                if insts
+                    .get(i..=inst.target)
+                    .is_none_or(|body| body.iter().any(reads)) =>
+            {
+                return false
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The interval analysis over one dispatch.
@@ -360,6 +424,31 @@ impl<'a> Analysis<'a> {
                     }
                     phases.push(Vec::new());
                 }
+                Kind::Atomic(op) if commutes(op) && result_unused(insts, pc) => {
+                    let access = self.access(inst, !loops.is_empty(), pc);
+                    match access {
+                        Some(Some(a))
+                            if matches!(a.memory, Memory::Shared | Memory::Resource(_))
+                                && !a.whole =>
+                        {
+                            if let Some(phase) = phases.last_mut() {
+                                phase.push(Access {
+                                    update: Some(op),
+                                    ..a
+                                });
+                            }
+                        }
+                        // An unbound buffer: nothing happens.
+                        Some(None) => {}
+                        _ => {
+                            return Err(format!(
+                                "{} depends on the order of invocations",
+                                program.describe(pc)
+                            ))
+                        }
+                    }
+                    self.assign(inst);
+                }
                 Kind::Atomic(_)
                 | Kind::Vote(_)
                 | Kind::Ballot
@@ -401,17 +490,23 @@ impl<'a> Analysis<'a> {
     /// The memory and byte range of a LOAD or STORE (`None` inside: not analysable;
     /// `Some(None)`: touches no memory).
     fn access(&self, inst: &Inst, in_loop: bool, pc: usize) -> Option<Option<Access>> {
-        let write = matches!(inst.kind, Kind::Store);
-        let (file, index, indirect, address) = if write {
+        let atomic = matches!(inst.kind, Kind::Atomic(_));
+        let write = matches!(inst.kind, Kind::Store) || atomic;
+        let (file, index, indirect, address) = if write && !atomic {
             let d = inst.dst.first()?;
             (d.file, d.index, d.indirect.is_some(), inst.src.first()?)
         } else {
             let s = inst.src.first()?;
             (s.file, s.index, s.indirect.is_some(), inst.src.get(1)?)
         };
-        // Bytes from the address: the highest channel written or stored, plus one.
+        // Bytes from the address: the highest channel written or stored, plus one (an
+        // atomic: one word).
         let mask = inst.dst.first().map_or(0, |d| d.mask & 0xf);
-        let bytes = 4 * u64::from(8 - mask.leading_zeros());
+        let bytes = if atomic {
+            4
+        } else {
+            4 * u64::from(8 - mask.leading_zeros())
+        };
         let at = self.source(address)[0];
         let resources = self.opts.resources;
         let (memory, base, whole) = match file {
@@ -442,6 +537,8 @@ impl<'a> Analysis<'a> {
         Some(Some(Access {
             memory,
             write,
+            update: None,
+            whole,
             lo,
             end,
             k,
@@ -467,8 +564,13 @@ impl<'a> Analysis<'a> {
                 continue;
             }
             let mut reg = self.state.get((f, d.index));
+            // Atomics write the old value to all four channels (softpipe's rule).
+            let mask = match inst.kind {
+                Kind::Atomic(_) => 0xf,
+                _ => d.mask,
+            };
             for (c, r) in reg.iter_mut().enumerate() {
-                if d.mask & (1 << c) != 0 {
+                if mask & (1 << c) != 0 {
                     *r = match (k, inst.saturate) {
                         (0, false) => results[c],
                         _ => Range::ANY,

@@ -102,9 +102,35 @@ const INTERLEAVED: &str = "IMM[0] UINT32 {3, 3, 4, 1}
   8: END
 ";
 
+/// A histogram: every invocation adds 1 to one of 4 bins of BUFFER[1] and ORs its id into
+/// a shared word, inside a loop, never reading what the atomics return (in TEMP[8]).
+const HISTOGRAM: &str = "IMM[0] UINT32 {3, 2, 1, 0}
+  0: AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+  1: SHL TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+  2: MOV TEMP[1].x, IMM[0].wwww
+  3: BGNLOOP :9
+  4:   ATOMUADD TEMP[8].x, BUFFER[1], TEMP[0].xxxx, IMM[0].zzzz
+  5:   ATOMOR TEMP[8].x, MEMORY[0], IMM[0].wwww, SV[0].yyyy
+  6:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].zzzz
+  7:   USGE TEMP[2].x, TEMP[1].xxxx, IMM[0].yyyy
+  8:   UIF TEMP[2].xxxx :10
+  9:     BRK
+ 10:   ENDIF
+ 11: ENDLOOP :3
+ 12: MOV TEMP[3], IMM[0].wwww
+ 13: BARRIER
+ 14: LOAD TEMP[3].x, MEMORY[0], IMM[0].wwww
+ 15: STORE BUFFER[1].x, IMM[0].wwww, TEMP[3].xxxx
+ 16: END
+";
+
 #[test]
 fn order_free_programs_run_wide_with_softpipes_results() {
-    for (name, body) in [("tile", TILE), ("interleaved", INTERLEAVED)] {
+    for (name, body) in [
+        ("tile", TILE),
+        ("interleaved", INTERLEAVED),
+        ("histogram", HISTOGRAM),
+    ] {
         let text = format!("{HEADER}{body}");
         assert_eq!(why(&text, false), None, "{name}");
         let wide = dispatch(&text, [2, 1, 1], 128, false, false);
@@ -170,6 +196,62 @@ fn order_dependent_programs_keep_softpipes_machines() {
             false,
             "STORE (instruction 5) and STORE (instruction 7) may touch the same bytes",
         ),
+        // The histogram's count returned and stored.
+        (
+            "returned count",
+            "IMM[0] UINT32 {3, 2, 1, 0}
+  0: AND TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
+  1: SHL TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+  2: ATOMUADD TEMP[3].x, BUFFER[1], TEMP[0].xxxx, IMM[0].zzzz
+  3: SHL TEMP[1].x, SV[0].xxxx, IMM[0].yyyy
+  4: STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[3].xxxx
+  5: END
+",
+            false,
+            "ATOMUADD (instruction 2) depends on the order",
+        ),
+        // Lanes that leave the loop before the overwrite read the returned value after it.
+        (
+            "returned value past a BRK",
+            "IMM[0] UINT32 {3, 2, 1, 0}
+  0: BGNLOOP :7
+  1:   ATOMUADD TEMP[3].x, BUFFER[1], IMM[0].wwww, IMM[0].zzzz
+  2:   UIF SV[0].xxxx :4
+  3:     BRK
+  4:   ENDIF
+  5:   MOV TEMP[3], IMM[0].wwww
+  6:   BRK
+  7: ENDLOOP :0
+  8: SHL TEMP[1].x, SV[0].xxxx, IMM[0].yyyy
+  9: STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[3].xxxx
+ 10: END
+",
+            false,
+            "ATOMUADD (instruction 1) depends on the order",
+        ),
+        // An exchange: the last one wins.
+        (
+            "exchange",
+            "IMM[0] UINT32 {3, 2, 1, 0}
+  0: ATOMXCHG TEMP[3].x, BUFFER[1], IMM[0].wwww, SV[0].xxxx
+  1: END
+",
+            false,
+            "ATOMXCHG (instruction 0) depends on the order",
+        ),
+        // Counting into words another instruction reads between the same barriers.
+        (
+            "count read back",
+            "IMM[0] UINT32 {3, 2, 1, 0}
+  0: ATOMUADD TEMP[3].x, BUFFER[1], IMM[0].wwww, IMM[0].zzzz
+  1: LOAD TEMP[4].x, BUFFER[1], IMM[0].wwww
+  2: SHL TEMP[1].x, SV[0].xxxx, IMM[0].yyyy
+  3: STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[4].xxxx
+  4: END
+",
+            false,
+            "ATOMUADD (instruction 0) and LOAD (instruction 1) may touch the same bytes",
+        ),
         (
             "barrier in a branch",
             "IMM[0] UINT32 {2, 4, 1, 0}
@@ -180,15 +262,6 @@ fn order_dependent_programs_keep_softpipes_machines() {
 ",
             false,
             "BARRIER (instruction 1) is inside control flow",
-        ),
-        (
-            "atomic",
-            "IMM[0] UINT32 {2, 4, 1, 0}
-  0: ATOMUADD TEMP[0].x, BUFFER[1], IMM[0].xxxx, IMM[0].zzzz
-  1: END
-",
-            false,
-            "ATOMUADD (instruction 0) depends on the order of invocations",
         ),
         // BUFFER[1] is BUFFER[0]: a store into the words others load.
         (
@@ -212,30 +285,35 @@ fn order_dependent_programs_keep_softpipes_machines() {
         assert_eq!(run.lanes, 4, "{name}");
     }
     // The same program on two distinct buffers is order-free.
-    let text = format!("{HEADER}{}", cases[5].1);
+    let text = format!("{HEADER}{}", cases.last().expect("cases").1);
     assert_eq!(why(&text, false), None);
 }
 
 #[test]
 fn random_programs_proved_order_free_give_softpipes_results() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut wide, mut total) = (0, 0);
-    for _ in 0..1000 {
+    let (mut wide, mut with_atomics, mut total) = (0, 0, 0);
+    for _ in 0..1500 {
         let text = random_program(&mut rng);
         let a = dispatch(&text, [3, 1, 1], 256, false, false);
         let b = dispatch(&text, [3, 1, 1], 256, false, true);
         total += 1;
         if a.lanes == 16 {
             wide += 1;
+            with_atomics += usize::from(text.contains("ATOM"));
             assert!(
                 a.buffers == b.buffers,
                 "wide waves changed a result:\n{text}"
             );
         }
     }
-    // The generator must exercise the wide path, not only the fallback.
+    // The generator must exercise the wide path, atomics included, not only the fallback.
     assert!(
-        wide * 8 >= total,
+        wide * 10 >= total,
         "only {wide} of {total} programs ran wide"
+    );
+    assert!(
+        with_atomics >= 20,
+        "only {with_atomics} programs with atomics ran wide"
     );
 }

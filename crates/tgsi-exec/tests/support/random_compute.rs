@@ -23,7 +23,8 @@ pub fn buffers(bound: &[&Arc<Resource>]) -> Resources {
 }
 
 /// The declarations every program starts with: an 8x4 block, the thread and block ids,
-/// two buffers, shared memory and eight temporaries.
+/// two buffers, shared memory and nine temporaries (atomics that return into TEMP[8]
+/// return into a register nothing reads).
 pub const HEADER: &str = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 8
 PROPERTY CS_FIXED_BLOCK_HEIGHT 4
@@ -33,7 +34,7 @@ DCL SV[1], BLOCK_ID
 DCL BUFFER[0]
 DCL BUFFER[1]
 DCL MEMORY[0], SHARED
-DCL TEMP[0..7]
+DCL TEMP[0..8]
 ";
 
 /// A small deterministic generator (xorshift).
@@ -58,15 +59,19 @@ fn random_line(rng: &mut Rng) -> String {
     let s = rng.below(7);
     let chan = ["xxxx", "yyyy", "zzzz", "wwww"][rng.below(4) as usize];
     let file = ["MEMORY[0]", "BUFFER[0]", "BUFFER[1]"][rng.below(3) as usize];
-    match rng.below(11) {
-        0 => format!("SHL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        1 => format!("UADD TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
-        2 => format!("UMUL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        3 => format!("AND TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
-        4 => format!("XOR TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
-        5 => format!("UADD TEMP[{t}].x, TEMP[0].yyyy, TEMP[{s}].xxxx"),
-        6 | 7 => format!("LOAD TEMP[{t}].y, {file}, TEMP[{s}].xxxx"),
-        _ => format!("STORE {file}.x, TEMP[{s}].xxxx, TEMP[{t}].yyyy"),
+    let atomic = ["ATOMUADD", "ATOMOR", "ATOMUMAX", "ATOMXOR", "ATOMXCHG"][rng.below(5) as usize];
+    match rng.below(24) {
+        0 | 1 => format!("SHL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
+        2 | 3 => format!("UADD TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
+        4 | 5 => format!("UMUL TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
+        6 | 7 => format!("AND TEMP[{t}].x, TEMP[{s}].xxxx, IMM[0].{chan}"),
+        8 | 9 => format!("XOR TEMP[{t}].x, TEMP[0].xxxx, IMM[0].{chan}"),
+        10 | 11 => format!("UADD TEMP[{t}].x, TEMP[0].yyyy, TEMP[{s}].xxxx"),
+        12..=15 => format!("LOAD TEMP[{t}].y, {file}, TEMP[{s}].xxxx"),
+        16..=20 => format!("STORE {file}.x, TEMP[{s}].xxxx, TEMP[{t}].yyyy"),
+        // Atomics returning where nothing reads, and where something may.
+        21 | 22 => format!("{atomic} TEMP[8].x, {file}, TEMP[{s}].xxxx, TEMP[{t}].yyyy"),
+        _ => format!("{atomic} TEMP[{t}].x, {file}, TEMP[{s}].xxxx, TEMP[0].xxxx"),
     }
 }
 
