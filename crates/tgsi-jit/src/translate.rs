@@ -418,15 +418,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         b.ins().store(mem, bits, self.frame, field::ACTIVE);
         let k = b.ins().iconst(I32, i64::from(stop.number));
         b.ins().store(mem, k, self.frame, field::RESUME);
-        let executed = b.use_var(self.executed);
-        b.ins().store(mem, executed, self.frame, field::EXECUTED);
-        let budget = b.ins().load(I64, mem, self.frame, field::BUDGET);
-        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, executed, budget);
-        let stopped = b.ins().iconst(I32, i64::from(status::BARRIER));
-        let out = b.ins().iconst(I32, i64::from(status::BUDGET));
-        let st = b.ins().select(over, out, stopped);
-        b.ins().return_(&[st]);
-        b.switch_to_block(stop.block);
+        self.return_counted(status::BARRIER);
+        self.b.switch_to_block(stop.block);
         for &i in &stop.reload {
             self.reload(i);
         }
@@ -449,23 +442,31 @@ impl<'a, 'b> Translator<'a, 'b> {
         self.b.switch_to_block(next);
     }
 
-    /// The exit paths: results to the frame, the budget check, the status.
-    fn finish(&mut self) {
+    /// Store the instruction count in the frame and return `ok`, or [`status::BUDGET`] when
+    /// the count passes the budget.
+    fn return_counted(&mut self, ok: i32) {
         let b = &mut *self.b;
-        b.switch_to_block(self.exit);
         let mem = MemFlagsData::trusted();
         let executed = b.use_var(self.executed);
         b.ins().store(mem, executed, self.frame, field::EXECUTED);
-        let kill = self.get_mask(self.kill);
-        let bits = self.mask_bits(&kill);
-        let b = &mut *self.b;
-        b.ins().store(mem, bits, self.frame, field::KILL);
         let budget = b.ins().load(I64, mem, self.frame, field::BUDGET);
         let over = b.ins().icmp(IntCC::UnsignedGreaterThan, executed, budget);
-        let done = b.ins().iconst(I32, i64::from(status::DONE));
+        let ok = b.ins().iconst(I32, i64::from(ok));
         let out = b.ins().iconst(I32, i64::from(status::BUDGET));
-        let st = b.ins().select(over, out, done);
+        let st = b.ins().select(over, out, ok);
         b.ins().return_(&[st]);
+    }
+
+    /// The exit paths: results to the frame, the budget check, the status.
+    fn finish(&mut self) {
+        self.b.switch_to_block(self.exit);
+        let kill = self.get_mask(self.kill);
+        let bits = self.mask_bits(&kill);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), bits, self.frame, field::KILL);
+        self.return_counted(status::DONE);
+        let b = &mut *self.b;
         b.switch_to_block(self.host_error);
         let st = b.ins().iconst(I32, i64::from(status::HOST_ERROR));
         b.ins().return_(&[st]);
