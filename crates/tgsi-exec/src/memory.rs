@@ -139,11 +139,9 @@ impl Space<'_> {
 /// The bytes a `pipe_shader_buffer` shows: nothing when the view reaches past its resource
 /// (softpipe's check).
 fn buffer_space(view: Option<&BufferView>) -> Space<'_> {
-    let Some(v) = view else { return Space::Empty };
-    let width = v.resource.width0;
-    if v.offset > width || v.size > width - v.offset {
+    let Some(v) = view.filter(|v| v.shows_bytes()) else {
         return Space::Empty;
-    }
+    };
     Space::Bytes {
         data: &v.resource.data,
         base: v.offset as usize,

@@ -510,6 +510,13 @@ impl BufferView {
         }
     }
 
+    /// Whether the view shows its bytes: a view reaching past its resource shows nothing
+    /// (softpipe's check for `pipe_shader_buffer`).
+    pub fn shows_bytes(&self) -> bool {
+        let width = self.resource.width0;
+        self.offset <= width && self.size <= width - self.offset
+    }
+
     /// The visible bytes' offset into the resource for a byte offset into the view, when
     /// `[at, at + n)` lies inside both the view and the resource.
     pub fn locate(&self, at: u32, n: u32) -> Option<usize> {

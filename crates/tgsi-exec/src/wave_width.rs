@@ -76,6 +76,24 @@ pub fn order_dependence(
     })
 }
 
+/// Every BARRIER and MEMBAR of `program` in order when all are outside branches and loops
+/// (the places where every quad of a workgroup stops, the same for all), else the first
+/// one inside. The JIT resumes its compute waves at these.
+pub fn top_level_syncs(program: &Program) -> Result<Vec<usize>, usize> {
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for (pc, inst) in program.insts.iter().enumerate() {
+        match inst.kind {
+            Kind::Flow(Flow::If { .. } | Flow::BgnLoop) => depth += 1,
+            Kind::Flow(Flow::EndIf | Flow::EndLoop) => depth = depth.saturating_sub(1),
+            Kind::Sync if depth > 0 => return Err(pc),
+            Kind::Sync => out.push(pc),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
 /// What is known of a u32 value: it lies in `lo ..= hi` and is congruent to `r` modulo
 /// `2^k` (`k` ≤ 32; `r` < `2^k`). The congruence survives wrapping arithmetic, so it stays
 /// when the interval is lost; it tells apart interleaved accesses (`a[2i]` and `a[2i+1]`).
@@ -197,10 +215,10 @@ impl Range {
 /// The value ranges of the registers the program writes (TEMP, OUT, ADDR): channel ranges
 /// by (file, index); absent registers hold their initial zero.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct State(BTreeMap<(u8, i32), [Range; 4]>);
+struct State(BTreeMap<(usize, i32), [Range; 4]>);
 
 impl State {
-    fn get(&self, key: (u8, i32)) -> [Range; 4] {
+    fn get(&self, key: (usize, i32)) -> [Range; 4] {
         self.0.get(&key).copied().unwrap_or([Range::exact(0); 4])
     }
 
@@ -219,12 +237,10 @@ impl State {
     }
 }
 
-/// The key of a writable per-lane register file.
-fn writable(file: RegFile) -> Option<u8> {
+/// The per-lane file ([`RegFile::lane_file`]) of a register file instructions write.
+fn writable(file: RegFile) -> Option<usize> {
     match file {
-        RegFile::Temp => Some(0),
-        RegFile::Output => Some(1),
-        RegFile::Addr => Some(2),
+        RegFile::Temp | RegFile::Output | RegFile::Addr => file.lane_file(),
         _ => None,
     }
 }
@@ -387,6 +403,8 @@ impl<'a> Analysis<'a> {
     fn run(mut self) -> Result<Vec<Vec<Access>>, String> {
         let program = self.program;
         let unmatched = |pc: usize| format!("{} is unmatched", program.describe(pc));
+        top_level_syncs(program)
+            .map_err(|pc| format!("{} is inside control flow", program.describe(pc)))?;
         let insts = &self.program.insts;
         let mut phases = vec![Vec::new()];
         // Open IFs: the state before the IF and, after ELSE, the state its THEN ended with.
@@ -418,12 +436,7 @@ impl<'a> Analysis<'a> {
                     Flow::Brk | Flow::Cont | Flow::Ret | Flow::End => {}
                     _ => return Err(format!("{} is not analysed", program.describe(pc))),
                 },
-                Kind::Sync => {
-                    if !ifs.is_empty() || !loops.is_empty() {
-                        return Err(format!("{} is inside control flow", program.describe(pc)));
-                    }
-                    phases.push(Vec::new());
-                }
+                Kind::Sync => phases.push(Vec::new()),
                 Kind::Atomic(op) if commutes(op) && result_unused(insts, pc) => {
                     let access = self.access(inst, !loops.is_empty(), pc);
                     match access {

@@ -93,13 +93,9 @@ impl Bytes {
 
     /// Table entry `1 + i`: `BUFFER[i]` of `resources`.
     pub fn buffer(resources: &tgsi_exec::resource::Resources, i: u32) -> Bytes {
-        let Some(v) = resources.buffer(i) else {
+        let Some(v) = resources.buffer(i).filter(|v| v.shows_bytes()) else {
             return Bytes::NONE;
         };
-        let width = v.resource.width0;
-        if v.offset > width || v.size > width - v.offset {
-            return Bytes::NONE;
-        }
         Bytes::of(&v.resource.data, v.offset.into(), v.size.into())
     }
 }

@@ -83,26 +83,15 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
 /// compiled code resumes only at the top level, where every mask but the lanes that
 /// returned is full).
 pub(crate) fn barriers(program: &Program) -> Result<Vec<usize>, usize> {
-    let mut depth = 0usize;
-    let mut out = Vec::new();
-    for (pc, inst) in program.insts.iter().enumerate() {
-        match inst.kind {
-            Kind::Flow(Flow::If { .. } | Flow::BgnLoop) => depth += 1,
-            Kind::Flow(Flow::EndIf | Flow::EndLoop) => depth = depth.saturating_sub(1),
-            Kind::Sync if depth > 0 => return Err(pc),
-            Kind::Sync => {
-                let next_syncs = program
-                    .insts
-                    .get(pc + 1)
-                    .is_some_and(|i| matches!(i.kind, Kind::Sync));
-                if !next_syncs {
-                    out.push(pc);
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(out)
+    let mut syncs = tgsi_exec::wave_width::top_level_syncs(program)?;
+    let next_syncs = |pc: usize| {
+        program
+            .insts
+            .get(pc + 1)
+            .is_some_and(|i| matches!(i.kind, Kind::Sync))
+    };
+    syncs.retain(|&pc| !next_syncs(pc));
+    Ok(syncs)
 }
 
 /// Why the interpreter would run `program` faster than compiled code, or `None`: when most

@@ -227,9 +227,11 @@ fn csref_cases_match_the_interpreter() {
         compared += 1;
         wide += usize::from(got.1 == 16);
     }
-    eprintln!("{compared} csref cases compared, {wide} in 16-lane waves on the JIT");
-    if compared > 0 {
-        // matmul, fp64-dot-matrix and others run wide.
-        assert!(wide >= 2, "only {wide} cases ran on the JIT");
+    if compared == 0 {
+        eprintln!("skipped: no csref case found");
+        return;
     }
+    eprintln!("{compared} csref cases compared, {wide} in 16-lane waves on the JIT");
+    // matmul, fp64-dot-matrix and others run wide.
+    assert!(wide >= 2, "only {wide} cases ran on the JIT");
 }
