@@ -15,6 +15,7 @@ use super::tile_cache::aliases;
 use super::wrap;
 use crate::format::unorm8x4;
 use crate::resource::{SamplerState, Target, Wrap};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Levels a plan covers (those a [`View`] caches).
 const LEVELS: usize = 16;
@@ -134,6 +135,98 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// [`Plan::bilinear`] of a quad's four lanes at one level, the footprints worked out
+    /// lane-parallel, or `None` when any lane needs the general path.
+    #[inline]
+    pub fn bilinear_quad(
+        &self,
+        v: &View,
+        pot: bool,
+        s: &[f32; 4],
+        t: &[f32; 4],
+        level: u32,
+        offset: [i32; 3],
+    ) -> Option<[Texel; 4]> {
+        let lv = self.levels[..self.count].get(level as usize)?;
+        let (x, y) = if pot {
+            (
+                pot_axis(s, lv.pot.0, offset[0]),
+                pot_axis(t, lv.pot.1, offset[1]),
+            )
+        } else {
+            (
+                wrapped_axis(self.wrap[0], s, lv.width, offset[0]),
+                wrapped_axis(self.wrap[1], t, lv.height, offset[1]),
+            )
+        };
+        let inside = |i: &[i32; 4], n: u32| i.iter().all(|&i| i >= 0 && (i as u32) < n);
+        if !(inside(&x.i0, lv.width)
+            && inside(&x.i1, lv.width)
+            && inside(&y.i0, lv.height)
+            && inside(&y.i1, lv.height))
+        {
+            return None;
+        }
+        let whole = v.res.data.whole_words();
+        let mut out = [[0.0; 4]; 4];
+        for (j, texel) in out.iter_mut().enumerate() {
+            let (x0, x1, y0, y1) = (x.i0[j], x.i1[j], y.i0[j], y.i1[j]);
+            if aliases(level, 0, [x0, x1], [y0, y1]) {
+                return None;
+            }
+            // Inside a cached level, so no index overflows (`View::new`).
+            let (r0, r1) = (
+                lv.first + y0 as usize * lv.row,
+                lv.first + y1 as usize * lv.row,
+            );
+            let (c0, c1) = (x0 as usize, x1 as usize);
+            let word = |at: usize| whole.get(at).map(|w| w.load(Relaxed));
+            let words = [
+                word(r0 + c0)?,
+                word(r0 + c1)?,
+                word(r1 + c0)?,
+                word(r1 + c1)?,
+            ];
+            *texel = blend_words(self.order, x.w[j], y.w[j], words);
+        }
+        Some(out)
+    }
+}
+
+/// One axis of a quad's bilinear footprints: both texel indices and the second's weight.
+struct Axis {
+    i0: [i32; 4],
+    i1: [i32; 4],
+    w: [f32; 4],
+}
+
+/// The power-of-two repeat axis of `img_filter_2d_linear_repeat_POT` (as in
+/// [`Plan::bilinear`]), lane-parallel.
+#[inline(always)]
+fn pot_axis(s: &[f32; 4], size: u32, offset: i32) -> Axis {
+    let u: [f32; 4] = std::array::from_fn(|j| (s[j] * size as f32 - 0.5) + offset as f32);
+    let flr = u.map(ifloor);
+    let mask = size as i32 - 1;
+    let i0 = flr.map(|f| f & mask);
+    Axis {
+        i0,
+        i1: i0.map(|i| (i + 1) & mask),
+        w: std::array::from_fn(|j| u[j] - flr[j] as f32),
+    }
+}
+
+/// An axis wrapped by the sampler's mode, lane by lane.
+#[inline(always)]
+fn wrapped_axis(mode: Wrap, s: &[f32; 4], size: u32, offset: i32) -> Axis {
+    let l = s.map(|s| wrap::linear(mode, true, s, size, offset));
+    Axis {
+        i0: l.map(|l| l.i0),
+        i1: l.map(|l| l.i1),
+        w: l.map(|l| l.w),
+    }
+}
+
 /// The bilinear blend (weights `wx`, `wy`, texels in `lerp_2d` order) of four texels of a
 /// four-byte byte-unorm format given as words, component c being byte `order[c]`: the
 /// bytes are blended as they lie in the word (one vector per texel) and the components
@@ -158,7 +251,7 @@ pub(crate) fn blend_words(order: [u8; 4], wx: f32, wy: f32, words: [u32; 4]) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::filter::{self, ImgArgs, Samp};
     use super::*;
     use crate::resource::{Filter, MipFilter, Resource, SamplerView, Storage, Swizzle};
@@ -167,7 +260,7 @@ mod tests {
 
     /// A 2-D resource of `format` (four bytes a texel) with `levels` levels of pseudo-random
     /// bytes.
-    fn resource(format: &str, w: u32, h: u32, levels: u32, seed: u32) -> Arc<Resource> {
+    pub(crate) fn resource(format: &str, w: u32, h: u32, levels: u32, seed: u32) -> Arc<Resource> {
         let mut r = Resource {
             target: Target::Tex2D,
             format: Format::from_name(format).unwrap(),
@@ -195,14 +288,15 @@ mod tests {
     /// Every bilinear sample the specialised path takes equals the general filter's, for
     /// each wrap mode, byte order, power-of-two and other sizes, level and texel offset, at
     /// coordinates inside, around and far outside the texture (NaN and infinities too) and
-    /// on tile seams; and
-    /// the path takes over a third of them.
+    /// on tile seams, one lane at a time and as quads; and each path takes over a third of
+    /// them.
     #[test]
     fn plan_matches_the_general_filter() {
         let wraps = Wrap::ALL;
         let mut coords: Vec<f32> = (-40..=80).map(|i| i as f32 * 0.0371).collect();
         coords.extend([f32::NAN, f32::INFINITY, -f32::INFINITY, 1e9, -1e9, 0.5, 1.0]);
         let (mut taken, mut total) = (0u32, 0u32);
+        let (mut quads_taken, mut quads_total) = (0u32, 0u32);
         for (format, w, h, levels) in [
             ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64, 7),
             ("PIPE_FORMAT_B8G8R8A8_UNORM", 40, 24, 6),
@@ -252,7 +346,40 @@ mod tests {
                             .map(|(i, &s)| (s, coords[(i * 7 + level as usize) % coords.len()]));
                         let eighths =
                             (0..=64).map(|k| ((k % 9) as f32 / 8.0, (k / 9) as f32 / 8.0));
-                        for (s, t) in pairs.chain(eighths) {
+                        let points: Vec<(f32, f32)> = pairs.chain(eighths).collect();
+                        // The quad path: four consecutive points as one quad, and the same
+                        // point in all four lanes (every quad of a constant coordinate).
+                        let quads = points
+                            .chunks_exact(4)
+                            .map(|q| [q[0], q[1], q[2], q[3]])
+                            .chain(points.iter().map(|&p| [p; 4]));
+                        for quad in quads {
+                            let (s, t) = (quad.map(|p| p.0), quad.map(|p| p.1));
+                            quads_total += 1;
+                            let Some(got) = plan.bilinear_quad(&v, pot, &s, &t, level, offset)
+                            else {
+                                continue;
+                            };
+                            quads_taken += 1;
+                            for (j, got) in got.iter().enumerate() {
+                                let a = ImgArgs {
+                                    s: s[j],
+                                    t: t[j],
+                                    p: 0.0,
+                                    level,
+                                    face: 0,
+                                    offset,
+                                    gather: None,
+                                };
+                                let want = filter::run(&v, &samp, img, &a).map(f32::to_bits);
+                                assert_eq!(
+                                    got.map(f32::to_bits),
+                                    want,
+                                    "{format} {ws:?}/{wt:?} level {level} quad {quad:?} lane {j}"
+                                );
+                            }
+                        }
+                        for (s, t) in points {
                             let a = ImgArgs {
                                 s,
                                 t,
@@ -278,5 +405,9 @@ mod tests {
             }
         }
         assert!(taken * 3 > total, "the path took {taken} of {total}");
+        assert!(
+            quads_taken * 3 > quads_total,
+            "the quad path took {quads_taken} of {quads_total}"
+        );
     }
 }

@@ -83,7 +83,7 @@ fn mip(
 ) -> [Texel; 4] {
     let st = &samp.st;
     let funcs = lod::mip_funcs(st, filter::pot2d(v), control);
-    let (min, mag) = match funcs {
+    let (min, mag_img) = match funcs {
         _ if gather.is_some() => {
             let img = filter::select(v, samp, Filter::Linear, true);
             (img, img)
@@ -104,7 +104,7 @@ fn mip(
     let first = v.view.first_level;
     let last = v.view.last_level;
     // The specialised bilinear path, where the view, the sampler and the filters allow it.
-    let fast = match (&samp.fast, min == mag, gather) {
+    let fast = match (&samp.fast, min == mag_img, gather) {
         (Some(plan), true, None) => match min {
             Img::Linear2D => Some((plan, false)),
             Img::Linear2DRepeatPot => Some((plan, true)),
@@ -129,43 +129,91 @@ fn mip(
         };
         filter::run(v, samp, img, &a)
     };
-    let blend = |img: Img, j: usize, level0: i32| {
-        let lo = run(img, j, level0 as u32);
-        let hi = run(img, j, level0.wrapping_add(1) as u32);
-        let w = frac(lods[j]);
-        std::array::from_fn(|c| lerp(w, lo[c], hi[c]))
-    };
-    let magnify = |j: usize| lods[j] <= 0.0 && gather.is_none();
-    std::array::from_fn(|j| match funcs {
-        MipFuncs::NoneNoSelect => run(mag, j, first),
-        MipFuncs::None => run(if magnify(j) { mag } else { min }, j, first),
+    let picks: [Levels; 4] = std::array::from_fn(|j| {
+        let magnify = lods[j] <= 0.0 && gather.is_none();
+        levels(funcs, lods[j], first, last, magnify)
+    });
+    // A quad whose lanes all sample the same levels (always so with an implicit LOD),
+    // lane-parallel where the specialised path takes all four.
+    if let Some((plan, pot)) = fast {
+        if picks.iter().all(|p| *p == picks[0]) {
+            let quad = |level| plan.bilinear_quad(v, pot, s, t, level, offset);
+            let quad = match picks[0] {
+                Levels::One { level, .. } => quad(level),
+                Levels::Blend(level0) => {
+                    quad(level0)
+                        .zip(quad(level0.wrapping_add(1)))
+                        .map(|(lo, hi)| {
+                            std::array::from_fn(|j| {
+                                let w = frac(lods[j]);
+                                std::array::from_fn(|c| lerp(w, lo[j][c], hi[j][c]))
+                            })
+                        })
+                }
+            };
+            if let Some(texels) = quad {
+                return texels;
+            }
+        }
+    }
+    std::array::from_fn(|j| match picks[j] {
+        Levels::One { level, mag } => run(if mag { mag_img } else { min }, j, level),
+        Levels::Blend(level0) => {
+            let lo = run(min, j, level0);
+            let hi = run(min, j, level0.wrapping_add(1));
+            let w = frac(lods[j]);
+            std::array::from_fn(|c| lerp(w, lo[c], hi[c]))
+        }
+    })
+}
+
+/// The levels one lane samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Levels {
+    /// One level, with the magnification filter or the minification one.
+    One { level: u32, mag: bool },
+    /// Two levels, this one and the next, blended by the fraction of the LOD.
+    Blend(u32),
+}
+
+/// The levels a mip filter samples for a lane's LOD (`magnify`: the LOD is ≤ 0 and the
+/// sampling is not a gather).
+fn levels(funcs: MipFuncs, lod: f32, first: u32, last: u32, magnify: bool) -> Levels {
+    let mag = |level| Levels::One { level, mag: true };
+    let min = |level| Levels::One { level, mag: false };
+    match funcs {
+        MipFuncs::NoneNoSelect => mag(first),
+        MipFuncs::None => Levels::One {
+            level: first,
+            mag: magnify,
+        },
         MipFuncs::Nearest => {
-            if magnify(j) {
-                run(mag, j, first)
+            if magnify {
+                mag(first)
             } else {
-                let level = first.wrapping_add(trunc_i32(lods[j] + 0.5) as u32) as i32;
-                run(min, j, level.min(last as i32) as u32)
+                let level = first.wrapping_add(trunc_i32(lod + 0.5) as u32) as i32;
+                min(level.min(last as i32) as u32)
             }
         }
         MipFuncs::Linear | MipFuncs::Aniso => {
-            let level0 = (first as i32).wrapping_add(trunc_i32(lods[j]));
-            if magnify(j) {
-                run(mag, j, first)
+            let level0 = (first as i32).wrapping_add(trunc_i32(lod));
+            if magnify {
+                mag(first)
             } else if level0 >= last as i32 {
-                run(min, j, last)
+                min(last)
             } else {
-                blend(min, j, level0)
+                Levels::Blend(level0 as u32)
             }
         }
         MipFuncs::LinearPot => {
-            let level0 = (first as i32).wrapping_add(trunc_i32(lods[j]));
+            let level0 = (first as i32).wrapping_add(trunc_i32(lod));
             if level0 as u32 >= last {
-                run(min, j, if level0 < 0 { first } else { last })
+                min(if level0 < 0 { first } else { last })
             } else {
-                blend(min, j, level0)
+                Levels::Blend(level0 as u32)
             }
         }
-    })
+    }
 }
 
 /// `sample_compare`: compare the reference with the filtered depth (channel x, or every
@@ -202,5 +250,105 @@ fn compare(v: &View, func: CompareFunc, refs: &[f32; 4], gather: bool, rgba: &mu
             let k = pass(texel[0]);
             [k, k, k, 1.0]
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fast2d::{tests::resource, Plan};
+    use super::*;
+    use crate::resource::{MipFilter, SamplerState, SamplerView, Swizzle, Wrap};
+
+    /// Quads sampled with the specialised bilinear paths (one lane at a time and whole
+    /// quads) give the general filters' bits: every mip filter, LOD control and wrap mode,
+    /// power-of-two and other sizes, with LODs per lane that share a level pair but not
+    /// its blend weight, and ones that do not share it.
+    #[test]
+    fn specialised_paths_give_the_general_results() {
+        let mut x = 0x1234_5678u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
+        for (w, h, levels) in [(64, 64, 7), (40, 24, 6)] {
+            let res = resource("PIPE_FORMAT_R8G8B8A8_UNORM", w, h, levels, w + h);
+            let view = SamplerView {
+                resource: res.clone(),
+                format: res.format,
+                target: Target::Tex2D,
+                first_level: 0,
+                last_level: levels - 1,
+                first_layer: 0,
+                last_layer: 0,
+                offset: 0,
+                size: 0,
+                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+            };
+            let v = View::new(&view, [0; 4]).unwrap();
+            for mip in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear] {
+                for wrap in [
+                    Wrap::Repeat,
+                    Wrap::MirrorRepeat,
+                    Wrap::ClampToEdge,
+                    Wrap::Clamp,
+                ] {
+                    let st = SamplerState {
+                        wrap: [wrap; 3],
+                        min_img_filter: Filter::Linear,
+                        mag_img_filter: Filter::Linear,
+                        min_mip_filter: mip,
+                        max_lod: 1000.0,
+                        ..SamplerState::default()
+                    };
+                    let general = Samp {
+                        st,
+                        seamless: false,
+                        fast: None,
+                    };
+                    let special = Samp {
+                        fast: Plan::new(&v, &st),
+                        ..general
+                    };
+                    assert!(special.fast.is_some(), "the case applies");
+                    for control in [Control::None, Control::Explicit, Control::Bias] {
+                        for round in 0..200 {
+                            let base = [unit() * 3.0 - 1.0, unit() * 3.0 - 1.0];
+                            let spread = [0.001, 0.05, 0.4][round % 3];
+                            let mut q = Coords::default();
+                            for j in 0..4 {
+                                q.s[j] = base[0] + unit() * spread;
+                                q.t[j] = base[1] + unit() * spread;
+                                // Per-lane LODs: the same whole part (round 0 mod 2), or not.
+                                q.c1[j] = if round % 2 == 0 {
+                                    (round / 2 % 5) as f32 + unit()
+                                } else {
+                                    unit() * 6.0 - 1.0
+                                };
+                            }
+                            let sample = |samp: &Samp| {
+                                get_samples(
+                                    &v,
+                                    samp,
+                                    &q,
+                                    &[[[0.0; 4]; 2]; 3],
+                                    [0; 3],
+                                    control,
+                                    true,
+                                )
+                                .map(|t| t.map(f32::to_bits))
+                            };
+                            assert_eq!(
+                                sample(&special),
+                                sample(&general),
+                                "{w}x{h} {mip:?} {wrap:?} {control:?} {q:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
