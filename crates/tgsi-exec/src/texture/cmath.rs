@@ -5,7 +5,8 @@
 //! shift-count masking, and `util_fast_log2` with its 257-entry table.
 
 /// Mesa's `util_ifloor`: `((3 << 22) + 0.5 ± f)` in double, each rounded to float, and
-/// half the difference of their bit patterns. Equals `floor` for |f| < 2²², differs
+/// half the difference of their bit patterns. Equals `floor` for |f| < 2²² except tiny
+/// negatives (above about −2⁻³⁰ the double sums round to the bias, giving 0), differs
 /// beyond (±Inf give −2³⁰); NaN gives 0.
 pub(crate) fn ifloor(f: f32) -> i32 {
     if f.is_nan() {
@@ -155,6 +156,8 @@ mod tests {
         assert_eq!(ifloor(f32::NAN), 0);
         // 2^25 + 3: both sums round to even floats in a coarser binade.
         assert_ne!(ifloor(33_554_435.0), 33_554_435);
+        // A tiny negative vanishes in the double sums.
+        assert_eq!(ifloor(-1e-10), 0);
     }
 
     #[test]

@@ -294,6 +294,10 @@ impl View {
 
     /// The view swizzle applied to one texel (`do_swizzling`).
     pub fn swizzle(&self, t: Texel) -> Texel {
+        use Swizzle::{W, X, Y, Z};
+        if self.view.swizzle == [X, Y, Z, W] {
+            return t;
+        }
         self.view.swizzle.map(|s| self.select(s, &t))
     }
 
