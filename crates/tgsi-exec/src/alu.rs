@@ -7,7 +7,7 @@ use crate::compile::{DstOp, Inst};
 use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
 use crate::operand::{join, mask_channels, merge_row, saturate_word, split};
-use crate::ops::{Deriv, Kind, LaneKernel, VectorOp};
+use crate::ops::{Deriv, Kind, LaneKernel, VectorOp, WideOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 use tgsi::opcode::OperandType;
 
@@ -229,7 +229,7 @@ impl<const N: usize> Machine<N> {
         inst: &Inst,
         res: &Res,
         exec: u32,
-        op: fn([u64; 3]) -> u64,
+        op: WideOp,
         scratch: &mut Scratch<N>,
     ) {
         let Some(dst) = inst.dst.first().copied() else {
@@ -259,12 +259,7 @@ impl<const N: usize> Machine<N> {
                     None => *buf = [[0; 2]; N],
                 }
             }
-            let lanes = results
-                .iter_mut()
-                .zip(s0.iter().zip(s1.iter()).zip(s2.iter()));
-            for (r, ((&a, &b), &c)) in lanes {
-                *r = split(op([join(a), join(b), join(c)]));
-            }
+            (op.lanes)(results, [s0, s1, s2]);
             if saturate {
                 for r in results.iter_mut() {
                     *r = split(dsaturate(f64::from_bits(join(*r))).to_bits());

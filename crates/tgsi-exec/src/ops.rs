@@ -3,6 +3,7 @@
 //! types, replication and channel pairing come from [`tgsi::Opcode::info`]; nothing else in
 //! the crate lists opcodes.
 
+use crate::operand::{join, split};
 use crate::scalar::{double as d, float as fl, int, pack};
 use tgsi::Opcode;
 
@@ -142,6 +143,40 @@ macro_rules! lanes {
             }
         })
     };
+}
+
+/// A [`Kind::Wide`]: the 64-bit function of one lane, and the same inlined into a loop over
+/// the lanes of a wave.
+#[derive(Clone, Copy, Debug)]
+pub struct WideOp {
+    /// `f([src0, src1, src2])`: 64-bit values (a 32-bit source in the low word), a 64-bit
+    /// result (a 32-bit one in the low word).
+    pub f: fn([u64; 3]) -> u64,
+    /// `f` inlined into a loop over the lanes.
+    pub lanes: WideKernel,
+}
+
+/// A [`WideOp`] over a wave: `out[l] = f([src0[l], src1[l], src2[l]])`, each 64-bit value
+/// kept as its two words, low first (see [`join`]); all slices have the wave's length.
+pub type WideKernel = fn(out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3]);
+
+/// A [`Kind::Wide`] from a per-lane expression over the sources `s: [u64; 3]`.
+macro_rules! wide {
+    (|$s:ident| $e:expr) => {{
+        #[inline]
+        fn lane($s: [u64; 3]) -> u64 {
+            $e
+        }
+        Kind::Wide(WideOp {
+            f: lane,
+            lanes: |out, src| {
+                let lanes = out.iter_mut().zip(src[0]).zip(src[1]).zip(src[2]);
+                for (((o, &a), &b), &c) in lanes {
+                    *o = split(lane([join(a), join(b), join(c)]));
+                }
+            },
+        })
+    }};
 }
 
 /// The read-modify-write of an atomic opcode.
@@ -309,7 +344,7 @@ pub enum Kind {
     Vector(VectorOp),
     /// 64-bit operation on channel pairs; the shape (pair → pair, pair → word, word → pair)
     /// follows the operand types of the opcode table.
-    Wide(fn([u64; 3]) -> u64),
+    Wide(WideOp),
     /// DFRACEXP: significand to dst0, exponent to dst1.
     FracExp,
     /// Quad derivative.
@@ -538,67 +573,67 @@ pub fn kind(op: Opcode) -> Option<Kind> {
         Opcode::LSB => lanes!(|a| int::lsb(a) as u32),
         Opcode::IMSB => lanes!(|a| int::imsb(a as i32) as u32),
         Opcode::UMSB => lanes!(|a| int::umsb(a) as u32),
-        Opcode::DADD => Wide(|s| d::dadd(fd(s[0]), fd(s[1])).to_bits()),
-        Opcode::DMUL => Wide(|s| d::dmul(fd(s[0]), fd(s[1])).to_bits()),
-        Opcode::DDIV => Wide(|s| d::ddiv(fd(s[0]), fd(s[1])).to_bits()),
-        Opcode::DMAD => Wide(|s| d::dmad(fd(s[0]), fd(s[1]), fd(s[2])).to_bits()),
-        Opcode::DFMA => Wide(|s| d::dfma(fd(s[0]), fd(s[1]), fd(s[2])).to_bits()),
-        Opcode::DMAX => Wide(|s| d::dmax(fd(s[0]), fd(s[1])).to_bits()),
-        Opcode::DMIN => Wide(|s| d::dmin(fd(s[0]), fd(s[1])).to_bits()),
-        Opcode::DABS => Wide(|s| d::dabs(fd(s[0])).to_bits()),
-        Opcode::DNEG => Wide(|s| d::dneg(fd(s[0])).to_bits()),
-        Opcode::DRCP => Wide(|s| d::drcp(fd(s[0])).to_bits()),
-        Opcode::DSQRT => Wide(|s| d::dsqrt(fd(s[0])).to_bits()),
-        Opcode::DRSQ => Wide(|s| d::drsq(fd(s[0])).to_bits()),
-        Opcode::DFRAC => Wide(|s| d::dfrac(fd(s[0])).to_bits()),
-        Opcode::DFLR => Wide(|s| d::dflr(fd(s[0])).to_bits()),
-        Opcode::DCEIL => Wide(|s| d::dceil(fd(s[0])).to_bits()),
-        Opcode::DTRUNC => Wide(|s| d::dtrunc(fd(s[0])).to_bits()),
-        Opcode::DROUND => Wide(|s| d::dround(fd(s[0])).to_bits()),
-        Opcode::DSSG => Wide(|s| d::dssg(fd(s[0])).to_bits()),
-        Opcode::DLDEXP => Wide(|s| d::dldexp(fd(s[0]), s[1] as i32).to_bits()),
-        Opcode::DSLT => Wide(|s| u64::from(d::dslt(fd(s[0]), fd(s[1])))),
-        Opcode::DSGE => Wide(|s| u64::from(d::dsge(fd(s[0]), fd(s[1])))),
-        Opcode::DSEQ => Wide(|s| u64::from(d::dseq(fd(s[0]), fd(s[1])))),
-        Opcode::DSNE => Wide(|s| u64::from(d::dsne(fd(s[0]), fd(s[1])))),
-        Opcode::F2D => Wide(|s| f64::from(f(s[0] as u32)).to_bits()),
-        Opcode::D2F => Wide(|s| u64::from(u(fd(s[0]) as f32))),
-        Opcode::I2D => Wide(|s| f64::from(s[0] as i32).to_bits()),
-        Opcode::U2D => Wide(|s| f64::from(s[0] as u32).to_bits()),
-        Opcode::D2I => Wide(|s| u64::from(d::d2i(fd(s[0])) as u32)),
-        Opcode::D2U => Wide(|s| u64::from(d::d2u(fd(s[0])))),
-        Opcode::I2I64 => Wide(|s| s[0] as i32 as i64 as u64),
-        Opcode::U2I64 => Wide(|s| s[0] & 0xffff_ffff),
-        Opcode::F2I64 => Wide(|s| fl::f2i64(f(s[0] as u32)) as u64),
-        Opcode::F2U64 => Wide(|s| fl::f2u64(f(s[0] as u32))),
-        Opcode::D2I64 => Wide(|s| d::d2i64(fd(s[0])) as u64),
-        Opcode::D2U64 => Wide(|s| d::d2u64(fd(s[0]))),
-        Opcode::I642F => Wide(|s| u64::from(u(s[0] as i64 as f32))),
-        Opcode::U642F => Wide(|s| u64::from(u(s[0] as f32))),
-        Opcode::I642D => Wide(|s| (s[0] as i64 as f64).to_bits()),
-        Opcode::U642D => Wide(|s| (s[0] as f64).to_bits()),
-        Opcode::U64SEQ => Wide(|s| u64::from(d::u64seq(s[0], s[1]))),
-        Opcode::U64SNE => Wide(|s| u64::from(d::u64sne(s[0], s[1]))),
-        Opcode::U64SLT => Wide(|s| u64::from(d::u64slt(s[0], s[1]))),
-        Opcode::U64SGE => Wide(|s| u64::from(d::u64sge(s[0], s[1]))),
-        Opcode::I64SLT => Wide(|s| u64::from(d::i64slt(s[0] as i64, s[1] as i64))),
-        Opcode::I64SGE => Wide(|s| u64::from(d::i64sge(s[0] as i64, s[1] as i64))),
-        Opcode::I64MIN => Wide(|s| (s[0] as i64).min(s[1] as i64) as u64),
-        Opcode::I64MAX => Wide(|s| (s[0] as i64).max(s[1] as i64) as u64),
-        Opcode::U64MIN => Wide(|s| s[0].min(s[1])),
-        Opcode::U64MAX => Wide(|s| s[0].max(s[1])),
-        Opcode::I64ABS => Wide(|s| (s[0] as i64).wrapping_abs() as u64),
-        Opcode::I64SSG => Wide(|s| (s[0] as i64).signum() as u64),
-        Opcode::I64NEG => Wide(|s| (s[0] as i64).wrapping_neg() as u64),
-        Opcode::U64ADD => Wide(|s| s[0].wrapping_add(s[1])),
-        Opcode::U64MUL => Wide(|s| s[0].wrapping_mul(s[1])),
-        Opcode::U64SHL => Wide(|s| d::u64shl(s[0], s[1])),
-        Opcode::U64SHR => Wide(|s| d::u64shr(s[0], s[1])),
-        Opcode::I64SHR => Wide(|s| d::i64shr(s[0] as i64, s[1] as i64) as u64),
-        Opcode::I64DIV => Wide(|s| d::i64div(s[0] as i64, s[1] as i64) as u64),
-        Opcode::U64DIV => Wide(|s| d::u64div(s[0], s[1])),
-        Opcode::I64MOD => Wide(|s| d::i64mod(s[0] as i64, s[1] as i64) as u64),
-        Opcode::U64MOD => Wide(|s| d::u64mod(s[0], s[1])),
+        Opcode::DADD => wide!(|s| d::dadd(fd(s[0]), fd(s[1])).to_bits()),
+        Opcode::DMUL => wide!(|s| d::dmul(fd(s[0]), fd(s[1])).to_bits()),
+        Opcode::DDIV => wide!(|s| d::ddiv(fd(s[0]), fd(s[1])).to_bits()),
+        Opcode::DMAD => wide!(|s| d::dmad(fd(s[0]), fd(s[1]), fd(s[2])).to_bits()),
+        Opcode::DFMA => wide!(|s| d::dfma(fd(s[0]), fd(s[1]), fd(s[2])).to_bits()),
+        Opcode::DMAX => wide!(|s| d::dmax(fd(s[0]), fd(s[1])).to_bits()),
+        Opcode::DMIN => wide!(|s| d::dmin(fd(s[0]), fd(s[1])).to_bits()),
+        Opcode::DABS => wide!(|s| d::dabs(fd(s[0])).to_bits()),
+        Opcode::DNEG => wide!(|s| d::dneg(fd(s[0])).to_bits()),
+        Opcode::DRCP => wide!(|s| d::drcp(fd(s[0])).to_bits()),
+        Opcode::DSQRT => wide!(|s| d::dsqrt(fd(s[0])).to_bits()),
+        Opcode::DRSQ => wide!(|s| d::drsq(fd(s[0])).to_bits()),
+        Opcode::DFRAC => wide!(|s| d::dfrac(fd(s[0])).to_bits()),
+        Opcode::DFLR => wide!(|s| d::dflr(fd(s[0])).to_bits()),
+        Opcode::DCEIL => wide!(|s| d::dceil(fd(s[0])).to_bits()),
+        Opcode::DTRUNC => wide!(|s| d::dtrunc(fd(s[0])).to_bits()),
+        Opcode::DROUND => wide!(|s| d::dround(fd(s[0])).to_bits()),
+        Opcode::DSSG => wide!(|s| d::dssg(fd(s[0])).to_bits()),
+        Opcode::DLDEXP => wide!(|s| d::dldexp(fd(s[0]), s[1] as i32).to_bits()),
+        Opcode::DSLT => wide!(|s| u64::from(d::dslt(fd(s[0]), fd(s[1])))),
+        Opcode::DSGE => wide!(|s| u64::from(d::dsge(fd(s[0]), fd(s[1])))),
+        Opcode::DSEQ => wide!(|s| u64::from(d::dseq(fd(s[0]), fd(s[1])))),
+        Opcode::DSNE => wide!(|s| u64::from(d::dsne(fd(s[0]), fd(s[1])))),
+        Opcode::F2D => wide!(|s| f64::from(f(s[0] as u32)).to_bits()),
+        Opcode::D2F => wide!(|s| u64::from(u(fd(s[0]) as f32))),
+        Opcode::I2D => wide!(|s| f64::from(s[0] as i32).to_bits()),
+        Opcode::U2D => wide!(|s| f64::from(s[0] as u32).to_bits()),
+        Opcode::D2I => wide!(|s| u64::from(d::d2i(fd(s[0])) as u32)),
+        Opcode::D2U => wide!(|s| u64::from(d::d2u(fd(s[0])))),
+        Opcode::I2I64 => wide!(|s| s[0] as i32 as i64 as u64),
+        Opcode::U2I64 => wide!(|s| s[0] & 0xffff_ffff),
+        Opcode::F2I64 => wide!(|s| fl::f2i64(f(s[0] as u32)) as u64),
+        Opcode::F2U64 => wide!(|s| fl::f2u64(f(s[0] as u32))),
+        Opcode::D2I64 => wide!(|s| d::d2i64(fd(s[0])) as u64),
+        Opcode::D2U64 => wide!(|s| d::d2u64(fd(s[0]))),
+        Opcode::I642F => wide!(|s| u64::from(u(s[0] as i64 as f32))),
+        Opcode::U642F => wide!(|s| u64::from(u(s[0] as f32))),
+        Opcode::I642D => wide!(|s| (s[0] as i64 as f64).to_bits()),
+        Opcode::U642D => wide!(|s| (s[0] as f64).to_bits()),
+        Opcode::U64SEQ => wide!(|s| u64::from(d::u64seq(s[0], s[1]))),
+        Opcode::U64SNE => wide!(|s| u64::from(d::u64sne(s[0], s[1]))),
+        Opcode::U64SLT => wide!(|s| u64::from(d::u64slt(s[0], s[1]))),
+        Opcode::U64SGE => wide!(|s| u64::from(d::u64sge(s[0], s[1]))),
+        Opcode::I64SLT => wide!(|s| u64::from(d::i64slt(s[0] as i64, s[1] as i64))),
+        Opcode::I64SGE => wide!(|s| u64::from(d::i64sge(s[0] as i64, s[1] as i64))),
+        Opcode::I64MIN => wide!(|s| (s[0] as i64).min(s[1] as i64) as u64),
+        Opcode::I64MAX => wide!(|s| (s[0] as i64).max(s[1] as i64) as u64),
+        Opcode::U64MIN => wide!(|s| s[0].min(s[1])),
+        Opcode::U64MAX => wide!(|s| s[0].max(s[1])),
+        Opcode::I64ABS => wide!(|s| (s[0] as i64).wrapping_abs() as u64),
+        Opcode::I64SSG => wide!(|s| (s[0] as i64).signum() as u64),
+        Opcode::I64NEG => wide!(|s| (s[0] as i64).wrapping_neg() as u64),
+        Opcode::U64ADD => wide!(|s| s[0].wrapping_add(s[1])),
+        Opcode::U64MUL => wide!(|s| s[0].wrapping_mul(s[1])),
+        Opcode::U64SHL => wide!(|s| d::u64shl(s[0], s[1])),
+        Opcode::U64SHR => wide!(|s| d::u64shr(s[0], s[1])),
+        Opcode::I64SHR => wide!(|s| d::i64shr(s[0] as i64, s[1] as i64) as u64),
+        Opcode::I64DIV => wide!(|s| d::i64div(s[0] as i64, s[1] as i64) as u64),
+        Opcode::U64DIV => wide!(|s| d::u64div(s[0], s[1])),
+        Opcode::I64MOD => wide!(|s| d::i64mod(s[0] as i64, s[1] as i64) as u64),
+        Opcode::U64MOD => wide!(|s| d::u64mod(s[0], s[1])),
         Opcode::DFRACEXP => FracExp,
         Opcode::DDX => Deriv(self::Deriv::CoarseX),
         Opcode::DDY => Deriv(self::Deriv::CoarseY),

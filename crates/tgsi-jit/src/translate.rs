@@ -590,7 +590,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
-            Kind::Wide(kernel) => self.wide(inst, kernel),
+            Kind::Wide(op) => self.wide(inst, op.f),
             _ => self.step(pc, inst),
         }
     }

@@ -10,24 +10,37 @@ fn mask(b: bool) -> u32 {
     }
 }
 
+/// The result of an SSE arithmetic instruction `x op y` computed as `r`: when an operand is
+/// a NaN, the first NaN operand, quieted (written out so that the compiler's freedom to
+/// commute `x op y` where it inlines the operation cannot change which NaN survives).
+#[inline(always)]
+fn sse_result(x: f64, y: f64, r: f64) -> f64 {
+    let n = if x.is_nan() { x } else { y };
+    if n.is_nan() {
+        f64::from_bits(n.to_bits() | 1 << 51)
+    } else {
+        r
+    }
+}
+
 /// DADD.
 pub fn dadd(a: f64, b: f64) -> f64 {
-    a + b
+    sse_result(a, b, a + b)
 }
 
 /// DMUL.
 pub fn dmul(a: f64, b: f64) -> f64 {
-    a * b
+    sse_result(a, b, a * b)
 }
 
 /// DDIV.
 pub fn ddiv(a: f64, b: f64) -> f64 {
-    a / b
+    sse_result(a, b, a / b)
 }
 
 /// DMAD: two roundings.
 pub fn dmad(a: f64, b: f64, c: f64) -> f64 {
-    a * b + c
+    dadd(dmul(a, b), c)
 }
 
 /// DFMA: one rounding.
@@ -327,6 +340,22 @@ pub fn i64shr(a: i64, b: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Of two NaN operands the first survives, quieted, whichever order the compiler
+    /// evaluates them in; a single NaN survives quieted.
+    #[test]
+    fn arithmetic_nans_follow_sse() {
+        let bits = f64::to_bits;
+        let (a, b) = (f64::from_bits(0x7ff8_0000_0000_0001), -f64::NAN);
+        let snan = f64::from_bits(0x7ff0_0000_0000_0002);
+        for op in [dadd, dmul, ddiv] {
+            assert_eq!(bits(op(a, b)), bits(a));
+            assert_eq!(bits(op(b, a)), bits(b));
+            assert_eq!(bits(op(1.0, snan)), 0x7ff8_0000_0000_0002);
+        }
+        assert_eq!(bits(dmad(b, a, 1.0)), bits(b));
+        assert_eq!(bits(dmad(2.0, 3.0, a)), bits(a));
+    }
 
     #[test]
     fn conversions_follow_x86() {
