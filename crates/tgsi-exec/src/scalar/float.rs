@@ -75,9 +75,13 @@ pub fn saturate(x: f32) -> f32 {
 /// The result of an SSE arithmetic instruction `x op y` computed as `r`: when an operand is
 /// a NaN, the first NaN operand, quieted (written out so that the compiler's freedom to
 /// commute `x op y` cannot change which NaN survives).
+#[inline(always)]
 fn sse_result(x: f32, y: f32, r: f32) -> f32 {
-    if x.is_nan() || y.is_nan() {
-        sse_nan(x, y)
+    // Selects only (the NaN that survives is a NaN exactly when an operand is), so that
+    // lane loops over it vectorise.
+    let n = if x.is_nan() { x } else { y };
+    if n.is_nan() {
+        f32::from_bits(n.to_bits() | 0x0040_0000)
     } else {
         r
     }
