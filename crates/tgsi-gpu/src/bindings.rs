@@ -36,6 +36,8 @@ pub(crate) enum Bound {
 pub(crate) enum Written {
     Buffer(wgpu::Buffer, BufferView),
     Image(wgpu::Texture, ImageView),
+    /// An image held in a storage buffer (`tgsi_naga::Options::image_atomics_as_buffers`).
+    ImageBuffer(wgpu::Buffer, ImageView),
     /// The flag of `tgsi_naga::Options::loop_budget`, and the budget.
     LoopBudget(wgpu::Buffer, u32),
 }
@@ -107,6 +109,8 @@ pub(crate) fn translation_options(
         coordinate_wraps: crate::samplers::coordinate_wraps(resources),
         // WebGPU has neither 1-D arrays nor mipmapped 1-D textures.
         one_d_as_2d: true,
+        // naga's image atomics return no value.
+        image_atomics_as_buffers: true,
         depth_compares: Some(crate::samplers::depth_compares(resources)),
         ..Default::default()
     }
@@ -155,6 +159,13 @@ pub(crate) fn bind(gpu: &Gpu, module: &Module, inputs: &Inputs) -> Result<Bindin
                         .hw_atomic(b - tgsi_naga::HW_ATOMIC_BINDING_BASE),
                     b if b >= BUFFER_BINDING_BASE => {
                         inputs.resources.buffer(b - BUFFER_BINDING_BASE)
+                    }
+                    // IMAGE[i] at i, held in a buffer of words.
+                    b if rb.group == 2 => {
+                        let (slot, buffer, view) = images::buffer_slot(gpu, b, inputs)?;
+                        written.push(Written::ImageBuffer(buffer, view));
+                        slots.entry(rb.group).or_default().push(slot);
+                        continue;
                     }
                     _ => return Err(Error::Unsupported(format!("storage binding {rb:?}"))),
                 };
@@ -306,12 +317,27 @@ fn storage_slot(binding: u32, buffer: wgpu::Buffer, read_only: bool, inputs: &In
     }
 }
 
+/// The bytes of a storage buffer, through a staging copy.
+pub(crate) fn storage_bytes(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
+    gpu.queue.submit([encoder.finish()]);
+    gpu.read_buffer(&staging, buffer.size())
+}
+
 /// Copies every written buffer and image back into its `tgsi_exec` resource.
 pub(crate) fn read_back(gpu: &Gpu, written: &[Written]) -> Result<()> {
     for w in written {
         match w {
             Written::Buffer(buffer, view) => read_back_buffer(gpu, buffer, view)?,
             Written::Image(texture, view) => images::read_back(gpu, texture, view)?,
+            Written::ImageBuffer(buffer, view) => images::read_back_words(gpu, buffer, view)?,
             Written::LoopBudget(buffer, budget) => {
                 let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                     label: None,
@@ -333,16 +359,7 @@ pub(crate) fn read_back(gpu: &Gpu, written: &[Written]) -> Result<()> {
 
 /// Copies a storage buffer back into the bytes its view shows.
 fn read_back_buffer(gpu: &Gpu, buffer: &wgpu::Buffer, view: &BufferView) -> Result<()> {
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: buffer.size(),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, buffer.size());
-    gpu.queue.submit([encoder.finish()]);
-    let bytes = gpu.read_buffer(&staging, buffer.size())?;
+    let bytes = storage_bytes(gpu, buffer)?;
     let len = (view.size as usize).min(bytes.len());
     let visible = view
         .resource

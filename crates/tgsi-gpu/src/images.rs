@@ -1,12 +1,14 @@
 //! Storage images (`IMAGE[i]`, bind group 2 at binding i): a texture holding the view's
 //! resource (all levels, uploaded byte for byte), bound at the view's level and layers, and
-//! copied back into the resource after the run when the shader may write it. Buffer images
+//! copied back into the resource after the run when the shader may write it; an image that
+//! an atomic names is held in a storage buffer instead (`tgsi_naga::image_buffer`: a
+//! header of sizes, then the bound level's texels), copied back likewise. Buffer images
 //! are not translated by tgsi-naga; unbound slots are refused by name.
 
 use naga::{ImageDimension, StorageAccess};
 use tgsi_exec::resource::{ImageView, Target};
 
-use crate::bindings::{Bound, Inputs, Slot};
+use crate::bindings::{storage_bytes, Bound, Inputs, Slot};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
 use crate::textures;
@@ -129,6 +131,114 @@ pub(crate) fn read_back(gpu: &Gpu, texture: &wgpu::Texture, view: &ImageView) ->
                 r.data.write(dst, row);
             }
         }
+    }
+    Ok(())
+}
+
+/// The bound level of an image held in a storage buffer, and the header words
+/// `tgsi_naga::image_buffer` describes; refused where the buffer cannot hold it.
+fn held_level(slot: u32, view: &ImageView) -> Result<(tgsi_exec::resource::Level, [u32; 8])> {
+    let r = &view.resource;
+    let what = format!("IMAGE[{slot}]");
+    if r.target == Target::Buffer {
+        // The view's bytes, as the interpreter bounds a buffer image.
+        let width = view.size / 4;
+        let fits = u64::from(width) * 4 <= u64::from(r.width0);
+        let fits = fits && u64::from(view.offset) + u64::from(width) * 4 <= r.data.len() as u64;
+        if !fits || tgsi_exec::format::texel_bytes(view.format) != Some(4) {
+            return Err(Error::Unsupported(format!(
+                "{what}: a buffer image with atomics is held in a buffer of 32-bit texels \
+                 inside the resource"
+            )));
+        }
+        let bytes = width as usize * 4;
+        let level = tgsi_exec::resource::Level {
+            offset: view.offset as usize,
+            width,
+            height: 1,
+            slices: 1,
+            row_bytes: bytes,
+            slice_bytes: bytes,
+        };
+        return Ok((level, [width, 1, 1, 0, 1, 1, 0, 0]));
+    }
+    if tgsi_exec::format::texel_bytes(r.format) != Some(4) {
+        return Err(Error::Unsupported(format!(
+            "{what}: an image with atomics is held in a buffer of 32-bit texels; {:?} {} is not one",
+            r.target,
+            r.format.name().unwrap_or_default()
+        )));
+    }
+    let level = r.level(view.level, 4).ok_or_else(|| {
+        Error::Unsupported(format!("{what}: level {} does not exist", view.level))
+    })?;
+    let layered = matches!(
+        r.target,
+        Target::Array1D | Target::Array2D | Target::CubeArray | Target::Cube | Target::Tex3D
+    );
+    let depth = match r.target {
+        Target::Tex3D => level.slices,
+        _ => r.array_size,
+    };
+    let header = [
+        level.width,
+        level.height,
+        depth,
+        if layered { view.first_layer } else { 0 },
+        view.last_layer
+            .wrapping_sub(view.first_layer)
+            .wrapping_add(1),
+        level.slices,
+        0,
+        0,
+    ];
+    Ok((level, header))
+}
+
+/// The binding of `IMAGE[slot]` held in a storage buffer, the buffer, and the view to copy
+/// it back into.
+pub(crate) fn buffer_slot(
+    gpu: &Gpu,
+    slot: u32,
+    inputs: &Inputs,
+) -> Result<(Slot, wgpu::Buffer, ImageView)> {
+    let view = inputs
+        .resources
+        .image(slot)
+        .ok_or_else(|| Error::Unsupported(format!("IMAGE[{slot}] is not bound")))?;
+    let (level, header) = held_level(slot, view)?;
+    debug_assert_eq!(header.len() as u32, tgsi_naga::IMAGE_BUFFER_HEADER_WORDS);
+    let texels = level.slice_bytes * level.slices as usize;
+    let mut bytes: Vec<u8> = header.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let start = bytes.len();
+    bytes.resize(start + texels, 0);
+    view.resource.data.read(level.offset, &mut bytes[start..]);
+    let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+    let buffer = gpu.buffer_with(&bytes, usage);
+    let slot = Slot {
+        layout: wgpu::BindGroupLayoutEntry {
+            binding: slot,
+            visibility: inputs.visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        },
+        resource: Bound::Buffer(buffer.clone()),
+    };
+    Ok((slot, buffer, view.clone()))
+}
+
+/// Copies the texels of an image held in a storage buffer back into its resource.
+pub(crate) fn read_back_words(gpu: &Gpu, buffer: &wgpu::Buffer, view: &ImageView) -> Result<()> {
+    let (level, _) = held_level(0, view)?;
+    let bytes = storage_bytes(gpu, buffer)?;
+    let start = 4 * tgsi_naga::IMAGE_BUFFER_HEADER_WORDS as usize;
+    let texels = level.slice_bytes * level.slices as usize;
+    if let Some(b) = bytes.get(start..start + texels) {
+        view.resource.data.write(level.offset, b);
     }
     Ok(())
 }

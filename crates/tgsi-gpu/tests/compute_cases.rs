@@ -34,12 +34,39 @@ const EXPLAINED: &[(&str, &str)] = &[
         "image-formats-load-store",
         "stores to an RGBA16F image of values beyond the half range (llvmpipe's conversion)",
     ),
+    (
+        "image-atomic-exchange",
+        "four invocations exchange and compare-exchange each texel, so what they return and \
+         which value each texel keeps depend on the order invocations run in (the case's \
+         SOURCE says so; llvmpipe's results differ from softpipe's too)",
+    ),
+    (
+        "image-atomics-r32i-r32f",
+        "the values its image atomics return (binding 5, the records) depend on the order \
+         invocations run in (the case's SOURCE says so), and so do the texels that contended \
+         compare-exchanges (the 2-D R32I image, binding 0) and exchanges (the R32F images, \
+         bindings 2 and 3) leave; the 3-D and array images end as the interpreter leaves them",
+    ),
+    (
+        "image-atomics-r32ui-targets",
+        "the values its contended image atomics return (binding 7, the records) depend on the \
+         order invocations run in (the case's SOURCE says so), and so do the texels that \
+         contended exchanges (the buffer image, binding 6) and compare-swaps (the 2-D image, \
+         binding 1) leave; the other five images end as the interpreter leaves them",
+    ),
+];
+
+/// The bindings an [`EXPLAINED`] case may differ in (`None`: any).
+const EXPLAINED_BINDINGS: &[(&str, &[usize])] = &[
+    ("image-atomics-r32i-r32f", &[0, 2, 3, 5]),
+    ("image-atomics-r32ui-targets", &[1, 6, 7]),
 ];
 
 /// One case's outcome.
 enum Outcome {
     Same,
-    Differ(String),
+    /// What differs, and in which bindings.
+    Differ(String, Vec<usize>),
     NotRun(String),
 }
 
@@ -73,6 +100,7 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
         return Ok(Outcome::NotRun(e.to_string()));
     }
     let mut differ = Vec::new();
+    let mut bindings = Vec::new();
     let pairs = cpu
         .resources
         .bound_resources()
@@ -88,6 +116,7 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
                 .map(|(k, _)| k)
                 .collect();
             let first = at.first().copied().unwrap_or(0);
+            bindings.push(i);
             differ.push(format!(
                 "binding {i}: {} words differ (the first is word {first})",
                 at.len()
@@ -97,7 +126,7 @@ fn run_case(gpu: &tgsi_gpu::Gpu, dir: &Path) -> Result<Outcome, String> {
     Ok(if differ.is_empty() {
         Outcome::Same
     } else {
-        Outcome::Differ(differ.join(", "))
+        Outcome::Differ(differ.join(", "), bindings)
     })
 }
 
@@ -112,16 +141,32 @@ fn gpu_dispatches_match_the_interpreter() {
     for dir in &dirs {
         let name = common::name(dir);
         let why = EXPLAINED.iter().find(|(n, _)| *n == name).map(|(_, w)| *w);
-        match (run_case(&gpu, dir), why) {
+        let allowed = EXPLAINED_BINDINGS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, b)| *b);
+        let outcome = match run_case(&gpu, dir) {
+            // Differences beyond the bindings an explanation covers are not explained.
+            Ok(Outcome::Differ(d, b))
+                if allowed.is_some_and(|a| b.iter().any(|i| !a.contains(i))) =>
+            {
+                failures.push(format!(
+                    "DIFF    {name}: {d} (beyond the explained bindings)"
+                ));
+                continue;
+            }
+            other => other,
+        };
+        match (outcome, why) {
             (Ok(Outcome::Same), _) => {
                 same += 1;
                 eprintln!("same    {name}");
             }
-            (Ok(Outcome::Differ(d)), Some(why)) => {
+            (Ok(Outcome::Differ(d, _)), Some(why)) => {
                 explained += 1;
                 eprintln!("explain {name}: {d}: {why}");
             }
-            (Ok(Outcome::Differ(d)), None) => failures.push(format!("DIFF    {name}: {d}")),
+            (Ok(Outcome::Differ(d, _)), None) => failures.push(format!("DIFF    {name}: {d}")),
             (Ok(Outcome::NotRun(why)), _) => {
                 not_run += 1;
                 eprintln!("not run {name}: {why}");
@@ -206,4 +251,184 @@ IMM[1] UINT32 {2, 0, 0, 0}
     assert_eq!(want.0, [122, 221, 321, (0..64).sum::<u32>(), 63]);
     assert_eq!(want.1, [69]);
     assert_eq!(run(true), want);
+}
+
+/// Image atomics (whose old texels naga cannot return) through images held in storage
+/// buffers: 64 invocations combine their own texels of an R32_UINT image (add, maximum,
+/// compare-exchange) and return the old values, all add to one shared texel whose result
+/// nothing reads, reach outside the image (nothing changes, `(0, 0, 0, 1)` comes back,
+/// stores are dropped), take a signed minimum through ATOMUMIN on an R32_SINT array view
+/// that starts at layer 1, query its size, exchange floats on an R32_FLOAT image (the old
+/// value comes back through `int`, out-of-range and NaN as `INT_MIN`) and load them back.
+/// Every image and the result buffer end as the interpreter leaves them.
+#[test]
+fn image_atomics_match_the_interpreter() {
+    use std::sync::Arc;
+    use tgsi::Format;
+    use tgsi_exec::resource::{
+        Access, BufferView, ImageView, Resource, Resources, Storage, Target,
+    };
+    let Some(gpu) = common::gpu() else { return };
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 8
+PROPERTY CS_FIXED_BLOCK_HEIGHT 8
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR
+DCL IMAGE[1], 2D_ARRAY, PIPE_FORMAT_R32_SINT, WR
+DCL IMAGE[2], 2D, PIPE_FORMAT_R32_FLOAT, WR
+DCL BUFFER[0]
+DCL TEMP[0..9]
+IMM[0] UINT32 {8, 1, 64, 7}
+IMM[1] UINT32 {0, 1, 4294967295, 8}
+IMM[2] UINT32 {16, 32, 48, 64}
+IMM[3] UINT32 {80, 96, 4294967264, 0}
+IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
+  0: MOV TEMP[0].xy, SV[0].xyyy
+  1: MOV TEMP[0].zw, IMM[1].xxxx
+  2: UMAD TEMP[1].x, SV[0].yyyy, IMM[0].xxxx, SV[0].xxxx
+  3: SHL TEMP[1].y, TEMP[1].xxxx, IMM[0].wwww
+  4: ATOMUADD TEMP[2], IMAGE[0], TEMP[0], TEMP[1].xxxx, 2D, PIPE_FORMAT_R32_UINT
+  5: ATOMUMAX TEMP[3].xy, IMAGE[0], TEMP[0], IMM[0].zzzz, 2D, PIPE_FORMAT_R32_UINT
+  6: ATOMCAS TEMP[3].zw, IMAGE[0], TEMP[0], IMM[0].zzzz, TEMP[1].xxxx, 2D, PIPE_FORMAT_R32_UINT
+  7: MOV TEMP[5].xy, IMM[1].xwww
+  8: ATOMUADD TEMP[9].x, IMAGE[0], TEMP[5], IMM[1].yyyy, 2D, PIPE_FORMAT_R32_UINT
+  9: UADD TEMP[5].xy, TEMP[0].xyyy, IMM[0].xxxx
+ 10: ATOMXOR TEMP[4], IMAGE[0], TEMP[5], IMM[1].zzzz, 2D, PIPE_FORMAT_R32_UINT
+ 11: STORE IMAGE[0], TEMP[5], IMM[1].zzzz, 2D, PIPE_FORMAT_R32_UINT
+ 12: MOV TEMP[5].xy, TEMP[0].xyyy
+ 13: AND TEMP[5].z, TEMP[1].xxxx, IMM[0].yyyy
+ 14: UADD TEMP[6].x, TEMP[1].xxxx, IMM[3].zzzz
+ 15: ATOMUMIN TEMP[6], IMAGE[1], TEMP[5], TEMP[6].xxxx, 2D_ARRAY, PIPE_FORMAT_R32_SINT
+ 16: RESQ TEMP[7], IMAGE[1]
+ 17: U2F TEMP[8].x, TEMP[1].xxxx
+ 18: MAD TEMP[8].x, TEMP[8].xxxx, IMM[4].xxxx, IMM[4].yyyy
+ 19: ATOMXCHG TEMP[8], IMAGE[2], TEMP[0], TEMP[8].xxxx, 2D, PIPE_FORMAT_R32_FLOAT
+ 20: LOAD TEMP[9], IMAGE[2], TEMP[0], 2D, PIPE_FORMAT_R32_FLOAT
+ 21: STORE BUFFER[0], TEMP[1].yyyy, TEMP[2]
+ 22: UADD TEMP[1].z, TEMP[1].yyyy, IMM[2].xxxx
+ 23: STORE BUFFER[0], TEMP[1].zzzz, TEMP[3]
+ 24: UADD TEMP[1].z, TEMP[1].yyyy, IMM[2].yyyy
+ 25: STORE BUFFER[0], TEMP[1].zzzz, TEMP[4]
+ 26: UADD TEMP[1].z, TEMP[1].yyyy, IMM[2].zzzz
+ 27: STORE BUFFER[0], TEMP[1].zzzz, TEMP[6]
+ 28: UADD TEMP[1].z, TEMP[1].yyyy, IMM[2].wwww
+ 29: STORE BUFFER[0], TEMP[1].zzzz, TEMP[7]
+ 30: UADD TEMP[1].z, TEMP[1].yyyy, IMM[3].xxxx
+ 31: STORE BUFFER[0], TEMP[1].zzzz, TEMP[8]
+ 32: UADD TEMP[1].z, TEMP[1].yyyy, IMM[3].yyyy
+ 33: STORE BUFFER[0], TEMP[1].zzzz, TEMP[9]
+ 34: END
+";
+    let shader = tgsi::parse(text).expect("parses");
+    let program = Program::compile(&shader).expect("compiles");
+    let format = |name: &str| Format::from_name(name).expect("format");
+    let texture = |name: &str, height: u32, layers: u32, words: &[u32]| {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Arc::new(Resource {
+            target: if layers > 1 {
+                Target::Array2D
+            } else {
+                Target::Tex2D
+            },
+            format: format(name),
+            width0: 8,
+            height0: height,
+            depth0: 1,
+            array_size: layers,
+            last_level: 0,
+            nr_samples: 0,
+            data: Storage::from_bytes(&bytes),
+        })
+    };
+    let view = |r: &Arc<Resource>, first_layer: u32, last_layer: u32| {
+        Some(ImageView {
+            resource: Arc::clone(r),
+            format: r.format,
+            access: Access::ReadWrite,
+            level: 0,
+            first_layer,
+            last_layer,
+            offset: 0,
+            size: 0,
+        })
+    };
+    let words = |r: &Resource| -> Vec<u32> {
+        r.data
+            .to_bytes()
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let floats: Vec<u32> = (0..64u32)
+        .map(|i| match i {
+            5 => f32::NAN.to_bits(),
+            6 => 3e10f32.to_bits(),
+            7 => (-3e10f32).to_bits(),
+            _ => (i as f32 * 1.37 - 20.0).to_bits(),
+        })
+        .collect();
+    let run = |on_gpu: bool| {
+        let uint = texture(
+            "PIPE_FORMAT_R32_UINT",
+            9,
+            1,
+            &(0..72).map(|i| i * 3 % 70).collect::<Vec<_>>(),
+        );
+        let sint = texture(
+            "PIPE_FORMAT_R32_SINT",
+            8,
+            3,
+            &(0..192)
+                .map(|i: u32| (i * 37 % 101).wrapping_sub(50))
+                .collect::<Vec<_>>(),
+        );
+        let float = texture("PIPE_FORMAT_R32_FLOAT", 8, 1, &floats);
+        let out = Arc::new(Resource::buffer(&[0; 64 * 128]));
+        let resources = Resources {
+            images: vec![view(&uint, 0, 0), view(&sint, 1, 2), view(&float, 0, 0)],
+            buffers: vec![Some(BufferView::whole(&out))],
+            ..Resources::default()
+        };
+        let opts = ComputeOptions {
+            resources: &resources,
+            ..ComputeOptions::default()
+        };
+        if on_gpu {
+            tgsi_gpu::run_compute(&gpu, &shader, &program, &opts).expect("gpu");
+        } else {
+            tgsi_exec::run_compute(&program, &opts).expect("interpreter");
+        }
+        [words(&uint), words(&sint), words(&float), words(&out)]
+    };
+    let want = run(false);
+    // The shared texel (0, 8) counted every invocation; nothing outside changed.
+    assert_eq!(want[0][64], (64 * 3 % 70) + 64);
+    assert_eq!(
+        want[0][65..],
+        (65..72).map(|i| i * 3 % 70).collect::<Vec<_>>()[..]
+    );
+    // Invocation 9 (x 1, y 1): the outside XOR came back as (0, 0, 0, 1); RESQ (8, 8, 2, 0);
+    // its exchange returned the old float through `int` (and the value's y, z, w); the
+    // load read the new value.
+    let record = &want[3][9 * 32..9 * 32 + 28];
+    assert_eq!(record[8..12], [0, 0, 0, 1]);
+    assert_eq!(record[16..20], [8, 8, 2, 0]);
+    assert_eq!(
+        f32::from_bits(record[20]),
+        (9.0f32 * 1.37 - 20.0) as i32 as f32
+    );
+    assert_eq!(f32::from_bits(record[21]), 9.0 * 0.75 - 3.5);
+    assert_eq!(f32::from_bits(record[24]), 9.0 * 0.75 - 3.5);
+    assert_eq!(record[25..28], [0, 0, 1.0f32.to_bits()]);
+    // NaN and out-of-range floats come back as INT_MIN.
+    assert_eq!(f32::from_bits(want[3][5 * 32 + 20]), i32::MIN as f32);
+    assert_eq!(f32::from_bits(want[3][6 * 32 + 20]), i32::MIN as f32);
+    let got = run(true);
+    for (k, name) in ["IMAGE[0]", "IMAGE[1]", "IMAGE[2]", "BUFFER[0]"]
+        .iter()
+        .enumerate()
+    {
+        assert_eq!(got[k], want[k], "{name}");
+    }
 }

@@ -24,6 +24,7 @@ mod error;
 mod flow;
 mod fragment;
 mod geometry_compute;
+pub mod image_buffer;
 mod integer_sampling;
 mod interface;
 mod lod;
@@ -44,6 +45,7 @@ mod wide;
 pub use error::Error;
 pub use flow::LOOP_BUDGET_BINDING;
 pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
+pub use image_buffer::IMAGE_BUFFER_HEADER_WORDS;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{
     BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, HW_ATOMIC_BINDING_BASE, SAMPLER_BINDING_BASE,

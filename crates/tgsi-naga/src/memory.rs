@@ -77,6 +77,11 @@ impl Translator<'_> {
         };
         let index = u32::try_from(resource.index)
             .map_err(|_| self.undeclared(resource.file, resource.index))?;
+        if resource.file == File::Image {
+            if let Some(&buf) = self.resources.image_buffers.get(&index) {
+                return self.image_buffer_memory(inst, buf);
+            }
+        }
         match (inst.opcode, resource.file) {
             (Opcode::LOAD, File::Buffer | File::Memory) => {
                 let src = inst
@@ -200,6 +205,19 @@ impl Translator<'_> {
                 self.buffer_word(res.reg.file, index, addr, 0)?
             }
             File::HwAtomic => self.hw_counter(&res.reg, 0)?,
+            File::Image => {
+                let held = u32::try_from(res.reg.index)
+                    .ok()
+                    .and_then(|i| self.resources.image_buffers.get(&i).copied());
+                return match held {
+                    Some(buf) => self.image_buffer_atomic(inst, buf),
+                    None => Err(self.unsupported(
+                        "on IMAGE is not translated (naga's image atomics return no value; \
+                         Options::image_atomics_as_buffers, `tgsi translate \
+                         --image-atomics-as-buffers`, holds the image in a storage buffer)",
+                    )),
+                };
+            }
             file => return Err(self.unsupported(format!("on {file} is not translated yet"))),
         };
         let fun = match inst.opcode {
@@ -224,6 +242,17 @@ impl Translator<'_> {
             }
             _ => return Err(self.unsupported("is not translated yet")),
         };
+        let old = self.atomic_word(pointer, fun, value);
+        self.write_old_value(dst, old)
+    }
+
+    /// The atomic `fun` with `value` on the word `pointer` points to; the old word.
+    pub(crate) fn atomic_word(
+        &mut self,
+        pointer: Handle<Expression>,
+        fun: AtomicFunction,
+        value: Handle<Expression>,
+    ) -> Handle<Expression> {
         let ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
         let result = self.body.expr(Expression::AtomicResult {
             ty,
@@ -235,7 +264,7 @@ impl Translator<'_> {
             value,
             result: Some(result),
         });
-        self.write_old_value(dst, result)
+        result
     }
 
     /// softpipe (and the interpreter) write an atomic's old value to all four channels,
@@ -254,7 +283,7 @@ impl Translator<'_> {
     /// `atomicCompareExchange(pointer, compare, value)`: the old word (the targets'
     /// compare-exchange is strong, except WGSL's `atomicCompareExchangeWeak`, which may fail
     /// spuriously).
-    fn compare_exchange(
+    pub(crate) fn compare_exchange(
         &mut self,
         pointer: Handle<Expression>,
         compare: Handle<Expression>,
@@ -281,14 +310,31 @@ impl Translator<'_> {
         })
     }
 
-    /// A signed atomic minimum or maximum on a `u32` word: read the word, and swap in the
-    /// smaller (larger) of it and `value` as signed integers if the word is still what was
-    /// read, until it was. The old word.
-    fn signed_min_max(
+    /// A signed atomic minimum or maximum on a `u32` word (the smaller or larger of the
+    /// word and `value` as signed integers, by [`Translator::atomic_update`]). The old word.
+    pub(crate) fn signed_min_max(
         &mut self,
         pointer: Handle<Expression>,
         value: Handle<Expression>,
         min: bool,
+    ) -> Handle<Expression> {
+        self.atomic_update(pointer, |b, old| {
+            let (v, o) = (
+                b.bitcast(value, ScalarKind::Sint),
+                b.bitcast(old, ScalarKind::Sint),
+            );
+            let keep_value = b.binary(if min { B::Less } else { B::Greater }, v, o);
+            b.select(keep_value, value, old)
+        })
+    }
+
+    /// An atomic update of the `u32` word `pointer` points to that the targets have no
+    /// atomic for: read the word, and swap in `new(word)` if the word is still what was
+    /// read, until it was. The old word.
+    pub(crate) fn atomic_update(
+        &mut self,
+        pointer: Handle<Expression>,
+        new: impl FnOnce(&mut crate::body::Body, Handle<Expression>) -> Handle<Expression>,
     ) -> Handle<Expression> {
         let u32_ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
         let seen = self.body.function.local_variables.append(
@@ -306,12 +352,7 @@ impl Translator<'_> {
         let b = &mut self.body;
         b.open();
         let old = b.load(pointer);
-        let (v, o) = (
-            b.bitcast(value, ScalarKind::Sint),
-            b.bitcast(old, ScalarKind::Sint),
-        );
-        let keep_value = b.binary(if min { B::Less } else { B::Greater }, v, o);
-        let new = b.select(keep_value, value, old);
+        let new = new(b, old);
         let result = b.expr(Expression::AtomicResult {
             ty,
             comparison: true,
@@ -371,6 +412,10 @@ impl Translator<'_> {
                 if dst.write_mask.has(0) {
                     self.write(dst, 0, size)?;
                 }
+            }
+            File::Image if self.resources.image_buffers.contains_key(&index) => {
+                let buf = self.resources.image_buffers[&index];
+                return self.image_buffer_query(inst, buf);
             }
             File::Image => {
                 let image = self.image(index)?;

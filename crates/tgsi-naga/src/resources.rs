@@ -66,6 +66,8 @@ pub(crate) struct Resources {
     /// The coverage view beside `SVIEW[i]`, for emulated border colours.
     pub coverage: HashMap<u32, Handle<GlobalVariable>>,
     pub images: HashMap<u32, ImageVar>,
+    /// Images held in storage buffers ([`crate::Options::image_atomics_as_buffers`]).
+    pub image_buffers: HashMap<u32, crate::image_buffer::ImageBuffer>,
     pub buffers: HashMap<u32, Handle<GlobalVariable>>,
     /// The counter buffer of each `HWATOMIC[b]`.
     pub hw_atomics: HashMap<u32, Handle<GlobalVariable>>,
@@ -194,7 +196,7 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn global(
+    pub(crate) fn global(
         &mut self,
         name: String,
         space: AddressSpace,
@@ -467,6 +469,15 @@ impl Translator<'_> {
         if raw {
             return Err(self.unsupported("RAW images are not translated yet"));
         }
+        if self.options.image_atomics_as_buffers {
+            let held = (d.first..=d.last).filter(|&i| self.held_in_buffer(i, target, format));
+            for i in held.collect::<Vec<_>>() {
+                self.declare_image_buffer(i, target, format)?;
+            }
+            if (d.first..=d.last).all(|i| self.resources.image_buffers.contains_key(&i)) {
+                return Ok(());
+            }
+        }
         let Some((dim, arrayed)) = dimension(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
         };
@@ -476,7 +487,10 @@ impl Translator<'_> {
                 format.name().unwrap_or_default()
             )));
         };
-        for i in d.first..=d.last {
+        let storage_images: Vec<u32> = (d.first..=d.last)
+            .filter(|i| !self.resources.image_buffers.contains_key(i))
+            .collect();
+        for i in storage_images {
             let (loads, stores) = self.image_use(i);
             let mut access = StorageAccess::empty();
             if loads || !writable {
@@ -654,7 +668,12 @@ impl Translator<'_> {
     }
 
     /// `struct name { member: array<word> }`, a runtime-sized array of 4-byte `word`s.
-    fn words_struct(&mut self, name: &str, member: &str, word: Handle<Type>) -> Handle<Type> {
+    pub(crate) fn words_struct(
+        &mut self,
+        name: &str,
+        member: &str,
+        word: Handle<Type>,
+    ) -> Handle<Type> {
         let array = self.ty(TypeInner::Array {
             base: word,
             size: naga::ArraySize::Dynamic,

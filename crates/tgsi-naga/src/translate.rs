@@ -164,6 +164,13 @@ pub struct Options {
     /// stages (nor has WebGPU); the host tessellates between the two. Without it
     /// tessellation shaders are refused.
     pub tessellation_as_compute: bool,
+    /// Hold every image that an atomic names, and every `BUFFER` image of a 32-bit
+    /// single-channel format, in a storage buffer of words at the image's binding instead
+    /// of a storage image (layout and rules: [`crate::image_buffer`]): naga's image atomics
+    /// return no value, TGSI's return the texel they replaced, and naga has no texel
+    /// buffers. Only 32-bit single-channel formats can be held so. Without it an atomic on
+    /// an image, and a buffer image, are refused.
+    pub image_atomics_as_buffers: bool,
     /// Declare a constant buffer (`CONST[d]`) larger than this many bytes as a read-only
     /// storage buffer at the same group and binding instead of a uniform buffer: devices
     /// bound uniform buffers (64 KiB is common, and WebGPU's default), while Mesa declares
@@ -253,6 +260,7 @@ impl Default for Options {
             vertex_as_compute: false,
             geometry_as_compute: false,
             tessellation_as_compute: false,
+            image_atomics_as_buffers: false,
             max_uniform_buffer_bytes: None,
             loop_budget: None,
         }

@@ -874,3 +874,90 @@ fn vertex_built_ins_subroutines_and_doubles() {
         );
     check("vertex-plain", &plain, "vert");
 }
+
+/// A compute shader with atomics, loads, stores and size queries on images of every
+/// target a storage buffer holds (`Options::image_atomics_as_buffers`), and a buffer
+/// image without atomics.
+const IMAGE_ATOMICS: &str = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 8
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR
+DCL IMAGE[1], 2D_ARRAY, PIPE_FORMAT_R32_SINT, WR
+DCL IMAGE[2], 3D, PIPE_FORMAT_R32_FLOAT, WR
+DCL IMAGE[3], CUBEARRAY, PIPE_FORMAT_R32_UINT, WR
+DCL IMAGE[4], BUFFER, PIPE_FORMAT_R32_FLOAT, WR
+DCL IMAGE[5], 1D_ARRAY, PIPE_FORMAT_R32_SINT, WR
+DCL TEMP[0..3]
+IMM[0] UINT32 {1, 2, 3, 7}
+  0: ATOMUADD TEMP[0], IMAGE[0], SV[0], IMM[0].xxxx, 2D, PIPE_FORMAT_R32_UINT
+  1: ATOMCAS TEMP[1].x, IMAGE[0], SV[0], TEMP[0].xxxx, IMM[0].yyyy, 2D, PIPE_FORMAT_R32_UINT
+  2: ATOMUMIN TEMP[1].y, IMAGE[1], SV[0], TEMP[0].xxxx, 2D_ARRAY, PIPE_FORMAT_R32_SINT
+  3: ATOMIMAX TEMP[1].z, IMAGE[5], SV[0], TEMP[0].xxxx, 1D_ARRAY, PIPE_FORMAT_R32_SINT
+  4: ATOMXCHG TEMP[2], IMAGE[2], SV[0], TEMP[1].xxxx, 3D, PIPE_FORMAT_R32_FLOAT
+  5: ATOMFADD TEMP[2].y, IMAGE[2], SV[0], TEMP[1].xxxx
+  6: ATOMXOR TEMP[3], IMAGE[3], SV[0], IMM[0].wwww, CUBEARRAY, PIPE_FORMAT_R32_UINT
+  7: LOAD TEMP[3], IMAGE[4], SV[0], PIPE_FORMAT_R32_FLOAT
+  8: STORE IMAGE[0], SV[0], TEMP[3], 2D, PIPE_FORMAT_R32_UINT
+  9: RESQ TEMP[3], IMAGE[3]
+ 10: STORE IMAGE[4], SV[0], TEMP[3], PIPE_FORMAT_R32_FLOAT
+ 11: END
+";
+
+/// Images held in storage buffers translate for every target (SPIR-V and GLSL checked by
+/// the tools) with a buffer at each image's binding; without the option, an image atomic
+/// and a buffer image are refused by name, and an image with atomics whose texels are not
+/// 32-bit single-channel ones is refused with the formats that can be held.
+#[test]
+fn image_atomics_in_storage_buffers() {
+    let options = tgsi_naga::Options {
+        image_atomics_as_buffers: true,
+        ..tgsi_naga::Options::default()
+    };
+    check_with(
+        "image-atomics",
+        IMAGE_ATOMICS,
+        "comp",
+        &Target::ALL,
+        &options,
+    );
+    let shader = tgsi::parse(IMAGE_ATOMICS).unwrap();
+    let module = tgsi_naga::translate_with(&shader, &options).unwrap();
+    let mut buffers: Vec<u32> = module
+        .global_variables
+        .iter()
+        .filter(|(_, v)| matches!(v.space, naga::AddressSpace::Storage { .. }))
+        .filter_map(|(_, v)| {
+            v.binding
+                .as_ref()
+                .filter(|b| b.group == 2)
+                .map(|b| b.binding)
+        })
+        .collect();
+    buffers.sort();
+    assert_eq!(buffers, [0, 1, 2, 3, 4, 5]);
+    let plain = refusal(IMAGE_ATOMICS, &tgsi_naga::Options::default());
+    assert!(plain.contains("BUFFER"), "{plain}");
+    let atomic_only = IMAGE_ATOMICS
+        .replace("DCL IMAGE[4], BUFFER, PIPE_FORMAT_R32_FLOAT, WR\n", "")
+        .replace(
+            "  7: LOAD TEMP[3], IMAGE[4], SV[0], PIPE_FORMAT_R32_FLOAT\n",
+            "",
+        )
+        .replace(
+            " 10: STORE IMAGE[4], SV[0], TEMP[3], PIPE_FORMAT_R32_FLOAT\n",
+            "",
+        );
+    let plain = refusal(&atomic_only, &tgsi_naga::Options::default());
+    assert!(plain.contains("image_atomics_as_buffers"), "{plain}");
+    let rgba = IMAGE_ATOMICS.replace(
+        "DCL IMAGE[0], 2D, PIPE_FORMAT_R32_UINT, WR",
+        "DCL IMAGE[0], 2D, PIPE_FORMAT_R8G8B8A8_UINT, WR",
+    );
+    let format = refusal(&rgba, &options);
+    assert!(
+        format.contains("R32_UINT") && format.contains("R8G8B8A8"),
+        "{format}"
+    );
+}

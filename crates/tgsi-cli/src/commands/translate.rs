@@ -57,6 +57,12 @@ pub struct TranslateArgs {
     /// stages.
     #[arg(long)]
     pub tessellation_as_compute: bool,
+    /// Hold every image an atomic names (R32_UINT, R32_SINT, R32_FLOAT) in a storage
+    /// buffer of words at the image's binding (an 8-word header of sizes, then the bound
+    /// level's texels; see the README): naga's image atomics return no value, TGSI's
+    /// return the texel they replaced.
+    #[arg(long)]
+    pub image_atomics_as_buffers: bool,
 }
 
 /// Parses `MAJOR.MINOR`.
@@ -82,6 +88,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         vertex_as_compute: args.vertex_as_compute,
         geometry_as_compute: args.geometry_as_compute,
         tessellation_as_compute: args.tessellation_as_compute,
+        image_atomics_as_buffers: args.image_atomics_as_buffers,
         ..tgsi_naga::options_for(target)
     };
     let module = tgsi_naga::translate_with(&shader, &options).map_err(|e| {
