@@ -3,8 +3,8 @@
 //! with an error, twice: with the default options and with every
 //! emulation a GPU host turns on (LOD biases and queries, border colours, coordinate wraps,
 //! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget,
-//! vertex, geometry and tessellation shaders as compute shaders, constant buffers past 1 KiB as
-//! storage buffers).
+//! vertex, geometry and tessellation shaders as compute shaders, images with atomics and
+//! buffer images in storage buffers, constant buffers past 1 KiB as storage buffers).
 //! Every valid module is written by all five back ends. Nothing may panic.
 #![no_main]
 
@@ -77,6 +77,7 @@ fn emulating() -> Options {
         vertex_as_compute: true,
         geometry_as_compute: true,
         tessellation_as_compute: true,
+        image_atomics_as_buffers: true,
         max_uniform_buffer_bytes: Some(1024),
         ..Options::default()
     }
