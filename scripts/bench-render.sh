@@ -213,5 +213,5 @@ BEGIN {
     }
     if (fb != "") fell = 1
 }
-END { if (fell) print (md ? "\n" : "") "`*`: the JIT left this shader to the interpreter (shaders most of whose instructions it would hand to the interpreter anyway, compute dispatches that keep softpipe's 4-lane machines, barriers inside control flow); jit-ms is then the time to decide" }
+END { if (fell) print (md ? "\n" : "") "`*`: the JIT left this shader to the interpreter (shaders most of whose instructions it would hand to the interpreter anyway, compute dispatches that keep the 4-lane machines of softpipe, barriers inside control flow); jit-ms is then the time to decide" }
 ' "$rows"
