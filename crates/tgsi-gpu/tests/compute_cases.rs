@@ -186,6 +186,25 @@ fn gpu_dispatches_match_the_interpreter() {
     assert!(failures.is_empty(), "{} cases failed", failures.len());
 }
 
+/// One workgroup of `program` with `resources`, on the GPU or the interpreter.
+fn dispatch(
+    gpu: &tgsi_gpu::Gpu,
+    shader: &tgsi::Shader,
+    program: &Program,
+    resources: &tgsi_exec::resource::Resources,
+    on_gpu: bool,
+) {
+    let opts = ComputeOptions {
+        resources,
+        ..ComputeOptions::default()
+    };
+    if on_gpu {
+        tgsi_gpu::run_compute(gpu, shader, program, &opts).expect("gpu");
+    } else {
+        tgsi_exec::run_compute(program, &opts).expect("interpreter");
+    }
+}
+
 /// Hardware atomic counters as Mesa's `nir_to_tgsi` writes them (the register names the
 /// counter, the address operand repeats its byte offset): 64 invocations add to counters
 /// chosen directly and through an address register, take a maximum, and add to a 1-D
@@ -235,15 +254,7 @@ IMM[1] UINT32 {2, 0, 0, 0}
             hw_atomics: vec![view(&first), view(&second)],
             ..Resources::default()
         };
-        let opts = ComputeOptions {
-            resources: &resources,
-            ..ComputeOptions::default()
-        };
-        if on_gpu {
-            tgsi_gpu::run_compute(&gpu, &shader, &program, &opts).expect("gpu");
-        } else {
-            tgsi_exec::run_compute(&program, &opts).expect("interpreter");
-        }
+        dispatch(&gpu, &shader, &program, &resources, on_gpu);
         (words(&first), words(&second))
     };
     let want = run(false);
@@ -390,15 +401,7 @@ IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
             buffers: vec![Some(BufferView::whole(&out))],
             ..Resources::default()
         };
-        let opts = ComputeOptions {
-            resources: &resources,
-            ..ComputeOptions::default()
-        };
-        if on_gpu {
-            tgsi_gpu::run_compute(&gpu, &shader, &program, &opts).expect("gpu");
-        } else {
-            tgsi_exec::run_compute(&program, &opts).expect("interpreter");
-        }
+        dispatch(&gpu, &shader, &program, &resources, on_gpu);
         [words(&uint), words(&sint), words(&float), words(&out)]
     };
     let want = run(false);

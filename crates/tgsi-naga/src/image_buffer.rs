@@ -310,16 +310,7 @@ impl Translator<'_> {
             .map(|c| self.fetch_bits(val, c, info.src_type(2)))
             .collect::<Result<_>>()?;
         let texel = self.image_texel(&buf, addr)?;
-        let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
-        let result = self.body.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("image_atomic".to_string()),
-                ty: u32_ty,
-                init: None,
-            },
-            naga::Span::UNDEFINED,
-        );
-        let result = self.body.expr(Expression::LocalVariable(result));
+        let result = self.local_u32("image_atomic");
         if changes {
             let cas_new = match inst.src.get(3) {
                 Some(s) if op == Opcode::ATOMCAS => {

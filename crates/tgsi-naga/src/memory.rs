@@ -336,16 +336,7 @@ impl Translator<'_> {
         pointer: Handle<Expression>,
         new: impl FnOnce(&mut crate::body::Body, Handle<Expression>) -> Handle<Expression>,
     ) -> Handle<Expression> {
-        let u32_ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
-        let seen = self.body.function.local_variables.append(
-            naga::LocalVariable {
-                name: Some("atomic_old".to_string()),
-                ty: u32_ty,
-                init: None,
-            },
-            naga::Span::UNDEFINED,
-        );
-        let seen = self.body.expr(Expression::LocalVariable(seen));
+        let seen = self.local_u32("atomic_old");
         let ty = self.module.generate_predeclared_type(
             naga::PredeclaredType::AtomicCompareExchangeWeakResult(Scalar::U32),
         );
@@ -380,6 +371,20 @@ impl Translator<'_> {
             break_if: None,
         });
         b.load(seen)
+    }
+
+    /// A pointer to a new function-local `u32` variable named `name`.
+    pub(crate) fn local_u32(&mut self, name: &str) -> Handle<Expression> {
+        let ty = self.ty(naga::TypeInner::Scalar(Scalar::U32));
+        let var = self.body.function.local_variables.append(
+            naga::LocalVariable {
+                name: Some(name.to_string()),
+                ty,
+                init: None,
+            },
+            naga::Span::UNDEFINED,
+        );
+        self.body.expr(Expression::LocalVariable(var))
     }
 
     /// RESQ: a buffer's (or shared memory's) size in bytes in `.x`; an image's width, height

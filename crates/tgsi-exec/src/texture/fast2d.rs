@@ -258,6 +258,43 @@ pub(super) mod tests {
     use std::sync::Arc;
     use tgsi::Format;
 
+    /// A 2-D view of every level of `res`.
+    pub(crate) fn view_2d(res: &Arc<Resource>) -> SamplerView {
+        SamplerView {
+            resource: res.clone(),
+            format: res.format,
+            target: Target::Tex2D,
+            first_level: 0,
+            last_level: res.last_level,
+            first_layer: 0,
+            last_layer: 0,
+            offset: 0,
+            size: 0,
+            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        }
+    }
+
+    /// The general filter's bits at `(s, t)` of `level`.
+    fn general(
+        v: &View,
+        samp: &Samp,
+        img: filter::Img,
+        (s, t): (f32, f32),
+        level: u32,
+        offset: [i32; 3],
+    ) -> [u32; 4] {
+        let a = ImgArgs {
+            s,
+            t,
+            p: 0.0,
+            level,
+            face: 0,
+            offset,
+            gather: None,
+        };
+        filter::run(v, samp, img, &a).map(f32::to_bits)
+    }
+
     /// A 2-D resource of `format` (four bytes a texel) with `levels` levels of pseudo-random
     /// bytes.
     pub(crate) fn resource(format: &str, w: u32, h: u32, levels: u32, seed: u32) -> Arc<Resource> {
@@ -303,19 +340,7 @@ pub(super) mod tests {
             ("PIPE_FORMAT_A8B8G8R8_UNORM", 256, 64, 3),
         ] {
             let res = resource(format, w, h, levels, w * 31 + h);
-            let view = SamplerView {
-                resource: res.clone(),
-                format: res.format,
-                target: Target::Tex2D,
-                first_level: 0,
-                last_level: levels - 1,
-                first_layer: 0,
-                last_layer: 0,
-                offset: 0,
-                size: 0,
-                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-            };
-            let v = View::new(&view, [0x3f80_0000, 0, 0x3f00_0000, 0]).unwrap();
+            let v = View::new(&view_2d(&res), [0x3f80_0000, 0, 0x3f00_0000, 0]).unwrap();
             for (ws, wt) in wraps
                 .iter()
                 .flat_map(|&a| wraps.iter().map(move |&b| (a, b)))
@@ -362,16 +387,7 @@ pub(super) mod tests {
                             };
                             quads_taken += 1;
                             for (j, got) in got.iter().enumerate() {
-                                let a = ImgArgs {
-                                    s: s[j],
-                                    t: t[j],
-                                    p: 0.0,
-                                    level,
-                                    face: 0,
-                                    offset,
-                                    gather: None,
-                                };
-                                let want = filter::run(&v, &samp, img, &a).map(f32::to_bits);
+                                let want = general(&v, &samp, img, (s[j], t[j]), level, offset);
                                 assert_eq!(
                                     got.map(f32::to_bits),
                                     want,
@@ -380,16 +396,7 @@ pub(super) mod tests {
                             }
                         }
                         for (s, t) in points {
-                            let a = ImgArgs {
-                                s,
-                                t,
-                                p: 0.0,
-                                level,
-                                face: 0,
-                                offset,
-                                gather: None,
-                            };
-                            let want = filter::run(&v, &samp, img, &a).map(f32::to_bits);
+                            let want = general(&v, &samp, img, (s, t), level, offset);
                             total += 1;
                             if let Some(got) = plan.bilinear(&v, pot, s, t, level, offset) {
                                 taken += 1;

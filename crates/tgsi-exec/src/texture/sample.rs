@@ -255,9 +255,12 @@ fn compare(v: &View, func: CompareFunc, refs: &[f32; 4], gather: bool, rgba: &mu
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast2d::{tests::resource, Plan};
+    use super::super::fast2d::{
+        tests::{resource, view_2d},
+        Plan,
+    };
     use super::*;
-    use crate::resource::{MipFilter, SamplerState, SamplerView, Swizzle, Wrap};
+    use crate::resource::{MipFilter, SamplerState, Wrap};
 
     /// Quads sampled with the specialised bilinear paths (one lane at a time and whole
     /// quads) give the general filters' bits: every mip filter, LOD control and wrap mode,
@@ -275,19 +278,7 @@ mod tests {
         let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
         for (w, h, levels) in [(64, 64, 7), (40, 24, 6)] {
             let res = resource("PIPE_FORMAT_R8G8B8A8_UNORM", w, h, levels, w + h);
-            let view = SamplerView {
-                resource: res.clone(),
-                format: res.format,
-                target: Target::Tex2D,
-                first_level: 0,
-                last_level: levels - 1,
-                first_layer: 0,
-                last_layer: 0,
-                offset: 0,
-                size: 0,
-                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-            };
-            let v = View::new(&view, [0; 4]).unwrap();
+            let v = View::new(&view_2d(&res), [0; 4]).unwrap();
             for mip in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear] {
                 for wrap in [
                     Wrap::Repeat,
