@@ -351,16 +351,8 @@ impl Translator<'_> {
                     self.signed_min_max(pointer, value, min)
                 }
                 _ => {
-                    let fun = match op {
-                        Opcode::ATOMUADD => AtomicFunction::Add,
-                        Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
-                        Opcode::ATOMAND => AtomicFunction::And,
-                        Opcode::ATOMOR => AtomicFunction::InclusiveOr,
-                        Opcode::ATOMXOR => AtomicFunction::ExclusiveOr,
-                        Opcode::ATOMUMIN => AtomicFunction::Min,
-                        Opcode::ATOMUMAX => AtomicFunction::Max,
-                        _ => return Err(self.unsupported("on an image is not translated yet")),
-                    };
+                    let fun = crate::memory::word_atomic(op)
+                        .ok_or_else(|| self.unsupported("on an image is not translated yet"))?;
                     self.atomic_word(pointer, fun, value)
                 }
             };

@@ -220,14 +220,7 @@ impl Translator<'_> {
             }
             file => return Err(self.unsupported(format!("on {file} is not translated yet"))),
         };
-        let fun = match inst.opcode {
-            Opcode::ATOMUADD => AtomicFunction::Add,
-            Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
-            Opcode::ATOMAND => AtomicFunction::And,
-            Opcode::ATOMOR => AtomicFunction::InclusiveOr,
-            Opcode::ATOMXOR => AtomicFunction::ExclusiveOr,
-            Opcode::ATOMUMIN => AtomicFunction::Min,
-            Opcode::ATOMUMAX => AtomicFunction::Max,
+        match inst.opcode {
             Opcode::ATOMCAS => {
                 let Some(new) = inst.src.get(3) else {
                     return Err(self.unsupported("needs a value to store"));
@@ -240,8 +233,10 @@ impl Translator<'_> {
                 let old = self.signed_min_max(pointer, value, inst.opcode == Opcode::ATOMIMIN);
                 return self.write_old_value(dst, old);
             }
-            _ => return Err(self.unsupported("is not translated yet")),
-        };
+            _ => {}
+        }
+        let fun =
+            word_atomic(inst.opcode).ok_or_else(|| self.unsupported("is not translated yet"))?;
         let old = self.atomic_word(pointer, fun, value);
         self.write_old_value(dst, old)
     }
@@ -573,4 +568,19 @@ impl Translator<'_> {
             components: parts,
         })
     }
+}
+
+/// The target languages' atomic on a `u32` word for a TGSI atomic opcode, where they have
+/// one.
+pub(crate) fn word_atomic(op: Opcode) -> Option<AtomicFunction> {
+    Some(match op {
+        Opcode::ATOMUADD => AtomicFunction::Add,
+        Opcode::ATOMXCHG => AtomicFunction::Exchange { compare: None },
+        Opcode::ATOMAND => AtomicFunction::And,
+        Opcode::ATOMOR => AtomicFunction::InclusiveOr,
+        Opcode::ATOMXOR => AtomicFunction::ExclusiveOr,
+        Opcode::ATOMUMIN => AtomicFunction::Min,
+        Opcode::ATOMUMAX => AtomicFunction::Max,
+        _ => return None,
+    })
 }
