@@ -141,17 +141,26 @@ fn held_level(slot: u32, view: &ImageView) -> Result<(tgsi_exec::resource::Level
     let r = &view.resource;
     let what = format!("IMAGE[{slot}]");
     if r.target == Target::Buffer {
-        // The view's bytes, as the interpreter bounds a buffer image.
-        let width = view.size / 4;
-        let fits = u64::from(width) * 4 <= u64::from(r.width0);
-        let fits = fits && u64::from(view.offset) + u64::from(width) * 4 <= r.data.len() as u64;
-        if !fits || tgsi_exec::format::texel_bytes(view.format) != Some(4) {
+        // The view's texels (of one to four 32-bit channels), as the interpreter bounds a
+        // buffer image.
+        let texel = tgsi_exec::format::texel_bytes(view.format)
+            .filter(|t| [4, 8, 12, 16].contains(t))
+            .ok_or_else(|| {
+                Error::Unsupported(format!(
+                    "{what}: a buffer image is held in a buffer of 32-bit channels; {} has none",
+                    view.format.name().unwrap_or_default()
+                ))
+            })? as u32;
+        let width = view.size / texel;
+        let bytes = u64::from(width) * u64::from(texel);
+        let res_bytes =
+            u64::from(r.width0) * tgsi_exec::format::texel_bytes(r.format).unwrap_or(1) as u64;
+        if bytes > res_bytes || u64::from(view.offset) + bytes > r.data.len() as u64 {
             return Err(Error::Unsupported(format!(
-                "{what}: a buffer image with atomics is held in a buffer of 32-bit texels \
-                 inside the resource"
+                "{what}: the buffer image's texels lie outside its resource"
             )));
         }
-        let bytes = width as usize * 4;
+        let bytes = bytes as usize;
         let level = tgsi_exec::resource::Level {
             offset: view.offset as usize,
             width,

@@ -16,15 +16,18 @@
 //! | 6, 7 | 0 |
 //! | 8 … | the texels of the bound level, one word each, row by row, slice by slice (buffer images: the view's bytes) |
 //!
-//! Only images of 32-bit single-channel texels can be held this way: the declared format
-//! must be `R32_UINT`, `R32_SINT` or `R32_FLOAT` (the formats atomics are defined on), and the
-//! instructions must access the image with its declared target and format. Every LOAD,
+//! Only images of 32-bit channels can be held this way — with atomics, single-channel ones
+//! (`R32_UINT`, `R32_SINT`, `R32_FLOAT`, the formats atomics are defined on); buffer images
+//! also `R32G32`, `R32G32B32` and `R32G32B32A32` of `UINT`, `SINT` or `FLOAT`, a texel taking
+//! as many words — and the instructions must access the image with its declared target and
+//! format. Every LOAD,
 //! STORE, RESQ and atomic on such an image follows the interpreter (`tgsi_exec`'s `image`
 //! module, softpipe's rules): the texel `(s, t, r)` lies inside when `s < width`,
 //! `t < height`, `r < word 2` (unsigned, so negative coordinates are outside) and its slice
 //! `r + word 3` exists; loads of texels outside give `(0, 0, 0, 1)`, stores to them are
-//! dropped, atomics on them change nothing and return `(0, 0, 0, 1)`. Inside, a load gives
-//! `(texel, 0, 0, 1)` and an atomic returns `(old texel, src.y, src.z, src.w)`: integer
+//! dropped, atomics on them change nothing and return `(0, 0, 0, 1)` (four-channel formats:
+//! `(0, 0, 0, 0)`). Inside, a load gives the texel's channels, then 0 and 1 for the missing
+//! ones (`(texel, 0, 0, 1)`), and an atomic returns `(old texel, src.y, src.z, src.w)`: integer
 //! formats combine the texel with `src.x` (`ATOMUMIN`/`ATOMUMAX` compare as signed on
 //! `R32_SINT`, as softpipe does; `ATOMFADD` changes nothing and returns `src`); `R32_FLOAT`
 //! exchanges with `ATOMXCHG` (returning the old value truncated to an integer and back to a
@@ -55,18 +58,30 @@ pub(crate) struct ImageBuffer {
     pub target: TextureTarget,
     /// The declared format.
     pub format: Format,
-    /// The texels' kind (`R32_UINT`, `R32_SINT`, `R32_FLOAT`).
+    /// The texels' kind.
     pub kind: ScalarKind,
+    /// Words (channels) per texel.
+    pub channels: u32,
 }
 
-/// The kind of a format an image buffer can hold.
-fn texel_kind(format: Format) -> Option<ScalarKind> {
-    match format.short_name()? {
-        "R32_UINT" => Some(ScalarKind::Uint),
-        "R32_SINT" => Some(ScalarKind::Sint),
-        "R32_FLOAT" => Some(ScalarKind::Float),
-        _ => None,
-    }
+/// The kind and channel count of a format an image buffer can hold: 32-bit channels.
+fn texel_layout(format: Format) -> Option<(ScalarKind, u32)> {
+    let name = format.short_name()?;
+    let (channels, kind) = name.split_once('_')?;
+    let kind = match kind {
+        "UINT" => ScalarKind::Uint,
+        "SINT" => ScalarKind::Sint,
+        "FLOAT" => ScalarKind::Float,
+        _ => return None,
+    };
+    let n = match channels {
+        "R32" => 1,
+        "R32G32" => 2,
+        "R32G32B32" => 3,
+        "R32G32B32A32" => 4,
+        _ => return None,
+    };
+    Some((kind, n))
 }
 
 /// Where an access lands: whether the texel lies inside, and its word (a header word when
@@ -80,7 +95,7 @@ impl Translator<'_> {
     /// Whether `IMAGE[i]` is held in a storage buffer: an atomic names it, or it is a buffer
     /// image of a format a buffer holds (naga has no texel buffers).
     pub(crate) fn held_in_buffer(&self, i: u32, target: TextureTarget, format: Format) -> bool {
-        let texel_buffer = target == TextureTarget::Buffer && texel_kind(format).is_some();
+        let texel_buffer = target == TextureTarget::Buffer && texel_layout(format).is_some();
         texel_buffer || self.image_has_atomics(i)
     }
 
@@ -102,7 +117,8 @@ impl Translator<'_> {
         format: Format,
     ) -> Result<()> {
         use TextureTarget as T;
-        let kind = texel_kind(format).ok_or_else(|| {
+        let layout = texel_layout(format).filter(|&(_, n)| n == 1 || !self.image_has_atomics(i));
+        let (kind, channels) = layout.ok_or_else(|| {
             self.unsupported(format!(
                 "an image with atomics is held in a storage buffer, which needs 32-bit \
                  single-channel texels (R32_UINT, R32_SINT or R32_FLOAT), not {}",
@@ -139,6 +155,7 @@ impl Translator<'_> {
                 target,
                 format,
                 kind,
+                channels,
             },
         );
         Ok(())
@@ -202,16 +219,29 @@ impl Translator<'_> {
             });
         }
         let inside = inside.unwrap_or(zero);
-        // (layer · h + t) · w + x + header: no overflow for a texel inside (the buffer
-        // holds slices · h · w words).
+        // ((layer · h + t) · w + x) · channels + header: no overflow for a texel inside
+        // (the buffer holds slices · h · w texels).
         let row = b.binary(B::Multiply, layer, h);
         let row = b.binary(B::Add, row, t);
         let at = b.binary(B::Multiply, row, w);
         let at = b.binary(B::Add, at, x);
+        let channels = b.u32(buf.channels);
+        let at = b.binary(B::Multiply, at, channels);
         let header = b.u32(IMAGE_BUFFER_HEADER_WORDS);
         let at = b.binary(B::Add, at, header);
         let word = b.select(inside, at, zero);
         Ok(Texel { inside, word })
+    }
+
+    /// A pointer to channel `c` of a texel.
+    fn channel_word(&mut self, buf: &ImageBuffer, texel: &Texel, c: usize) -> H {
+        let index = if c == 0 {
+            texel.word
+        } else {
+            let c = self.body.u32(c as u32);
+            self.body.binary(B::Add, texel.word, c)
+        };
+        self.image_word(buf, index)
     }
 
     /// The `w` of a loaded texel: 1, or 1.0 for float texels.
@@ -233,20 +263,31 @@ impl Translator<'_> {
         else {
             return Err(self.unsupported("needs a destination and two sources"));
         };
+        let n = buf.channels as usize;
         if inst.opcode == Opcode::STORE {
-            let value = self.fetch_bits(s1, 0, inst.opcode.info().src_type(1))?;
+            let ty = inst.opcode.info().src_type(1);
+            let values: Vec<H> = (0..n)
+                .map(|c| self.fetch_bits(s1, c, ty))
+                .collect::<Result<_>>()?;
             let texel = self.image_texel(&buf, s0)?;
-            let pointer = self.image_word(&buf, texel.word);
-            self.body.if_then(texel.inside, |b| b.store(pointer, value));
+            let pointers: Vec<H> = (0..n).map(|c| self.channel_word(&buf, &texel, c)).collect();
+            self.body.if_then(texel.inside, |b| {
+                for (&p, &v) in pointers.iter().zip(&values) {
+                    b.store(p, v);
+                }
+            });
             return Ok(());
         }
         let texel = self.image_texel(&buf, s1)?;
-        let pointer = self.image_word(&buf, texel.word);
-        let v = self.body.load(pointer);
         let zero = self.body.u32(0);
-        let x = self.body.select(texel.inside, v, zero);
         let one = self.texel_one(&buf);
-        let channels = [x, zero, zero, one];
+        // The format's channels inside, zeros outside; missing channels 0, alpha 1.
+        let mut channels = [zero, zero, zero, one];
+        for (c, ch) in channels.iter_mut().enumerate().take(n) {
+            let pointer = self.channel_word(&buf, &texel, c);
+            let v = self.body.load(pointer);
+            *ch = self.body.select(texel.inside, v, zero);
+        }
         for c in (0..4).filter(|&c| dst.write_mask.has(c)) {
             self.write(dst, c, channels[c])?;
         }

@@ -164,12 +164,12 @@ pub struct Options {
     /// stages (nor has WebGPU); the host tessellates between the two. Without it
     /// tessellation shaders are refused.
     pub tessellation_as_compute: bool,
-    /// Hold every image that an atomic names, and every `BUFFER` image of a 32-bit
-    /// single-channel format, in a storage buffer of words at the image's binding instead
-    /// of a storage image (layout and rules: [`crate::image_buffer`]): naga's image atomics
-    /// return no value, TGSI's return the texel they replaced, and naga has no texel
-    /// buffers. Only 32-bit single-channel formats can be held so. Without it an atomic on
-    /// an image, and a buffer image, are refused.
+    /// Hold every image that an atomic names (`R32_UINT`, `R32_SINT`, `R32_FLOAT`), and
+    /// every `BUFFER` image of 32-bit channels (`R32…` to `R32G32B32A32` of `UINT`, `SINT`,
+    /// `FLOAT`), in a storage buffer of words at the image's binding instead of a storage
+    /// image (layout and rules: [`crate::image_buffer`]): naga's image atomics return no
+    /// value, TGSI's return the texel they replaced, and naga has no texel buffers. Without
+    /// it an atomic on an image, and a buffer image, are refused.
     pub image_atomics_as_buffers: bool,
     /// Declare a constant buffer (`CONST[d]`) larger than this many bytes as a read-only
     /// storage buffer at the same group and binding instead of a uniform buffer: devices

@@ -876,8 +876,8 @@ fn vertex_built_ins_subroutines_and_doubles() {
 }
 
 /// A compute shader with atomics, loads, stores and size queries on images of every
-/// target a storage buffer holds (`Options::image_atomics_as_buffers`), and a buffer
-/// image without atomics.
+/// target a storage buffer holds (`Options::image_atomics_as_buffers`), and buffer images
+/// without atomics (one of four 32-bit channels).
 const IMAGE_ATOMICS: &str = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 8
 PROPERTY CS_FIXED_BLOCK_HEIGHT 1
@@ -889,6 +889,7 @@ DCL IMAGE[2], 3D, PIPE_FORMAT_R32_FLOAT, WR
 DCL IMAGE[3], CUBEARRAY, PIPE_FORMAT_R32_UINT, WR
 DCL IMAGE[4], BUFFER, PIPE_FORMAT_R32_FLOAT, WR
 DCL IMAGE[5], 1D_ARRAY, PIPE_FORMAT_R32_SINT, WR
+DCL IMAGE[6], BUFFER, PIPE_FORMAT_R32G32B32A32_UINT, WR
 DCL TEMP[0..3]
 IMM[0] UINT32 {1, 2, 3, 7}
   0: ATOMUADD TEMP[0], IMAGE[0], SV[0], IMM[0].xxxx, 2D, PIPE_FORMAT_R32_UINT
@@ -902,13 +903,16 @@ IMM[0] UINT32 {1, 2, 3, 7}
   8: STORE IMAGE[0], SV[0], TEMP[3], 2D, PIPE_FORMAT_R32_UINT
   9: RESQ TEMP[3], IMAGE[3]
  10: STORE IMAGE[4], SV[0], TEMP[3], PIPE_FORMAT_R32_FLOAT
- 11: END
+ 11: LOAD TEMP[2], IMAGE[6], SV[0], PIPE_FORMAT_R32G32B32A32_UINT
+ 12: STORE IMAGE[6], SV[0], TEMP[2].wzyx, PIPE_FORMAT_R32G32B32A32_UINT
+ 13: END
 ";
 
 /// Images held in storage buffers translate for every target (SPIR-V and GLSL checked by
 /// the tools) with a buffer at each image's binding; without the option, an image atomic
-/// and a buffer image are refused by name, and an image with atomics whose texels are not
-/// 32-bit single-channel ones is refused with the formats that can be held.
+/// and a buffer image are refused by name, an image with atomics whose texels are not
+/// 32-bit single-channel ones is refused with the formats that can be held, and so is a
+/// buffer image of 8-bit channels.
 #[test]
 fn image_atomics_in_storage_buffers() {
     let options = tgsi_naga::Options {
@@ -936,19 +940,15 @@ fn image_atomics_in_storage_buffers() {
         })
         .collect();
     buffers.sort();
-    assert_eq!(buffers, [0, 1, 2, 3, 4, 5]);
+    assert_eq!(buffers, [0, 1, 2, 3, 4, 5, 6]);
     let plain = refusal(IMAGE_ATOMICS, &tgsi_naga::Options::default());
     assert!(plain.contains("BUFFER"), "{plain}");
-    let atomic_only = IMAGE_ATOMICS
-        .replace("DCL IMAGE[4], BUFFER, PIPE_FORMAT_R32_FLOAT, WR\n", "")
-        .replace(
-            "  7: LOAD TEMP[3], IMAGE[4], SV[0], PIPE_FORMAT_R32_FLOAT\n",
-            "",
-        )
-        .replace(
-            " 10: STORE IMAGE[4], SV[0], TEMP[3], PIPE_FORMAT_R32_FLOAT\n",
-            "",
-        );
+    // Without the buffer images, the image atomics are what is refused.
+    let atomic_only: String = IMAGE_ATOMICS
+        .lines()
+        .filter(|l| !l.contains("IMAGE[4]") && !l.contains("IMAGE[6]"))
+        .map(|l| format!("{l}\n"))
+        .collect();
     let plain = refusal(&atomic_only, &tgsi_naga::Options::default());
     assert!(plain.contains("image_atomics_as_buffers"), "{plain}");
     let rgba = IMAGE_ATOMICS.replace(
@@ -960,4 +960,11 @@ fn image_atomics_in_storage_buffers() {
         format.contains("R32_UINT") && format.contains("R8G8B8A8"),
         "{format}"
     );
+    // A buffer image of 8-bit channels is not held (it would need packing).
+    let bytes = IMAGE_ATOMICS.replace(
+        "BUFFER, PIPE_FORMAT_R32G32B32A32_UINT",
+        "BUFFER, PIPE_FORMAT_R8_UNORM",
+    );
+    let bytes = refusal(&bytes, &options);
+    assert!(bytes.contains("BUFFER"), "{bytes}");
 }

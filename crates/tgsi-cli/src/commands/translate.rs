@@ -57,10 +57,11 @@ pub struct TranslateArgs {
     /// stages.
     #[arg(long)]
     pub tessellation_as_compute: bool,
-    /// Hold every image an atomic names (R32_UINT, R32_SINT, R32_FLOAT) in a storage
-    /// buffer of words at the image's binding (an 8-word header of sizes, then the bound
-    /// level's texels; see the README): naga's image atomics return no value, TGSI's
-    /// return the texel they replaced.
+    /// Hold every image an atomic names (R32_UINT, R32_SINT, R32_FLOAT), and every BUFFER
+    /// image of 32-bit channels, in a storage buffer of words at the image's binding (an
+    /// 8-word header of sizes, then the bound level's texels; see the README): naga's image
+    /// atomics return no value, TGSI's return the texel they replaced, and naga has no
+    /// texel buffers.
     #[arg(long)]
     pub image_atomics_as_buffers: bool,
 }
