@@ -435,3 +435,76 @@ IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
         assert_eq!(got[k], want[k], "{name}");
     }
 }
+
+/// A view whose first layer is so large that the layer of a texel passes 2³²: the
+/// interpreter finds it outside, and so must the image held in a storage buffer (a wrapped
+/// layer would land on a real texel).
+#[test]
+fn a_layer_past_two_to_the_32_is_outside() {
+    use std::sync::Arc;
+    use tgsi::Format;
+    use tgsi_exec::resource::{
+        Access, BufferView, ImageView, Resource, Resources, Storage, Target,
+    };
+    let Some(gpu) = common::gpu() else { return };
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL IMAGE[0], 2D_ARRAY, PIPE_FORMAT_R32_UINT, WR
+DCL BUFFER[0]
+DCL TEMP[0..1]
+IMM[0] UINT32 {0, 0, 1, 16}
+IMM[1] UINT32 {5, 0, 0, 0}
+  0: ATOMUADD TEMP[0], IMAGE[0], IMM[0], IMM[1].xxxx, 2D_ARRAY, PIPE_FORMAT_R32_UINT
+  1: LOAD TEMP[1], IMAGE[0], IMM[0], 2D_ARRAY, PIPE_FORMAT_R32_UINT
+  2: STORE BUFFER[0], IMM[0].xxxx, TEMP[0]
+  3: STORE BUFFER[0], IMM[0].wwww, TEMP[1]
+  4: END
+";
+    let shader = tgsi::parse(text).expect("parses");
+    let program = Program::compile(&shader).expect("compiles");
+    let run = |on_gpu: bool| {
+        let bytes: Vec<u8> = (1..=12u32).flat_map(|w| w.to_le_bytes()).collect();
+        let image = Arc::new(Resource {
+            target: Target::Array2D,
+            format: Format::from_name("PIPE_FORMAT_R32_UINT").expect("format"),
+            width0: 2,
+            height0: 2,
+            depth0: 1,
+            array_size: 3,
+            last_level: 0,
+            nr_samples: 0,
+            data: Storage::from_bytes(&bytes),
+        });
+        let out = Arc::new(Resource::buffer(&[0xee; 32]));
+        let resources = Resources {
+            images: vec![Some(ImageView {
+                resource: Arc::clone(&image),
+                format: image.format,
+                access: Access::ReadWrite,
+                level: 0,
+                first_layer: u32::MAX,
+                last_layer: u32::MAX,
+                offset: 0,
+                size: 0,
+            })],
+            buffers: vec![Some(BufferView::whole(&out))],
+            ..Resources::default()
+        };
+        dispatch(&gpu, &shader, &program, &resources, on_gpu);
+        (image.data.to_bytes(), out.data.to_bytes())
+    };
+    let want = run(false);
+    let words: Vec<u32> = want
+        .1
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(
+        words,
+        [0, 0, 0, 1, 0, 0, 0, 1],
+        "outside, as the interpreter has it"
+    );
+    assert_eq!(run(true), want);
+}

@@ -209,7 +209,13 @@ impl Translator<'_> {
         let [w, h, d, first, _, slices] = [0, 1, 2, 3, 4, 5].map(|k| self.header_word(buf, k));
         let b = &mut self.body;
         let layer = b.binary(B::Add, r, first);
-        let checks = [(x, w), (t, h), (r, d), (layer, slices)];
+        // A layer past 2³² is outside, as in the interpreter (r + first does not wrap when
+        // r ≤ the sum).
+        let r_plus_one = {
+            let one = b.u32(1);
+            b.binary(B::Add, layer, one)
+        };
+        let checks = [(x, w), (t, h), (r, d), (layer, slices), (r, r_plus_one)];
         let mut inside = None;
         for (v, n) in checks {
             let ok = b.binary(B::Less, v, n);
