@@ -14,17 +14,16 @@
 //! | 4 | the view's layer count (`last_layer − first_layer + 1`), for RESQ |
 //! | 5 | the number of slices that follow |
 //! | 6, 7 | 0 |
-//! | 8 … | the texels of the bound level, one word each, row by row, slice by slice (buffer images: the view's bytes) |
+//! | 8 … | the texels of the bound level, a word a channel, row by row, slice by slice (buffer images: the view's bytes) |
 //!
 //! Only images of 32-bit channels can be held this way — with atomics, single-channel ones
 //! (`R32_UINT`, `R32_SINT`, `R32_FLOAT`, the formats atomics are defined on); buffer images
 //! also `R32G32`, `R32G32B32` and `R32G32B32A32` of `UINT`, `SINT` or `FLOAT`, a texel taking
 //! as many words — and the instructions must access the image with its declared target and
-//! format. Every LOAD,
-//! STORE, RESQ and atomic on such an image follows the interpreter (`tgsi_exec`'s `image`
-//! module, softpipe's rules): the texel `(s, t, r)` lies inside when `s < width`,
-//! `t < height`, `r < word 2` (unsigned, so negative coordinates are outside) and its slice
-//! `r + word 3` exists; loads of texels outside give `(0, 0, 0, 1)`, stores to them are
+//! format. Every LOAD, STORE, RESQ and atomic on such an image follows the interpreter
+//! (`tgsi_exec`'s `image` module, softpipe's rules): the texel `(s, t, r)` lies inside when
+//! `s < width`, `t < height`, `r < word 2` (unsigned, so negative coordinates are outside)
+//! and its slice `r + word 3` exists (a sum past 2³² does not); loads of texels outside give `(0, 0, 0, 1)`, stores to them are
 //! dropped, atomics on them change nothing and return `(0, 0, 0, 1)` (four-channel formats:
 //! `(0, 0, 0, 0)`). Inside, a load gives the texel's channels, then 0 and 1 for the missing
 //! ones (`(texel, 0, 0, 1)`), and an atomic returns `(old texel, src.y, src.z, src.w)`: integer
