@@ -288,9 +288,8 @@ impl Dispatch<'_> {
     }
 }
 
-/// How a worker starts and resumes its machines of `N` lanes.
+/// How a worker resumes its machines of `N` lanes (each started by [`Machine::start`]).
 trait Waves<const N: usize>: Sync {
-    fn start(&self, m: &mut Machine<N>, env: &Env, active: u32);
     fn resume(
         &self,
         m: &mut Machine<N>,
@@ -303,10 +302,6 @@ trait Waves<const N: usize>: Sync {
 struct Quads<'a>(&'a Program);
 
 impl Waves<QUAD> for Quads<'_> {
-    fn start(&self, m: &mut Machine<QUAD>, env: &Env, active: u32) {
-        m.start(env, active);
-    }
-
     fn resume(
         &self,
         m: &mut Machine<QUAD>,
@@ -321,10 +316,6 @@ impl Waves<QUAD> for Quads<'_> {
 struct Wide<'a>(&'a dyn WaveEngine);
 
 impl Waves<WAVE> for Wide<'_> {
-    fn start(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
-        self.0.start_wave(m, env, active);
-    }
-
     fn resume(
         &self,
         m: &mut Machine<WAVE>,
@@ -365,7 +356,7 @@ impl<const N: usize> Worker<N> {
             }
             set_system_values(m, d, quads, id);
             let lanes = Machine::<N>::ALL >> (N - QUAD * quads.len());
-            runner.start(m, &env(helpers, d.opts.budget), lanes);
+            m.start(&env(helpers, d.opts.budget), lanes);
             waves.push((k, helpers));
         }
         let mut running = vec![true; waves.len()];

@@ -21,12 +21,7 @@ pub trait WaveEngine: Sync {
     /// in `active` execute. Returns the lanes not discarded.
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError>;
 
-    /// Prepare a resumable run over `m`, like [`Machine::start`] (compute dispatches).
-    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
-        m.start(env, active);
-    }
-
-    /// Continue the run prepared by [`WaveEngine::start_wave`] until the program ends or the
+    /// Continue the run prepared by [`Machine::start`] until the program ends or the
     /// wave reaches a barrier, like [`Machine::resume`]; `shared` is the workgroup's
     /// `MEMORY`. The compute driver calls it only for dispatches that run in 16-lane waves,
     /// whose barriers are all outside control flow ([`crate::wave_width`]).

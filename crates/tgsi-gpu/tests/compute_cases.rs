@@ -8,8 +8,10 @@ mod common;
 mod reference_bindings;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use reference_bindings::csref_bindings;
+use tgsi_exec::resource::{Access, BufferView, ImageView, Resource, Resources, Storage, Target};
 use tgsi_exec::{parse_consts, ComputeOptions, Program};
 
 /// Cases whose results may differ on lavapipe, and why.
@@ -191,7 +193,7 @@ fn dispatch(
     gpu: &tgsi_gpu::Gpu,
     shader: &tgsi::Shader,
     program: &Program,
-    resources: &tgsi_exec::resource::Resources,
+    resources: &Resources,
     on_gpu: bool,
 ) {
     let opts = ComputeOptions {
@@ -205,14 +207,56 @@ fn dispatch(
     }
 }
 
+/// The little-endian words of a resource.
+fn words(r: &Resource) -> Vec<u32> {
+    r.data
+        .to_bytes()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A one-level 2-D image (a 2-D array when `layers` > 1) of 4-byte texels of `format`
+/// holding `texels`.
+fn image(format: &str, [width, height, layers]: [u32; 3], texels: &[u32]) -> Arc<Resource> {
+    let bytes: Vec<u8> = texels.iter().flat_map(|w| w.to_le_bytes()).collect();
+    Arc::new(Resource {
+        target: if layers > 1 {
+            Target::Array2D
+        } else {
+            Target::Tex2D
+        },
+        format: tgsi::Format::from_name(format).expect("format"),
+        width0: width,
+        height0: height,
+        depth0: 1,
+        array_size: layers,
+        last_level: 0,
+        nr_samples: 0,
+        data: Storage::from_bytes(&bytes),
+    })
+}
+
+/// A read-write view of level 0 of `r`, layers `first..=last`.
+fn image_view(r: &Arc<Resource>, first_layer: u32, last_layer: u32) -> Option<ImageView> {
+    Some(ImageView {
+        resource: Arc::clone(r),
+        format: r.format,
+        access: Access::ReadWrite,
+        level: 0,
+        first_layer,
+        last_layer,
+        offset: 0,
+        size: 0,
+    })
+}
+
 /// Hardware atomic counters as Mesa's `nir_to_tgsi` writes them (the register names the
 /// counter, the address operand repeats its byte offset): 64 invocations add to counters
 /// chosen directly and through an address register, take a maximum, and add to a 1-D
 /// `HWATOMIC[1]`; the counters end as the interpreter leaves them, and as computed here.
 #[test]
 fn hw_atomic_counters_match_the_interpreter() {
-    use std::sync::Arc;
-    use tgsi_exec::resource::{BufferView, Resource, Resources};
     let Some(gpu) = common::gpu() else { return };
     let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 64
@@ -241,13 +285,6 @@ IMM[1] UINT32 {2, 0, 0, 0}
         Arc::new(Resource::buffer(&bytes))
     };
     let view = |r: &Arc<Resource>| Some(BufferView::whole(r));
-    let words = |r: &Resource| -> Vec<u32> {
-        r.data
-            .to_bytes()
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     let run = |on_gpu: bool| {
         let (first, second) = (counters(&[100, 200, 300, 0, 7]), counters(&[5]));
         let resources = Resources {
@@ -274,11 +311,6 @@ IMM[1] UINT32 {2, 0, 0, 0}
 /// Every image and the result buffer end as the interpreter leaves them.
 #[test]
 fn image_atomics_match_the_interpreter() {
-    use std::sync::Arc;
-    use tgsi::Format;
-    use tgsi_exec::resource::{
-        Access, BufferView, ImageView, Resource, Resources, Storage, Target,
-    };
     let Some(gpu) = common::gpu() else { return };
     let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 8
@@ -333,44 +365,6 @@ IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
 ";
     let shader = tgsi::parse(text).expect("parses");
     let program = Program::compile(&shader).expect("compiles");
-    let format = |name: &str| Format::from_name(name).expect("format");
-    let texture = |name: &str, height: u32, layers: u32, words: &[u32]| {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        Arc::new(Resource {
-            target: if layers > 1 {
-                Target::Array2D
-            } else {
-                Target::Tex2D
-            },
-            format: format(name),
-            width0: 8,
-            height0: height,
-            depth0: 1,
-            array_size: layers,
-            last_level: 0,
-            nr_samples: 0,
-            data: Storage::from_bytes(&bytes),
-        })
-    };
-    let view = |r: &Arc<Resource>, first_layer: u32, last_layer: u32| {
-        Some(ImageView {
-            resource: Arc::clone(r),
-            format: r.format,
-            access: Access::ReadWrite,
-            level: 0,
-            first_layer,
-            last_layer,
-            offset: 0,
-            size: 0,
-        })
-    };
-    let words = |r: &Resource| -> Vec<u32> {
-        r.data
-            .to_bytes()
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     let floats: Vec<u32> = (0..64u32)
         .map(|i| match i {
             5 => f32::NAN.to_bits(),
@@ -380,24 +374,26 @@ IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
         })
         .collect();
     let run = |on_gpu: bool| {
-        let uint = texture(
+        let uint = image(
             "PIPE_FORMAT_R32_UINT",
-            9,
-            1,
+            [8, 9, 1],
             &(0..72).map(|i| i * 3 % 70).collect::<Vec<_>>(),
         );
-        let sint = texture(
+        let sint = image(
             "PIPE_FORMAT_R32_SINT",
-            8,
-            3,
+            [8, 8, 3],
             &(0..192)
                 .map(|i: u32| (i * 37 % 101).wrapping_sub(50))
                 .collect::<Vec<_>>(),
         );
-        let float = texture("PIPE_FORMAT_R32_FLOAT", 8, 1, &floats);
+        let float = image("PIPE_FORMAT_R32_FLOAT", [8, 8, 1], &floats);
         let out = Arc::new(Resource::buffer(&[0; 64 * 128]));
         let resources = Resources {
-            images: vec![view(&uint, 0, 0), view(&sint, 1, 2), view(&float, 0, 0)],
+            images: vec![
+                image_view(&uint, 0, 0),
+                image_view(&sint, 1, 2),
+                image_view(&float, 0, 0),
+            ],
             buffers: vec![Some(BufferView::whole(&out))],
             ..Resources::default()
         };
@@ -441,11 +437,6 @@ IMM[4] FLT32 {0.75, -3.5, 0.0, 0.0}
 /// layer would land on a real texel).
 #[test]
 fn a_layer_past_two_to_the_32_is_outside() {
-    use std::sync::Arc;
-    use tgsi::Format;
-    use tgsi_exec::resource::{
-        Access, BufferView, ImageView, Resource, Resources, Storage, Target,
-    };
     let Some(gpu) = common::gpu() else { return };
     let text = "COMP
 PROPERTY CS_FIXED_BLOCK_WIDTH 1
@@ -465,44 +456,23 @@ IMM[1] UINT32 {5, 0, 0, 0}
     let shader = tgsi::parse(text).expect("parses");
     let program = Program::compile(&shader).expect("compiles");
     let run = |on_gpu: bool| {
-        let bytes: Vec<u8> = (1..=12u32).flat_map(|w| w.to_le_bytes()).collect();
-        let image = Arc::new(Resource {
-            target: Target::Array2D,
-            format: Format::from_name("PIPE_FORMAT_R32_UINT").expect("format"),
-            width0: 2,
-            height0: 2,
-            depth0: 1,
-            array_size: 3,
-            last_level: 0,
-            nr_samples: 0,
-            data: Storage::from_bytes(&bytes),
-        });
+        let layers = image(
+            "PIPE_FORMAT_R32_UINT",
+            [2, 2, 3],
+            &(1..=12).collect::<Vec<_>>(),
+        );
         let out = Arc::new(Resource::buffer(&[0xee; 32]));
         let resources = Resources {
-            images: vec![Some(ImageView {
-                resource: Arc::clone(&image),
-                format: image.format,
-                access: Access::ReadWrite,
-                level: 0,
-                first_layer: u32::MAX,
-                last_layer: u32::MAX,
-                offset: 0,
-                size: 0,
-            })],
+            images: vec![image_view(&layers, u32::MAX, u32::MAX)],
             buffers: vec![Some(BufferView::whole(&out))],
             ..Resources::default()
         };
         dispatch(&gpu, &shader, &program, &resources, on_gpu);
-        (image.data.to_bytes(), out.data.to_bytes())
+        (words(&layers), words(&out))
     };
     let want = run(false);
-    let words: Vec<u32> = want
-        .1
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
     assert_eq!(
-        words,
+        want.1,
         [0, 0, 0, 1, 0, 0, 0, 1],
         "outside, as the interpreter has it"
     );

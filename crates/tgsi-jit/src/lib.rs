@@ -439,15 +439,11 @@ impl WaveEngine for JitProgram {
         Ok(!call.kill & Machine::<WAVE>::ALL)
     }
 
-    /// Compute waves start with a cleared TEMP file even though the code keeps its
-    /// temporaries: a wave whose memory the code cannot address runs on the interpreter,
-    /// which reads them there.
-    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
-        m.start(env, active);
-    }
-
     /// Compute waves: the whole wave in one call (`support::group_quads`), stopping at
-    /// each top-level barrier with its temporaries in the machine. The instruction budget
+    /// each top-level barrier with its temporaries in the machine. The waves start with a
+    /// cleared TEMP file ([`Machine::start`]) even though the code keeps its temporaries:
+    /// a wave whose memory the code cannot address runs on the interpreter, which reads
+    /// them there. The instruction budget
     /// is checked at barriers, loop ends and the end; running out is an error naming the
     /// stretch of the program it happened in (the wave cannot be re-run on the interpreter
     /// to name the instruction, as it has changed memory).
@@ -557,13 +553,6 @@ impl WaveEngine for Engine {
         match self {
             Engine::Compiled(j) => j.run_wave(m, env, active),
             Engine::Interpreted(p, _) => Interpreter(p).run_wave(m, env, active),
-        }
-    }
-
-    fn start_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) {
-        match self {
-            Engine::Compiled(j) => j.start_wave(m, env, active),
-            Engine::Interpreted(p, _) => Interpreter(p).start_wave(m, env, active),
         }
     }
 

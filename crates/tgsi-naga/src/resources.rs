@@ -469,14 +469,15 @@ impl Translator<'_> {
         if raw {
             return Err(self.unsupported("RAW images are not translated yet"));
         }
-        if self.options.image_atomics_as_buffers {
-            let held = (d.first..=d.last).filter(|&i| self.held_in_buffer(i, target, format));
-            for i in held.collect::<Vec<_>>() {
-                self.declare_image_buffer(i, target, format)?;
-            }
-            if (d.first..=d.last).all(|i| self.resources.image_buffers.contains_key(&i)) {
-                return Ok(());
-            }
+        // Images held in storage buffers, and the storage images.
+        let (held, storage_images): (Vec<u32>, Vec<u32>) = (d.first..=d.last).partition(|&i| {
+            self.options.image_atomics_as_buffers && self.held_in_buffer(i, target, format)
+        });
+        for i in held {
+            self.declare_image_buffer(i, target, format)?;
+        }
+        if storage_images.is_empty() {
+            return Ok(());
         }
         let Some((dim, arrayed)) = dimension(target) else {
             return Err(self.unsupported(format!("target {target} is not translated yet")));
@@ -487,9 +488,6 @@ impl Translator<'_> {
                 format.name().unwrap_or_default()
             )));
         };
-        let storage_images: Vec<u32> = (d.first..=d.last)
-            .filter(|i| !self.resources.image_buffers.contains_key(i))
-            .collect();
         for i in storage_images {
             let (loads, stores) = self.image_use(i);
             let mut access = StorageAccess::empty();

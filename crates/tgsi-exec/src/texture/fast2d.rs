@@ -3,7 +3,9 @@
 //! coordinates, read straight from the resource's words.
 //!
 //! [`Plan::new`] decides once per bound view and sampler whether the case applies and
-//! works out each level's place in words; [`Plan::bilinear`] then gives exactly what
+//! works out each level's place in words; [`Plan::bilinear`] (one lane) and
+//! [`Plan::bilinear_quad`] (a quad's four, the same code over four lanes) then give exactly
+//! what
 //! `filter::run` gives for `Img::Linear2D` and `Img::Linear2DRepeatPot` without a gather
 //! (the same wrap functions, the same blend), or `None` where the footprint needs the
 //! general path: a texel outside the level (the border colour) or outside the resource's
@@ -94,48 +96,10 @@ impl Plan {
         level: u32,
         offset: [i32; 3],
     ) -> Option<Texel> {
-        let lv = self.levels[..self.count].get(level as usize)?;
-        let (x0, x1, wx, y0, y1, wy) = if pot {
-            let (xpot, ypot) = lv.pot;
-            let u = (s * xpot as f32 - 0.5) + offset[0] as f32;
-            let w = (t * ypot as f32 - 0.5) + offset[1] as f32;
-            let (uflr, vflr) = (ifloor(u), ifloor(w));
-            let (xm, ym) = (xpot as i32 - 1, ypot as i32 - 1);
-            let (x0, y0) = (uflr & xm, vflr & ym);
-            (
-                x0,
-                (x0 + 1) & xm,
-                u - uflr as f32,
-                y0,
-                (y0 + 1) & ym,
-                w - vflr as f32,
-            )
-        } else {
-            let lx = wrap::linear(self.wrap[0], true, s, lv.width, offset[0]);
-            let ly = wrap::linear(self.wrap[1], true, t, lv.height, offset[1]);
-            (lx.i0, lx.i1, lx.w, ly.i0, ly.i1, ly.w)
-        };
-        let inside = |i: i32, n: u32| i >= 0 && (i as u32) < n;
-        let in_level = inside(x0, lv.width)
-            && inside(x1, lv.width)
-            && inside(y0, lv.height)
-            && inside(y1, lv.height);
-        if !in_level || aliases(level, 0, [x0, x1], [y0, y1]) {
-            return None;
-        }
-        // Inside a cached level, so no index overflows (`View::new`).
-        let (r0, r1) = (
-            lv.first + y0 as usize * lv.row,
-            lv.first + y1 as usize * lv.row,
-        );
-        let (c0, c1) = (x0 as usize, x1 as usize);
-        // Every word inside the resource's bytes, else the general path reads the zeros.
-        let words = v.res.data.words([r0 + c0, r0 + c1, r1 + c0, r1 + c1])?;
-        Some(blend_words(self.order, wx, wy, words))
+        self.bilinear_lanes(v, pot, &[s], &[t], level, offset)
+            .map(|[texel]| texel)
     }
-}
 
-impl Plan {
     /// [`Plan::bilinear`] of a quad's four lanes at one level, the footprints worked out
     /// lane-parallel, or `None` when any lane needs the general path.
     #[inline]
@@ -148,6 +112,22 @@ impl Plan {
         level: u32,
         offset: [i32; 3],
     ) -> Option<[Texel; 4]> {
+        self.bilinear_lanes(v, pot, s, t, level, offset)
+    }
+
+    /// The bilinear samples of `L` lanes at one level, or `None` when any lane needs the
+    /// general path: a texel outside the level (the border colour) or outside the
+    /// resource's bytes, or a footprint across cache tiles that the tile cache aliases.
+    #[inline(always)]
+    fn bilinear_lanes<const L: usize>(
+        &self,
+        v: &View,
+        pot: bool,
+        s: &[f32; L],
+        t: &[f32; L],
+        level: u32,
+        offset: [i32; 3],
+    ) -> Option<[Texel; L]> {
         let lv = self.levels[..self.count].get(level as usize)?;
         let (x, y) = if pot {
             (
@@ -160,7 +140,7 @@ impl Plan {
                 wrapped_axis(self.wrap[1], t, lv.height, offset[1]),
             )
         };
-        let inside = |i: &[i32; 4], n: u32| i.iter().all(|&i| i >= 0 && (i as u32) < n);
+        let inside = |i: &[i32; L], n: u32| i.iter().all(|&i| i >= 0 && (i as u32) < n);
         if !(inside(&x.i0, lv.width)
             && inside(&x.i1, lv.width)
             && inside(&y.i0, lv.height)
@@ -169,7 +149,7 @@ impl Plan {
             return None;
         }
         let whole = v.res.data.whole_words();
-        let mut out = [[0.0; 4]; 4];
+        let mut out = [[0.0; 4]; L];
         for (j, texel) in out.iter_mut().enumerate() {
             let (x0, x1, y0, y1) = (x.i0[j], x.i1[j], y.i0[j], y.i1[j]);
             if aliases(level, 0, [x0, x1], [y0, y1]) {
@@ -181,6 +161,7 @@ impl Plan {
                 lv.first + y1 as usize * lv.row,
             );
             let (c0, c1) = (x0 as usize, x1 as usize);
+            // Every word inside the resource's bytes, else the general path reads the zeros.
             let word = |at: usize| whole.get(at).map(|w| w.load(Relaxed));
             let words = [
                 word(r0 + c0)?,
@@ -194,18 +175,17 @@ impl Plan {
     }
 }
 
-/// One axis of a quad's bilinear footprints: both texel indices and the second's weight.
-struct Axis {
-    i0: [i32; 4],
-    i1: [i32; 4],
-    w: [f32; 4],
+/// One axis of `L` lanes' bilinear footprints: both texel indices and the second's weight.
+struct Axis<const L: usize> {
+    i0: [i32; L],
+    i1: [i32; L],
+    w: [f32; L],
 }
 
-/// The power-of-two repeat axis of `img_filter_2d_linear_repeat_POT` (as in
-/// [`Plan::bilinear`]), lane-parallel.
+/// The power-of-two repeat axis of `img_filter_2d_linear_repeat_POT`, lane-parallel.
 #[inline(always)]
-fn pot_axis(s: &[f32; 4], size: u32, offset: i32) -> Axis {
-    let u: [f32; 4] = std::array::from_fn(|j| (s[j] * size as f32 - 0.5) + offset as f32);
+fn pot_axis<const L: usize>(s: &[f32; L], size: u32, offset: i32) -> Axis<L> {
+    let u: [f32; L] = std::array::from_fn(|j| (s[j] * size as f32 - 0.5) + offset as f32);
     let flr = u.map(ifloor);
     let mask = size as i32 - 1;
     let i0 = flr.map(|f| f & mask);
@@ -218,7 +198,7 @@ fn pot_axis(s: &[f32; 4], size: u32, offset: i32) -> Axis {
 
 /// An axis wrapped by the sampler's mode, lane by lane.
 #[inline(always)]
-fn wrapped_axis(mode: Wrap, s: &[f32; 4], size: u32, offset: i32) -> Axis {
+fn wrapped_axis<const L: usize>(mode: Wrap, s: &[f32; L], size: u32, offset: i32) -> Axis<L> {
     let l = s.map(|s| wrap::linear(mode, true, s, size, offset));
     Axis {
         i0: l.map(|l| l.i0),
