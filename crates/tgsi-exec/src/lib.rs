@@ -20,7 +20,7 @@
 //!   shared memory, in 16-lane waves where [`wave_width`] proves the order between
 //!   invocations cannot matter; [`run_compute_with`] runs those waves on any engine.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
-//!   the `--bindings` JSON file that describes them; [`format`] reads and writes texels;
+//!   the `--bindings` JSON file that describes them; [`format`](mod@format) reads and writes texels;
 //!   [`texture`] samples them exactly as softpipe does.
 //! * [`run_compute`]: dispatch a compute shader over a grid in softpipe's order, with
 //!   buffers, images and shared memory ([`resource`], [`compute`]); [`Machine::resume`] runs

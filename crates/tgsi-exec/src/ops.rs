@@ -157,7 +157,7 @@ pub struct WideOp {
 }
 
 /// A [`WideOp`] over a wave: `out[l] = f([src0[l], src1[l], src2[l]])`, each 64-bit value
-/// kept as its two words, low first (see [`join`]); all slices have the wave's length.
+/// kept as its two words, low first; all slices have the wave's length.
 pub type WideKernel = fn(out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3]);
 
 /// A [`Kind::Wide`] from a per-lane expression over the sources `s: [u64; 3]`.
