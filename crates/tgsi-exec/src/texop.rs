@@ -1,12 +1,14 @@
 //! Texture instructions on the wave: the value sources are fetched for every lane, the
 //! `SAMP`/`SVIEW` slots and texel offsets are read from the first lane of each quad (as
-//! softpipe does), each 2×2 quad is sampled by [`crate::texture::execute_prepared`] with
-//! the views and samplers the machine has prepared, and the results are written through
-//! the destination's mask for the active lanes.
+//! softpipe does), each 2×2 quad with an active lane is sampled by
+//! [`crate::texture::execute_prepared`] with the views and samplers the machine has
+//! prepared, and the results are written through the destination's mask for the active
+//! lanes. (Sampling has no effect beyond its result, and a quad's result depends on that
+//! quad's lanes only, so a quad without active lanes is left out.)
 
-use crate::compile::{Inst, SlotOp};
-use crate::machine::{Machine, Res};
-use crate::texture::{self, TexRequest};
+use crate::compile::{Inst, Program, SlotOp, TexOp};
+use crate::machine::{Env, Machine, Res};
+use crate::texture::{self, QuadVec, TexRequest};
 
 /// Value sources of a texture instruction (TXD and SAMPLE_D have three: coordinates and
 /// two derivatives; the opcode table gives none more than four).
@@ -36,31 +38,16 @@ impl<const N: usize> Machine<N> {
         let mut quad = [[[0u32; 4]; 4]; MAX_TEX_SOURCES];
         for q in 0..N / 4 {
             let base = 4 * q;
+            if (exec >> base) & 0xf == 0 {
+                continue;
+            }
             for (qs, s) in quad.iter_mut().zip(&srcs).take(nsrc) {
                 for (l, lane) in qs.iter_mut().enumerate() {
                     *lane = s.map(|ch| ch[base + l]);
                 }
             }
-            let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
-            let view_slot = tex.view.map(|s| self.slot_index(&s, base)).or(sampler_slot);
-            let view = view_slot
-                .flatten()
-                .and_then(|i| res.resources.sampler_view(i));
-            let sampler = sampler_slot
-                .flatten()
-                .and_then(|i| res.resources.sampler(i));
-            let req = TexRequest {
-                opcode: inst.opcode,
-                target: tex.target,
-                srcs: &quad[..nsrc],
-                offsets: offsets.map_or([0; 3], |o| o.map(|ch| ch[base] as i32)),
-                view,
-                sampler,
-                seamless_cube_map: res.resources.seamless_cube_map,
-                implicit_lod: res.implicit_lod,
-                sview_swizzle: tex.view.map_or([0, 1, 2, 3], |v| v.swizzle),
-            };
-            let result = texture::execute_prepared(&req, &mut self.textures);
+            let offsets = offsets.map_or([0; 3], |o| o.map(|ch| ch[base] as i32));
+            let result = self.sample_quad(inst, tex, res, &quad[..nsrc], offsets, base);
             for (l, lane) in result.iter().enumerate() {
                 for (c, v) in lane.iter().enumerate() {
                     out[c][base + l] = *v;
@@ -68,6 +55,73 @@ impl<const N: usize> Machine<N> {
             }
         }
         self.write(inst, 0, &out, inst.opcode.written_channels(), exec);
+    }
+
+    /// Texture instruction `pc` of `program` on one quad whose value sources an engine
+    /// keeping its own registers has fetched (`srcs[source][lane][channel]`, in operand
+    /// order, swizzled and modified) with the texel offsets of its first lane (used only
+    /// where the instruction has offsets in a register): the result,
+    /// `[lane][channel]`, before the destination's mask and saturation. The sampler and
+    /// view operands must be direct (an indirect index reads the address register of the
+    /// wave's lane `base`, which such an engine may not keep here); `None` when `pc` is
+    /// not a texture instruction.
+    pub fn texture_quad(
+        &mut self,
+        program: &Program,
+        pc: usize,
+        env: &Env,
+        srcs: &[[[u32; 4]; 4]],
+        offsets: [i32; 3],
+        base: usize,
+    ) -> Option<QuadVec> {
+        let inst = program.insts.get(pc)?;
+        let tex = inst.tex.as_deref()?;
+        let res = Res {
+            consts: env.consts,
+            imms: &program.imms,
+            resources: env.resources,
+            implicit_lod: program.processor == tgsi::Processor::Fragment,
+            shared: None,
+        };
+        let n = inst.src.len().min(MAX_TEX_SOURCES).min(srcs.len());
+        let offsets = if tex.offsets.is_some() {
+            offsets
+        } else {
+            [0; 3]
+        };
+        Some(self.sample_quad(inst, tex, &res, &srcs[..n], offsets, base))
+    }
+
+    /// One quad of a texture instruction (lanes `base..base + 4` of the wave).
+    fn sample_quad(
+        &mut self,
+        inst: &Inst,
+        tex: &TexOp,
+        res: &Res,
+        srcs: &[[[u32; 4]; 4]],
+        offsets: [i32; 3],
+        base: usize,
+    ) -> QuadVec {
+        let sampler_slot = tex.sampler.map(|s| self.slot_index(&s, base));
+        let view_slot = tex.view.map(|s| self.slot_index(&s, base)).or(sampler_slot);
+        let view = view_slot
+            .flatten()
+            .and_then(|i| res.resources.sampler_view(i));
+        let sampler = sampler_slot
+            .flatten()
+            .and_then(|i| res.resources.sampler(i));
+        let req = TexRequest {
+            opcode: inst.opcode,
+            target: tex.target,
+            srcs,
+            offsets,
+            view,
+            sampler,
+            seamless_cube_map: res.resources.seamless_cube_map,
+            implicit_lod: res.implicit_lod,
+            sview_swizzle: tex.view.map_or([0, 1, 2, 3], |v| v.swizzle),
+        };
+        texture::execute_prepared(&req, &mut self.textures)
     }
 
     /// The slot a `SAMP`/`SVIEW` operand names for the quad starting at lane `base`

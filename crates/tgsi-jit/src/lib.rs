@@ -10,8 +10,9 @@
 //! * The scalar semantics stay the interpreter's: the opcodes compiled to vector code
 //!   (`native.rs`; 64-bit ones on channel pairs, `native_wide.rs`) are exact vector forms
 //!   of `tgsi_exec::scalar` (checked by tests), and everything else calls the interpreter's
-//!   own kernels (64-bit ones once per lane) or its single-instruction step (textures,
-//!   memory, DFRACEXP, indirect operands). MIN, MAX, saturation and rounding leave out the
+//!   own kernels (64-bit ones once per lane), its sampling of a quad (texture
+//!   instructions with direct operands, whose sources stay in registers) or its
+//!   single-instruction step (memory, DFRACEXP, indirect operands). MIN, MAX, saturation and rounding leave out the
 //!   NaN cases that cannot occur: what each value can hold (a number, a quiet NaN, any word)
 //!   is followed from immediates and opcodes (`known.rs`).
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
@@ -19,8 +20,9 @@
 //!   into temporaries under the execution mask only where a lane inactive at the write
 //!   could read the old value later (`unmasked.rs`: liveness at the points where waiting
 //!   lanes resume).
-//! * Programs whose lanes do not interact (no texture sampling, loads, stores, atomics or
-//!   inter-lane opcodes) run a quad at a time, so each quad leaves loops on its own.
+//! * Programs whose quads do not interact (no loads, stores, atomics, inter-lane opcodes
+//!   or CLOCK; texture sampling reads only its own quad) run a quad at a time, so each
+//!   quad leaves loops on its own and the function is a quarter of the size.
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`

@@ -2,9 +2,9 @@
 //! constant buffers, budget, results) and the host functions it calls back into for the
 //! instructions it does not compile natively — the interpreter's lane kernels and
 //! per-lane vector functions (so their scalar semantics are the interpreter's own; its
-//! 64-bit kernels are called per lane directly, `crate::native_wide`), and the
-//! interpreter's single-instruction step for everything else (textures, memory, DFRACEXP,
-//! indirect operands).
+//! 64-bit kernels are called per lane directly, `crate::native_wide`), its sampling of a
+//! quad for texture instructions with direct operands, and the interpreter's
+//! single-instruction step for everything else (memory, DFRACEXP, indirect operands).
 
 use std::mem::offset_of;
 use tgsi_exec::ops::Kind;
@@ -211,6 +211,75 @@ pub(crate) unsafe extern "C" fn step(host: *mut Host<'static>, pc: u64, exec: u3
         Err(e) => {
             host.error = Some(e);
             1
+        }
+    }
+}
+
+/// Value sources of a texture instruction passed to [`texture`] (TXD and SAMPLE_D have
+/// three, none has more than four).
+pub(crate) const TEXTURE_SOURCES: usize = 4;
+/// The scratch channel of [`texture`]'s texel offsets (x, y, z), after its sources.
+pub(crate) const TEXTURE_OFFSETS_CHANNEL: usize = 4 * TEXTURE_SOURCES;
+/// The scratch channel of [`texture`]'s results, after the offsets.
+pub(crate) const TEXTURE_OUT_CHANNEL: usize = TEXTURE_OFFSETS_CHANNEL + 3;
+/// Scratch channels [`texture`] uses.
+pub(crate) const TEXTURE_SCRATCH_CHANNELS: usize = TEXTURE_OUT_CHANNEL + 4;
+
+/// Sample texture instruction `pc` (direct operands only) on the quads of the group that
+/// have a lane in `active` (bit `l`: the group's lane `l`): `src` holds four sources × four
+/// channels, then the texel offsets' three channels, of [`WAVE`] words each (lane `l` of
+/// the group at word `l`); `out` receives four channels before the destination's mask.
+///
+/// # Safety
+/// `host` as for [`step`]; `out` and `src` point to buffers of those sizes.
+pub(crate) unsafe extern "C" fn texture(
+    host: *mut Host<'static>,
+    pc: u64,
+    out: *mut u32,
+    src: *const u32,
+    active: u64,
+) {
+    // SAFETY: see the function's contract.
+    let (host, out, src) =
+        unsafe { kernel_args(host, out, 4 * WAVE, src, TEXTURE_OUT_CHANNEL * WAVE) };
+    let Some(inst) = host.program.insts.get(pc as usize) else {
+        return;
+    };
+    let sources = inst.src.len().min(TEXTURE_SOURCES);
+    // SAFETY: the machine outlives the run and compiled code holds no reference to it.
+    let machine = unsafe { &mut *host.machine };
+    let mut srcs = [[[0u32; 4]; 4]; TEXTURE_SOURCES];
+    for base in (0..WAVE).step_by(4) {
+        if (active >> base) & 0xf == 0 {
+            continue;
+        }
+        // The four lanes of a channel are adjacent: transpose them into the quad's lanes.
+        let lanes = |channel: usize| {
+            let at = channel * WAVE + base;
+            src.get(at..at + 4).unwrap_or(&[0; 4])
+        };
+        for (k, quad) in srcs.iter_mut().enumerate().take(sources) {
+            for c in 0..4 {
+                for (lane, &w) in quad.iter_mut().zip(lanes(4 * k + c)) {
+                    lane[c] = w;
+                }
+            }
+        }
+        let offsets = std::array::from_fn(|c| lanes(TEXTURE_OFFSETS_CHANNEL + c)[0] as i32);
+        let Some(r) = machine.texture_quad(
+            host.program,
+            pc as usize,
+            host.env,
+            &srcs[..sources],
+            offsets,
+            base,
+        ) else {
+            return;
+        };
+        for (c, channel) in out.chunks_exact_mut(WAVE).enumerate() {
+            for (l, lane) in r.iter().enumerate() {
+                channel[base + l] = lane[c];
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 //! natively or through a call into the interpreter.
 
 use tgsi::Processor;
-use tgsi_exec::compile::{Inst, RegFile};
+use tgsi_exec::compile::{Inst, RegFile, SlotOp};
 use tgsi_exec::ops::{Flow, Kind};
 use tgsi_exec::Program;
 
@@ -107,24 +107,22 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
     (stepped * 2 > work).then(|| {
         format!(
             "{stepped} of its {work} instructions would run on the interpreter's step \
-             (textures, memory, indirect operands), so the interpreter runs it faster"
+             (memory, indirect operands), so the interpreter runs it faster"
         )
     })
 }
 
 /// Quads each call of the compiled code runs. Lanes are independent except through
-/// resources (texture sampling goes through softpipe's tile cache, whose state depends on the
-/// order of every lane's accesses; stores, atomics and inter-lane operations see other
-/// lanes), and every instruction handed to the interpreter's step works on the whole wave.
-/// Programs with such instructions run the whole wave in one call, in the interpreter's
-/// order; the others run a quad at a time (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each
-/// quad leaves loops and skips branches on its own and fewer values compete for registers.
+/// instructions that see the whole wave ([`sees_the_wave`]): programs with one run the
+/// whole wave in one call, in the interpreter's order. The others run a quad at a time
+/// (`TGSI_JIT_QUADS` overrides: 1, 2 or 4), so each quad leaves loops and skips branches on
+/// its own, fewer values compete for registers and the function is a quarter of the size.
+/// Texture instructions are among these: a quad's samples depend on its own lanes only
+/// (derivatives, the first lane's slots and offsets), and the interpreter's step samples
+/// only quads with an active lane.
 pub(crate) fn group_quads(program: &Program) -> usize {
     // Compute waves stop at barriers as a whole, and memory sees every lane in order.
-    let memory = |i: &Inst| matches!(i.kind, Kind::Load | Kind::Store);
-    if program.processor == Processor::Compute
-        || program.insts.iter().any(|i| runs_on_step(i) || memory(i))
-    {
+    if program.processor == Processor::Compute || program.insts.iter().any(sees_the_wave) {
         return tgsi_exec::WAVE / 4;
     }
     std::env::var("TGSI_JIT_QUADS")
@@ -132,6 +130,28 @@ pub(crate) fn group_quads(program: &Program) -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|n| [1, 2, 4].contains(n))
         .unwrap_or(1)
+}
+
+/// Whether an instruction sees lanes of other quads or their order: memory (whose accesses
+/// other lanes observe), inter-lane opcodes, CLOCK (the wave's count), barriers, vertex
+/// emission and INTERP_OFFSET.
+fn sees_the_wave(inst: &Inst) -> bool {
+    matches!(
+        inst.kind,
+        Kind::Load
+            | Kind::Store
+            | Kind::Atomic(_)
+            | Kind::Resq
+            | Kind::Vote(_)
+            | Kind::Ballot
+            | Kind::ReadFirst
+            | Kind::ReadInvoc
+            | Kind::Clock
+            | Kind::Sync
+            | Kind::Emit
+            | Kind::EndPrim
+            | Kind::InterpOffset
+    )
 }
 
 /// The entry of `Frame::spaces` that a LOAD or STORE compiled natively addresses: a
@@ -161,16 +181,34 @@ pub(crate) fn memory_space(inst: &Inst) -> Option<usize> {
 pub(crate) const MAX_BUFFER_SLOTS: usize = 64;
 
 /// Whether the compiled code hands `inst` to the interpreter's single-instruction step
-/// (textures, memory, DFRACEXP and other whole-wave operations, and indirect operands
-/// other than gathered constants) rather than compiling it or calling a lane kernel (64-bit
+/// (memory, DFRACEXP and other whole-wave operations, texture instructions with an
+/// indirect operand, and other indirect operands than gathered constants) rather than compiling it or calling a lane kernel (64-bit
 /// instructions compile, natively or calling their kernel per lane).
 pub(crate) fn runs_on_step(inst: &Inst) -> bool {
     match inst.kind {
         Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
+        Kind::Texture => !samples_directly(inst),
         _ if has_indirect(inst) => !gathers_constants(inst),
         Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) | Kind::Wide(_) => false,
         _ => memory_space(inst).is_none(),
     }
+}
+
+/// Whether a texture instruction has only direct operands (sources, texel offsets, sampler
+/// and view), so that compiled code passes its sources to the interpreter's sampling of a
+/// quad ([`tgsi_exec::Machine::texture_quad`]) instead of stepping it.
+fn samples_directly(inst: &Inst) -> bool {
+    let Some(tex) = inst.tex.as_deref() else {
+        return false;
+    };
+    let direct_slot = |s: &Option<SlotOp>| s.is_none_or(|s| s.indirect.is_none());
+    !has_indirect(inst)
+        && tex
+            .offsets
+            .as_ref()
+            .is_none_or(|o| o.indirect.is_none() && o.dim_indirect.is_none())
+        && direct_slot(&tex.sampler)
+        && direct_slot(&tex.view)
 }
 
 /// Whether the only indirect operands of a component-wise or whole-vector instruction are

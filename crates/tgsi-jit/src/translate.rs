@@ -13,8 +13,8 @@
 //! at every loop end and at the exit.
 //!
 //! Instructions not compiled natively ([`crate::native`]) call the interpreter: its lane
-//! kernel or vector function on values passed through a scratch buffer, or its
-//! single-instruction step on the machine's registers (SSA temporaries are written back
+//! kernel, vector function or sampling of a quad on values passed through a scratch
+//! buffer, or its single-instruction step on the machine's registers (SSA temporaries are written back
 //! before and reloaded after).
 //!
 //! 64-bit instructions join each source channel pair into `i64x2` vectors of two lanes,
@@ -149,10 +149,13 @@ pub(crate) struct Translator<'a, 'b> {
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
-/// results (four channels).
-const SCRATCH_BYTES: u32 = (16 * CHANNEL_BYTES) as u32;
+/// results (four channels) for kernels; for texture instructions four sources × four
+/// channels, the texel offsets' three channels and the results.
+const SCRATCH_BYTES: u32 = (runtime::TEXTURE_SCRATCH_CHANNELS * CHANNEL_BYTES as usize) as u32;
 /// Offset of the results in the scratch buffer.
 const SCRATCH_OUT: i32 = 12 * CHANNEL_BYTES;
+/// Offset of a texture instruction's results in the scratch buffer.
+const SCRATCH_TEXTURE_OUT: i32 = runtime::TEXTURE_OUT_CHANNEL as i32 * CHANNEL_BYTES;
 
 impl<'a, 'b> Translator<'a, 'b> {
     /// Translate `program` into the function `b` builds (signature: frame pointer → status).
@@ -587,6 +590,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 }
             }
             _ if support::runs_on_step(inst) => self.step(pc, inst),
+            Kind::Texture => self.texture(pc, inst),
             Kind::Component(_) => self.component(pc, inst),
             Kind::Vector(_) => self.vector(pc, inst),
             Kind::Deriv(d) => self.deriv(inst, d),
@@ -1122,6 +1126,51 @@ impl<'a, 'b> Translator<'a, 'b> {
         self.call_kernel(runtime::vector as *const () as usize, pc, SCRATCH_OUT);
         let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
             Some(self.load_scratch(SCRATCH_OUT + c as i32 * CHANNEL_BYTES))
+        });
+        self.write_all(inst, &out);
+    }
+
+    /// A texture instruction with direct operands: its sources and texel offsets through
+    /// the scratch buffer to the interpreter's sampling of each quad with an active lane
+    /// ([`runtime::texture`]), the results written as any other's. Temporaries stay in
+    /// their variables.
+    fn texture(&mut self, pc: usize, inst: &Inst) {
+        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        for (k, s) in inst.src.iter().take(runtime::TEXTURE_SOURCES).enumerate() {
+            for c in 0..4 {
+                let ch = self.fetch(s, c);
+                self.store_scratch((4 * k + c) as i32 * CHANNEL_BYTES, &ch);
+            }
+        }
+        if let Some(o) = offsets {
+            for c in 0..3 {
+                let ch = self.fetch(o, c);
+                let at = (runtime::TEXTURE_OFFSETS_CHANNEL + c) as i32 * CHANNEL_BYTES;
+                self.store_scratch(at, &ch);
+            }
+        }
+        let exec = self.exec_all();
+        let active = self.mask_bits(&exec);
+        let active = self.b.ins().uextend(I64, active);
+        let host = self
+            .b
+            .ins()
+            .load(self.ptr, MemFlagsData::trusted(), self.frame, field::HOST);
+        let pc = self.b.ins().iconst(I64, pc as i64);
+        let out = self
+            .b
+            .ins()
+            .iadd_imm_s(self.scratch, i64::from(SCRATCH_TEXTURE_OUT));
+        let callee = self
+            .b
+            .ins()
+            .iconst(self.ptr, runtime::texture as *const () as usize as i64);
+        let args = [host, pc, out, self.scratch, active];
+        self.b.ins().call_indirect(self.calls.kernel, callee, &args);
+        let written = inst.opcode.written_channels();
+        let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
+            (written & (1 << c) != 0)
+                .then(|| self.load_scratch(SCRATCH_TEXTURE_OUT + c as i32 * CHANNEL_BYTES))
         });
         self.write_all(inst, &out);
     }

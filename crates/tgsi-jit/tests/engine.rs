@@ -149,9 +149,9 @@ fn very_long_programs_run_on_the_interpreter() {
 
 #[test]
 fn programs_whose_compiled_form_is_too_big_run_on_the_interpreter() {
-    // Within the instruction limit, but sampling every 50 instructions makes the whole
-    // wave's 64 temporaries be written back and reloaded around each sample: far more
-    // Cranelift code than the JIT compiles (it once took seconds).
+    // Within the instruction limit, but integer divisions (a long vector sequence each,
+    // per channel) with a sample every 50 instructions: far more Cranelift code than the
+    // JIT compiles (such programs once took seconds).
     let n = tgsi_jit::support::MAX_INSTRUCTIONS - 100;
     let mut text = String::from(
         "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
@@ -162,9 +162,7 @@ fn programs_whose_compiled_form_is_too_big_run_on_the_interpreter() {
         if i % 50 == 0 {
             text.push_str(&format!("{i}: TEX TEMP[{d}], TEMP[{a}], SAMP[0], 2D\n"));
         } else {
-            text.push_str(&format!(
-                "{i}: MAD TEMP[{d}], TEMP[{a}], IMM[0], TEMP[{b}]\n"
-            ));
+            text.push_str(&format!("{i}: UDIV TEMP[{d}], TEMP[{a}], TEMP[{b}]\n"));
         }
     }
     text.push_str(&format!("{n}: MOV OUT[0], TEMP[0]\n{}: END\n", n + 1));
