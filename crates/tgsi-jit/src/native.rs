@@ -21,15 +21,15 @@ use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
 
 /// One chunk of a component-wise opcode; `s` holds the chunk of each source (as words),
-/// `known` what is known of each. `shift` is the shift count of SHL/USHR/ISHR when it is
-/// the same in every lane (one vector shift; otherwise each lane is shifted by its own
-/// count, [`vector_int::by_lane_counts`]).
+/// `known` what is known of each. `second` is the second source when it is the same
+/// known word in every lane: a shift count of SHL/USHR/ISHR (one vector shift; otherwise
+/// each lane is shifted by its own count, [`vector_int::by_lane_counts`]) or a divisor.
 pub(crate) fn component(
     b: &mut FunctionBuilder,
     op: Opcode,
     s: &[Value],
     known: &[Known],
-    shift: Option<u32>,
+    second: Option<u32>,
 ) -> Option<Value> {
     let arg = |i: usize| s.get(i).copied();
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Any);
@@ -161,7 +161,7 @@ pub(crate) fn component(
             let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
             b.ins().blendv(nz, x?, y?)
         }
-        Opcode::SHL | Opcode::USHR | Opcode::ISHR => match shift {
+        Opcode::SHL | Opcode::USHR | Opcode::ISHR => match second {
             Some(count) => {
                 let n = b.ins().iconst(I32, i64::from(count & 31));
                 match op {
@@ -186,7 +186,7 @@ pub(crate) fn component(
             b.ins().blendv(big, high, low)
         }
         Opcode::UDIV | Opcode::UMOD | Opcode::IDIV | Opcode::MOD => {
-            vector_int::divide(b, op, a, x?)?
+            vector_int::divide(b, op, a, x?, second)?
         }
         Opcode::IMUL_HI => per_lane(b, &[a, x?], sl::imul_hi),
         Opcode::UMUL_HI => per_lane(b, &[a, x?], sl::umul_hi),

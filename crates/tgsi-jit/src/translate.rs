@@ -1035,7 +1035,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 }
             }
         }
-        let shift = self.uniform_shift(inst);
+        let second = self.immediate_second(inst);
         let mut out: [Option<Channel>; 4] = Default::default();
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
@@ -1048,8 +1048,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             let native: Option<Channel> = (0..self.g)
                 .map(|k| {
                     let args: Vec<Value> = srcs.iter().map(|s| s[k]).collect();
-                    let shift = shift.map(|s| s[c]);
-                    native::component(self.b, inst.opcode, &args, &knowns[k], shift)
+                    let second = second.map(|s| s[c]);
+                    native::component(self.b, inst.opcode, &args, &knowns[k], second)
                 })
                 .collect();
             *o = Some(match native {
@@ -1077,8 +1077,9 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
-    /// The shift counts of SHL/USHR/ISHR when they are an immediate (per channel).
-    fn uniform_shift(&self, inst: &Inst) -> Option<[u32; 4]> {
+    /// The second source's words when it is an immediate without modifiers (per channel):
+    /// shift counts and divisors compile to simpler code.
+    fn immediate_second(&self, inst: &Inst) -> Option<[u32; 4]> {
         let s = inst.src.get(1)?;
         if s.file != RegFile::Imm || s.abs || s.neg {
             return None;

@@ -12,9 +12,10 @@
 //! IBFE and BFI): x86 below AVX2 shifts a vector's lanes all by one count. A left shift by
 //! `n` (0 to 31) is a product with `2ⁿ`, made as the binary32 `2ⁿ` (exponent `n + 127`)
 //! converted to an integer — `2³¹` converts to `0x80000000`, which is its bits, so the
-//! product wraps as the shift does. A right shift is five conditional shifts by 16, 8, 4, 2
-//! and 1, each taken in the lanes whose count has that bit. The bit fields follow their
-//! scalar definitions case by case, each case a blend.
+//! product wraps as the shift does. A right shift by `n ≥ 1` is the high word of the
+//! 64-bit product with `2³²⁻ⁿ` (x86 multiplies the even or the odd words of two vectors to
+//! 64 bits). The bit fields follow their scalar definitions case by case, each case a
+//! blend.
 //!
 //! **Division** (UDIV, UMOD, IDIV, MOD) goes through binary64. Every 32-bit integer is exact in binary64, and so is the truncated quotient: when
 //! `q = a / b` is not an integer it lies at least `1/|b|` from the nearest integer, while
@@ -22,13 +23,14 @@
 //! less; so truncating the rounded quotient gives the integer quotient. The remainder is
 //! `a − q·b` in wrapping 32-bit arithmetic, which also gives `INT_MIN / −1 = INT_MIN` and
 //! `INT_MIN % −1 = 0` as `tgsi_exec::scalar::int` defines them; division by zero gives
-//! that module's values by a blend. Conversions use the exponent trick (no conversion
+//! that module's values by a blend. A constant divisor takes a multiplication by its
+//! reciprocal instead (`quotient_by_constant`). Conversions use the exponent trick (no conversion
 //! instruction between 32-bit integers and binary64 vectors exists below AVX-512): the
 //! word `x` under the high word `0x43300000` is the binary64 `2⁵² + x`.
 
 use crate::lanes::{le, shuffle_words, LaneOps};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I8X16};
+use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I64X2, I8X16};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
@@ -146,9 +148,10 @@ pub(crate) fn by_lane_counts(b: &mut FunctionBuilder, op: Opcode, s: &[Value]) -
 }
 
 /// UBFE (`signed` false) or IBFE of `value`, `offset`, `bits`: the whole word when `bits`
-/// is 32 at offset 0; else with `n = bits & 31`, `off = offset & 31`: 0 when `n` is 0, the
-/// field moved to the top and back down when it ends inside the word, else the word
-/// shifted down by `off`.
+/// is 32 at offset 0; else with `n = bits & 31`, `off = offset & 31`, the word shifted
+/// down by `off` when the field reaches the top bit, and otherwise that word's low `n`
+/// bits (sign-extended from bit `n − 1` for IBFE: none when `n` is 0). These are the
+/// scalar definition's bits `off` to `off + n − 1` moved to the top and back down.
 fn bit_field(
     b: &mut FunctionBuilder,
     value: Value,
@@ -161,18 +164,21 @@ fn bit_field(
     let end = b.ins().iadd(off, n);
     let thirty_two = b.splat_word(32);
     let inside = b.ins().icmp(IntCC::UnsignedLessThan, end, thirty_two);
-    // Inside, both counts are 1 to 31; elsewhere the masked counts are never used.
-    let left = b.ins().isub(thirty_two, end);
-    let left = and_word(b, left, 31);
-    let right = b.ins().isub(thirty_two, n);
-    let right = and_word(b, right, 31);
-    let up = shift_left(b, value, left);
-    let field = shift_right(b, up, right, signed);
     let tail = shift_right(b, value, off, signed);
+    let one = b.splat_word(1);
+    let top = power_of_two(b, n);
+    let ones = b.ins().isub(top, one);
+    let low = b.ins().band(tail, ones);
+    let field = if signed {
+        // (low ^ h) − h with h = 2ⁿ⁻¹ extends the sign of bit n − 1 (n = 0: h = 1, 0).
+        let half = shift(b, ones, 1, false);
+        let h = b.ins().iadd(half, one);
+        let flipped = b.ins().bxor(low, h);
+        b.ins().isub(flipped, h)
+    } else {
+        low
+    };
     let r = b.ins().blendv(inside, field, tail);
-    let none = equal_word(b, n, 0);
-    let zero = b.splat_word(0);
-    let r = b.ins().blendv(none, zero, r);
     let all = equal_word(b, bits, 32);
     let at0 = equal_word(b, off, 0);
     let whole = b.ins().band(all, at0);
@@ -200,21 +206,47 @@ fn shift_left(b: &mut FunctionBuilder, x: Value, n: Value) -> Value {
     b.ins().imul(x, p)
 }
 
-/// `x >> n` per lane (`n` 0 to 31), arithmetically when `signed`.
+/// `x >> n` per lane (`n` 0 to 31), arithmetically when `signed`: for `n ≥ 1` the high
+/// word of the 64-bit product `x · 2³²⁻ⁿ` (even and odd lanes multiplied apart), `x` for
+/// `n = 0`; a negative word is complemented first and after, as `!(!x >> n)` is the
+/// arithmetic shift.
 fn shift_right(b: &mut FunctionBuilder, x: Value, n: Value, signed: bool) -> Value {
-    let zero = b.splat_word(0);
-    let mut r = x;
-    for k in [16, 8, 4, 2, 1] {
-        let bit = and_word(b, n, k);
-        let taken = b.ins().icmp(IntCC::NotEqual, bit, zero);
-        let shifted = shift(b, r, i64::from(k), signed);
-        r = b.ins().blendv(taken, shifted, r);
+    let sign = signed.then(|| shift(b, x, 31, true));
+    let x = match sign {
+        Some(s) => b.ins().bxor(x, s),
+        None => x,
+    };
+    let thirty_two = b.splat_word(32);
+    let up = b.ins().isub(thirty_two, n);
+    let up = and_word(b, up, 31);
+    let factor = power_of_two(b, up);
+    let products = [false, true].map(|high| {
+        let (x, f) = if high {
+            (b.ins().uwiden_high(x), b.ins().uwiden_high(factor))
+        } else {
+            (b.ins().uwiden_low(x), b.ins().uwiden_low(factor))
+        };
+        let p = b.ins().imul(x, f);
+        b.ins().bitcast(I32X4, le(), p)
+    });
+    let r = shuffle_words(b, products[0], products[1], [1, 3, 5, 7]);
+    let none = equal_word(b, n, 0);
+    let r = b.ins().blendv(none, x, r);
+    match sign {
+        Some(s) => b.ins().bxor(r, s),
+        None => r,
     }
-    r
 }
 
-/// The four division opcodes, or `None` for any other.
-pub(crate) fn divide(b: &mut FunctionBuilder, op: Opcode, n: Value, d: Value) -> Option<Value> {
+/// The four division opcodes, or `None` for any other; `constant`: the divisor when it is
+/// the same known word in every lane.
+pub(crate) fn divide(
+    b: &mut FunctionBuilder,
+    op: Opcode,
+    n: Value,
+    d: Value,
+    constant: Option<u32>,
+) -> Option<Value> {
     let (signed, remainder, by_zero) = match op {
         Opcode::UDIV => (false, false, u32::MAX),
         Opcode::UMOD => (false, true, u32::MAX),
@@ -222,23 +254,69 @@ pub(crate) fn divide(b: &mut FunctionBuilder, op: Opcode, n: Value, d: Value) ->
         Opcode::MOD => (true, true, u32::MAX),
         _ => return None,
     };
-    let nf = to_f64(b, n, signed);
-    let df = to_f64(b, d, signed);
-    let q = [0, 1].map(|h| {
-        let x = b.ins().fdiv(nf[h], df[h]);
-        b.ins().trunc(x)
-    });
-    let q = to_words(b, q);
+    let q = match constant {
+        Some(0) => return Some(b.splat_word(by_zero)),
+        Some(c) => quotient_by_constant(b, n, c, signed),
+        None => {
+            let nf = to_f64(b, n, signed);
+            let df = to_f64(b, d, signed);
+            let q = [0, 1].map(|h| {
+                let x = b.ins().fdiv(nf[h], df[h]);
+                b.ins().trunc(x)
+            });
+            to_words(b, q)
+        }
+    };
     let r = if remainder {
         let p = b.ins().imul(q, d);
         b.ins().isub(n, p)
     } else {
         q
     };
+    if constant.is_some() {
+        return Some(r);
+    }
     let zero = b.splat_word(0);
     let is_zero = b.ins().icmp(IntCC::Equal, d, zero);
     let special = b.splat_word(by_zero);
     Some(b.ins().blendv(is_zero, special, r))
+}
+
+/// The truncated quotient of `n` by the non-zero constant `d` with a multiplication: `(n ±
+/// ½)·(1/d)` in binary64, the half taking the sign of `n`, truncated. The half moves the
+/// exact quotient `n/d = k + j/d` (`0 ≤ j < |d|`, signs aside) to `k + (j + ½)/d`, at
+/// least `½/|d|` from both `k` and `k ± 1`, while the two roundings (of `1/d` and of the
+/// product) err by at most `|n/d|·2⁻⁵² ≤ 2⁻²⁰/|d|`: so the truncation gives `k`.
+/// `INT_MIN / −1` gives `2³¹`, whose low word is `INT_MIN`, as the scalar definition says.
+fn quotient_by_constant(b: &mut FunctionBuilder, n: Value, d: u32, signed: bool) -> Value {
+    let reciprocal = if signed {
+        1.0 / f64::from(d as i32)
+    } else {
+        1.0 / f64::from(d)
+    };
+    let reciprocal = b.ins().f64const(reciprocal);
+    let reciprocal = b.ins().splat(F64X2, reciprocal);
+    let nf = to_f64(b, n, signed);
+    let half = b.ins().f64const(0.5);
+    let half = b.ins().splat(F64X2, half);
+    let q = nf.map(|v| {
+        let half = if signed {
+            // ½ with the sign of `n` (+½ for 0, which truncates to 0 either way).
+            let sign = b.ins().f64const(-0.0);
+            let sign = b.ins().splat(F64X2, sign);
+            let bits = |b: &mut FunctionBuilder, x| b.ins().bitcast(I64X2, le(), x);
+            let (v_bits, sign_bits, half_bits) = (bits(b, v), bits(b, sign), bits(b, half));
+            let s = b.ins().band(v_bits, sign_bits);
+            let h = b.ins().bor(half_bits, s);
+            b.ins().bitcast(F64X2, le(), h)
+        } else {
+            half
+        };
+        let v = b.ins().fadd(v, half);
+        let x = b.ins().fmul(v, reciprocal);
+        b.ins().trunc(x)
+    });
+    to_words(b, q)
 }
 
 /// The words of `x` (signed or unsigned) as two `f64x2` vectors: lanes 0–1 and 2–3.

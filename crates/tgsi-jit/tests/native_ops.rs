@@ -118,6 +118,92 @@ fn shifts_by_immediates_match_the_interpreter() {
 }
 
 #[test]
+fn divisions_by_immediates_match_the_interpreter() {
+    // A divisor known when compiling takes a multiplication by its reciprocal: every
+    // dividend near a multiple of it (where a rounding error would show), the ends of
+    // both integer ranges and random words, by small, large, negative and power-of-two
+    // divisors and by 0. (49 · RN(1/49) rounds to 0.999…: a plain product truncates
+    // 49 / 49 to 0.)
+    let divisors: [u32; 24] = [
+        0,
+        1,
+        2,
+        3,
+        7,
+        49,
+        641,
+        1021,
+        7919,
+        65536,
+        6_700_417,
+        0x7fff_ffff,
+        0x8000_0000,
+        0x8000_0001,
+        0xffff_ffff,
+        0xffff_fffe,
+        (-3i32) as u32,
+        (-7919i32) as u32,
+        (-65536i32) as u32,
+        0x5555_5555,
+        0xaaaa_aaab,
+        1_000_000_007,
+        4_294_967_291,
+        103,
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u32
+    };
+    for group in divisors.chunks(4) {
+        let d: [u32; 4] = std::array::from_fn(|c| group[c % group.len()]);
+        // Per channel: multiples of its divisor and their neighbours, as unsigned and
+        // as signed numbers, then the range ends and random words.
+        let mut dividends: Vec<[u32; 4]> = Vec::new();
+        for k in 0..512u32 {
+            dividends.push(std::array::from_fn(|c| {
+                let m = d[c].wrapping_mul(next() >> (k % 32));
+                let signed = (d[c] as i32).wrapping_mul((next() as i32) >> (k % 32)) as u32;
+                match k % 8 {
+                    0 => m,
+                    1 => m.wrapping_add(1),
+                    2 => m.wrapping_sub(1),
+                    3 => signed,
+                    4 => signed.wrapping_add(1),
+                    5 => signed.wrapping_sub(1),
+                    6 => [
+                        0,
+                        1,
+                        0x7fff_ffff,
+                        0x8000_0000,
+                        0x8000_0001,
+                        u32::MAX,
+                        d[c],
+                        d[c].wrapping_neg(),
+                    ][k as usize / 8 % 8],
+                    _ => next(),
+                }
+            }));
+        }
+        for op in ["UDIV", "UMOD", "IDIV", "MOD"] {
+            let text = format!(
+                "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nIMM[0] UINT32 {{{}, {}, {}, {}}}\n  0: {op} OUT[0], IN[0], IMM[0]\n  1: END\n",
+                d[0], d[1], d[2], d[3]
+            );
+            let (program, engine) = compile(&text);
+            let opts = VertexOptions {
+                count: dividends.len(),
+                inputs: vec![VertexInput::PerVertex(dividends.clone())],
+                ..Default::default()
+            };
+            assert_same_vertices(&text, &program, &engine, &opts);
+        }
+    }
+}
+
+#[test]
 fn derivatives_and_dot_products_match_the_interpreter() {
     for op in ["DDX", "DDY", "DDX_FINE", "DDY_FINE"] {
         let text = format!(
