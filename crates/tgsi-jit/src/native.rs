@@ -280,13 +280,13 @@ pub(crate) fn replicated(
             let w = b.f(s.get(1)?[3]);
             b.ins().fadd(d, w)
         }
-        Opcode::EX2 => return Some(sl::call_per_lane(b, &[x], sl::ex2 as *const () as usize)),
-        Opcode::LG2 => return Some(sl::call_per_lane(b, &[x], sl::lg2 as *const () as usize)),
-        Opcode::SIN => return Some(sl::call_per_lane(b, &[x], sl::sin as *const () as usize)),
-        Opcode::COS => return Some(sl::call_per_lane(b, &[x], sl::cos as *const () as usize)),
+        Opcode::EX2 => return Some(sl::call_on_lanes(b, &[x], sl::ex2 as *const () as usize)),
+        Opcode::LG2 => return Some(sl::call_on_lanes(b, &[x], sl::lg2 as *const () as usize)),
+        Opcode::SIN => return Some(sl::call_on_lanes(b, &[x], sl::sin as *const () as usize)),
+        Opcode::COS => return Some(sl::call_on_lanes(b, &[x], sl::cos as *const () as usize)),
         Opcode::POW => {
             let y = s.get(1)?[0];
-            return Some(sl::call_per_lane(b, &[x, y], sl::pow as *const () as usize));
+            return Some(sl::call_on_lanes(b, &[x, y], sl::pow as *const () as usize));
         }
         _ => return None,
     };

@@ -5,12 +5,14 @@
 //!   `tgsi_exec::scalar::int` function (bit fields and shifts by a count per lane are
 //!   vector code, [`crate::vector_int`]).
 //! - EX2, LG2, POW, SIN and COS, whose results are glibc's, call the interpreter's own
-//!   scalar functions (`tgsi_exec::scalar::float`) directly, once per lane.
+//!   scalar functions (`tgsi_exec::scalar::float`) on the four lanes in one host call.
 //!
 //! The tests check every one against the interpreter.
 
-use cranelift_codegen::ir::types::{F32, F32X4, I32X4, I64};
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_codegen::ir::types::{I32X4, I64};
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
+};
 use cranelift_frontend::FunctionBuilder;
 use tgsi_exec::scalar::float as fl;
 
@@ -47,53 +49,70 @@ pub(crate) fn brev(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().bitrev(s[0])
 }
 
-/// EX2, called from compiled code.
-pub(crate) extern "C" fn ex2(x: f32) -> f32 {
-    fl::ex2(x)
+/// EX2 of the four lanes at `p`, in place (called from compiled code).
+///
+/// # Safety
+/// `p` points to four words; so do the other functions of this kind (POW: eight, the
+/// exponents after the bases).
+pub(crate) unsafe extern "C" fn ex2(p: *mut u32) {
+    // SAFETY: see the function's contract.
+    unsafe { unary(p, fl::ex2) }
 }
 
-/// LG2, called from compiled code.
-pub(crate) extern "C" fn lg2(x: f32) -> f32 {
-    fl::lg2(x)
+/// LG2 of four lanes in place, as [`ex2`].
+pub(crate) unsafe extern "C" fn lg2(p: *mut u32) {
+    // SAFETY: as for `ex2`.
+    unsafe { unary(p, fl::lg2) }
 }
 
-/// SIN, called from compiled code.
-pub(crate) extern "C" fn sin(x: f32) -> f32 {
-    fl::sin(x)
+/// SIN of four lanes in place, as [`ex2`].
+pub(crate) unsafe extern "C" fn sin(p: *mut u32) {
+    // SAFETY: as for `ex2`.
+    unsafe { unary(p, fl::sin) }
 }
 
-/// COS, called from compiled code.
-pub(crate) extern "C" fn cos(x: f32) -> f32 {
-    fl::cos(x)
+/// COS of four lanes in place, as [`ex2`].
+pub(crate) unsafe extern "C" fn cos(p: *mut u32) {
+    // SAFETY: as for `ex2`.
+    unsafe { unary(p, fl::cos) }
 }
 
-/// POW, called from compiled code.
-pub(crate) extern "C" fn pow(x: f32, y: f32) -> f32 {
-    fl::pow(x, y)
+/// POW of four lanes in place: the bases at `p`, the exponents after them.
+pub(crate) unsafe extern "C" fn pow(p: *mut u32) {
+    // SAFETY: the caller passes eight words.
+    let words = unsafe { std::slice::from_raw_parts_mut(p, 8) };
+    let (x, y) = words.split_at_mut(4);
+    for (x, &y) in x.iter_mut().zip(y.iter()) {
+        *x = fl::pow(f32::from_bits(*x), f32::from_bits(y)).to_bits();
+    }
 }
 
-/// `func` (an `extern "C"` function of `args.len()` floats returning a float) applied to
-/// each lane of the word vectors `args`.
-pub(crate) fn call_per_lane(b: &mut FunctionBuilder, args: &[Value], func: usize) -> Value {
+/// `f` on the four float lanes at `p`, in place.
+///
+/// # Safety
+/// `p` points to four words.
+unsafe fn unary(p: *mut u32, f: fn(f32) -> f32) {
+    // SAFETY: see the function's contract.
+    let words = unsafe { std::slice::from_raw_parts_mut(p, 4) };
+    for w in words {
+        *w = f(f32::from_bits(*w)).to_bits();
+    }
+}
+
+/// `func` (one of this module's `unsafe extern "C" fn(*mut u32)`, computing four lanes
+/// in place) on the word vectors `args`, stored one after the other: one call for the
+/// four lanes, so that the registers live across it are saved once.
+pub(crate) fn call_on_lanes(b: &mut FunctionBuilder, args: &[Value], func: usize) -> Value {
+    let bytes = 16 * args.len() as u32;
+    let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, bytes, 4));
+    for (i, &v) in args.iter().enumerate() {
+        b.ins().stack_store(I64, v, slot, 16 * i as i32);
+    }
     let mut sig = Signature::new(b.func.signature.call_conv);
-    sig.params.extend(args.iter().map(|_| AbiParam::new(F32)));
-    sig.returns.push(AbiParam::new(F32));
+    sig.params.push(AbiParam::new(I64));
     let sig = b.import_signature(sig);
     let callee = b.ins().iconst(I64, func as i64);
-    let floats: Vec<Value> = args
-        .iter()
-        .map(|&v| b.ins().bitcast(F32X4, MemFlagsData::new(), v))
-        .collect();
-    let call = |b: &mut FunctionBuilder, l: u8| {
-        let xs: Vec<Value> = floats.iter().map(|&v| b.ins().extractlane(v, l)).collect();
-        let inst = b.ins().call_indirect(sig, callee, &xs);
-        b.inst_results(inst)[0]
-    };
-    let first = call(b, 0);
-    let mut out = b.ins().splat(F32X4, first);
-    for l in 1..4 {
-        let r = call(b, l);
-        out = b.ins().insertlane(out, r, l);
-    }
-    b.ins().bitcast(I32X4, MemFlagsData::new(), out)
+    let at = b.ins().stack_addr(I64, slot, 0);
+    b.ins().call_indirect(sig, callee, &[at]);
+    b.ins().stack_load(I64, I32X4, slot, 0)
 }
