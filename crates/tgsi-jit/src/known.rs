@@ -68,6 +68,59 @@ pub(crate) fn constant(func: &Function, v: Value) -> Option<u32> {
     }
 }
 
+/// `v != 0` as a mask (all ones where true), when the definitions show it without a
+/// comparison: `v` is itself a mask (a comparison, or bitwise operations on masks), or,
+/// for a float test, a mask and-ed with 1.0 (the result of SLT and its kin). As floats, all
+/// ones is a NaN, which also compares unequal to zero.
+pub(crate) fn nonzero_mask(func: &Function, v: Value, float: bool) -> Option<Value> {
+    if is_mask(func, v, 0) {
+        return Some(v);
+    }
+    if !float {
+        return None;
+    }
+    let InstructionData::Binary {
+        opcode: Clif::Band,
+        args,
+    } = definition(func, v)?
+    else {
+        return None;
+    };
+    let one = 1f32.to_bits();
+    args.iter()
+        .zip(args.iter().rev())
+        .find(|&(&m, &k)| constant(func, k) == Some(one) && is_mask(func, m, 0))
+        .map(|(&m, _)| m)
+}
+
+/// Whether every lane of the vector `v` is 0 or all ones, from its definition (at most a
+/// few levels deep).
+fn is_mask(func: &Function, v: Value, depth: u32) -> bool {
+    if depth > 6 || !func.dfg.value_type(v).is_vector() {
+        return false;
+    }
+    match definition(func, v) {
+        Some(InstructionData::IntCompare { .. } | InstructionData::FloatCompare { .. }) => true,
+        Some(InstructionData::Binary {
+            opcode: Clif::Band | Clif::Bor | Clif::Bxor,
+            args,
+        }) => args.iter().all(|&a| is_mask(func, a, depth + 1)),
+        Some(InstructionData::Unary {
+            opcode: Clif::Bnot,
+            arg,
+        }) => is_mask(func, arg, depth + 1),
+        _ => false,
+    }
+}
+
+/// The instruction defining `v`, when it is an instruction's first result.
+fn definition(func: &Function, v: Value) -> Option<InstructionData> {
+    match func.dfg.value_def(func.dfg.resolve_aliases(v)) {
+        ValueDef::Result(inst, 0) => Some(func.dfg.insts[inst]),
+        _ => None,
+    }
+}
+
 /// What the result of a 32-bit component-wise or whole-vector opcode is, given what the
 /// channel's sources are (`src[i]` for source `i`; the whole-vector opcodes listed do not
 /// depend on them).

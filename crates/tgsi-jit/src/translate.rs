@@ -608,10 +608,10 @@ impl<'a, 'b> Translator<'a, 'b> {
                 let mut cond = self.get_mask(self.cond);
                 for k in 0..self.g {
                     let zero = self.b.splat_word(0);
-                    let taken = if int {
-                        self.b.ins().icmp(IntCC::NotEqual, v[k], zero)
-                    } else {
-                        self.b.fcmp_mask(FloatCC::NotEqual, v[k], zero)
+                    let taken = match known::nonzero_mask(self.b.func, v[k], !int) {
+                        Some(mask) => mask,
+                        None if int => self.b.ins().icmp(IntCC::NotEqual, v[k], zero),
+                        None => self.b.fcmp_mask(FloatCC::NotEqual, v[k], zero),
                     };
                     cond[k] = self.b.ins().band(cond[k], taken);
                 }

@@ -118,6 +118,34 @@ fn shifts_by_immediates_match_the_interpreter() {
 }
 
 #[test]
+fn branches_on_comparisons_match_the_interpreter() {
+    // IF and UIF on a comparison made in the same block use its mask as it is (no test
+    // against zero): integer masks, SLT-style 1.0/0.0, their combinations, and a
+    // condition that is not a mask (a plain source) beside them, on special values.
+    let text = "VERT\nDCL IN[0]\nDCL IN[1]\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0..2]\nIMM[0] FLT32 {1.0, 2.0, 3.0, 4.0}\n\
+          0: MOV OUT[0], IN[1]\n\
+          1: FSLT TEMP[0], IN[0], IN[1]\n\
+          2: UIF TEMP[0].xxxx\n\
+          3:   ADD OUT[0].x, OUT[0], IMM[0].xxxx\n\
+          4: ENDIF\n\
+          5: SLT TEMP[1], IN[1], IN[0]\n\
+          6: IF TEMP[1].yyyy\n\
+          7:   ADD OUT[0].y, OUT[0], IMM[0].yyyy\n\
+          8: ENDIF\n\
+          9: FSNE TEMP[0], IN[0], IN[1]\n\
+         10: USEQ TEMP[2], IN[0], IN[1].yzwx\n\
+         11: XOR TEMP[2], TEMP[0], TEMP[2]\n\
+         12: UIF TEMP[2].zzzz\n\
+         13:   ADD OUT[0].z, OUT[0], IMM[0].zzzz\n\
+         14: ENDIF\n\
+         15: IF IN[0].wwww\n\
+         16:   ADD OUT[0].w, OUT[0], IMM[0].wwww\n\
+         17: ENDIF\n\
+         18: END\n";
+    compare(text, 2);
+}
+
+#[test]
 fn divisions_by_immediates_match_the_interpreter() {
     // A divisor known when compiling takes a multiplication by its reciprocal: every
     // dividend near a multiple of it (where a rounding error would show), the ends of
