@@ -83,6 +83,11 @@ pub struct JitProgram {
     /// Entries of the memory table the compiled LOADs and STOREs address (one more than
     /// the highest `support::memory_space`; 0 without them).
     spaces: usize,
+    /// Registers of each constant buffer the code reads with no bounds check
+    /// (`translate::direct_constants`), and zeros for as many as the most of them: what an
+    /// unbound buffer shows there.
+    const_registers: Vec<usize>,
+    zeros: Vec<[u32; 4]>,
     /// The code is correct only for waves whose lanes all start active
     /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
@@ -151,7 +156,11 @@ impl JitProgram {
         let full_waves_only = unmasked.full_waves_only;
         let (module, func) =
             build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;
+        let const_registers = translate::direct_constants(&program);
+        let zeros = vec![[0; 4]; const_registers.iter().copied().max().unwrap_or(0)];
         Ok(JitProgram {
+            const_registers,
+            zeros,
             temps_in_ssa: translate::temps_in_ssa(&program, group),
             spaces: program
                 .insts
@@ -323,16 +332,44 @@ impl JitProgram {
         budget: u64,
     ) -> Result<Option<Call>, ExecError> {
         // The constant table, on the stack for the usual few buffers (no allocation per
-        // wave).
+        // wave). Every buffer shows at least the registers the code reads unchecked: an
+        // unbound one the zeros, a shorter one a copy padded with zeros (its length stays
+        // its own, for the checked reads).
+        let short = |d: usize| {
+            let need = self.const_registers.get(d).copied().unwrap_or(0);
+            let have = env.consts.get(d).map_or(0, Vec::len);
+            (have > 0 && have < need).then_some(need)
+        };
+        let padded: Vec<(usize, Vec<[u32; 4]>)> = (0..env.consts.len())
+            .filter_map(|d| {
+                let need = short(d)?;
+                let mut copy = env.consts[d].clone();
+                copy.resize(need, [0; 4]);
+                Some((d, copy))
+            })
+            .collect();
+        let entry = |d: usize| -> ConstBuffer {
+            let buffer = env.consts.get(d).map_or(&[][..], Vec::as_slice);
+            if let Some((_, copy)) = padded.iter().find(|(p, _)| *p == d) {
+                return ConstBuffer::padded(copy, buffer.len());
+            }
+            let need = self.const_registers.get(d).copied().unwrap_or(0);
+            if buffer.len() < need {
+                ConstBuffer::padded(&self.zeros, 0)
+            } else {
+                ConstBuffer::of(buffer)
+            }
+        };
+        let count = env.consts.len().max(self.const_registers.len());
         let mut inline = [ConstBuffer::NONE; INLINE_CONST_BUFFERS];
         let heap: Vec<ConstBuffer>;
-        let consts: &[ConstBuffer] = if env.consts.len() <= INLINE_CONST_BUFFERS {
-            for (t, b) in inline.iter_mut().zip(env.consts) {
-                *t = ConstBuffer::of(b);
+        let consts: &[ConstBuffer] = if count <= INLINE_CONST_BUFFERS {
+            for (d, t) in inline.iter_mut().enumerate().take(count) {
+                *t = entry(d);
             }
-            &inline[..env.consts.len()]
+            &inline[..count]
         } else {
-            heap = env.consts.iter().map(|b| ConstBuffer::of(b)).collect();
+            heap = (0..count).map(entry).collect();
             &heap
         };
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());

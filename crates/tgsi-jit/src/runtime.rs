@@ -47,6 +47,16 @@ impl ConstBuffer {
             len: buffer.len() as u64,
         }
     }
+
+    /// A buffer of `len` registers shown through `words`, which holds them and zeros after
+    /// them (`len ≤ words.len()`): the unchecked reads may reach past `len`, the checked
+    /// ones stop there.
+    pub fn padded(words: &[[u32; 4]], len: usize) -> ConstBuffer {
+        ConstBuffer {
+            words: words.as_ptr().cast(),
+            len: len.min(words.len()) as u64,
+        }
+    }
 }
 
 /// Bytes that compiled LOAD and STORE address directly: the workgroup's shared memory or

@@ -74,8 +74,12 @@ struct Resume {
     reload: Vec<usize>,
 }
 
-/// Direct constant reads loaded once at the start, at most this many words.
-const MAX_PRELOADED_CONSTS: usize = 1024;
+/// Constant buffers below this index and registers below [`DIRECT_CONST_REGISTERS`]
+/// read directly are read with no bounds check: the host makes sure those registers exist
+/// ([`direct_constants`]; zeros past a bound buffer's end, as the checked reads give).
+pub(crate) const DIRECT_CONST_BUFFERS: usize = 32;
+/// See [`DIRECT_CONST_BUFFERS`].
+pub(crate) const DIRECT_CONST_REGISTERS: usize = 4096;
 
 /// An open block structure.
 enum Open {
@@ -121,7 +125,9 @@ pub(crate) struct Translator<'a, 'b> {
     executed: Variable,
     pending: i64,
     scratch: Value,
-    consts: HashMap<(i32, i32, usize), Value>,
+    /// The first word of each constant buffer read directly ([`direct_constants`]),
+    /// loaded at the entry.
+    const_bases: HashMap<i32, Value>,
     exit: Block,
     host_error: Block,
     opens: Vec<Open>,
@@ -261,7 +267,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             executed,
             pending: 0,
             scratch,
-            consts: HashMap::new(),
+            const_bases: HashMap::new(),
             exit,
             host_error,
             opens: Vec::new(),
@@ -274,7 +280,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             known: HashMap::new(),
             resumes: HashMap::new(),
         };
-        t.preload_consts();
+        t.load_const_bases();
         t.resume_entries();
         for pc in 0..program.insts.len() {
             t.instruction(pc);
@@ -284,27 +290,34 @@ impl<'a, 'b> Translator<'a, 'b> {
         t.finish();
     }
 
-    /// Load every directly addressed constant word the program reads (up to a limit).
-    fn preload_consts(&mut self) {
-        let program = self.program;
-        for inst in &program.insts {
-            let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
-            for s in inst.src.iter().chain(offsets) {
-                if s.file != RegFile::Const || s.indirect.is_some() || s.dim_indirect.is_some() {
-                    continue;
-                }
-                for &c in &s.swizzle {
-                    let key = (s.dim, s.index, c as usize & 3);
-                    if self.consts.len() >= MAX_PRELOADED_CONSTS {
-                        return;
-                    }
-                    if !self.consts.contains_key(&key) {
-                        let v = self.load_const(key.0, key.1, key.2);
-                        self.consts.insert(key, v);
-                    }
-                }
+    /// The first word of each constant buffer the program reads directly, at the entry.
+    fn load_const_bases(&mut self) {
+        for (dim, &registers) in direct_constants(self.program).iter().enumerate() {
+            if registers == 0 {
+                continue;
             }
+            let b = &mut *self.b;
+            let mem = MemFlagsData::trusted().with_readonly();
+            let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
+            let entry = std::mem::size_of::<runtime::ConstBuffer>() * dim;
+            let words = b
+                .ins()
+                .load(self.ptr, mem, table, entry as i32 + field::CONST_WORDS);
+            self.const_bases.insert(dim as i32, words);
         }
+    }
+
+    /// `CONST[dim][index]` channel `c` in every lane, read where it is used (x86 loads
+    /// and broadcasts it in one instruction) from a buffer the host has made long enough.
+    fn direct_const(&mut self, dim: i32, index: i32, c: usize) -> Option<Value> {
+        let base = *self.const_bases.get(&dim)?;
+        let index = usize::try_from(index)
+            .ok()
+            .filter(|&i| i < DIRECT_CONST_REGISTERS)?;
+        let mem = MemFlagsData::trusted().with_readonly();
+        let offset = (16 * index + 4 * c) as i32;
+        let w = self.b.ins().load(I32, mem, base, offset);
+        Some(self.b.ins().splat(I32X4, w))
     }
 
     /// `CONST[dim][index]` channel `c` in every lane: 0 outside the bound buffers.
@@ -892,8 +905,8 @@ impl<'a, 'b> Translator<'a, 'b> {
                 vec![v; self.g]
             }
             RegFile::Const => {
-                let v = match self.consts.get(&(dim, index, c)) {
-                    Some(&v) => v,
+                let v = match self.direct_const(dim, index, c) {
+                    Some(v) => v,
                     None => self.load_const(dim, index, c),
                 };
                 vec![v; self.g]
@@ -1619,6 +1632,34 @@ fn signature(call_conv: CallConv, params: &[Type], returns: &[Type]) -> Signatur
     sig.returns
         .extend(returns.iter().map(|&t| AbiParam::new(t)));
     sig
+}
+
+/// For each constant buffer below [`DIRECT_CONST_BUFFERS`], the registers the program
+/// reads directly (one past the highest below [`DIRECT_CONST_REGISTERS`]; 0 for none):
+/// the compiled code reads them with no bounds check, so the host must make that many
+/// registers readable in each buffer (zeros past a bound buffer's end or in an unbound
+/// one).
+pub(crate) fn direct_constants(program: &Program) -> Vec<usize> {
+    let mut registers = Vec::new();
+    for inst in &program.insts {
+        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        for s in inst.src.iter().chain(offsets) {
+            if s.file != RegFile::Const || s.indirect.is_some() || s.dim_indirect.is_some() {
+                continue;
+            }
+            let (Ok(dim), Ok(index)) = (usize::try_from(s.dim), usize::try_from(s.index)) else {
+                continue;
+            };
+            if dim >= DIRECT_CONST_BUFFERS || index >= DIRECT_CONST_REGISTERS {
+                continue;
+            }
+            if registers.len() <= dim {
+                registers.resize(dim + 1, 0);
+            }
+            registers[dim] = registers[dim].max(index + 1);
+        }
+    }
+    registers
 }
 
 /// Whether the compiled code keeps the TEMP file in SSA values for groups of `g` quads (no

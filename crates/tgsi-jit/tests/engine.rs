@@ -198,6 +198,44 @@ fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
     assert_eq!(want.values, got.values);
 }
 
+#[test]
+fn direct_constants_read_zero_past_short_and_unbound_buffers() {
+    // The compiled code reads direct constants with no bounds check, from buffers the host
+    // pads: past the end of a short buffer, in an unbound one, in a buffer the program
+    // reads beyond the direct limit (checked), with and without modifiers.
+    let text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL OUT[2], GENERIC[2]\nDCL CONST[0][0..5000]\nDCL CONST[1][0..7]\nDCL CONST[3][0..2]\n\
+          0: MUL OUT[0], IN[0], CONST[0][1]\n\
+          1: ADD OUT[0].yw, OUT[0], -CONST[0][6].wzyx\n\
+          2: MAD OUT[1], CONST[1][7], -CONST[3][2], CONST[1][2].zzzz\n\
+          3: ADD OUT[2], -CONST[0][4095], CONST[0][5000]\n\
+          4: END\n";
+    let (program, jit) = engine(text);
+    assert!(jit.is_compiled());
+    let inputs = (0..9)
+        .map(|v| [v as f32, 1.5, -2.0, v as f32 * 0.25].map(f32::to_bits))
+        .collect::<Vec<_>>();
+    let word = |i: u32| (i as f32 * 0.5 + 1.0).to_bits();
+    // Buffer 0: 3 registers (reads up to 5000); buffer 1: 4 (reads 7); 2 and 3 unbound.
+    for constants in [
+        vec![
+            (0..3).map(|i| [word(i); 4]).collect::<Vec<_>>(),
+            (0..4).map(|i| [word(i + 10); 4]).collect(),
+        ],
+        vec![(0..5001).map(|i| [word(i), 0, word(2 * i), 1]).collect()],
+        Vec::new(),
+    ] {
+        let opts = tgsi_exec::VertexOptions {
+            count: inputs.len(),
+            inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs.clone())],
+            constants,
+            ..Default::default()
+        };
+        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+        assert_eq!(want.values, got.values);
+    }
+}
+
 /// Found by the `jit_text` fuzz target: LRP's NaN result depends on its operation order,
 /// which the scalar definition now fixes and the JIT follows.
 #[test]
