@@ -350,14 +350,13 @@ impl JitProgram {
             .collect();
         let entry = |d: usize| -> ConstBuffer {
             let buffer = env.consts.get(d).map_or(&[][..], Vec::as_slice);
-            if let Some((_, copy)) = padded.iter().find(|(p, _)| *p == d) {
-                return ConstBuffer::padded(copy, buffer.len());
-            }
             let need = self.const_registers.get(d).copied().unwrap_or(0);
-            if buffer.len() < need {
-                ConstBuffer::padded(&self.zeros, 0)
-            } else {
+            if buffer.len() >= need {
                 ConstBuffer::of(buffer)
+            } else if let Some((_, copy)) = padded.iter().find(|(p, _)| *p == d) {
+                ConstBuffer::padded(copy, buffer.len())
+            } else {
+                ConstBuffer::padded(&self.zeros, 0)
             }
         };
         let count = env.consts.len().max(self.const_registers.len());
