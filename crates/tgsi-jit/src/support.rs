@@ -117,7 +117,7 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// whole wave in one call, in the interpreter's order. The others run a quad at a time,
 /// so each quad leaves loops and skips branches on its own, fewer values compete for
 /// registers and the function is a quarter of the size; or two quads when a program with
-/// loops keeps few values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
+/// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
 /// (the Julia and Mandelbrot loops run 20–50 % faster so; straight-line code gains less
 /// than its compile time grows). `TGSI_JIT_QUADS` (1, 2 or 4)
 /// overrides. Texture instructions are among these: a quad's samples depend on its own
@@ -128,11 +128,12 @@ pub(crate) fn group_quads(program: &Program) -> usize {
     if program.processor == Processor::Compute || program.insts.iter().any(sees_the_wave) {
         return tgsi_exec::WAVE / 4;
     }
-    let loops = program
-        .insts
-        .iter()
-        .any(|i| matches!(i.kind, Kind::Flow(Flow::BgnLoop)));
-    let chosen = if loops && written_temp_channels(program) <= SMALL_FOOTPRINT {
+    let has = |f: fn(&Kind) -> bool| program.insts.iter().any(|i| f(&i.kind));
+    let loops = has(|k| matches!(k, Kind::Flow(Flow::BgnLoop)));
+    // 64-bit values take two vectors a quad already (the doubles benchmark: 5–15 % slower
+    // with two quads).
+    let wide = has(|k| matches!(k, Kind::Wide(_)));
+    let chosen = if loops && !wide && written_temp_channels(program) <= SMALL_FOOTPRINT {
         2
     } else {
         1
