@@ -67,11 +67,12 @@ struct Resume {
     block: Block,
     /// The temporaries written since the previous stop (the machine holds the others).
     spill: Vec<usize>,
-    /// The temporaries the rest of the program touches (a write under a mask keeps the
-    /// old value of the other lanes) and some earlier stretch wrote: the others still hold
-    /// their initial zero, which the machine's memory does not (the compiled code keeps its
-    /// temporaries, so the machine's copy is not cleared for each wave).
-    reload: Vec<usize>,
+    /// The channels of temporaries the rest of the program may read before it writes
+    /// them at the top level ([`live_after`]) that some earlier stretch wrote (the others
+    /// still hold their initial zero, which the machine's memory does not: the compiled
+    /// code keeps its temporaries, so the machine's copy is not cleared for each wave),
+    /// as (temporary, channel mask).
+    reload: Vec<(usize, u8)>,
 }
 
 /// Constant buffers below this index and registers below [`DIRECT_CONST_REGISTERS`]
@@ -405,8 +406,11 @@ impl<'a, 'b> Translator<'a, 'b> {
             self.b.ins().brif(here, block, &[], next, &[]);
             self.b.switch_to_block(next);
             let written = temps(insts.get(..pc).unwrap_or_default(), true);
-            let mut reload = temps(insts.get(pc + 1..).unwrap_or_default(), false);
-            reload.retain(|i| written.contains(i));
+            let live = live_after(insts, pc + 1, self.sizes[0]);
+            let reload = written
+                .iter()
+                .filter_map(|&i| live.get(i).filter(|&&m| m != 0).map(|&m| (i, m)))
+                .collect();
             let stop = Resume {
                 number: k,
                 block,
@@ -436,8 +440,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         b.ins().store(mem, k, self.frame, field::RESUME);
         self.return_counted(status::BARRIER);
         self.b.switch_to_block(stop.block);
-        for &i in &stop.reload {
-            self.reload(i);
+        for &(i, channels) in &stop.reload {
+            self.reload_channels(i, channels);
         }
     }
 
@@ -1520,10 +1524,15 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Read SSA temporary `i` back from the machine's memory.
     fn reload(&mut self, i: usize) {
+        self.reload_channels(i, 0xf);
+    }
+
+    /// Read the `channels` (a mask) of SSA temporary `i` back from the machine's memory.
+    fn reload_channels(&mut self, i: usize, channels: u8) {
         let Some(vars) = &self.temps else { return };
         let g = self.g;
         let vars: Vec<Variable> = vars[i * 4 * g..(i + 1) * 4 * g].to_vec();
-        for c in 0..4 {
+        for c in (0..4).filter(|c| channels & (1 << c) != 0) {
             for k in 0..g {
                 let v = self
                     .b
@@ -1632,6 +1641,58 @@ fn signature(call_conv: CallConv, params: &[Type], returns: &[Type]) -> Signatur
     sig.returns
         .extend(returns.iter().map(|&t| AbiParam::new(t)));
     sig
+}
+
+/// For each temporary (`count` of them), the channels (a mask) that the program from
+/// instruction `from` on may read before writing them at the top level, where every lane
+/// that can still read them is active (compute programs, resuming after a top-level
+/// barrier: only lanes that returned are inactive, and they read nothing more). Reads
+/// count every channel their swizzle names; any control flow other than IF, ELSE, ENDIF,
+/// loops, BRK, CONT and RET, or an indirectly addressed temporary, makes every channel
+/// live.
+fn live_after(insts: &[Inst], from: usize, count: usize) -> Vec<u8> {
+    let all = vec![0xf; count];
+    let mut live = vec![0u8; count];
+    let mut written = vec![0u8; count];
+    let mut depth = 0usize;
+    for inst in insts.get(from..).unwrap_or_default() {
+        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        for s in inst.src.iter().chain(offsets) {
+            if s.file != RegFile::Temp {
+                continue;
+            }
+            if s.indirect.is_some() || s.dim_indirect.is_some() {
+                return all;
+            }
+            let Some(i) = usize::try_from(s.index).ok().filter(|&i| i < count) else {
+                continue;
+            };
+            let read = s.swizzle.iter().fold(0u8, |m, &c| m | 1 << (c & 3));
+            live[i] |= read & !written[i];
+        }
+        match inst.kind {
+            Kind::Flow(Flow::If { .. } | Flow::BgnLoop) => depth += 1,
+            Kind::Flow(Flow::EndIf | Flow::EndLoop) => depth = depth.saturating_sub(1),
+            Kind::Flow(Flow::Else | Flow::Brk | Flow::Cont | Flow::Ret) => {}
+            Kind::Flow(Flow::End) => break,
+            Kind::Flow(_) => return all,
+            _ => {}
+        }
+        for d in &inst.dst {
+            if d.file != RegFile::Temp {
+                continue;
+            }
+            if d.indirect.is_some() {
+                return all;
+            }
+            if let Some(i) = usize::try_from(d.index).ok().filter(|&i| i < count) {
+                if depth == 0 {
+                    written[i] |= d.mask & 0xf;
+                }
+            }
+        }
+    }
+    live
 }
 
 /// For each constant buffer below [`DIRECT_CONST_BUFFERS`], the registers the program
