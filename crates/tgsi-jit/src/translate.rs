@@ -1744,3 +1744,30 @@ pub(crate) fn temps_in_ssa(program: &Program, g: usize) -> bool {
                 })
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::live_after;
+    use tgsi_exec::Program;
+
+    #[test]
+    fn channels_written_at_the_top_level_before_any_read_are_not_live() {
+        let text = "COMP\nDCL TEMP[0..4]\nDCL SV[0], THREAD_ID\nIMM[0] UINT32 {1, 2, 3, 4}\n\
+              0: BARRIER\n\
+              1: MOV TEMP[0].x, IMM[0].xxxx\n\
+              2: UADD TEMP[1].xy, TEMP[0].xxxx, TEMP[2].yyyy\n\
+              3: UIF SV[0].xxxx\n\
+              4:   MOV TEMP[3].y, IMM[0].yyyy\n\
+              5: ENDIF\n\
+              6: UADD TEMP[4].x, TEMP[3].yyyy, TEMP[0].zwzw\n\
+              7: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[1].xxxx\n\
+              8: END\n";
+        let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+        let live = live_after(&program.insts, 1, 5);
+        // TEMP[0].x is written first; .z and .w are read later. TEMP[1] is written before
+        // it is read; TEMP[2].y is read; TEMP[3].y is written only inside the branch, so
+        // lanes that skip it read the old value.
+        assert_eq!(live, [0b1100, 0, 0b0010, 0b0010, 0]);
+    }
+}
