@@ -1170,21 +1170,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         let exec = self.exec_all();
         let active = self.mask_bits(&exec);
         let active = self.b.ins().uextend(I64, active);
-        let host = self
-            .b
-            .ins()
-            .load(self.ptr, MemFlagsData::trusted(), self.frame, field::HOST);
-        let pc = self.b.ins().iconst(I64, pc as i64);
-        let out = self
-            .b
-            .ins()
-            .iadd_imm_s(self.scratch, i64::from(SCRATCH_TEXTURE_OUT));
-        let callee = self
-            .b
-            .ins()
-            .iconst(self.ptr, runtime::texture as *const () as usize as i64);
-        let args = [host, pc, out, self.scratch, active];
-        self.b.ins().call_indirect(self.calls.kernel, callee, &args);
+        let texture = runtime::texture as *const () as usize;
+        self.call_host(texture, pc, SCRATCH_TEXTURE_OUT, active);
         let written = inst.opcode.written_channels();
         let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
             (written & (1 << c) != 0)
@@ -1426,6 +1413,13 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Call a kernel host function `(host, pc, out, src, lanes)` with the scratch buffer.
     fn call_kernel(&mut self, func: usize, pc: usize, out_at: i32) {
+        let lanes = self.b.ins().iconst(I64, (self.g * CHUNK) as i64);
+        self.call_host(func, pc, out_at, lanes);
+    }
+
+    /// Call a host function `(host, pc, out, src, last)` with the scratch buffer: `out` at
+    /// `out_at` in it, `src` its start.
+    fn call_host(&mut self, func: usize, pc: usize, out_at: i32, last: Value) {
         let host = self
             .b
             .ins()
@@ -1433,8 +1427,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let pc = self.b.ins().iconst(I64, pc as i64);
         let out = self.b.ins().iadd_imm_s(self.scratch, i64::from(out_at));
         let callee = self.b.ins().iconst(self.ptr, func as i64);
-        let lanes = self.b.ins().iconst(I64, (self.g * CHUNK) as i64);
-        let args = [host, pc, out, self.scratch, lanes];
+        let args = [host, pc, out, self.scratch, last];
         self.b.ins().call_indirect(self.calls.kernel, callee, &args);
     }
 

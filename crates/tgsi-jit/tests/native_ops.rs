@@ -62,6 +62,17 @@ fn inputs(n: usize) -> (usize, Vec<VertexInput>) {
     (count, (0..n.max(1)).map(input).collect())
 }
 
+/// A deterministic sequence of words (xorshift64 from `seed`).
+fn xorshift(seed: u64) -> impl FnMut() -> u32 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as u32
+    }
+}
+
 fn compare(text: &str, sources: usize) {
     let (program, engine) = compile(text);
     let (count, inputs) = inputs(sources);
@@ -178,13 +189,7 @@ fn divisions_by_immediates_match_the_interpreter() {
         4_294_967_291,
         103,
     ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as u32
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     for group in divisors.chunks(4) {
         let d: [u32; 4] = std::array::from_fn(|c| group[c % group.len()]);
         // Per channel: multiples of its divisor and their neighbours, as unsigned and
@@ -261,13 +266,7 @@ fn vector_integer_opcodes_match_the_interpreter_on_random_words() {
     // The vector forms of `src/vector_int.rs` over words of every magnitude: random words,
     // their small and shifted forms, negated ones, and the neighbours of powers of two;
     // shifts and bit fields by counts that differ in every lane.
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state as u32
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let count = 4096;
     let word = |r: u32, sel: u32| match sel % 6 {
         0 => r,
