@@ -31,7 +31,7 @@
 //!   machine, and a later call resumes after it ([`WaveEngine::resume_wave`]).
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
-//! 1); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
+//! 1, or 2 for small loops: `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
 //! `speed`), for measuring what the optimiser gains.
 //!
