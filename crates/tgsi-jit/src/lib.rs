@@ -21,8 +21,9 @@
 //!   could read the old value later (`unmasked.rs`: liveness at the points where waiting
 //!   lanes resume).
 //! * Programs whose quads do not interact (no loads, stores, atomics, inter-lane opcodes
-//!   or CLOCK; texture sampling reads only its own quad) run a quad at a time, so each
-//!   quad leaves loops on its own and the function is a quarter of the size.
+//!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
+//!   the interpreter's step run a quad at a time, so each quad leaves loops on its own and
+//!   the function is a quarter of the size.
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`

@@ -113,8 +113,9 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 }
 
 /// Quads each call of the compiled code runs. Lanes are independent except through
-/// instructions that see the whole wave ([`sees_the_wave`]): programs with one run the
-/// whole wave in one call, in the interpreter's order. The others run a quad at a time,
+/// instructions that see the whole wave ([`sees_the_wave`]): programs with one, or with
+/// instructions handed to the interpreter's step, run the whole wave in one call, in the
+/// interpreter's order. The others run a quad at a time,
 /// so each quad leaves loops and skips branches on its own, fewer values compete for
 /// registers and the function is a quarter of the size; or two quads when a program with
 /// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
@@ -125,7 +126,14 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// step samples only quads with an active lane.
 pub(crate) fn group_quads(program: &Program) -> usize {
     // Compute waves stop at barriers as a whole, and memory sees every lane in order.
-    if program.processor == Processor::Compute || program.insts.iter().any(sees_the_wave) {
+    // The interpreter's step works on the whole wave whatever the lanes: a program that
+    // hands it instructions calls it once a wave, not once a quad.
+    if program.processor == Processor::Compute
+        || program
+            .insts
+            .iter()
+            .any(|i| sees_the_wave(i) || runs_on_step(i))
+    {
         return tgsi_exec::WAVE / 4;
     }
     let has = |f: fn(&Kind) -> bool| program.insts.iter().any(|i| f(&i.kind));
