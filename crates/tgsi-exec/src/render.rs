@@ -172,7 +172,7 @@ pub fn render_fragment_into(
     Ok(())
 }
 
-/// The output register holding `COLOR[n]` (COLOR[0] when it writes all buffers).
+/// The output register holding `COLOR[n]` (`COLOR[0]` when it writes all buffers).
 fn color_output(program: &Program, n: u32) -> Option<usize> {
     let find = |k| {
         program

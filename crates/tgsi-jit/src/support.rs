@@ -252,7 +252,7 @@ fn samples_directly(inst: &Inst) -> bool {
 }
 
 /// Whether the only indirect operands of a component-wise or whole-vector instruction are
-/// constant reads with a direct buffer index, which [`Translator::gather_const`] loads.
+/// constant reads with a direct buffer index, which [`crate::translate::Translator::gather_const`] loads.
 fn gathers_constants(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
         && inst.dst.iter().all(|d| d.indirect.is_none())
