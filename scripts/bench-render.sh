@@ -27,7 +27,8 @@
 # row gives M invocations/s instead of Mpix/s.
 #
 # Columns: Mpix/s of softpipe, llvmpipe (1 thread, all threads), our interpreter and JIT
-# (1 thread, all threads), our JIT with --approx-math (1 thread); jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
+# (1 thread, all threads), our JIT with --approx-math (1 thread); int/sp = interp 1t /
+# softpipe, jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
 # jit-ms = the JIT's compile time in ms (Cranelift, from `tgsi bench`); "*" after a JIT
 # speed means the JIT fell back to the interpreter for that shader.
 #
@@ -187,7 +188,7 @@ function f(x) {
 }
 function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : f(a / b) "x" }
 BEGIN {
-    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit-am-1t jit/sp jit/lp1 jit-ms exact", head, " ")
+    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit-am-1t int/sp jit/sp jit/lp1 jit-ms exact", head, " ")
     if (md) {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n\n", size
         line = "|"; sep = "|"
@@ -195,21 +196,21 @@ BEGIN {
         print line; print sep
     } else {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n", size
-        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %9s %7s %7s %6s %s\n"
-        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12], head[13]
+        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %9s %7s %7s %7s %6s %s\n"
+        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12], head[13], head[14]
     }
 }
 {
     fb = $9 == "true" ? "*" : ""
     c[1] = $1; c[2] = f($2); c[3] = f($3); c[4] = f($4); c[5] = f($5); c[6] = f($6) fb
-    c[7] = f($7); c[8] = f($8) fb; c[9] = f($11); c[10] = r($6, $2); c[11] = r($6, $3)
-    c[12] = sprintf("%.1f", $10); c[13] = $12
+    c[7] = f($7); c[8] = f($8) fb; c[9] = f($11); c[10] = r($5, $2); c[11] = r($6, $2)
+    c[12] = r($6, $3); c[13] = sprintf("%.1f", $10); c[14] = $12
     if (md) {
         line = "|"
         for (i = 1; i <= n; i++) line = line " " c[i] " |"
         print line
     } else {
-        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13]
+        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]
     }
     if (fb != "") fell = 1
 }
