@@ -301,7 +301,12 @@ fn storage(
 }
 
 /// The binding of a storage buffer.
-fn storage_slot(binding: u32, buffer: wgpu::Buffer, read_only: bool, inputs: &Inputs) -> Slot {
+pub(crate) fn storage_slot(
+    binding: u32,
+    buffer: wgpu::Buffer,
+    read_only: bool,
+    inputs: &Inputs,
+) -> Slot {
     Slot {
         layout: wgpu::BindGroupLayoutEntry {
             binding,

@@ -8,7 +8,7 @@
 use naga::{ImageDimension, StorageAccess};
 use tgsi_exec::resource::{ImageView, Target};
 
-use crate::bindings::{storage_bytes, Bound, Inputs, Slot};
+use crate::bindings::{storage_bytes, storage_slot, Bound, Inputs, Slot};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
 use crate::textures;
@@ -224,19 +224,7 @@ pub(crate) fn buffer_slot(
     view.resource.data.read(level.offset, &mut bytes[start..]);
     let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
     let buffer = gpu.buffer_with(&bytes, usage);
-    let slot = Slot {
-        layout: wgpu::BindGroupLayoutEntry {
-            binding: slot,
-            visibility: inputs.visibility,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: false },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        },
-        resource: Bound::Buffer(buffer.clone()),
-    };
+    let slot = storage_slot(slot, buffer.clone(), false, inputs);
     Ok((slot, buffer, view.clone()))
 }
 

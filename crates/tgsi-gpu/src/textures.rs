@@ -14,7 +14,7 @@ use tgsi_exec::resource::{
     Resource, Resources, SamplerState, SamplerView, Storage, Swizzle, Target,
 };
 
-use crate::bindings::{Bound, Inputs, Slot};
+use crate::bindings::{storage_slot, Bound, Inputs, Slot};
 use crate::device::Gpu;
 use crate::error::{Error, Result};
 use crate::samplers;
@@ -397,19 +397,7 @@ pub(crate) fn texel_buffer(gpu: &Gpu, slot: u32, inputs: &Inputs) -> Result<Slot
     }
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let buffer = gpu.buffer_with(&bytes, wgpu::BufferUsages::STORAGE);
-    Ok(Slot {
-        layout: wgpu::BindGroupLayoutEntry {
-            binding: slot,
-            visibility: inputs.visibility,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only: true },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        },
-        resource: Bound::Buffer(buffer),
-    })
+    Ok(storage_slot(slot, buffer, true, inputs))
 }
 
 /// The bytes of one texel of `format` (`what` names the view in the error).

@@ -367,33 +367,19 @@ impl<'a, 'b> Translator<'a, 'b> {
             .ins()
             .load(I32, MemFlagsData::trusted(), self.frame, field::RESUME);
         let insts = &self.program.insts;
-        let temps = |range: &[Inst], written_only: bool| -> Vec<usize> {
+        // The temporaries a stretch of the program writes.
+        let written = |range: &[Inst]| -> Vec<usize> {
             let mut out = BTreeSet::new();
-            for inst in range {
-                let reads = inst
-                    .src
-                    .iter()
-                    .map(|s| (s.file, s.index, s.indirect.is_some()));
-                let writes = inst
-                    .dst
-                    .iter()
-                    .map(|d| (d.file, d.index, d.indirect.is_some()));
-                let touched: Vec<_> = if written_only {
-                    writes.collect()
-                } else {
-                    reads.chain(writes).collect()
-                };
-                for (file, index, indirect) in touched {
-                    if file != RegFile::Temp {
-                        continue;
+            for d in range.iter().flat_map(|inst| &inst.dst) {
+                if d.file != RegFile::Temp {
+                    continue;
+                }
+                match (d.indirect.is_some(), usize::try_from(d.index)) {
+                    (false, Ok(i)) => {
+                        out.insert(i);
                     }
-                    match (indirect, usize::try_from(index)) {
-                        (false, Ok(i)) => {
-                            out.insert(i);
-                        }
-                        // Any of them (not reached: such programs keep temporaries in memory).
-                        _ => out.extend(0..self.sizes[0]),
-                    }
+                    // Any of them (not reached: such programs keep temporaries in memory).
+                    _ => out.extend(0..self.sizes[0]),
                 }
             }
             out.into_iter().filter(|&i| i < self.sizes[0]).collect()
@@ -405,16 +391,16 @@ impl<'a, 'b> Translator<'a, 'b> {
             let here = self.b.ins().icmp_imm_u(IntCC::Equal, resume, i64::from(k));
             self.b.ins().brif(here, block, &[], next, &[]);
             self.b.switch_to_block(next);
-            let written = temps(insts.get(..pc).unwrap_or_default(), true);
+            let before = written(insts.get(..pc).unwrap_or_default());
             let live = live_after(insts, pc + 1, self.sizes[0]);
-            let reload = written
+            let reload = before
                 .iter()
                 .filter_map(|&i| live.get(i).filter(|&&m| m != 0).map(|&m| (i, m)))
                 .collect();
             let stop = Resume {
                 number: k,
                 block,
-                spill: temps(insts.get(from..pc).unwrap_or_default(), true),
+                spill: written(insts.get(from..pc).unwrap_or_default()),
                 reload,
             };
             self.resumes.insert(pc, stop);
