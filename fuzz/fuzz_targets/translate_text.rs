@@ -5,7 +5,8 @@
 //! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget,
 //! vertex, geometry and tessellation shaders as compute shaders, images with atomics and
 //! buffer images in storage buffers, constant buffers past 1 KiB as storage buffers).
-//! Every valid module is written by all five back ends. Nothing may panic.
+//! Every valid module is written by all five back ends, and a geometry shader is also
+//! written as a GLSL geometry shader (`tgsi_naga::geometry_glsl`). Nothing may panic.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -91,6 +92,14 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for options in [Options::default(), emulating()] {
+        if shader.processor == tgsi::Processor::Geometry {
+            // Refused or written: the GLSL around naga's must never panic either.
+            let glsl_options = Options {
+                native_int64: false,
+                ..options.clone()
+            };
+            let _ = tgsi_naga::geometry_glsl(&shader, &glsl_options, &WriteOptions::default());
+        }
         let Ok(module) = tgsi_naga::translate_with(&shader, &options) else {
             continue;
         };

@@ -149,16 +149,18 @@ enum Command {
     )]
     Bench(commands::bench::BenchArgs),
     /// Translate a vertex, fragment or compute shader through naga into SPIR-V, WGSL, GLSL,
-    /// MSL or HLSL.
+    /// MSL or HLSL; a geometry shader into a GLSL geometry shader.
     ///
-    /// naga's validator checks the module first. A statement that cannot be translated is
+    /// naga's validator checks the module first (naga has no geometry stage: a geometry
+    /// shader is translated as a compute function that GLSL's geometry stage is written
+    /// around; with --geometry-as-compute it becomes a compute shader for any target). A statement that cannot be translated is
     /// an error naming it with its position. Registers are `vec4<u32>` variables; bindings:
     /// CONST[d] group 0 binding d; SVIEW[i] group 1 binding i, SAMP[i] group 1 binding
     /// 128+i; IMAGE[i] group 2 binding i, BUFFER[i] group 2 binding 64+i. Varyings:
     /// GENERIC[n] at location n, TEXCOORD[n] 32+n, COLOR[n] 40+n (fragment outputs: n),
     /// BCOLOR[n] 42+n, FOG 44.
     #[command(
-        after_help = "Examples:\n  tgsi translate shader.tgsi --to spirv -o shader.spv\n  tgsi translate shader.tgsi --to glsl --glsl-version 310 --es\n  tgsi translate shader.tgsi --to hlsl --shader-model 6.0"
+        after_help = "Examples:\n  tgsi translate shader.tgsi --to spirv -o shader.spv\n  tgsi translate shader.tgsi --to glsl --glsl-version 310 --es\n  tgsi translate shader.tgsi --to hlsl --shader-model 6.0\n  tgsi translate gs.tgsi --to glsl -o gs.geom"
     )]
     Translate(commands::translate::TranslateArgs),
     /// Disassemble Mesa token words into canonical text.

@@ -185,17 +185,72 @@ fn untranslatable_statements_are_errors_with_positions() {
     assert!(out.stdout.is_empty());
 
     let geom = temp_file("geom.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n");
-    let out = tgsi(&["translate", &geom, "--to", "glsl"]);
+    let out = tgsi(&["translate", &geom, "--to", "spirv"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("geom.tgsi: GEOM: naga 30 has no geometry")
     );
+
+    // GLSL takes geometry shaders, but their vertex stream must be a constant.
+    let stream = temp_file("stream.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL OUT[0], POSITION\nDCL TEMP[0]\n  0: MOV OUT[0], TEMP[0]\n  1: EMIT TEMP[0].xxxx\n  2: END\n");
+    let out = tgsi(&["translate", &stream, "--to", "glsl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stream.tgsi:8:6: EMIT: "), "{err}");
 
     let layer = temp_file("layer.tgsi", "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], LAYER\n  0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: END\n");
     let out = tgsi(&["translate", &layer, "--to", "wgsl"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("layer.tgsi:4:1: DCL OUT[1], LAYER: "), "{err}");
+}
+
+#[test]
+fn geometry_shaders_become_glsl_geometry_shaders() {
+    let gs = temp_file(
+        "streams.geom.tgsi",
+        "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+         PROPERTY GS_MAX_OUTPUT_VERTICES 4\nPROPERTY GS_INVOCATIONS 2\nDCL IN[][0], POSITION\n\
+         DCL IN[][1], GENERIC[3]\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[5]\n\
+         IMM[0] UINT32 {0, 1, 0, 0}\n  0: MOV OUT[0], IN[2][0]\n  1: MOV OUT[1], IN[1][1]\n\
+           2: EMIT IMM[0].xxxx\n  3: EMIT IMM[0].yyyy\n  4: ENDPRIM IMM[0].yyyy\n  5: END\n",
+    );
+    let out = tgsi(&["translate", &gs, "--to", "glsl", "-o", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let glsl = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "layout(triangles, invocations = 2) in;",
+        "layout(points, max_vertices = 4) out;",
+        "layout(location = 3) in vec4 _vs2fs_location3[];",
+        "layout(location = 5) out vec4 _gs2fs_location5;",
+        "layout(stream = 1) out vec4 _gs2fs_location5_stream1;",
+        "gl_in[2].gl_Position",
+        "EmitStreamVertex(0);",
+        "EmitStreamVertex(1);",
+        "EndStreamPrimitive(1);",
+    ] {
+        assert!(glsl.contains(expected), "{expected} missing from:\n{glsl}");
+    }
+    if tool("glslangValidator") {
+        let path = std::env::temp_dir().join(format!("tgsi-cli-{}.geom", std::process::id()));
+        std::fs::write(&path, glsl.as_bytes()).expect("write");
+        let check = Command::new("glslangValidator")
+            .arg(&path)
+            .output()
+            .expect("runs");
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    } else {
+        eprintln!("skipped: glslangValidator not found; the geometry shader is not validated");
+    }
 }
 
 #[test]

@@ -246,6 +246,9 @@ impl Translator<'_> {
 
     /// EMIT and ENDPRIM.
     pub(crate) fn emit(&mut self, inst: &Instruction) -> Result<()> {
+        if let Some(gs) = self.geometry_stage.clone() {
+            return self.emit_to_stage(inst, &gs);
+        }
         let Some(gc) = self.geometry_compute.clone() else {
             return Err(self.unsupported("belongs to geometry shaders"));
         };

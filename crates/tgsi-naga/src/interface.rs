@@ -45,7 +45,7 @@ enum Fill {
 pub const CLIP_PLANES_BINDING: u32 = 32;
 
 /// Clip distances a `CLIPVERTEX` output produces (GL's user clip planes).
-const CLIP_PLANES: u32 = 8;
+pub(crate) const CLIP_PLANES: u32 = 8;
 
 /// How an output register becomes a result member.
 #[derive(Clone, Copy)]
@@ -89,6 +89,31 @@ pub fn varying_location(semantic: Semantic, index: u32) -> Option<u32> {
         Semantic::ClipDist => Some(46 + index),
         _ => None,
     }
+}
+
+/// The distances of a clip vertex (its words) to the user clip planes of `planes`:
+/// `x·a + y·b + z·c + w·d`, left to right, for each plane.
+pub(crate) fn clip_distances(
+    b: &mut crate::body::Body,
+    vertex_words: Handle<Expression>,
+    planes: Handle<naga::GlobalVariable>,
+) -> Vec<Handle<Expression>> {
+    let vertex = b.bitcast(vertex_words, ScalarKind::Float);
+    let global = b.expr(Expression::GlobalVariable(planes));
+    let array = b.index(global, 0);
+    (0..CLIP_PLANES)
+        .map(|i| {
+            let pointer = b.index(array, i);
+            let plane = b.load(pointer);
+            let products = b.binary(naga::BinaryOperator::Multiply, vertex, plane);
+            let mut sum = b.index(products, 0);
+            for c in 1..4 {
+                let term = b.index(products, c);
+                sum = b.binary(naga::BinaryOperator::Add, sum, term);
+            }
+            sum
+        })
+        .collect()
 }
 
 /// The written form of a declaration, for errors.
@@ -425,7 +450,7 @@ impl Translator<'_> {
     }
 
     /// The uniform block of user clip planes (see the module documentation).
-    fn clip_planes(&mut self) -> Handle<naga::GlobalVariable> {
+    pub(crate) fn clip_planes(&mut self) -> Handle<naga::GlobalVariable> {
         let vec4f = self.vec4(Scalar::F32);
         let array = self.array_of(vec4f, CLIP_PLANES);
         let ty = self.module.types.insert(
@@ -504,7 +529,15 @@ impl Translator<'_> {
             self.finish_geometry_and_return(&gc);
             return Ok(());
         }
-        if self.shared_outputs.is_some() {
+        if let Some(gs) = &self.geometry_stage {
+            // A geometry shader's outputs left with its vertices; its streams end.
+            self.body.stmt(naga::Statement::Call {
+                function: gs.finish,
+                arguments: Vec::new(),
+                result: None,
+            });
+        }
+        if self.shared_outputs.is_some() || self.geometry_stage.is_some() {
             // A control shader's outputs are in their buffer already.
             self.body.stmt(naga::Statement::Return { value: None });
             return Ok(());
@@ -538,22 +571,7 @@ impl Translator<'_> {
                     }
                 }
                 Gather::ClipPlanes(planes) => {
-                    let vertex = b.bitcast(words[0], ScalarKind::Float);
-                    let global = b.expr(Expression::GlobalVariable(planes));
-                    let array = b.index(global, 0);
-                    let parts = (0..CLIP_PLANES)
-                        .map(|i| {
-                            let pointer = b.index(array, i);
-                            let plane = b.load(pointer);
-                            let products = b.binary(naga::BinaryOperator::Multiply, vertex, plane);
-                            let mut sum = b.index(products, 0);
-                            for c in 1..4 {
-                                let term = b.index(products, c);
-                                sum = b.binary(naga::BinaryOperator::Add, sum, term);
-                            }
-                            sum
-                        })
-                        .collect();
+                    let parts = clip_distances(b, words[0], planes);
                     b.expr(Expression::Compose {
                         ty: member_ty,
                         components: parts,

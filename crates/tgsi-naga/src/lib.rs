@@ -24,6 +24,7 @@ mod error;
 mod flow;
 mod fragment;
 mod geometry_compute;
+mod geometry_glsl;
 pub mod image_buffer;
 mod integer_sampling;
 mod interface;
@@ -45,6 +46,7 @@ mod wide;
 pub use error::Error;
 pub use flow::LOOP_BUDGET_BINDING;
 pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
+pub use geometry_glsl::geometry_glsl;
 pub use image_buffer::IMAGE_BUFFER_HEADER_WORDS;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use resources::{

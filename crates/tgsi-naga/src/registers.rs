@@ -131,7 +131,8 @@ impl Translator<'_> {
         let processor = self.shader.processor;
         match file {
             File::Input => {
-                (self.options.geometry_as_compute && processor == Geometry)
+                ((self.options.geometry_as_compute || self.for_geometry_stage)
+                    && processor == Geometry)
                     || (self.options.tessellation_as_compute
                         && matches!(processor, TessCtrl | TessEval))
             }

@@ -17,6 +17,7 @@ use crate::body::Body;
 use crate::error::{Error, Result};
 use crate::flow::{Frame, LoopBudget};
 use crate::geometry_compute::{GeometryCompute, GEOMETRY_WORKGROUP_SIZE};
+use crate::geometry_glsl::GeometryStage;
 use crate::interface::Interface;
 use crate::per_vertex::PerVertexInputs;
 use crate::registers::Registers;
@@ -63,6 +64,10 @@ pub(crate) struct Translator<'s> {
     /// The invocation a geometry shader run as a compute shader works on
     /// ([`Options::geometry_as_compute`]).
     pub geometry_compute: Option<Rc<GeometryCompute>>,
+    /// Whether a geometry shader is translated for a GLSL geometry stage
+    /// ([`crate::geometry_glsl`]); its emitting functions, once declared.
+    pub for_geometry_stage: bool,
+    pub geometry_stage: Option<Rc<GeometryStage>>,
     /// Where the `IN[v][i]` of a geometry or tessellation shader run as a compute shader
     /// are.
     pub per_vertex_inputs: Option<Rc<PerVertexInputs>>,
@@ -276,8 +281,9 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
         Processor::Geometry => Err(Error::new(
             Span::default(),
             Processor::Geometry.name(),
-            "naga 30 has no geometry stage: translate it as a compute shader that records \
-             what it emits (Options::geometry_as_compute, `tgsi translate \
+            "naga 30 has no geometry stage: translate it to GLSL, which has one \
+             (tgsi_naga::geometry_glsl, `tgsi translate --to glsl`), or as a compute shader \
+             that records what it emits (Options::geometry_as_compute, `tgsi translate \
              --geometry-as-compute`)",
         )),
         other => Err(Error::new(
@@ -291,16 +297,45 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
 
 /// Translates a whole shader into a module with one entry point, [`ENTRY_POINT`].
 pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
+    translate_module(shader, options, false).map(|(module, _)| module)
+}
+
+/// Translates a geometry shader for a GLSL geometry stage ([`crate::geometry_glsl`]): the
+/// module, and the stage's emitting functions.
+pub(crate) fn translate_geometry_stage(
+    shader: &Shader,
+    options: &Options,
+) -> Result<(Module, Rc<GeometryStage>)> {
+    if shader.processor != Processor::Geometry {
+        return Err(Error::new(
+            Span::default(),
+            shader.processor.name(),
+            "is not a geometry shader",
+        ));
+    }
+    let (module, stage) = translate_module(shader, options, true)?;
+    let stage = stage.ok_or_else(|| Error::new(Span::default(), "GEOM", "no stage"))?;
+    Ok((module, stage))
+}
+
+/// [`translate`], or with `geometry_stage` a geometry shader's translation for a GLSL
+/// geometry stage.
+fn translate_module(
+    shader: &Shader,
+    options: &Options,
+    geometry_stage: bool,
+) -> Result<(Module, Option<Rc<GeometryStage>>)> {
     let vertex_as_compute = options.vertex_as_compute && shader.processor == Processor::Vertex;
     let geometry_as_compute =
-        options.geometry_as_compute && shader.processor == Processor::Geometry;
+        !geometry_stage && options.geometry_as_compute && shader.processor == Processor::Geometry;
     let tessellation_as_compute = options.tessellation_as_compute
         && matches!(shader.processor, Processor::TessCtrl | Processor::TessEval);
-    let stage = if vertex_as_compute || geometry_as_compute || tessellation_as_compute {
-        ShaderStage::Compute
-    } else {
-        stage(shader)?
-    };
+    let stage =
+        if vertex_as_compute || geometry_as_compute || geometry_stage || tessellation_as_compute {
+            ShaderStage::Compute
+        } else {
+            stage(shader)?
+        };
     let function = Function {
         name: Some(ENTRY_POINT.to_string()),
         ..Function::default()
@@ -322,6 +357,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         log2_table: None,
         vertex_compute: None,
         geometry_compute: None,
+        for_geometry_stage: geometry_stage,
+        geometry_stage: None,
         per_vertex_inputs: None,
         shared_outputs: None,
         loop_budget: None,
@@ -335,6 +372,8 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         t.declare_vertex_compute()?;
     } else if geometry_as_compute {
         t.declare_geometry_compute()?;
+    } else if geometry_stage {
+        t.geometry_stage = Some(t.declare_geometry_stage()?);
     } else if tessellation_as_compute && shader.processor == Processor::TessCtrl {
         t.declare_tess_control_compute()?;
     } else if tessellation_as_compute {
@@ -352,6 +391,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     let workgroup_size = t.workgroup_size(stage)?;
     let early_depth_test = None;
     let function = t.body.finish();
+    let geometry_stage = t.geometry_stage;
     let mut module = t.module;
     module.entry_points.push(naga::EntryPoint {
         name: ENTRY_POINT.to_string(),
@@ -364,7 +404,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
         task_payload: None,
         incoming_ray_payload: None,
     });
-    Ok(module)
+    Ok((module, geometry_stage))
 }
 
 impl Translator<'_> {
@@ -552,6 +592,9 @@ impl Translator<'_> {
         }
         if self.geometry_compute.is_some() {
             return Ok([GEOMETRY_WORKGROUP_SIZE, 1, 1]);
+        }
+        if self.geometry_stage.is_some() {
+            return Ok([1, 1, 1]);
         }
         if self.shared_outputs.is_some() {
             return Ok([control_vertices_out(self.shader)?, 1, 1]);

@@ -5,7 +5,8 @@
 //! in storage buffers, `Options::image_atomics_as_buffers`), runs
 //! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
 //! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); GLSL comes from a translation
-//! without 64-bit integers ([`tgsi_naga::options_for`]). Prints the counts per stage
+//! without 64-bit integers ([`tgsi_naga::options_for`]), and geometry shaders become GLSL
+//! geometry shaders ([`tgsi_naga::geometry_glsl`]). Prints the counts per stage
 //! and target, the failures grouped by reason and the median translation time, and fails
 //! when a count drops below the floor recorded here. Skips (saying so) when the corpus or a
 //! tool is missing.
@@ -109,7 +110,7 @@ fn corpus_translates_and_validates() {
         ("vs", "vert"),
         ("fs", "frag"),
         ("cs", "comp"),
-        ("gs", "comp"),
+        ("gs", "geom"),
         ("tcs", "comp"),
         ("tes", "comp"),
     ];
@@ -172,13 +173,21 @@ fn corpus_translates_and_validates() {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             // GLSL gets its own translation: 64-bit values without 64-bit integers.
+            // Geometry shaders become GLSL geometry shaders.
             let glsl_options = stage_options(tgsi_naga::options_for(Target::Glsl));
-            let glsl = tgsi_naga::translate_with(&shader, &glsl_options)
-                .map_err(|e| format!("{}: {}", e.item, e.reason))
-                .and_then(|m| {
-                    let info = tgsi_naga::validate(&m).map_err(|e| e.to_string())?;
-                    tgsi_naga::write(&m, &info, Target::Glsl, &options).map_err(|e| e.to_string())
-                });
+            let glsl = if stage == "gs" {
+                tgsi_naga::geometry_glsl(&shader, &glsl_options, &options)
+                    .map(Output::Text)
+                    .map_err(|e| format!("{}: {}", e.item, e.reason))
+            } else {
+                tgsi_naga::translate_with(&shader, &glsl_options)
+                    .map_err(|e| format!("{}: {}", e.item, e.reason))
+                    .and_then(|m| {
+                        let info = tgsi_naga::validate(&m).map_err(|e| e.to_string())?;
+                        tgsi_naga::write(&m, &info, Target::Glsl, &options)
+                            .map_err(|e| e.to_string())
+                    })
+            };
             match tgsi_naga::write(&module, &info, Target::SpirV, &options) {
                 Ok(out) => {
                     let path = out_dir.join(format!("{corpus}-{stage}-{stem}.spv"));

@@ -47,7 +47,9 @@ pub struct TranslateArgs {
     pub vertex_as_compute: bool,
     /// Translate a geometry shader as a compute shader, one invocation per input primitive
     /// and GS invocation, its input vertices and the vertices it emits in storage buffers
-    /// (group 3; see the README): naga, WebGPU and Metal have no geometry stage.
+    /// (group 3; see the README): naga, WebGPU and Metal have no geometry stage. Without it
+    /// a geometry shader translates to GLSL as a GLSL geometry shader (vertex stream 0)
+    /// and is refused by the other targets.
     #[arg(long)]
     pub geometry_as_compute: bool,
     /// Translate a tessellation control shader as a compute shader (a workgroup per patch,
@@ -92,22 +94,33 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         image_atomics_as_buffers: args.image_atomics_as_buffers,
         ..tgsi_naga::options_for(target)
     };
-    let module = tgsi_naga::translate_with(&shader, &options).map_err(|e| {
+    let translation_failed = |e: tgsi_naga::Error| {
         let sep = if e.position().is_some() { ":" } else { ": " };
         eprintln!("{}{sep}{e}", input.name);
         Failure::Invalid
-    })?;
-    let info = tgsi_naga::validate(&module).map_err(|e| {
-        eprintln!("{}: error: {e}", input.name);
-        Failure::Invalid
-    })?;
-    let options = WriteOptions {
+    };
+    let write_options = WriteOptions {
         glsl_version: args.glsl_version,
         glsl_es: args.es,
         spirv_version: args.spirv_version,
         msl_version: args.msl_version,
         hlsl_shader_model: args.shader_model,
     };
+    if target == Target::Glsl
+        && shader.processor == tgsi::enums::Processor::Geometry
+        && !args.geometry_as_compute
+    {
+        // GLSL has a geometry stage (naga has not: tgsi-naga writes around it).
+        let glsl = tgsi_naga::geometry_glsl(&shader, &options, &write_options)
+            .map_err(translation_failed)?;
+        return input::write(&args.output, glsl.as_bytes());
+    }
+    let module = tgsi_naga::translate_with(&shader, &options).map_err(translation_failed)?;
+    let info = tgsi_naga::validate(&module).map_err(|e| {
+        eprintln!("{}: error: {e}", input.name);
+        Failure::Invalid
+    })?;
+    let options = write_options;
     let output = tgsi_naga::write(&module, &info, target, &options).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid

@@ -1,0 +1,421 @@
+//! Geometry shaders translated to GLSL geometry shaders (`tgsi_naga::geometry_glsl`) run on
+//! Mesa's OpenGL (softpipe) and give softpipe's own results: for every gsref case (the
+//! shared corpus's `gsref/` and tgsi-exec's `tests/data/gsref/`), the case's `vs.tgsi` and
+//! `gs.tgsi` — the TGSI softpipe ran for the case's GLSL — are translated to GLSL, drawn
+//! by `../shared/tools/gsref` exactly as the case was (same draw, attributes, provoking
+//! vertex), and every transform-feedback word the case recorded, and its primitive
+//! counts, must come back. gsref is built from its source here (Debian
+//! `build-essential libegl-dev libgl-dev`, Mesa's `libgl1-mesa-dri`); without it, or
+//! without the corpus, the test says so and is skipped.
+//!
+//! Where softpipe departs from the spec (the `spec-*` cases), the spec's result — the
+//! companion case the case's `spec.json` names — is expected, as from the interpreter.
+//! Cases outside the translation's reach are listed with their reason and not compared:
+//! vertex streams other than 0 (refused by the translation), constants (gsref sets them
+//! as GLSL uniforms by name; the translation reads a uniform block) and varyings at
+//! locations GL does not have (clip distances at 46 + n).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use tgsi::enums::{File, Semantic};
+use tgsi_naga::{Output, Target, WriteOptions};
+
+fn shared() -> PathBuf {
+    match std::env::var_os("TGSI_SHARED") {
+        Some(s) => PathBuf::from(s),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// Builds gsref into the test's temporary directory, or says why it cannot.
+fn build_gsref() -> Result<PathBuf, String> {
+    let source = shared().join("tools/gsref/gsref.c");
+    if !source.is_file() {
+        return Err(format!("{} is absent", source.display()));
+    }
+    let binary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gsref");
+    let out = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .args(["-lEGL", "-lOpenGL", "-lm"])
+        .output()
+        .map_err(|e| format!("cc does not run: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "gsref does not build (install build-essential libegl-dev libgl-dev): {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        ));
+    }
+    Ok(binary)
+}
+
+/// The gsref case directories.
+fn cases() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for root in [
+        shared().join("corpus/gsref"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tgsi-exec/tests/data/gsref"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            continue;
+        };
+        dirs.extend(
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("meta.json").is_file()),
+        );
+    }
+    dirs.sort();
+    dirs
+}
+
+fn json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn words(path: &Path) -> Vec<u32> {
+    std::fs::read(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The word offset of each output register (by index) in a transform-feedback record.
+type Offsets = Vec<(u32, usize)>;
+
+/// The transform-feedback varyings that capture the translated geometry shader's declared
+/// outputs on `stream`, and the word offset of each output register in a record (on
+/// streams other than 0 only the varyings exist).
+fn captured(gs: &tgsi::Shader, stream: u64) -> Result<(Vec<String>, Offsets), String> {
+    let mut names = Vec::new();
+    let mut offsets = Vec::new();
+    let mut at = 0usize;
+    let mut clip_distances = None;
+    let mut registers: Vec<(u32, Semantic, u32)> = Vec::new();
+    for d in gs.declarations.iter().filter(|d| d.file == File::Output) {
+        let s = d.semantic.ok_or("an output without a semantic")?;
+        for r in d.first..=d.last {
+            if !registers.iter().any(|&(x, _, _)| x == r) {
+                registers.push((r, s.name, s.index));
+            }
+        }
+    }
+    registers.sort_by_key(|&(r, _, _)| r);
+    for (r, semantic, index) in registers {
+        if stream != 0 {
+            if let Some(location) = tgsi_naga::varying_location(semantic, index) {
+                names.push(format!("_gs2fs_location{location}_stream{stream}"));
+                offsets.push((r, at));
+                at += 4;
+            }
+            continue;
+        }
+        let (name, size) = match semantic {
+            Semantic::Position => ("gl_Position".to_string(), 4),
+            Semantic::PSize => ("gl_PointSize".to_string(), 1),
+            Semantic::ClipDist => {
+                let first = *clip_distances.get_or_insert_with(|| {
+                    names.push("gl_ClipDistance".to_string());
+                    at += 8;
+                    at - 8
+                });
+                offsets.push((r, first + 4 * index as usize));
+                continue;
+            }
+            _ => match tgsi_naga::varying_location(semantic, index) {
+                Some(location) => (format!("_gs2fs_location{location}"), 4),
+                None => return Err(format!("{semantic} outputs are not captured")),
+            },
+        };
+        names.push(name);
+        offsets.push((r, at));
+        at += size;
+    }
+    Ok((names, offsets))
+}
+
+/// The `spec-*` cases whose departure from the spec is in softpipe's draw module, which
+/// runs the translation too: with interleaved streams it reads a stream's vertices from
+/// the wrong slots whatever the shader emitted. (The other departures depend on what the
+/// shader emits, where the translation follows the spec.)
+const DRAW_MODULE_DEPARTURES: [&str; 1] = ["spec-streams-interleaved"];
+
+/// What became of one case.
+enum Outcome {
+    Identical(usize),
+    /// Identical to softpipe's own run of the case where softpipe departs from the spec.
+    AsSoftpipeDeparts(usize),
+    Skipped(String),
+}
+
+fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
+    let parse = |name: &str| {
+        let text = std::fs::read_to_string(case.join(name)).map_err(|e| e.to_string())?;
+        tgsi::parse(&text).map_err(|e| format!("{name}: {e}"))
+    };
+    let (vs, gs) = (parse("vs.tgsi")?, parse("gs.tgsi")?);
+    if gs.declarations.iter().any(|d| d.file == File::Constant) {
+        return Ok(Outcome::Skipped(
+            "constants (gsref sets GLSL uniforms by name)".into(),
+        ));
+    }
+    let options = tgsi_naga::options_for(Target::Glsl);
+    let write = WriteOptions::default();
+    let geometry = match tgsi_naga::geometry_glsl(&gs, &options, &write) {
+        Ok(text) => text,
+        Err(e) if e.reason.contains("stream 0") => {
+            return Ok(Outcome::Skipped(format!("refused: {e}")))
+        }
+        Err(e) => return Err(format!("gs.tgsi: {e}")),
+    };
+    let module = tgsi_naga::translate_with(&vs, &options).map_err(|e| format!("vs.tgsi: {e}"))?;
+    let info = tgsi_naga::validate(&module).map_err(|e| e.to_string())?;
+    let Output::Text(vertex) =
+        tgsi_naga::write(&module, &info, Target::Glsl, &write).map_err(|e| e.to_string())?
+    else {
+        return Err("GLSL is text".into());
+    };
+    // The translated vertex shader reads IN[i] at location i: give attribute i that name.
+    let mut case_json = json(&case.join("case.json"));
+    let attribs = case_json["attribs"].as_array_mut().ok_or("no attribs")?;
+    let inputs = vs
+        .declarations
+        .iter()
+        .filter(|d| d.file == File::Input)
+        .map(|d| d.last + 1)
+        .max()
+        .unwrap_or(0);
+    if inputs as usize != attribs.len() {
+        return Ok(Outcome::Skipped(format!(
+            "the vertex shader reads {inputs} of {} attributes",
+            attribs.len()
+        )));
+    }
+    for (i, a) in attribs.iter_mut().enumerate() {
+        a["name"] = Value::from(format!("_p2vs_location{i}"));
+    }
+    // GL has 32 varying locations; tgsi-naga's fixed scheme puts some semantics past them.
+    let beyond = [vertex.as_str(), geometry.as_str()]
+        .into_iter()
+        .find_map(|text| {
+            text.match_indices("layout(location = ")
+                .filter_map(|(at, m)| {
+                    let digits = &text[at + m.len()..];
+                    let end = digits.find(')')?;
+                    digits[..end].parse::<u32>().ok()
+                })
+                .find(|&l| l >= 32)
+        });
+    if let Some(location) = beyond {
+        return Ok(Outcome::Skipped(format!(
+            "varying location {location}: GL has 32 (tgsi_naga::varying_location)"
+        )));
+    }
+    // The varyings of each buffer the case captured, on that buffer's stream.
+    let buffers = json(&case.join("meta.json"))["tf_buffers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut varyings = Vec::new();
+    let mut offsets = Vec::new();
+    for (b, buffer) in buffers.iter().enumerate() {
+        let stream = buffer["stream"].as_u64().unwrap_or(0);
+        let (names, at) = captured(&gs, stream)?;
+        if b > 0 {
+            varyings.push("gl_NextBuffer".to_string());
+        }
+        varyings.extend(names);
+        offsets.push(at);
+    }
+    case_json["varyings"] = Value::from(varyings);
+    let input = work.join("in");
+    let output = work.join("out");
+    let _ = std::fs::remove_dir_all(work);
+    std::fs::create_dir_all(&input).map_err(|e| e.to_string())?;
+    for (name, text) in [
+        ("shader.vert", vertex),
+        ("shader.geom", geometry),
+        ("case.json", case_json.to_string()),
+        (
+            "SOURCE.txt",
+            "tgsi-naga geometry_glsl round trip".to_string(),
+        ),
+    ] {
+        std::fs::write(input.join(name), text).map_err(|e| e.to_string())?;
+    }
+    let run = Command::new(gsref)
+        .arg(&input)
+        .arg(&output)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !run.status.success() {
+        return Err(format!(
+            "gsref failed: {}{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    // Where softpipe departs from the spec, the spec's result is a companion case's
+    // (tgsi-exec's `tests/data/gsref/README.md`); softpipe running the translation departs
+    // alike where the departure is in its draw module rather than in the shader.
+    let own = compare(case, &output, &offsets);
+    let Ok(spec) = std::fs::read_to_string(case.join("spec.json")) else {
+        return own.map(Outcome::Identical);
+    };
+    let spec: Value = serde_json::from_str(&spec).map_err(|e| e.to_string())?;
+    let companion = spec["spec_expected"]
+        .as_str()
+        .ok_or("spec.json names no case")?;
+    let in_draw = case
+        .file_name()
+        .is_some_and(|name| DRAW_MODULE_DEPARTURES.iter().any(|d| name == *d));
+    match (
+        compare(&case.with_file_name(companion), &output, &offsets),
+        own,
+    ) {
+        (Ok(n), _) => Ok(Outcome::Identical(n)),
+        (Err(_), Ok(n)) if in_draw => Ok(Outcome::AsSoftpipeDeparts(n)),
+        (Err(e), _) => Err(e),
+    }
+}
+
+/// Compares the transform feedback and queries of a gsref run of the translation
+/// (`output`) with a case's (`case`), through the word `offsets` of each output register in
+/// each buffer; returns how many words were compared.
+fn compare(case: &Path, output: &Path, offsets: &[Offsets]) -> Result<usize, String> {
+    let (reference, ours) = (
+        json(&case.join("meta.json")),
+        json(&output.join("meta.json")),
+    );
+    for query in ["primitives_generated", "primitives_written"] {
+        let (a, b) = (&reference["queries"][query], &ours["queries"][query]);
+        if a != b {
+            return Err(format!("{query} per stream: softpipe {a}, translation {b}"));
+        }
+    }
+    let pieces = reference["stream_output"]["outputs"]
+        .as_array()
+        .ok_or("no stream_output")?;
+    let mut compared = 0;
+    for (b, offsets) in offsets.iter().enumerate() {
+        let buffer = |meta: &Value, dir: &Path| {
+            let info = &meta["tf_buffers"][b];
+            let stride = info["stride_bytes"].as_u64().unwrap_or(0) as usize / 4;
+            let file = info["file"].as_str().unwrap_or("tf.bin").to_string();
+            (stride.max(1), words(&dir.join(file)))
+        };
+        let (ref_stride, ref_words) = buffer(&reference, case);
+        let (our_stride, our_words) = buffer(&ours, output);
+        let records = ref_words.len() / ref_stride;
+        if our_words.len() / our_stride != records {
+            return Err(format!(
+                "buffer {b}: {} records, softpipe {records}",
+                our_words.len() / our_stride
+            ));
+        }
+        for record in 0..records {
+            for piece in pieces {
+                let field = |k: &str| piece[k].as_u64().unwrap_or(0) as usize;
+                if field("output_buffer") != b {
+                    continue;
+                }
+                let register = field("tgsi_out") as u32;
+                let &(_, offset) = offsets
+                    .iter()
+                    .find(|&&(r, _)| r == register)
+                    .ok_or(format!("OUT[{register}] is not captured"))?;
+                for c in 0..field("num_components") {
+                    let a = ref_words[record * ref_stride + field("dst_offset_dwords") + c];
+                    let o = our_words[record * our_stride + offset + field("start_component") + c];
+                    if a != o {
+                        return Err(format!(
+                            "buffer {b}, record {record}, OUT[{register}] channel {}: softpipe \
+                             {a:#010x}, translation {o:#010x}",
+                            field("start_component") + c
+                        ));
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    Ok(compared)
+}
+
+#[test]
+fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
+    let cases = cases();
+    if cases.is_empty() {
+        eprintln!("skipped: no gsref cases ({} absent)", shared().display());
+        return;
+    }
+    let gsref = match build_gsref() {
+        Ok(g) => g,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("geometry-glsl");
+    // gsref needs Mesa's EGL and softpipe: a case's own GLSL must run first.
+    let probe = Command::new(&gsref)
+        .arg(&cases[0])
+        .arg(work.join("probe"))
+        .output()
+        .map_err(|e| e.to_string());
+    match probe {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => {
+            eprintln!(
+                "skipped: gsref cannot draw here (Mesa's EGL and softpipe, libgl1-mesa-dri): {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            );
+            return;
+        }
+        Err(e) => {
+            eprintln!("skipped: gsref does not run: {e}");
+            return;
+        }
+    }
+    let (mut identical, mut words) = (0, 0);
+    let (mut departing, mut skipped, mut failures) = (Vec::new(), Vec::new(), Vec::new());
+    for case in &cases {
+        let name = case.file_name().unwrap_or_default().to_string_lossy();
+        match run_case(&gsref, case, &work) {
+            Ok(Outcome::Identical(n)) => {
+                identical += 1;
+                words += n;
+            }
+            Ok(Outcome::AsSoftpipeDeparts(n)) => {
+                departing.push(name.to_string());
+                words += n;
+            }
+            Ok(Outcome::Skipped(why)) => skipped.push(format!("{name}: {why}")),
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!(
+        "{identical} of {} gsref cases identical to softpipe (or to the spec where softpipe \
+         departs from it), {} identical to softpipe's departing run ({}); {words} words; {} \
+         not compared:\n  {}",
+        cases.len(),
+        departing.len(),
+        departing.join(", "),
+        skipped.len(),
+        skipped.join("\n  ")
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(identical > 0, "no case was compared");
+}
