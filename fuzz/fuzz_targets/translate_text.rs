@@ -5,8 +5,9 @@
 //! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget,
 //! vertex, geometry and tessellation shaders as compute shaders, images with atomics and
 //! buffer images in storage buffers, constant buffers past 1 KiB as storage buffers).
-//! Every valid module is written by all five back ends, and a geometry shader is also
-//! written as a GLSL geometry shader (`tgsi_naga::geometry_glsl`). Nothing may panic.
+//! Every valid module is written by all five back ends, and geometry and tessellation
+//! shaders are also written as GLSL stages (`tgsi_naga::geometry_glsl`,
+//! `tgsi_naga::tessellation_glsl`). Nothing may panic.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -92,13 +93,20 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for options in [Options::default(), emulating()] {
-        if shader.processor == tgsi::Processor::Geometry {
-            // Refused or written: the GLSL around naga's must never panic either.
-            let glsl_options = Options {
-                native_int64: false,
-                ..options.clone()
-            };
-            let _ = tgsi_naga::geometry_glsl(&shader, &glsl_options, &WriteOptions::default());
+        // Refused or written: the GLSL stages written around naga's must never panic either.
+        let glsl_options = Options {
+            native_int64: false,
+            ..options.clone()
+        };
+        let write = WriteOptions::default();
+        match shader.processor {
+            tgsi::Processor::Geometry => {
+                let _ = tgsi_naga::geometry_glsl(&shader, &glsl_options, &write);
+            }
+            tgsi::Processor::TessCtrl | tgsi::Processor::TessEval => {
+                let _ = tgsi_naga::tessellation_glsl(&shader, &glsl_options, &write);
+            }
+            _ => {}
         }
         let Ok(module) = tgsi_naga::translate_with(&shader, &options) else {
             continue;

@@ -149,11 +149,13 @@ enum Command {
     )]
     Bench(commands::bench::BenchArgs),
     /// Translate a vertex, fragment or compute shader through naga into SPIR-V, WGSL, GLSL,
-    /// MSL or HLSL; a geometry shader into a GLSL geometry shader.
+    /// MSL or HLSL; a geometry or tessellation shader into a GLSL geometry or tessellation
+    /// shader.
     ///
-    /// naga's validator checks the module first (naga has no geometry stage: a geometry
-    /// shader is translated as a compute function that GLSL's geometry stage is written
-    /// around; with --geometry-as-compute it becomes a compute shader for any target). A statement that cannot be translated is
+    /// naga's validator checks the module first (naga has no geometry or tessellation
+    /// stages: such a shader is translated as a compute function that the GLSL stage is
+    /// written around; with --geometry-as-compute or --tessellation-as-compute it becomes a
+    /// compute shader for any target). A statement that cannot be translated is
     /// an error naming it with its position. Registers are `vec4<u32>` variables; bindings:
     /// CONST[d] group 0 binding d; SVIEW[i] group 1 binding i, SAMP[i] group 1 binding
     /// 128+i; IMAGE[i] group 2 binding i, BUFFER[i] group 2 binding 64+i. Varyings:

@@ -254,6 +254,81 @@ fn geometry_shaders_become_glsl_geometry_shaders() {
 }
 
 #[test]
+fn tessellation_shaders_become_glsl_tessellation_shaders() {
+    let tcs = temp_file(
+        "quad.tesc.tgsi",
+        "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 4\nDCL IN[][0], POSITION\nDCL SV[0], INVOCATIONID\n\
+         DCL OUT[0], TESSOUTER\nDCL OUT[1], TESSINNER\nDCL OUT[][2], POSITION\nDCL OUT[3], PATCH\n\
+         DCL TEMP[0]\nDCL ADDR[0]\nIMM[0] FLT32 {2.0, 3.0, 0.0, 0.0}\n\
+           0: UARL ADDR[0].x, SV[0].xxxx\n  1: MOV OUT[ADDR[0].x][2], IN[ADDR[0].x][0]\n\
+           2: BARRIER\n  3: MOV TEMP[0], OUT[0][2]\n  4: MOV OUT[0], IMM[0].xxxx\n\
+           5: MOV OUT[1].xy, IMM[0].yyyy\n  6: MOV OUT[3], TEMP[0]\n  7: END\n",
+    );
+    let tes = temp_file(
+        "quad.tese.tgsi",
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 7\nPROPERTY TES_SPACING 2\nPROPERTY TES_VERTEX_ORDER_CW 1\n\
+         PROPERTY TES_POINT_MODE 0\nDCL IN[][0], POSITION\nDCL IN[1], PATCH\nDCL SV[0], TESSCOORD\n\
+         DCL OUT[0], POSITION\nDCL OUT[1], GENERIC[2]\n\
+           0: LRP OUT[0], SV[0].xxxx, IN[1][0], IN[0][0]\n  1: MOV OUT[1], IN[1]\n  2: END\n",
+    );
+    for (file, ext, expected) in [
+        (
+            &tcs,
+            "tesc",
+            &[
+                "layout(vertices = 4) out;",
+                "patch out vec4 _tcs2tes_patch0;",
+                "gl_out[gl_InvocationID].gl_Position = ",
+                "gl_TessLevelInner[1]",
+                "barrier();",
+            ][..],
+        ),
+        (
+            &tes,
+            "tese",
+            &[
+                "layout(quads, equal_spacing, cw) in;",
+                "patch in vec4 _tcs2tes_patch0;",
+                "gl_TessCoord",
+                "layout(location = 2) out vec4 _vs2fs_location2;",
+            ][..],
+        ),
+    ] {
+        let out = tgsi(&["translate", file, "--to", "glsl", "-o", "-"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let glsl = String::from_utf8_lossy(&out.stdout);
+        for e in expected {
+            assert!(glsl.contains(e), "{e} missing from:\n{glsl}");
+        }
+        if tool("glslangValidator") {
+            let path = std::env::temp_dir().join(format!("tgsi-cli-{}.{ext}", std::process::id()));
+            std::fs::write(&path, glsl.as_bytes()).expect("write");
+            let check = Command::new("glslangValidator")
+                .arg(&path)
+                .output()
+                .expect("runs");
+            let _ = std::fs::remove_file(&path);
+            assert!(
+                check.status.success(),
+                "{}",
+                String::from_utf8_lossy(&check.stdout)
+            );
+        } else {
+            eprintln!("skipped: glslangValidator not found; the {ext} shader is not validated");
+        }
+    }
+    // Other targets still need the compute form.
+    let out = tgsi(&["translate", &tes, "--to", "spirv", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("naga 30 has no tessellation stages"), "{err}");
+}
+
+#[test]
 fn unknown_target_is_a_usage_error() {
     let src = temp_file("frag-usage.tgsi", FRAG);
     let out = tgsi(&["translate", &src, "--to", "dxil"]);

@@ -1,26 +1,20 @@
-//! A geometry shader as a GLSL geometry shader ([`geometry_glsl`]). naga has no geometry
-//! stage, so the shader is translated as a compute entry point of one invocation whose
-//! stage-specific parts are private variables and calls of empty functions:
+//! A geometry shader as a GLSL geometry shader ([`geometry_glsl`]), the way
+//! [`crate::glsl_stage`] writes the stages naga lacks, with these empty functions:
 //!
-//! - `tgsi_gs_prologue()` first: it is to fill `tgsi_gs_inputs` (`{ header, inputs }`, the
-//!   layout of [`crate::GeometryLayout`]'s input buffer with the primitive's vertices from
-//!   slot 1 on) and the primitive and invocation numbers;
+//! - `tgsi_prologue()` first: it is to fill the input vertices and the primitive and
+//!   invocation numbers;
 //! - `tgsi_gs_emit_stream_k()` for EMIT on stream k, once the output registers are copied
-//!   to `tgsi_gs_outputs` (declared `OUT` registers in index order) and while fewer than
+//!   to `tgsi_outputs` (declared `OUT` registers in index order) and while fewer than
 //!   `GS_MAX_OUTPUT_VERTICES` vertices were emitted over all streams (the interpreter drops
 //!   the others);
 //! - `tgsi_gs_end_stream_k()` for ENDPRIM on stream k;
 //! - `tgsi_gs_finish()` where the shader ends.
 //!
-//! naga's GLSL back end writes that module; the writer then replaces the compute layout
-//! with the geometry layout and the input and output varyings, and gives the functions
-//! their bodies (`gl_in`, `gl_PrimitiveIDIn`, `gl_InvocationID`, the varyings,
-//! `EmitStreamVertex(k)`, `EndStreamPrimitive(k)`; `EmitVertex()` and `EndPrimitive()`
-//! when stream 0 is the only one). Registers, system values and the rules for inputs
-//! out of range are those of [`crate::Options::geometry_as_compute`]. Varyings use
-//! [`crate::varying_location`]'s locations, as vertex and fragment shaders do, and the
-//! names naga's GLSL gives them: input `_vs2fs_location{L}[]` (a vertex shader's output
-//! `_vs2fs_location{L}`), output `_gs2fs_location{L}`.
+//! Their GLSL bodies read `gl_in`, `gl_PrimitiveIDIn`, `gl_InvocationID` and the input
+//! varyings `_vs2fs_location{L}[]`, write the output varyings `_gs2fs_location{L}` and the
+//! built-ins, and call `EmitStreamVertex(k)`, `EndStreamPrimitive(k)` (`EmitVertex()` and
+//! `EndPrimitive()` when stream 0 is the only one). Registers, system values and the rules
+//! for inputs out of range are those of [`crate::Options::geometry_as_compute`].
 //!
 //! A TGSI vertex of any stream records every output register; GLSL binds each output
 //! variable to one stream, so an output is declared once per stream the shader emits on:
@@ -34,43 +28,42 @@
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use naga::{Expression, Function, GlobalVariable, Handle, Scalar, StructMember, TypeInner};
+use naga::{Expression, Function, GlobalVariable, Handle, Scalar, TypeInner};
 use tgsi::enums::{File, Semantic};
-use tgsi::ir::{Instruction, Register, Span};
+use tgsi::ir::{Instruction, Register};
 use tgsi::opcode::Opcode;
 use tgsi::Shader;
 
 use crate::error::{Error, Result};
+use crate::glsl_stage::{
+    declared, naga_glsl, output_statements, per_vertex_input, replace_body, stage_layout,
+    OutputTarget, StageEnd, INPUTS, OUTPUTS, PROLOGUE,
+};
 use crate::interface::{clip_distances, CLIP_PLANES};
-use crate::per_vertex::{PerVertexInputs, VertexCount};
-use crate::targets::{validate, write, Output, Target, WriteOptions};
+use crate::per_vertex::VertexCount;
+use crate::targets::WriteOptions;
 use crate::translate::{Options, Translator};
-use crate::{varying_location, GeometryLayout};
+use crate::GeometryLayout;
 
 /// The empty functions whose GLSL bodies the writer supplies (per stream: the name and
 /// the stream number).
-const PROLOGUE: &str = "tgsi_gs_prologue";
 const EMIT: &str = "tgsi_gs_emit_stream_";
 const END_PRIMITIVE: &str = "tgsi_gs_end_stream_";
 const FINISH: &str = "tgsi_gs_finish";
 
+/// The private variables those bodies read and write.
+const CLIP_DISTANCES: &str = "tgsi_clip_distances";
+const PRIMITIVE: &str = "tgsi_primitive";
+const INVOCATION: &str = "tgsi_invocation";
+
 /// Vertex streams EMIT and ENDPRIM may name.
 const STREAMS: u32 = 4;
-
-/// The private variables those bodies read and write.
-const INPUTS: &str = "tgsi_gs_inputs";
-const OUTPUTS: &str = "tgsi_gs_outputs";
-const CLIP_DISTANCES: &str = "tgsi_gs_clip_distances";
-const PRIMITIVE: &str = "tgsi_gs_primitive";
-const INVOCATION: &str = "tgsi_gs_invocation";
 
 /// What the translation of a geometry shader for a GLSL geometry stage keeps.
 pub(crate) struct GeometryStage {
     layout: GeometryLayout,
     /// The streams EMIT and ENDPRIM name, in order, with their emit and end functions.
     streams: Vec<(u32, Handle<Function>, Handle<Function>)>,
-    /// Called where the shader ends.
-    pub(crate) finish: Handle<Function>,
     outputs: Handle<GlobalVariable>,
     /// Vertices emitted so far.
     emitted: Handle<GlobalVariable>,
@@ -88,13 +81,16 @@ pub fn geometry_glsl(
     options: &Options,
     write_options: &WriteOptions,
 ) -> Result<String> {
-    let (module, stage) = crate::translate::translate_geometry_stage(shader, options)?;
-    let defect = |e: crate::WriteError| Error::new(Span::default(), "GEOM", e.to_string());
-    let info = validate(&module).map_err(defect)?;
-    let Output::Text(text) = write(&module, &info, Target::Glsl, write_options).map_err(defect)?
-    else {
-        return Err(Error::new(Span::default(), "GEOM", "GLSL is text"));
-    };
+    if shader.processor != tgsi::Processor::Geometry {
+        return Err(Error::new(
+            tgsi::ir::Span::default(),
+            shader.processor.name(),
+            "is not a geometry shader",
+        ));
+    }
+    let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
+    let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
+    let text = naga_glsl(&module, "GEOM", write_options)?;
     stage.write_glsl(shader, &text)
 }
 
@@ -103,15 +99,6 @@ impl Translator<'_> {
     /// prologue leaves to the translation (the `SV` registers).
     pub(crate) fn declare_geometry_stage(&mut self) -> Result<Rc<GeometryStage>> {
         let layout = GeometryLayout::of(self.shader)?;
-        let most = tgsi::Limits::default().max_shader_inputs;
-        if layout.input_stride > most {
-            // The inputs are a private array: keep it (and its GLSL) small.
-            return Err(Error::new(
-                Span::default(),
-                "GEOM",
-                format!("declares IN registers past Gallium's {most} inputs"),
-            ));
-        }
         let mut named = Vec::new();
         for inst in &self.shader.instructions {
             if matches!(inst.opcode, Opcode::EMIT | Opcode::ENDPRIM) {
@@ -121,38 +108,9 @@ impl Translator<'_> {
         named.sort_unstable();
         named.dedup();
         let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
-        let vec4 = self.vec4(Scalar::U32);
-        let slots = 1 + layout.vertices_per_primitive * layout.input_stride;
-        let input_array = self.array_of(vec4, slots);
-        let inputs_ty = self.module.types.insert(
-            naga::Type {
-                name: Some("TgsiGsInputs".to_string()),
-                inner: TypeInner::Struct {
-                    members: vec![
-                        StructMember {
-                            name: Some("header".to_string()),
-                            ty: vec4,
-                            binding: None,
-                            offset: 0,
-                        },
-                        StructMember {
-                            name: Some("inputs".to_string()),
-                            ty: input_array,
-                            binding: None,
-                            offset: 16,
-                        },
-                    ],
-                    span: 16 * (slots + 1),
-                },
-            },
-            naga::Span::UNDEFINED,
-        );
-        let inputs = self.private(INPUTS, inputs_ty);
-        let first = self.private("tgsi_gs_first", u32_ty);
         let primitive = self.private(PRIMITIVE, u32_ty);
         let invocation = self.private(INVOCATION, u32_ty);
-        let outputs_ty = self.array_of(vec4, (layout.outputs.len() as u32).max(1));
-        let outputs = self.private(OUTPUTS, outputs_ty);
+        let outputs = self.private_outputs(layout.outputs.len());
         let emitted = self.private("tgsi_gs_emitted", u32_ty);
         let outputs_declared = declared(self.shader, File::Output);
         let clip_vertex = match outputs_declared
@@ -178,61 +136,43 @@ impl Translator<'_> {
             }
             None => None,
         };
-        let mut empty_function = |name: String| {
-            let mut function = Function {
-                name: Some(name),
-                ..Function::default()
-            };
-            function.body.push(
-                naga::Statement::Return { value: None },
-                naga::Span::UNDEFINED,
-            );
-            self.module
-                .functions
-                .append(function, naga::Span::UNDEFINED)
-        };
-        let prologue = empty_function(PROLOGUE.to_string());
-        let finish = empty_function(FINISH.to_string());
+        let prologue = self.empty_function(PROLOGUE);
+        let finish = self.empty_function(FINISH);
         let streams = named
             .into_iter()
             .map(|k| {
-                let emit = empty_function(format!("{EMIT}{k}"));
-                (k, emit, empty_function(format!("{END_PRIMITIVE}{k}")))
+                let emit = self.empty_function(&format!("{EMIT}{k}"));
+                (k, emit, self.empty_function(&format!("{END_PRIMITIVE}{k}")))
             })
             .collect();
-        self.body.stmt(naga::Statement::Call {
-            function: prologue,
-            arguments: Vec::new(),
-            result: None,
-        });
-        let b = &mut self.body;
-        let one = b.u32(1);
-        let zero = b.u32(0);
-        for (var, value) in [(first, one), (emitted, zero)] {
-            let pointer = b.expr(Expression::GlobalVariable(var));
-            b.store(pointer, value);
-        }
-        let p = b.expr(Expression::GlobalVariable(primitive));
-        let p = b.load(p);
-        let i = b.expr(Expression::GlobalVariable(invocation));
-        let i = b.load(i);
-        self.store_system_values(&[(Semantic::PrimId, p), (Semantic::InvocationId, i)], &[])?;
+        self.call_empty(prologue);
         let primitive_id_inputs = declared(self.shader, File::Input)
             .into_iter()
             .filter(|i| i.semantic == Some(Semantic::PrimId))
             .map(|i| i.index)
             .collect();
-        self.per_vertex_inputs = Some(Rc::new(PerVertexInputs {
-            buffer: inputs,
-            first,
-            vertices: VertexCount::Fixed(layout.vertices_per_primitive),
-            stride: layout.input_stride,
-            primitive_ids: Some((primitive, primitive_id_inputs)),
-        }));
+        self.private_inputs(
+            layout.vertices_per_primitive,
+            VertexCount::Fixed(layout.vertices_per_primitive),
+            layout.input_stride,
+            Some((primitive, primitive_id_inputs)),
+        )?;
+        let b = &mut self.body;
+        let zero = b.u32(0);
+        let pointer = b.expr(Expression::GlobalVariable(emitted));
+        b.store(pointer, zero);
+        let p = b.expr(Expression::GlobalVariable(primitive));
+        let p = b.load(p);
+        let i = b.expr(Expression::GlobalVariable(invocation));
+        let i = b.load(i);
+        self.store_system_values(&[(Semantic::PrimId, p), (Semantic::InvocationId, i)], &[])?;
+        self.glsl_stage_end = Some(StageEnd {
+            function: finish,
+            outputs: None,
+        });
         Ok(Rc::new(GeometryStage {
             layout,
             streams,
-            finish,
             outputs,
             emitted,
             clip_vertex,
@@ -261,14 +201,7 @@ impl Translator<'_> {
         let limit = b.u32(gs.layout.max_vertices);
         let room = b.binary(naga::BinaryOperator::Less, count, limit);
         b.open();
-        for (k, &r) in gs.layout.outputs.iter().enumerate() {
-            let pointer = self.register_pointer(&Register::new(File::Output, r as i32))?;
-            let b = &mut self.body;
-            let words = b.load(pointer);
-            let outputs = b.expr(Expression::GlobalVariable(gs.outputs));
-            let slot = b.index(outputs, k as u32);
-            b.store(slot, words);
-        }
+        self.copy_outputs(gs.outputs, &gs.layout.outputs)?;
         if let Some((r, planes, distances)) = gs.clip_vertex {
             let pointer = self.register_pointer(&Register::new(File::Output, r as i32))?;
             let b = &mut self.body;
@@ -319,39 +252,10 @@ fn stream_of(shader: &Shader, inst: &Instruction) -> Result<Option<u32>> {
     }
 }
 
-/// A declared register (the first declaration of a register counts, as in the other
-/// translations).
-struct Declared {
-    index: u32,
-    semantic: Option<Semantic>,
-    semantic_index: u32,
-    span: Span,
-}
-
-/// The declared registers of `file`, in declaration order.
-fn declared(shader: &Shader, file: File) -> Vec<Declared> {
-    let mut seen = std::collections::HashSet::new();
-    shader
-        .declarations
-        .iter()
-        .filter(|d| d.file == file)
-        .flat_map(|d| (d.first..=d.last).map(move |i| (i, d)))
-        .filter(|&(i, _)| seen.insert(i))
-        .map(|(index, d)| Declared {
-            index,
-            semantic: d.semantic.map(|s| s.name),
-            semantic_index: d.semantic.map_or(0, |s| s.index),
-            span: d.span,
-        })
-        .collect()
-}
-
 impl GeometryStage {
     /// The geometry shader: naga's GLSL of the translation with the stage's parts.
     fn write_glsl(&self, shader: &Shader, glsl: &str) -> Result<String> {
-        let refuse = |d: &Declared, file: &str, what: String| {
-            Error::new(d.span, format!("DCL {file}[{}]", d.index), what)
-        };
+        const STAGE: &str = "GLSL geometry-shader";
         let layout = &self.layout;
         let mut declarations = format!(
             "layout({}, invocations = {}) in;\nlayout({}, max_vertices = {}) out;\n",
@@ -366,38 +270,26 @@ impl GeometryStage {
         );
         for d in declared(shader, File::Input) {
             let Some(semantic) = d.semantic else {
-                return Err(refuse(
-                    &d,
-                    "IN",
-                    "a geometry-shader input needs a semantic".into(),
-                ));
+                return Err(d.refuse("IN", "a geometry-shader input needs a semantic"));
             };
-            let value: Box<dyn Fn(u32) -> String> = match semantic {
-                Semantic::PrimId => continue,
-                Semantic::Position => {
-                    Box::new(|v| format!("floatBitsToUint(gl_in[{v}].gl_Position)"))
-                }
-                Semantic::PSize => Box::new(|v| {
-                    format!("uvec4(floatBitsToUint(gl_in[{v}].gl_PointSize), 0u, 0u, 0u)")
-                }),
-                _ => {
-                    let Some(location) = varying_location(semantic, d.semantic_index) else {
-                        return Err(refuse(
-                            &d,
-                            "IN",
-                            format!("{semantic} has no GLSL geometry-shader input"),
-                        ));
-                    };
-                    let _ = writeln!(
-                        declarations,
-                        "layout(location = {location}) in vec4 _vs2fs_location{location}[];"
-                    );
-                    Box::new(move |v| format!("floatBitsToUint(_vs2fs_location{location}[{v}])"))
-                }
+            if semantic == Semantic::PrimId {
+                continue;
+            }
+            let Some(value) = per_vertex_input(
+                semantic,
+                d.semantic_index,
+                "_vs2fs_location",
+                &mut declarations,
+            ) else {
+                return Err(d.refuse("IN", format!("{semantic} has no {STAGE} input")));
             };
             for v in 0..layout.vertices_per_primitive {
                 let slot = 1 + v * layout.input_stride + d.index;
-                let _ = writeln!(prologue, "    {INPUTS}.inputs[{slot}] = {};", value(v));
+                let _ = writeln!(
+                    prologue,
+                    "    {INPUTS}.inputs[{slot}] = {};",
+                    value(&v.to_string())
+                );
             }
         }
         // EMIT on stream 0: the output registers into their varyings and built-ins; on
@@ -405,52 +297,23 @@ impl GeometryStage {
         let mut emit = String::new();
         let mut varyings = Vec::new();
         let outputs = declared(shader, File::Output);
+        let target = OutputTarget {
+            builtins: "",
+            varying: &|location| format!("_gs2fs_location{location}"),
+            element: "",
+            clip_distances: Some(CLIP_DISTANCES),
+        };
         for (k, &index) in layout.outputs.iter().enumerate() {
             let Some(d) = outputs.iter().find(|d| d.index == index) else {
                 continue;
             };
-            let Some(semantic) = d.semantic else {
-                return Err(refuse(d, "OUT", "an output needs a semantic".into()));
-            };
             let words = format!("{OUTPUTS}[{k}]");
-            let line = match semantic {
-                Semantic::Position => format!("gl_Position = uintBitsToFloat({words});"),
-                Semantic::PSize => format!("gl_PointSize = uintBitsToFloat({words}.x);"),
-                Semantic::Layer => format!("gl_Layer = int({words}.x);"),
-                Semantic::ViewportIndex => format!("gl_ViewportIndex = int({words}.x);"),
-                Semantic::PrimId => format!("gl_PrimitiveID = int({words}.x);"),
-                Semantic::ClipVertex => (0..CLIP_PLANES)
-                    .map(|i| format!("gl_ClipDistance[{i}] = {CLIP_DISTANCES}[{i}];"))
-                    .collect::<Vec<_>>()
-                    .join("\n    "),
-                _ => {
-                    let Some(location) = varying_location(semantic, d.semantic_index) else {
-                        return Err(refuse(
-                            d,
-                            "OUT",
-                            format!("{semantic} has no GLSL geometry-shader output"),
-                        ));
-                    };
-                    let _ = writeln!(
-                        declarations,
-                        "layout(location = {location}) out vec4 _gs2fs_location{location};"
-                    );
-                    varyings.push((location, words.clone()));
-                    let mut line = format!("_gs2fs_location{location} = uintBitsToFloat({words});");
-                    if semantic == Semantic::ClipDist {
-                        // Fragment shaders read the varying; clipping uses the built-in.
-                        for c in 0..4 {
-                            let i = 4 * d.semantic_index + c;
-                            let _ = write!(
-                                line,
-                                "\n    gl_ClipDistance[{i}] = uintBitsToFloat({words}[{c}]);"
-                            );
-                        }
-                    }
-                    line
-                }
-            };
-            let _ = writeln!(emit, "    {line}");
+            let (lines, location) =
+                output_statements(d, &words, &target, STAGE, &mut declarations)?;
+            varyings.extend(location.map(|l| (l, words)));
+            for line in lines.lines() {
+                let _ = writeln!(emit, "    {line}");
+            }
         }
         let only_stream_0 = self.streams.iter().all(|s| s.0 == 0);
         let mut text = glsl.to_string();
@@ -486,44 +349,8 @@ impl GeometryStage {
         }
         let text = replace_body(&text, PROLOGUE, &prologue)?;
         let text = replace_body(&text, FINISH, &finish)?;
-        let compute_layout = text
-            .lines()
-            .find(|l| l.starts_with("layout(local_size_x"))
-            .ok_or_else(|| defect("no compute layout"))?;
-        Ok(text
-            .replacen(compute_layout, declarations.trim_end(), 1)
-            .replacen("#extension GL_ARB_compute_shader : require\n", "", 1))
+        stage_layout(&text, &declarations)
     }
-}
-
-/// A failure to find what naga's GLSL back end is known to write (a translator defect).
-fn defect(what: &str) -> Error {
-    Error::new(
-        Span::default(),
-        "GEOM",
-        format!("naga's GLSL is not as expected: {what}"),
-    )
-}
-
-/// Gives the parameterless function `name` of naga's GLSL the body `body` (then `return;`).
-fn replace_body(glsl: &str, name: &str, body: &str) -> Result<String> {
-    // naga separates a name's final digits from the suffixes it adds for uniqueness.
-    let separator = if name.ends_with(|c: char| c.is_ascii_digit()) {
-        "_"
-    } else {
-        ""
-    };
-    let head = format!("void {name}{separator}() {{\n");
-    let start = glsl.find(&head).ok_or_else(|| defect(name))? + head.len();
-    let end = glsl[start..]
-        .find("\n}\n")
-        .map(|e| start + e + 1)
-        .ok_or_else(|| defect(name))?;
-    Ok(format!(
-        "{}{body}    return;\n{}",
-        &glsl[..start],
-        &glsl[end..]
-    ))
 }
 
 /// GLSL's name of the input primitive.

@@ -529,15 +529,16 @@ impl Translator<'_> {
             self.finish_geometry_and_return(&gc);
             return Ok(());
         }
-        if let Some(gs) = &self.geometry_stage {
-            // A geometry shader's outputs left with its vertices; its streams end.
-            self.body.stmt(naga::Statement::Call {
-                function: gs.finish,
-                arguments: Vec::new(),
-                result: None,
-            });
+        if let Some(end) = self.glsl_stage_end.clone() {
+            // A GLSL stage's outputs leave through the function it calls at the end.
+            if let Some((outputs, registers)) = &end.outputs {
+                self.copy_outputs(*outputs, registers)?;
+            }
+            self.call_empty(end.function);
+            self.body.stmt(naga::Statement::Return { value: None });
+            return Ok(());
         }
-        if self.shared_outputs.is_some() || self.geometry_stage.is_some() {
+        if self.shared_outputs.is_some() {
             // A control shader's outputs are in their buffer already.
             self.body.stmt(naga::Statement::Return { value: None });
             return Ok(());

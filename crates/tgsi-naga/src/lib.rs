@@ -16,7 +16,9 @@
 //! naga has no geometry or tessellation stages, so geometry shaders translate as compute
 //! shaders that record what they emit ([`Options::geometry_as_compute`], [`GeometryLayout`])
 //! and tessellation shaders as compute shaders a host runs around its tessellator
-//! ([`Options::tessellation_as_compute`]).
+//! ([`Options::tessellation_as_compute`]). GLSL has those stages: [`geometry_glsl`](fn@geometry_glsl) and
+//! [`tessellation_glsl`](fn@tessellation_glsl) write GLSL geometry and tessellation shaders around naga's GLSL of
+//! a one-invocation translation (see `glsl_stage`).
 
 mod alu;
 mod body;
@@ -25,6 +27,7 @@ mod flow;
 mod fragment;
 mod geometry_compute;
 mod geometry_glsl;
+mod glsl_stage;
 pub mod image_buffer;
 mod integer_sampling;
 mod interface;
@@ -38,6 +41,7 @@ mod split64;
 mod spv_repair;
 mod targets;
 pub mod tess_compute;
+mod tess_glsl;
 mod texture;
 mod translate;
 mod vertex_compute;
@@ -54,6 +58,7 @@ pub use resources::{
 };
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use tess_compute::{control_vertices_out, TESS_EVAL_WORKGROUP_SIZE};
+pub use tess_glsl::tessellation_glsl;
 pub use texture::sampler_targets;
 pub use translate::{
     CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, TexelSampler, Wrap,
@@ -66,7 +71,7 @@ pub fn translate(shader: &tgsi::Shader) -> Result<naga::Module, Error> {
     translate::translate(shader, &Options::default())
 }
 
-/// [`translate`] with options.
+/// [`translate`](fn@translate) with options.
 pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::Module, Error> {
     translate::translate(shader, options)
 }

@@ -28,6 +28,11 @@ impl Translator<'_> {
     /// kinds of memory its immediate names).
     pub(crate) fn barrier(&mut self, inst: &Instruction) -> Result<()> {
         if inst.opcode == Opcode::BARRIER {
+            if let Some(barrier) = self.glsl_stage_barrier {
+                // A GLSL control shader's barrier, written in `main` (crate::tess_glsl).
+                self.call_empty(barrier);
+                return Ok(());
+            }
             // A control shader's invocations share their outputs through a storage buffer.
             let barrier = if self.shared_outputs.is_some() {
                 Barrier::WORK_GROUP | Barrier::STORAGE
@@ -458,7 +463,7 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// A pointer to word `(address.x >> 2) + chan` of BUFFER[index] or (shared) MEMORY[index].
+    /// A pointer to word `(address.x >> 2) + chan` of `BUFFER[index]` or (shared) `MEMORY[index]`.
     fn buffer_word(&mut self, file: File, index: u32, address: &Src, chan: usize) -> Result<H> {
         let var = match file {
             File::Memory => self.resources.shared,

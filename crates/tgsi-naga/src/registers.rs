@@ -131,12 +131,15 @@ impl Translator<'_> {
         let processor = self.shader.processor;
         match file {
             File::Input => {
-                ((self.options.geometry_as_compute || self.for_geometry_stage)
-                    && processor == Geometry)
+                (self.options.geometry_as_compute && processor == Geometry)
                     || (self.options.tessellation_as_compute
                         && matches!(processor, TessCtrl | TessEval))
+                    || (self.for_glsl_stage && matches!(processor, Geometry | TessCtrl | TessEval))
             }
-            File::Output => self.options.tessellation_as_compute && processor == TessCtrl,
+            File::Output => {
+                (self.options.tessellation_as_compute || self.for_glsl_stage)
+                    && processor == TessCtrl
+            }
             _ => false,
         }
     }

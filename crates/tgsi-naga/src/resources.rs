@@ -519,7 +519,7 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Whether IMAGE[i] is read and whether it is written by some instruction.
+    /// Whether `IMAGE[i]` is read and whether it is written by some instruction.
     fn image_use(&self, i: u32) -> (bool, bool) {
         let mut loads = false;
         let mut stores = false;

@@ -3,7 +3,7 @@
 //! (TCS) as a compute shader, tessellates on its side, and runs the evaluation shader (TES)
 //! as another, with the registers of `tgsi_exec`'s tessellation (`tgsi_exec::tessellation`)
 //! in storage buffers in group [`crate::STAGE_IO_GROUP`]. Both read a patch's input
-//! vertices as [`crate::per_vertex`] lays them out: `V · I` vec4s, `IN[v][i]` at
+//! vertices as `per_vertex` lays them out: `V · I` vec4s, `IN[v][i]` at
 //! `v · I + i`, per-patch inputs (`PATCH`, `TESSOUTER`, `TESSINNER`) in vertex 0's slots.
 //! `V` (vertices per patch) is the dispatch's; `I` and the output stride `O` are one more
 //! than the largest `IN` and `OUT` index declared ([`crate::vertex_io_strides`]).
@@ -75,13 +75,14 @@ pub fn control_vertices_out(shader: &Shader) -> Result<u32> {
 /// What a control shader run as a compute shader keeps: its output file in the output
 /// buffer.
 pub(crate) struct SharedOutputs {
-    buffer: Handle<GlobalVariable>,
+    /// The variable holding the output file (`{ outputs: array<vec4<u32>> }`).
+    pub buffer: Handle<GlobalVariable>,
     /// A private `u32`: the slot of the patch's `OUT[0][0]`.
-    first: Handle<GlobalVariable>,
+    pub first: Handle<GlobalVariable>,
     /// `n`.
-    vertices: u32,
+    pub vertices: u32,
     /// `O`.
-    stride: u32,
+    pub stride: u32,
 }
 
 impl Translator<'_> {

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::flow::{Frame, LoopBudget};
 use crate::geometry_compute::{GeometryCompute, GEOMETRY_WORKGROUP_SIZE};
 use crate::geometry_glsl::GeometryStage;
+use crate::glsl_stage::StageEnd;
 use crate::interface::Interface;
 use crate::per_vertex::PerVertexInputs;
 use crate::registers::Registers;
@@ -64,9 +65,13 @@ pub(crate) struct Translator<'s> {
     /// The invocation a geometry shader run as a compute shader works on
     /// ([`Options::geometry_as_compute`]).
     pub geometry_compute: Option<Rc<GeometryCompute>>,
-    /// Whether a geometry shader is translated for a GLSL geometry stage
-    /// ([`crate::geometry_glsl`]); its emitting functions, once declared.
-    pub for_geometry_stage: bool,
+    /// Whether a geometry or tessellation shader is translated for a GLSL stage
+    /// ([`crate::glsl_stage`]); what it calls before it returns; a geometry shader's
+    /// emitting functions.
+    pub for_glsl_stage: bool,
+    pub glsl_stage_end: Option<StageEnd>,
+    /// What a GLSL control shader calls for BARRIER (written out in `main`).
+    pub glsl_stage_barrier: Option<Handle<Function>>,
     pub geometry_stage: Option<Rc<GeometryStage>>,
     /// Where the `IN[v][i]` of a geometry or tessellation shader run as a compute shader
     /// are.
@@ -289,8 +294,10 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
         other => Err(Error::new(
             Span::default(),
             other.name(),
-            "naga 30 has no tessellation stages: translate it as a compute shader \
-             (Options::tessellation_as_compute, `tgsi translate --tessellation-as-compute`)",
+            "naga 30 has no tessellation stages: translate it to GLSL, which has them \
+             (tgsi_naga::tessellation_glsl, `tgsi translate --to glsl`), or as a compute \
+             shader (Options::tessellation_as_compute, `tgsi translate \
+             --tessellation-as-compute`)",
         )),
     }
 }
@@ -300,42 +307,44 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     translate_module(shader, options, false).map(|(module, _)| module)
 }
 
-/// Translates a geometry shader for a GLSL geometry stage ([`crate::geometry_glsl`]): the
-/// module, and the stage's emitting functions.
-pub(crate) fn translate_geometry_stage(
+/// Translates a geometry or tessellation shader for a GLSL stage ([`crate::glsl_stage`]):
+/// the module, and a geometry shader's emitting functions.
+pub(crate) fn translate_glsl_stage(
     shader: &Shader,
     options: &Options,
-) -> Result<(Module, Rc<GeometryStage>)> {
-    if shader.processor != Processor::Geometry {
+) -> Result<(Module, Option<Rc<GeometryStage>>)> {
+    if !matches!(
+        shader.processor,
+        Processor::Geometry | Processor::TessCtrl | Processor::TessEval
+    ) {
         return Err(Error::new(
             Span::default(),
             shader.processor.name(),
-            "is not a geometry shader",
+            "is not a geometry or tessellation shader",
         ));
     }
-    let (module, stage) = translate_module(shader, options, true)?;
-    let stage = stage.ok_or_else(|| Error::new(Span::default(), "GEOM", "no stage"))?;
-    Ok((module, stage))
+    translate_module(shader, options, true)
 }
 
-/// [`translate`], or with `geometry_stage` a geometry shader's translation for a GLSL
-/// geometry stage.
+/// [`translate`], or with `glsl_stage` a geometry or tessellation shader's translation for
+/// a GLSL stage.
 fn translate_module(
     shader: &Shader,
     options: &Options,
-    geometry_stage: bool,
+    glsl_stage: bool,
 ) -> Result<(Module, Option<Rc<GeometryStage>>)> {
     let vertex_as_compute = options.vertex_as_compute && shader.processor == Processor::Vertex;
     let geometry_as_compute =
-        !geometry_stage && options.geometry_as_compute && shader.processor == Processor::Geometry;
-    let tessellation_as_compute = options.tessellation_as_compute
+        !glsl_stage && options.geometry_as_compute && shader.processor == Processor::Geometry;
+    let tessellation_as_compute = !glsl_stage
+        && options.tessellation_as_compute
         && matches!(shader.processor, Processor::TessCtrl | Processor::TessEval);
-    let stage =
-        if vertex_as_compute || geometry_as_compute || geometry_stage || tessellation_as_compute {
-            ShaderStage::Compute
-        } else {
-            stage(shader)?
-        };
+    let stage = if vertex_as_compute || geometry_as_compute || glsl_stage || tessellation_as_compute
+    {
+        ShaderStage::Compute
+    } else {
+        stage(shader)?
+    };
     let function = Function {
         name: Some(ENTRY_POINT.to_string()),
         ..Function::default()
@@ -357,7 +366,9 @@ fn translate_module(
         log2_table: None,
         vertex_compute: None,
         geometry_compute: None,
-        for_geometry_stage: geometry_stage,
+        for_glsl_stage: glsl_stage,
+        glsl_stage_end: None,
+        glsl_stage_barrier: None,
         geometry_stage: None,
         per_vertex_inputs: None,
         shared_outputs: None,
@@ -372,8 +383,12 @@ fn translate_module(
         t.declare_vertex_compute()?;
     } else if geometry_as_compute {
         t.declare_geometry_compute()?;
-    } else if geometry_stage {
+    } else if glsl_stage && shader.processor == Processor::Geometry {
         t.geometry_stage = Some(t.declare_geometry_stage()?);
+    } else if glsl_stage && shader.processor == Processor::TessCtrl {
+        t.declare_tess_control_stage()?;
+    } else if glsl_stage {
+        t.declare_tess_eval_stage()?;
     } else if tessellation_as_compute && shader.processor == Processor::TessCtrl {
         t.declare_tess_control_compute()?;
     } else if tessellation_as_compute {
@@ -593,7 +608,7 @@ impl Translator<'_> {
         if self.geometry_compute.is_some() {
             return Ok([GEOMETRY_WORKGROUP_SIZE, 1, 1]);
         }
-        if self.geometry_stage.is_some() {
+        if self.for_glsl_stage {
             return Ok([1, 1, 1]);
         }
         if self.shared_outputs.is_some() {

@@ -5,8 +5,9 @@
 //! in storage buffers, `Options::image_atomics_as_buffers`), runs
 //! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
 //! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); GLSL comes from a translation
-//! without 64-bit integers ([`tgsi_naga::options_for`]), and geometry shaders become GLSL
-//! geometry shaders ([`tgsi_naga::geometry_glsl`]). Prints the counts per stage
+//! without 64-bit integers ([`tgsi_naga::options_for`]), and geometry and tessellation
+//! shaders become GLSL geometry and tessellation shaders ([`tgsi_naga::geometry_glsl`],
+//! [`tgsi_naga::tessellation_glsl`]). Prints the counts per stage
 //! and target, the failures grouped by reason and the median translation time, and fails
 //! when a count drops below the floor recorded here. Skips (saying so) when the corpus or a
 //! tool is missing.
@@ -111,8 +112,8 @@ fn corpus_translates_and_validates() {
         ("fs", "frag"),
         ("cs", "comp"),
         ("gs", "geom"),
-        ("tcs", "comp"),
-        ("tes", "comp"),
+        ("tcs", "tesc"),
+        ("tes", "tese"),
     ];
     // Only the virgl corpus has tessellation shaders.
     let all = ["mesa", "virgl"]
@@ -175,8 +176,18 @@ fn corpus_translates_and_validates() {
             // GLSL gets its own translation: 64-bit values without 64-bit integers.
             // Geometry shaders become GLSL geometry shaders.
             let glsl_options = stage_options(tgsi_naga::options_for(Target::Glsl));
-            let glsl = if stage == "gs" {
-                tgsi_naga::geometry_glsl(&shader, &glsl_options, &options)
+            type WriteStage = fn(
+                &tgsi::Shader,
+                &tgsi_naga::Options,
+                &WriteOptions,
+            ) -> Result<String, tgsi_naga::Error>;
+            let glsl_stage: Option<WriteStage> = match stage {
+                "gs" => Some(tgsi_naga::geometry_glsl),
+                "tcs" | "tes" => Some(tgsi_naga::tessellation_glsl),
+                _ => None,
+            };
+            let glsl = if let Some(write_stage) = glsl_stage {
+                write_stage(&shader, &glsl_options, &options)
                     .map(Output::Text)
                     .map_err(|e| format!("{}: {}", e.item, e.reason))
             } else {

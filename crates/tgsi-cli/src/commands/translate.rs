@@ -56,7 +56,8 @@ pub struct TranslateArgs {
     /// an invocation per output vertex) or an evaluation shader as one (an invocation per
     /// domain point), their patches and outputs in storage buffers (group 3; see the
     /// README); the host tessellates between them: naga and WebGPU have no tessellation
-    /// stages.
+    /// stages. Without it a tessellation shader translates to GLSL as a GLSL tessellation
+    /// shader and is refused by the other targets.
     #[arg(long)]
     pub tessellation_as_compute: bool,
     /// Hold every image an atomic names (R32_UINT, R32_SINT, R32_FLOAT), and every BUFFER
@@ -106,13 +107,20 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         msl_version: args.msl_version,
         hlsl_shader_model: args.shader_model,
     };
-    if target == Target::Glsl
-        && shader.processor == tgsi::enums::Processor::Geometry
-        && !args.geometry_as_compute
-    {
-        // GLSL has a geometry stage (naga has not: tgsi-naga writes around it).
-        let glsl = tgsi_naga::geometry_glsl(&shader, &options, &write_options)
-            .map_err(translation_failed)?;
+    // GLSL has geometry and tessellation stages (naga has not: tgsi-naga writes them
+    // around naga's GLSL).
+    use tgsi::enums::Processor;
+    type WriteStage =
+        fn(&tgsi::Shader, &tgsi_naga::Options, &WriteOptions) -> Result<String, tgsi_naga::Error>;
+    let glsl_stage: Option<WriteStage> = match shader.processor {
+        Processor::Geometry if !args.geometry_as_compute => Some(tgsi_naga::geometry_glsl),
+        Processor::TessCtrl | Processor::TessEval if !args.tessellation_as_compute => {
+            Some(tgsi_naga::tessellation_glsl)
+        }
+        _ => None,
+    };
+    if let (Target::Glsl, Some(write_stage)) = (target, glsl_stage) {
+        let glsl = write_stage(&shader, &options, &write_options).map_err(translation_failed)?;
         return input::write(&args.output, glsl.as_bytes());
     }
     let module = tgsi_naga::translate_with(&shader, &options).map_err(translation_failed)?;
