@@ -1,0 +1,258 @@
+/*
+ * tessrun: draws GL_PATCHES through a GLSL vertex, tessellation (and optional geometry)
+ * program on Mesa's OpenGL with rasterizer discard, and writes what transform feedback
+ * captured. tgsi-naga's tests run its GLSL tessellation shaders with it on llvmpipe
+ * (softpipe has no tessellation) and compare with ../shared/corpus/tessref.
+ *
+ *   tessrun --vs F --tes F [--tcs F] [--gs F] --patch-vertices N --patches P
+ *           [--instances I] [--attrib LOC:FILE]... [--ubo BINDING:FILE]...
+ *           [--default-outer a,b,c,d] [--default-inner a,b]
+ *           --mode points|lines|triangles --varying NAME... --out FILE
+ *
+ * Attribute files hold vec4s of little-endian floats (vertex k at 16·k); UBO files raw
+ * bytes. Prints "generated G written W stride S" and writes W primitives' bytes.
+ * Build: cc -O2 -o tessrun tessrun.c -lEGL -lOpenGL (Debian: libegl-dev libgl-dev).
+ * Run with GALLIUM_DRIVER=llvmpipe. Exit status 0 on success, 1 on any failure (stderr says
+ * which), 2 on usage errors.
+ */
+#define GL_GLEXT_PROTOTYPES 1
+#define EGL_EGLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ITEMS 32
+
+static void fail(const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   fprintf(stderr, "tessrun: ");
+   vfprintf(stderr, fmt, ap);
+   fprintf(stderr, "\n");
+   va_end(ap);
+   exit(1);
+}
+
+static void usage(const char *why)
+{
+   fprintf(stderr, "tessrun: %s (see the comment at the top of tessrun.c)\n", why);
+   exit(2);
+}
+
+static char *read_file(const char *path, long *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      fail("cannot open %s", path);
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *data = malloc(n + 1);
+   if (!data || fread(data, 1, n, f) != (size_t)n)
+      fail("cannot read %s", path);
+   data[n] = 0;
+   fclose(f);
+   *size = n;
+   return data;
+}
+
+static GLuint shader(GLenum type, const char *path)
+{
+   long n;
+   char *source = read_file(path, &n);
+   GLuint s = glCreateShader(type);
+   glShaderSource(s, 1, (const char **)&source, NULL);
+   glCompileShader(s);
+   GLint ok;
+   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetShaderInfoLog(s, sizeof log, NULL, log);
+      fail("%s does not compile:\n%s", path, log);
+   }
+   free(source);
+   return s;
+}
+
+/* "N:FILE" */
+static const char *split(const char *arg, int *number)
+{
+   const char *colon = strchr(arg, ':');
+   if (!colon)
+      usage("expected N:FILE");
+   *number = atoi(arg);
+   return colon + 1;
+}
+
+int main(int argc, char **argv)
+{
+   const char *vs = NULL, *tcs = NULL, *tes = NULL, *gs = NULL, *out = NULL, *mode = NULL;
+   const char *varyings[MAX_ITEMS], *attrib_files[MAX_ITEMS], *ubo_files[MAX_ITEMS];
+   int attrib_locs[MAX_ITEMS], ubo_bindings[MAX_ITEMS];
+   int n_varyings = 0, n_attribs = 0, n_ubos = 0;
+   int patch_vertices = 0, patches = 0, instances = 1;
+   float outer[4] = {1, 1, 1, 1}, inner[2] = {1, 1};
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      if (!v)
+         usage("an option without its value");
+      i++;
+      if (!strcmp(a, "--vs")) vs = v;
+      else if (!strcmp(a, "--tcs")) tcs = v;
+      else if (!strcmp(a, "--tes")) tes = v;
+      else if (!strcmp(a, "--gs")) gs = v;
+      else if (!strcmp(a, "--out")) out = v;
+      else if (!strcmp(a, "--mode")) mode = v;
+      else if (!strcmp(a, "--patch-vertices")) patch_vertices = atoi(v);
+      else if (!strcmp(a, "--patches")) patches = atoi(v);
+      else if (!strcmp(a, "--instances")) instances = atoi(v);
+      else if (!strcmp(a, "--default-outer"))
+         sscanf(v, "%f,%f,%f,%f", &outer[0], &outer[1], &outer[2], &outer[3]);
+      else if (!strcmp(a, "--default-inner"))
+         sscanf(v, "%f,%f", &inner[0], &inner[1]);
+      else if (!strcmp(a, "--varying") && n_varyings < MAX_ITEMS)
+         varyings[n_varyings++] = v;
+      else if (!strcmp(a, "--attrib") && n_attribs < MAX_ITEMS) {
+         attrib_files[n_attribs] = split(v, &attrib_locs[n_attribs]);
+         n_attribs++;
+      } else if (!strcmp(a, "--ubo") && n_ubos < MAX_ITEMS) {
+         ubo_files[n_ubos] = split(v, &ubo_bindings[n_ubos]);
+         n_ubos++;
+      } else
+         usage("unknown option");
+   }
+   if (!vs || !tes || !out || !mode || patch_vertices < 1 || patches < 1 || n_varyings == 0)
+      usage("--vs, --tes, --patch-vertices, --patches, --mode, --varying and --out are needed");
+   GLenum primitive = !strcmp(mode, "points") ? GL_POINTS
+                      : !strcmp(mode, "lines") ? GL_LINES
+                                               : GL_TRIANGLES;
+   int per_primitive = primitive == GL_POINTS ? 1 : primitive == GL_LINES ? 2 : 3;
+
+   /* A surfaceless EGL display and a 4.5 core context. */
+   EGLDisplay display =
+      eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+   if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL))
+      fail("no surfaceless EGL display (Mesa's libegl-mesa0)");
+   eglBindAPI(EGL_OPENGL_API);
+   EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                              EGL_OPENGL_BIT, EGL_NONE};
+   EGLConfig config;
+   EGLint configs = 0;
+   if (!eglChooseConfig(display, config_attribs, &config, 1, &configs) || configs < 1)
+      fail("no EGL config for OpenGL");
+   EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
+                               EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                               EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+   if (context == EGL_NO_CONTEXT ||
+       !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+      fail("no OpenGL 4.5 core context");
+   fprintf(stderr, "tessrun: %s\n", (const char *)glGetString(GL_RENDERER));
+
+   /* Mesa draws nothing into an incomplete default framebuffer: bind a 1x1 one. */
+   GLuint fbo, rb;
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   glGenRenderbuffers(1, &rb);
+   glBindRenderbuffer(GL_RENDERBUFFER, rb);
+   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+
+   GLuint program = glCreateProgram();
+   glAttachShader(program, shader(GL_VERTEX_SHADER, vs));
+   if (tcs)
+      glAttachShader(program, shader(GL_TESS_CONTROL_SHADER, tcs));
+   glAttachShader(program, shader(GL_TESS_EVALUATION_SHADER, tes));
+   if (gs)
+      glAttachShader(program, shader(GL_GEOMETRY_SHADER, gs));
+   glTransformFeedbackVaryings(program, n_varyings, varyings, GL_INTERLEAVED_ATTRIBS);
+   glLinkProgram(program);
+   GLint linked;
+   glGetProgramiv(program, GL_LINK_STATUS, &linked);
+   if (!linked) {
+      char log[4096];
+      glGetProgramInfoLog(program, sizeof log, NULL, log);
+      fail("the program does not link:\n%s", log);
+   }
+   glUseProgram(program);
+   int stride = 0;
+   for (int i = 0; i < n_varyings; i++) {
+      GLsizei length, size;
+      GLenum type;
+      char name[256];
+      glGetTransformFeedbackVarying(program, i, sizeof name, &length, &size, &type, name);
+      int components = type == GL_FLOAT_VEC4 ? 4 : type == GL_FLOAT_VEC3 ? 3
+                       : type == GL_FLOAT_VEC2 ? 2 : 1;
+      stride += 4 * components * size;
+   }
+
+   GLuint vao;
+   glGenVertexArrays(1, &vao);
+   glBindVertexArray(vao);
+   for (int i = 0; i < n_attribs; i++) {
+      long n;
+      char *data = read_file(attrib_files[i], &n);
+      GLuint buffer;
+      glGenBuffers(1, &buffer);
+      glBindBuffer(GL_ARRAY_BUFFER, buffer);
+      glBufferData(GL_ARRAY_BUFFER, n, data, GL_STATIC_DRAW);
+      glVertexAttribPointer(attrib_locs[i], 4, GL_FLOAT, GL_FALSE, 16, NULL);
+      glEnableVertexAttribArray(attrib_locs[i]);
+      free(data);
+   }
+   for (int i = 0; i < n_ubos; i++) {
+      long n;
+      char *data = read_file(ubo_files[i], &n);
+      GLuint buffer;
+      glGenBuffers(1, &buffer);
+      glBindBuffer(GL_UNIFORM_BUFFER, buffer);
+      glBufferData(GL_UNIFORM_BUFFER, n, data, GL_STATIC_DRAW);
+      glBindBufferBase(GL_UNIFORM_BUFFER, ubo_bindings[i], buffer);
+      free(data);
+   }
+   glPatchParameteri(GL_PATCH_VERTICES, patch_vertices);
+   glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, outer);
+   glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, inner);
+
+   const GLsizeiptr capacity = 64 << 20;
+   GLuint tf;
+   glGenBuffers(1, &tf);
+   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tf);
+   glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, capacity, NULL, GL_STATIC_READ);
+   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf);
+   GLuint queries[2];
+   glGenQueries(2, queries);
+   glEnable(GL_RASTERIZER_DISCARD);
+   glBeginQuery(GL_PRIMITIVES_GENERATED, queries[0]);
+   glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, queries[1]);
+   glBeginTransformFeedback(primitive);
+   glDrawArraysInstanced(GL_PATCHES, 0, patch_vertices * patches, instances);
+   glEndTransformFeedback();
+   glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+   glEndQuery(GL_PRIMITIVES_GENERATED);
+   GLuint generated = 0, written = 0;
+   glGetQueryObjectuiv(queries[0], GL_QUERY_RESULT, &generated);
+   glGetQueryObjectuiv(queries[1], GL_QUERY_RESULT, &written);
+   GLenum error = glGetError();
+   if (error != GL_NO_ERROR)
+      fail("GL error 0x%x", error);
+
+   long bytes = (long)written * per_primitive * stride;
+   if (bytes > capacity)
+      fail("%ld bytes captured, more than the buffer", bytes);
+   void *captured = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes ? bytes : 1,
+                                     GL_MAP_READ_BIT);
+   FILE *f = fopen(out, "wb");
+   if (!captured || !f || fwrite(captured, 1, bytes, f) != (size_t)bytes)
+      fail("cannot write %s", out);
+   fclose(f);
+   printf("generated %u written %u stride %d\n", generated, written, stride);
+   return 0;
+}
