@@ -329,6 +329,63 @@ fn tessellation_shaders_become_glsl_tessellation_shaders() {
 }
 
 #[test]
+fn hosts_place_varyings_past_the_default_scheme() {
+    let vs = temp_file(
+        "color.vert.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\nDCL OUT[2], TEXCOORD[1]\n\
+           0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: MOV OUT[2], IN[0]\n  3: END\n",
+    );
+    // By default COLOR is at 40 and TEXCOORD[1] at 33, past GL's 32 locations.
+    let out = tgsi(&["translate", &vs, "--to", "glsl"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let glsl = String::from_utf8_lossy(&out.stdout);
+    assert!(glsl.contains("layout(location = 40)"), "{glsl}");
+    let out = tgsi(&[
+        "translate",
+        &vs,
+        "--to",
+        "glsl",
+        "--varying-location",
+        "COLOR=3",
+        "--varying-location",
+        "TEXCOORD[1]=4",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let glsl = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        glsl.contains("layout(location = 3) smooth out vec4"),
+        "{glsl}"
+    );
+    assert!(
+        glsl.contains("layout(location = 4) smooth out vec4"),
+        "{glsl}"
+    );
+    assert!(
+        !glsl.contains("location = 40") && !glsl.contains("location = 33"),
+        "{glsl}"
+    );
+    let out = tgsi(&[
+        "translate",
+        &vs,
+        "--to",
+        "glsl",
+        "--varying-location",
+        "COLOUR=3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'COLOUR' is not a TGSI semantic"), "{err}");
+}
+
+#[test]
 fn unknown_target_is_a_usage_error() {
     let src = temp_file("frag-usage.tgsi", FRAG);
     let out = tgsi(&["translate", &src, "--to", "dxil"]);

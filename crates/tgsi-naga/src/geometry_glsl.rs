@@ -91,7 +91,7 @@ pub fn geometry_glsl(
     let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
     let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
     let text = naga_glsl(&module, "GEOM", write_options)?;
-    stage.write_glsl(shader, &text)
+    stage.write_glsl(shader, options, &text)
 }
 
 impl Translator<'_> {
@@ -254,7 +254,7 @@ fn stream_of(shader: &Shader, inst: &Instruction) -> Result<Option<u32>> {
 
 impl GeometryStage {
     /// The geometry shader: naga's GLSL of the translation with the stage's parts.
-    fn write_glsl(&self, shader: &Shader, glsl: &str) -> Result<String> {
+    fn write_glsl(&self, shader: &Shader, options: &Options, glsl: &str) -> Result<String> {
         const STAGE: &str = "GLSL geometry-shader";
         let layout = &self.layout;
         let mut declarations = format!(
@@ -276,6 +276,7 @@ impl GeometryStage {
                 continue;
             }
             let Some(value) = per_vertex_input(
+                options,
                 semantic,
                 d.semantic_index,
                 "_vs2fs_location",
@@ -298,6 +299,7 @@ impl GeometryStage {
         let mut varyings = Vec::new();
         let outputs = declared(shader, File::Output);
         let target = OutputTarget {
+            options,
             builtins: "",
             varying: &|location| format!("_gs2fs_location{location}"),
             element: "",

@@ -9,7 +9,7 @@
 //! Inputs: every stage reads `IN[v][i]` from a private copy of its input vertices, laid out
 //! as the compute translations' input buffers are (`{ header, inputs }`, `IN[v][i]` at
 //! `1 + v · I + i`, slot 0 zero; [`crate::per_vertex`]), which a prologue fills.
-//! Varyings keep [`crate::varying_location`]'s locations and the names naga's GLSL gives
+//! Varyings keep their locations ([`Options::varying_location`]) and the names naga's GLSL gives
 //! them where the stage has a naga counterpart: a vertex shader's outputs are
 //! `_vs2fs_location{L}`, so that is what a geometry or control shader reads (as arrays) and
 //! what an evaluation shader writes.
@@ -24,8 +24,7 @@ use tgsi::Shader;
 use crate::error::{Error, Result};
 use crate::per_vertex::{PerVertexInputs, VertexCount};
 use crate::targets::{validate, write, Output, Target, WriteOptions};
-use crate::translate::Translator;
-use crate::varying_location;
+use crate::translate::{Options, Translator};
 
 /// The private variables the GLSL bodies read and write.
 pub(crate) const INPUTS: &str = "tgsi_inputs";
@@ -170,6 +169,7 @@ pub(crate) type InputGlsl = Box<dyn Fn(&str) -> String>;
 /// declaring the varying array it reads (`{prefix}{L}[]`) in `declarations`; `None` where
 /// GLSL has no such per-vertex input.
 pub(crate) fn per_vertex_input(
+    options: &Options,
     semantic: Semantic,
     index: u32,
     prefix: &str,
@@ -183,7 +183,7 @@ pub(crate) fn per_vertex_input(
             format!("uvec4(floatBitsToUint(gl_in[{v}].gl_PointSize), 0u, 0u, 0u)")
         })),
         _ => {
-            let location = varying_location(semantic, index)?;
+            let location = options.varying_location(semantic, index)?;
             let name = format!("{prefix}{location}");
             let _ = writeln!(
                 declarations,
@@ -196,6 +196,8 @@ pub(crate) fn per_vertex_input(
 
 /// Where a stage writes an output register's words.
 pub(crate) struct OutputTarget<'a> {
+    /// Where the varyings are ([`Options::varying_location`]).
+    pub options: &'a Options,
     /// The built-in block the stage writes (`gl_Position` or `gl_out[gl_InvocationID]`
     /// with a `.` after it).
     pub builtins: &'a str,
@@ -237,7 +239,7 @@ pub(crate) fn output_statements(
             None => return Err(d.refuse("OUT", format!("CLIPVERTEX has no {stage} output"))),
         },
         _ => {
-            let Some(location) = varying_location(semantic, d.semantic_index) else {
+            let Some(location) = to.options.varying_location(semantic, d.semantic_index) else {
                 return Err(d.refuse("OUT", format!("{semantic} has no {stage} output")));
             };
             let name = (to.varying)(location);

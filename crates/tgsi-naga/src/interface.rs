@@ -184,7 +184,7 @@ impl Translator<'_> {
             scalar: Scalar::F32,
         };
         let semantic = d.semantic.map(|s| (s.name, s.index));
-        let varying = semantic.and_then(|(name, i)| varying_location(name, i));
+        let varying = semantic.and_then(|(name, i)| self.options.varying_location(name, i));
         let (binding, inner, fill) = match (stage, d.file, semantic, varying) {
             (ShaderStage::Vertex, File::Input, _, _) => {
                 (location(index, None), f32v(VectorSize::Quad), Fill::Vec4)
@@ -335,7 +335,7 @@ impl Translator<'_> {
             scalar: Scalar::F32,
         };
         let scalar = |s| TypeInner::Scalar(s);
-        let varying = varying_location(sem.name, sem.index);
+        let varying = self.options.varying_location(sem.name, sem.index);
         let (binding, inner, gather) = match (stage, sem.name, varying) {
             (ShaderStage::Vertex, Semantic::Position, _) => (
                 Binding::BuiltIn(BuiltIn::Position {

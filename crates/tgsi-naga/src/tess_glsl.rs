@@ -90,9 +90,9 @@ pub fn tessellation_glsl(
     let (module, _) = crate::translate::translate_glsl_stage(shader, options)?;
     let text = naga_glsl(&module, name, write_options)?;
     if shader.processor == Processor::TessCtrl {
-        control_glsl(shader, &text)
+        control_glsl(shader, options, &text)
     } else {
-        evaluation_glsl(shader, &text)
+        evaluation_glsl(shader, options, &text)
     }
 }
 
@@ -223,6 +223,7 @@ impl Translator<'_> {
 /// Copies the patch's per-vertex inputs (`per_vertex`: declared two-dimensional) into the
 /// private inputs, for every vertex of the patch; returns the GLSL loop.
 fn per_vertex_prologue(
+    options: &Options,
     inputs: &[Declared],
     stride: u32,
     prefix: &str,
@@ -235,7 +236,9 @@ fn per_vertex_prologue(
         let Some(semantic) = d.semantic else {
             return Err(d.refuse("IN", "an input needs a semantic"));
         };
-        let Some(value) = per_vertex_input(semantic, d.semantic_index, prefix, declarations) else {
+        let Some(value) =
+            per_vertex_input(options, semantic, d.semantic_index, prefix, declarations)
+        else {
             return Err(d.refuse("IN", format!("{semantic} has no {stage} input")));
         };
         let _ = writeln!(
@@ -271,7 +274,7 @@ fn patch_words(
 }
 
 /// The GLSL of an evaluation shader.
-fn evaluation_glsl(shader: &Shader, glsl: &str) -> Result<String> {
+fn evaluation_glsl(shader: &Shader, options: &Options, glsl: &str) -> Result<String> {
     const STAGE: &str = "GLSL tessellation-evaluation";
     let property = |name: PropertyName| shader.property(name);
     let primitive = match property(PropertyName::TesPrimMode) {
@@ -310,6 +313,7 @@ fn evaluation_glsl(shader: &Shader, glsl: &str) -> Result<String> {
          \x20   {TESS_OUTER} = {OUTER_WORDS};\n    {TESS_INNER} = {INNER_WORDS};\n"
     );
     prologue.push_str(&per_vertex_prologue(
+        options,
         &inputs,
         stride,
         "_tcs2tes_location",
@@ -330,6 +334,7 @@ fn evaluation_glsl(shader: &Shader, glsl: &str) -> Result<String> {
         let _ = writeln!(prologue, "    {INPUTS}.inputs[{}] = {words};", 1 + d.index);
     }
     let target = OutputTarget {
+        options,
         builtins: "",
         varying: &|location| format!("_vs2fs_location{location}"),
         element: "",
@@ -353,7 +358,7 @@ fn evaluation_glsl(shader: &Shader, glsl: &str) -> Result<String> {
 }
 
 /// The GLSL of a control shader.
-fn control_glsl(shader: &Shader, glsl: &str) -> Result<String> {
+fn control_glsl(shader: &Shader, options: &Options, glsl: &str) -> Result<String> {
     const STAGE: &str = "GLSL tessellation-control";
     let n = control_vertices_out(shader)?;
     let (input_stride, stride) = vertex_io_strides(shader);
@@ -367,6 +372,7 @@ fn control_glsl(shader: &Shader, glsl: &str) -> Result<String> {
          \x20   {INVOCATION} = uint(gl_InvocationID);\n"
     );
     prologue.push_str(&per_vertex_prologue(
+        options,
         &declared(shader, File::Input),
         input_stride,
         "_vs2fs_location",
@@ -379,6 +385,7 @@ fn control_glsl(shader: &Shader, glsl: &str) -> Result<String> {
     let own =
         |i: u32| format!("{OUTPUT_FILE}.outputs[1u + uint(gl_InvocationID) * {stride}u + {i}u]");
     let target = OutputTarget {
+        options,
         builtins: "gl_out[gl_InvocationID].",
         varying: &|location| format!("_tcs2tes_location{location}"),
         element: "[gl_InvocationID]",

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use naga::front::Typifier;
 use naga::{Expression, Function, Handle, Module, ShaderStage, Span as NagaSpan, Type, TypeInner};
-use tgsi::enums::{Processor, PropertyName, ReturnType};
+use tgsi::enums::{Processor, PropertyName, ReturnType, Semantic};
 use tgsi::ir::{Instruction, Register, Shader, Span};
 use tgsi::opcode::{Opcode, OutputMode, Section};
 pub use tgsi::sampler::{CompareFunc, MipFilter, Wrap};
@@ -187,12 +187,29 @@ pub struct Options {
     /// up to 16,384 registers (256 KiB) of a buffer it addresses indirectly. `None`: always
     /// uniform.
     pub max_uniform_buffer_bytes: Option<u32>,
+    /// The location of each varying a host places itself, by semantic and index (`(COLOR,
+    /// 0) → 3`), instead of [`crate::varying_location`]'s: GL has 32 varying locations and
+    /// that fixed scheme puts TEXCOORD (32 + n), COLOR (40 + n), BCOLOR, FOG and CLIPDIST
+    /// past them, so a GL host linking stages gives the varyings they use locations of its
+    /// own. Every stage of a pipeline must be translated with the same map.
+    pub varying_locations: BTreeMap<(Semantic, u32), u32>,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
     /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
     /// group 0, binding [`crate::LOOP_BUDGET_BINDING`], is set to 1, so the host can report
     /// the run as failed.
     pub loop_budget: Option<u32>,
+}
+
+impl Options {
+    /// The location of the varying `semantic[index]`: [`Options::varying_locations`]'s, or
+    /// [`crate::varying_location`]'s.
+    pub fn varying_location(&self, semantic: Semantic, index: u32) -> Option<u32> {
+        self.varying_locations
+            .get(&(semantic, index))
+            .copied()
+            .or_else(|| crate::varying_location(semantic, index))
+    }
 }
 
 /// The sampler state of a LOD query ([`Options::lod_queries`]).
@@ -272,6 +289,7 @@ impl Default for Options {
             tessellation_as_compute: false,
             image_atomics_as_buffers: false,
             max_uniform_buffer_bytes: None,
+            varying_locations: BTreeMap::new(),
             loop_budget: None,
         }
     }

@@ -12,9 +12,11 @@
 //! companion case the case's `spec.json` names — is expected, as from the interpreter.
 //! Cases outside the translation's reach are listed with their reason and not compared:
 //! vertex streams other than 0 (refused by the translation), constants (gsref sets them
-//! as GLSL uniforms by name; the translation reads a uniform block) and varyings at
-//! locations GL does not have (clip distances at 46 + n).
+//! as GLSL uniforms by name; the translation reads a uniform block). Varyings whose default
+//! location GL does not have (clip distances at 46 + n) get locations below 32 through
+//! `Options::varying_locations`, as a GL host would give them.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -95,7 +97,11 @@ type Offsets = Vec<(u32, usize)>;
 /// The transform-feedback varyings that capture the translated geometry shader's declared
 /// outputs on `stream`, and the word offset of each output register in a record (on
 /// streams other than 0 only the varyings exist).
-fn captured(gs: &tgsi::Shader, stream: u64) -> Result<(Vec<String>, Offsets), String> {
+fn captured(
+    gs: &tgsi::Shader,
+    options: &tgsi_naga::Options,
+    stream: u64,
+) -> Result<(Vec<String>, Offsets), String> {
     let mut names = Vec::new();
     let mut offsets = Vec::new();
     let mut at = 0usize;
@@ -112,7 +118,7 @@ fn captured(gs: &tgsi::Shader, stream: u64) -> Result<(Vec<String>, Offsets), St
     registers.sort_by_key(|&(r, _, _)| r);
     for (r, semantic, index) in registers {
         if stream != 0 {
-            if let Some(location) = tgsi_naga::varying_location(semantic, index) {
+            if let Some(location) = options.varying_location(semantic, index) {
                 names.push(format!("_gs2fs_location{location}_stream{stream}"));
                 offsets.push((r, at));
                 at += 4;
@@ -131,7 +137,7 @@ fn captured(gs: &tgsi::Shader, stream: u64) -> Result<(Vec<String>, Offsets), St
                 offsets.push((r, first + 4 * index as usize));
                 continue;
             }
-            _ => match tgsi_naga::varying_location(semantic, index) {
+            _ => match options.varying_location(semantic, index) {
                 Some(location) => (format!("_gs2fs_location{location}"), 4),
                 None => return Err(format!("{semantic} outputs are not captured")),
             },
@@ -148,6 +154,28 @@ fn captured(gs: &tgsi::Shader, stream: u64) -> Result<(Vec<String>, Offsets), St
 /// the wrong slots whatever the shader emitted. (The other departures depend on what the
 /// shader emits, where the translation follows the spec.)
 const DRAW_MODULE_DEPARTURES: [&str; 1] = ["spec-streams-interleaved"];
+
+/// Locations below 32 for the varyings of `shaders` whose default location is 32 or more
+/// (counting down from 31 past the locations the others keep), as a GL host assigns them.
+fn host_locations(shaders: &[&tgsi::Shader]) -> BTreeMap<(Semantic, u32), u32> {
+    let varyings: BTreeSet<(Semantic, u32)> = shaders
+        .iter()
+        .flat_map(|s| s.declarations.iter())
+        .filter(|d| matches!(d.file, File::Input | File::Output))
+        .filter_map(|d| d.semantic.map(|s| (s.name, s.index)))
+        .collect();
+    let kept: BTreeSet<u32> = varyings
+        .iter()
+        .filter_map(|&(s, i)| tgsi_naga::varying_location(s, i))
+        .filter(|&l| l < 32)
+        .collect();
+    let mut free = (0..32).rev().filter(|l| !kept.contains(l));
+    varyings
+        .into_iter()
+        .filter(|&(s, i)| tgsi_naga::varying_location(s, i).is_some_and(|l| l >= 32))
+        .filter_map(|v| Some((v, free.next()?)))
+        .collect()
+}
 
 /// What became of one case.
 enum Outcome {
@@ -168,7 +196,12 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
             "constants (gsref sets GLSL uniforms by name)".into(),
         ));
     }
-    let options = tgsi_naga::options_for(Target::Glsl);
+    // GL has 32 varying locations and tgsi-naga's fixed scheme puts some semantics past
+    // them: place those as a GL host would, below 32 where the others leave room.
+    let options = tgsi_naga::Options {
+        varying_locations: host_locations(&[&vs, &gs]),
+        ..tgsi_naga::options_for(Target::Glsl)
+    };
     let write = WriteOptions::default();
     let geometry = match tgsi_naga::geometry_glsl(&gs, &options, &write) {
         Ok(text) => text,
@@ -203,23 +236,6 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
     for (i, a) in attribs.iter_mut().enumerate() {
         a["name"] = Value::from(format!("_p2vs_location{i}"));
     }
-    // GL has 32 varying locations; tgsi-naga's fixed scheme puts some semantics past them.
-    let beyond = [vertex.as_str(), geometry.as_str()]
-        .into_iter()
-        .find_map(|text| {
-            text.match_indices("layout(location = ")
-                .filter_map(|(at, m)| {
-                    let digits = &text[at + m.len()..];
-                    let end = digits.find(')')?;
-                    digits[..end].parse::<u32>().ok()
-                })
-                .find(|&l| l >= 32)
-        });
-    if let Some(location) = beyond {
-        return Ok(Outcome::Skipped(format!(
-            "varying location {location}: GL has 32 (tgsi_naga::varying_location)"
-        )));
-    }
     // The varyings of each buffer the case captured, on that buffer's stream.
     let buffers = json(&case.join("meta.json"))["tf_buffers"]
         .as_array()
@@ -229,7 +245,7 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
     let mut offsets = Vec::new();
     for (b, buffer) in buffers.iter().enumerate() {
         let stream = buffer["stream"].as_u64().unwrap_or(0);
-        let (names, at) = captured(&gs, stream)?;
+        let (names, at) = captured(&gs, &options, stream)?;
         if b > 0 {
             varyings.push("gl_NextBuffer".to_string());
         }

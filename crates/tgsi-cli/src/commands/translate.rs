@@ -2,6 +2,7 @@
 //! naga's validator checks the module before a back end writes it; a shader that cannot be
 //! translated is reported with the position and name of the statement at fault.
 
+use tgsi::enums::Semantic;
 use tgsi_naga::{Target, WriteOptions};
 
 use crate::input::{self, Failure};
@@ -67,6 +68,30 @@ pub struct TranslateArgs {
     /// texel buffers.
     #[arg(long)]
     pub image_atomics_as_buffers: bool,
+    /// Give the varying SEMANTIC[N] location L (repeatable; e.g. COLOR[0]=3): GL has 32
+    /// varying locations and the default scheme puts TEXCOORD, COLOR, BCOLOR, FOG and
+    /// CLIPDIST past them (see the README); translate every stage of a pipeline alike.
+    #[arg(long = "varying-location", value_name = "SEMANTIC[N]=L", value_parser = varying_location)]
+    pub varying_locations: Vec<((Semantic, u32), u32)>,
+}
+
+/// Parses `SEMANTIC[N]=L` (`SEMANTIC=L` for index 0).
+fn varying_location(text: &str) -> Result<((Semantic, u32), u32), String> {
+    let bad = || format!("expected SEMANTIC[N]=L (e.g. COLOR[1]=5), found '{text}'");
+    let (name, location) = text.split_once('=').ok_or_else(bad)?;
+    let (semantic, index) = match name.split_once('[') {
+        Some((semantic, rest)) => {
+            let index = rest.strip_suffix(']').ok_or_else(bad)?;
+            (semantic, index.parse::<u32>().map_err(|_| bad())?)
+        }
+        None => (name, 0),
+    };
+    let semantic = Semantic::from_name(semantic)
+        .ok_or_else(|| format!("'{semantic}' is not a TGSI semantic"))?;
+    Ok((
+        (semantic, index),
+        location.parse::<u32>().map_err(|_| bad())?,
+    ))
 }
 
 /// Parses `MAJOR.MINOR`.
@@ -93,6 +118,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         geometry_as_compute: args.geometry_as_compute,
         tessellation_as_compute: args.tessellation_as_compute,
         image_atomics_as_buffers: args.image_atomics_as_buffers,
+        varying_locations: args.varying_locations.iter().copied().collect(),
         ..tgsi_naga::options_for(target)
     };
     let translation_failed = |e: tgsi_naga::Error| {
