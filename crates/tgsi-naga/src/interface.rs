@@ -184,6 +184,16 @@ impl Translator<'_> {
             scalar: Scalar::F32,
         };
         let semantic = d.semantic.map(|s| (s.name, s.index));
+        if let (ShaderStage::Fragment, true, Some((name, _))) =
+            (stage, self.options.glsl_builtins, semantic)
+        {
+            if let Some(value) = self.glsl_builtin_input(name) {
+                let words = self.fill(value, Fill::Splat)?;
+                let pointer = self.register_pointer(&Register::new(d.file, index as i32))?;
+                self.body.store(pointer, words);
+                return Ok(());
+            }
+        }
         let varying = semantic.and_then(|(name, i)| self.options.varying_location(name, i));
         let (binding, inner, fill) = match (stage, d.file, semantic, varying) {
             (ShaderStage::Vertex, File::Input, _, _) => {

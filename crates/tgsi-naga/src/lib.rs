@@ -27,6 +27,7 @@ mod flow;
 mod fragment;
 mod geometry_compute;
 mod geometry_glsl;
+mod glsl_builtins;
 mod glsl_stage;
 pub mod image_buffer;
 mod integer_sampling;
@@ -76,10 +77,12 @@ pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::
     translate::translate(shader, options)
 }
 
-/// The translation options a target needs: GLSL (through naga) has no 64-bit integers.
+/// The translation options a target needs: GLSL (through naga) has no 64-bit integers, and
+/// has built-ins naga lacks ([`Options::glsl_builtins`]).
 pub fn options_for(target: Target) -> Options {
     Options {
         native_int64: target != Target::Glsl,
+        glsl_builtins: target == Target::Glsl,
         ..Options::default()
     }
 }

@@ -141,6 +141,11 @@ pub fn write(
     options: &WriteOptions,
 ) -> Result<Output, WriteError> {
     let fail = |e: &dyn std::fmt::Display| WriteError::Backend(target, e.to_string());
+    if target != Target::Glsl && crate::glsl_builtins::reads_glsl_builtins(module) {
+        return Err(fail(
+            &"the module reads GLSL built-ins (Options::glsl_builtins): only GLSL can be written",
+        ));
+    }
     let stage = module
         .entry_points
         .first()
@@ -201,7 +206,9 @@ pub fn write(
                 back::glsl::Writer::new(&mut out, module, info, &opts, &pipeline, policies)
                     .map_err(|e| fail(&e))?;
             writer.write().map_err(|e| fail(&e))?;
-            Ok(Output::Text(out))
+            crate::glsl_builtins::finish_glsl(module, out)
+                .map(Output::Text)
+                .map_err(|e| fail(&e))
         }
         Target::Msl => {
             if uses_doubles(module, info) {

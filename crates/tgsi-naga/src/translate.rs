@@ -193,6 +193,11 @@ pub struct Options {
     /// past them, so a GL host linking stages gives the varyings they use locations of its
     /// own. Every stage of a pipeline must be translated with the same map.
     pub varying_locations: BTreeMap<(Semantic, u32), u32>,
+    /// Read what naga has no built-in for through GLSL's (`gl_Layer` and
+    /// `gl_HelperInvocation` in fragment shaders, CLOCK as `clock2x32ARB()`; see
+    /// `glsl_builtins`): only GLSL can then be written ([`crate::options_for`] sets it for
+    /// GLSL). Without it those are refused.
+    pub glsl_builtins: bool,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
     /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
@@ -290,6 +295,7 @@ impl Default for Options {
             image_atomics_as_buffers: false,
             max_uniform_buffer_bytes: None,
             varying_locations: BTreeMap::new(),
+            glsl_builtins: false,
             loop_budget: None,
         }
     }
@@ -557,6 +563,7 @@ impl Translator<'_> {
             | Opcode::RET
             | Opcode::END => self.flow(inst),
             Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE => self.kill(inst),
+            Opcode::CLOCK if self.options.glsl_builtins => self.glsl_clock(inst),
             Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
                 self.derivative(inst)
             }

@@ -968,3 +968,53 @@ fn image_atomics_in_storage_buffers() {
     let bytes = refusal(&bytes, &options);
     assert!(bytes.contains("BUFFER"), "{bytes}");
 }
+
+#[test]
+fn glsl_built_ins_naga_lacks() {
+    let fragment = "FRAG\nDCL IN[0], LAYER, CONSTANT\nDCL SV[0], HELPER_INVOCATION\n\
+                    DCL OUT[0], COLOR\n  0: MOV OUT[0].xy, IN[0].xxxx\n\
+                    1: MOV OUT[0].zw, SV[0].xxxx\n  2: END\n";
+    let compute = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                   PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\n\
+                   IMM[0] UINT32 {0, 0, 0, 0}\n  0: CLOCK TEMP[0].y\n\
+                   1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n";
+    let glsl = tgsi_naga::options_for(Target::Glsl);
+    // Without GLSL's built-ins they are refused with their position.
+    let fs = refusal(fragment, &tgsi_naga::Options::default());
+    assert!(fs.starts_with("2:1: DCL IN[0], LAYER: "), "{fs}");
+    let cs = refusal(compute, &tgsi_naga::Options::default());
+    assert!(cs.starts_with("8:6: CLOCK: "), "{cs}");
+    check_with("glsl-builtins-fs", fragment, "frag", &[Target::Glsl], &glsl);
+    check_with("glsl-builtins-cs", compute, "comp", &[Target::Glsl], &glsl);
+    for (text, expected) in [
+        (
+            fragment,
+            &[
+                "tgsi_builtin_layer = uint(gl_Layer);",
+                "tgsi_builtin_helper = gl_HelperInvocation ? 0xffffffffu : 0u;",
+            ][..],
+        ),
+        (
+            compute,
+            &[
+                "#extension GL_ARB_shader_clock : require",
+                "tgsi_builtin_clock = clock2x32ARB();",
+            ][..],
+        ),
+    ] {
+        let shader = tgsi::parse(text).expect("parse");
+        let module = tgsi_naga::translate_with(&shader, &glsl).expect("translate");
+        let info = tgsi_naga::validate(&module).expect("valid");
+        let out = tgsi_naga::write(&module, &info, Target::Glsl, &WriteOptions::default());
+        let Ok(Output::Text(src)) = out else {
+            panic!("GLSL: {out:?}")
+        };
+        for e in expected {
+            assert!(src.contains(e), "{e} missing from:\n{src}");
+        }
+        // Only GLSL can be written from such a module.
+        let spirv = tgsi_naga::write(&module, &info, Target::SpirV, &WriteOptions::default())
+            .expect_err("SPIR-V refused");
+        assert!(spirv.to_string().contains("GLSL built-ins"), "{spirv}");
+    }
+}
