@@ -175,13 +175,6 @@ pub fn write(
             .map(Output::Text)
             .map_err(|e| fail(&e)),
         Target::Glsl => {
-            if uses_sample_mask(module) {
-                return Err(fail(
-                    &"naga's GLSL writer treats gl_SampleMaskIn and gl_SampleMask as scalars \
-                      (invalid GLSL); translate a shader with a SAMPLEMASK input or output to \
-                      SPIR-V",
-                ));
-            }
             let version = if options.glsl_es {
                 back::glsl::Version::Embedded {
                     version: options.glsl_version,
@@ -206,6 +199,11 @@ pub fn write(
                 back::glsl::Writer::new(&mut out, module, info, &opts, &pipeline, policies)
                     .map_err(|e| fail(&e))?;
             writer.write().map_err(|e| fail(&e))?;
+            let out = if uses_sample_mask(module) {
+                repair_sample_mask(&out)
+            } else {
+                out
+            };
             crate::glsl_builtins::finish_glsl(module, out)
                 .map(Output::Text)
                 .map_err(|e| fail(&e))
@@ -290,6 +288,39 @@ fn uses_doubles(module: &Module, info: &ModuleInfo) -> bool {
 }
 
 /// Whether an entry point reads or writes the `SampleMask` built-in.
+/// naga 30 writes GLSL's sample masks as if they were scalars (`uint x = gl_SampleMaskIn;`,
+/// `gl_SampleMask = x;`); they are arrays of `int`. Reads become `uint(gl_SampleMaskIn[0])`
+/// and writes `gl_SampleMask[0] = int(x);` (one sample's worth of bits, as the interpreter
+/// has).
+fn repair_sample_mask(glsl: &str) -> String {
+    let mut out = String::with_capacity(glsl.len());
+    for line in glsl.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        if let Some(value) = trimmed
+            .strip_prefix("gl_SampleMask = ")
+            .and_then(|rest| rest.trim_end().strip_suffix(';'))
+        {
+            out.push_str(&format!("{indent}gl_SampleMask[0] = int({value});\n"));
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("gl_SampleMaskIn") {
+            let after = &rest[at + "gl_SampleMaskIn".len()..];
+            out.push_str(&rest[..at]);
+            if after.starts_with('[') {
+                out.push_str("gl_SampleMaskIn");
+            } else {
+                out.push_str("uint(gl_SampleMaskIn[0])");
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// Whether an entry point reads or writes the sample mask.
 fn uses_sample_mask(module: &Module) -> bool {
     let is_mask = |b: &Option<naga::Binding>| {
         matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SampleMask)))

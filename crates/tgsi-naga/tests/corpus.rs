@@ -28,7 +28,7 @@ const FLOORS: [(&str, usize, usize, usize); 10] = [
     ("mesa/cs", 257, 257, 257),
     ("mesa/gs", 347, 347, 347),
     ("virgl/vs", 538, 538, 538),
-    ("virgl/fs", 558, 558, 560),
+    ("virgl/fs", 558, 558, 561),
     ("virgl/cs", 227, 227, 228),
     ("virgl/gs", 304, 304, 304),
     ("virgl/tcs", 238, 238, 238),
