@@ -383,6 +383,7 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
     };
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("geometry-glsl");
     // gsref needs Mesa's EGL and softpipe: a case's own GLSL must run first.
+    std::fs::create_dir_all(&work).expect("work directory");
     let probe = Command::new(&gsref)
         .arg(&cases[0])
         .arg(work.join("probe"))
@@ -392,11 +393,10 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
         Ok(out) if out.status.success() => {}
         Ok(out) => {
             eprintln!(
-                "skipped: gsref cannot draw here (Mesa's EGL and softpipe, libgl1-mesa-dri): {}",
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .last()
-                    .unwrap_or("")
+                "skipped: gsref cannot draw here (Mesa's EGL and softpipe, libgl1-mesa-dri): \
+                 {} {}",
+                String::from_utf8_lossy(&out.stdout).trim(),
+                String::from_utf8_lossy(&out.stderr).trim()
             );
             return;
         }
