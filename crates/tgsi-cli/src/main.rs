@@ -162,7 +162,7 @@ enum Command {
     /// GENERIC[n] at location n, TEXCOORD[n] 32+n, COLOR[n] 40+n (fragment outputs: n),
     /// BCOLOR[n] 42+n, FOG 44.
     #[command(
-        after_help = "Examples:\n  tgsi translate shader.tgsi --to spirv -o shader.spv\n  tgsi translate shader.tgsi --to glsl --glsl-version 310 --es\n  tgsi translate shader.tgsi --to hlsl --shader-model 6.0\n  tgsi translate gs.tgsi --to glsl -o gs.geom"
+        after_help = "Examples:\n  tgsi translate shader.tgsi --to spirv -o shader.spv\n  tgsi translate shader.tgsi --to glsl --glsl-version 310 --es\n  tgsi translate shader.tgsi --to hlsl --shader-model 6.0\n  tgsi translate gs.tgsi --to glsl -o gs.geom\n  tgsi translate vs.tgsi tcs.tgsi tes.tgsi fs.tgsi --to glsl -o pipeline/"
     )]
     Translate(commands::translate::TranslateArgs),
     /// Disassemble Mesa token words into canonical text.

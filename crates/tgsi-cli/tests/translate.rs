@@ -386,6 +386,67 @@ fn hosts_place_varyings_past_the_default_scheme() {
 }
 
 #[test]
+fn several_files_are_one_pipeline() {
+    let vs = temp_file(
+        "pipeline-vs.tgsi",
+        "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\nDCL OUT[2], GENERIC[3]\n\
+           0: MOV OUT[0], IN[0]\n  1: MOV OUT[1], IN[0]\n  2: MOV OUT[2], IN[0]\n  3: END\n",
+    );
+    let fs = temp_file(
+        "pipeline-fs.tgsi",
+        "FRAG\nDCL IN[0], COLOR, COLOR\nDCL IN[1], GENERIC[3], PERSPECTIVE\nDCL OUT[0], COLOR\n\
+           0: ADD OUT[0], IN[0], IN[1]\n  1: END\n",
+    );
+    let dir = std::env::temp_dir().join(format!("tgsi-cli-pipeline-{}", std::process::id()));
+    let dir_arg = dir.display().to_string();
+    let out = tgsi(&["translate", &vs, &fs, "--to", "glsl", "-o", &dir_arg]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let vert = std::fs::read_to_string(dir.join("pipeline-vs.vert")).expect("vertex GLSL");
+    let frag = std::fs::read_to_string(dir.join("pipeline-fs.frag")).expect("fragment GLSL");
+    // COLOR leaves 40 for the lowest free location; GENERIC[3] keeps 3.
+    for (text, direction) in [(&vert, "out"), (&frag, "in")] {
+        for location in [0, 3] {
+            let decl = format!("layout(location = {location}) smooth {direction} vec4");
+            assert!(text.contains(&decl), "{decl} missing from:\n{text}");
+        }
+        assert!(!text.contains("location = 40"), "{text}");
+    }
+    let spirv = tgsi(&["translate", &vs, &fs, "--to", "spirv", "-o", &dir_arg]);
+    assert!(
+        spirv.status.success(),
+        "{}",
+        String::from_utf8_lossy(&spirv.stderr)
+    );
+    assert!(dir.join("pipeline-vs.spv").is_file() && dir.join("pipeline-fs.spv").is_file());
+    // Several files need a directory; a pipeline needs room for its varyings.
+    let out = tgsi(&["translate", &vs, &fs, "--to", "glsl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-o DIRECTORY"));
+    let out = tgsi(&[
+        "translate",
+        &vs,
+        &fs,
+        "--to",
+        "glsl",
+        "-o",
+        &dir_arg,
+        "--max-varying-locations",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 varyings do not fit in 1 locations"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn unknown_target_is_a_usage_error() {
     let src = temp_file("frag-usage.tgsi", FRAG);
     let out = tgsi(&["translate", &src, "--to", "dxil"]);

@@ -32,6 +32,7 @@ mod glsl_stage;
 pub mod image_buffer;
 mod integer_sampling;
 mod interface;
+mod link;
 mod lod;
 mod memory;
 mod pack;
@@ -54,6 +55,7 @@ pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
 pub use geometry_glsl::geometry_glsl;
 pub use image_buffer::IMAGE_BUFFER_HEADER_WORDS;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
+pub use link::pipeline_locations;
 pub use resources::{
     BUFFER_BINDING_BASE, COVERAGE_BINDING_BASE, HW_ATOMIC_BINDING_BASE, SAMPLER_BINDING_BASE,
 };

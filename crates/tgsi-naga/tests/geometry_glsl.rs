@@ -16,7 +16,6 @@
 //! location GL does not have (clip distances at 46 + n) get locations below 32 through
 //! `Options::varying_locations`, as a GL host would give them.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -155,28 +154,6 @@ fn captured(
 /// shader emits, where the translation follows the spec.)
 const DRAW_MODULE_DEPARTURES: [&str; 1] = ["spec-streams-interleaved"];
 
-/// Locations below 32 for the varyings of `shaders` whose default location is 32 or more
-/// (counting down from 31 past the locations the others keep), as a GL host assigns them.
-fn host_locations(shaders: &[&tgsi::Shader]) -> BTreeMap<(Semantic, u32), u32> {
-    let varyings: BTreeSet<(Semantic, u32)> = shaders
-        .iter()
-        .flat_map(|s| s.declarations.iter())
-        .filter(|d| matches!(d.file, File::Input | File::Output))
-        .filter_map(|d| d.semantic.map(|s| (s.name, s.index)))
-        .collect();
-    let kept: BTreeSet<u32> = varyings
-        .iter()
-        .filter_map(|&(s, i)| tgsi_naga::varying_location(s, i))
-        .filter(|&l| l < 32)
-        .collect();
-    let mut free = (0..32).rev().filter(|l| !kept.contains(l));
-    varyings
-        .into_iter()
-        .filter(|&(s, i)| tgsi_naga::varying_location(s, i).is_some_and(|l| l >= 32))
-        .filter_map(|v| Some((v, free.next()?)))
-        .collect()
-}
-
 /// What became of one case.
 enum Outcome {
     Identical(usize),
@@ -199,7 +176,8 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
     // GL has 32 varying locations and tgsi-naga's fixed scheme puts some semantics past
     // them: place those as a GL host would, below 32 where the others leave room.
     let options = tgsi_naga::Options {
-        varying_locations: host_locations(&[&vs, &gs]),
+        varying_locations: tgsi_naga::pipeline_locations(&[&vs, &gs], 32)
+            .map_err(|e| e.to_string())?,
         ..tgsi_naga::options_for(Target::Glsl)
     };
     let write = WriteOptions::default();

@@ -2,6 +2,8 @@
 //! naga's validator checks the module before a back end writes it; a shader that cannot be
 //! translated is reported with the position and name of the statement at fault.
 
+use std::collections::BTreeMap;
+
 use tgsi::enums::Semantic;
 use tgsi_naga::{Target, WriteOptions};
 
@@ -10,12 +12,16 @@ use crate::input::{self, Failure};
 /// Options of `tgsi translate`.
 #[derive(clap::Args)]
 pub struct TranslateArgs {
-    /// Shader file (text or tokens); `-` reads stdin.
-    pub file: String,
+    /// Shader files (text or tokens); `-` reads stdin. Several files are one pipeline: their
+    /// varyings get locations below --max-varying-locations that every stage agrees on,
+    /// and -o names a directory that receives each translation as STEM.EXT (spv, wgsl,
+    /// vert/tesc/tese/geom/frag/comp for GLSL, metal, hlsl).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
     /// Target language.
     #[arg(long, value_parser = ["spirv", "wgsl", "glsl", "msl", "hlsl"])]
     pub to: String,
-    /// Output file (`-` for stdout; SPIR-V is binary).
+    /// Output file (`-` for stdout; SPIR-V is binary); a directory for several files.
     #[arg(short, long, default_value = "-")]
     pub output: String,
     /// GLSL version (desktop: 140 to 460; ES: 300, 310, 320).
@@ -73,6 +79,10 @@ pub struct TranslateArgs {
     /// CLIPDIST past them (see the README); translate every stage of a pipeline alike.
     #[arg(long = "varying-location", value_name = "SEMANTIC[N]=L", value_parser = varying_location)]
     pub varying_locations: Vec<((Semantic, u32), u32)>,
+    /// With several files: the inter-stage locations the pipeline may use (GL's minimum
+    /// and most devices': 32).
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub max_varying_locations: u32,
 }
 
 /// Parses `SEMANTIC[N]=L` (`SEMANTIC=L` for index 0).
@@ -106,19 +116,97 @@ fn version(text: &str) -> Result<(u8, u8), String> {
     Ok((number(major)?, number(minor)?))
 }
 
+/// The extension of a translation's file: the target's, or for GLSL the stage's.
+fn extension(target: Target, shader: &tgsi::Shader, args: &TranslateArgs) -> &'static str {
+    use tgsi::enums::Processor;
+    let compute = match shader.processor {
+        Processor::Vertex => args.vertex_as_compute,
+        Processor::Geometry => args.geometry_as_compute,
+        Processor::TessCtrl | Processor::TessEval => args.tessellation_as_compute,
+        _ => false,
+    };
+    match target {
+        Target::SpirV => "spv",
+        Target::Wgsl => "wgsl",
+        Target::Msl => "metal",
+        Target::Hlsl => "hlsl",
+        Target::Glsl if compute => "comp",
+        Target::Glsl => match shader.processor {
+            Processor::Vertex => "vert",
+            Processor::TessCtrl => "tesc",
+            Processor::TessEval => "tese",
+            Processor::Geometry => "geom",
+            Processor::Fragment => "frag",
+            _ => "comp",
+        },
+    }
+}
+
 /// Runs `tgsi translate`.
 pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
     let target = Target::from_name(&args.to)
         .ok_or_else(|| Failure::Io(format!("unknown target '{}'", args.to)))?;
-    let input = input::read(&args.file)?;
-    let shader = input.shader(args.tokens)?;
+    let mut shaders = Vec::new();
+    for file in &args.files {
+        let input = input::read(file)?;
+        let shader = input.shader(args.tokens)?;
+        shaders.push((input, shader));
+    }
+    let mut locations: BTreeMap<(Semantic, u32), u32> =
+        args.varying_locations.iter().copied().collect();
+    if shaders.len() > 1 {
+        if args.output == "-" {
+            eprintln!("error: several files need -o DIRECTORY");
+            return Err(Failure::Invalid);
+        }
+        let pipeline: Vec<&tgsi::Shader> = shaders.iter().map(|(_, s)| s).collect();
+        let linked =
+            tgsi_naga::pipeline_locations(&pipeline, args.max_varying_locations).map_err(|e| {
+                eprintln!("error: {e}");
+                Failure::Invalid
+            })?;
+        for (varying, location) in linked {
+            // Locations given on the command line win.
+            locations.entry(varying).or_insert(location);
+        }
+        std::fs::create_dir_all(&args.output)
+            .map_err(|e| Failure::Io(format!("{}: {e}", args.output)))?;
+    }
+    for (input, shader) in &shaders {
+        let bytes = translate_one(args, target, input, shader, &locations)?;
+        let output = if shaders.len() > 1 {
+            let stem = std::path::Path::new(&input.name)
+                .file_stem()
+                .map_or("shader".into(), |s| s.to_string_lossy().into_owned());
+            let stem = stem.strip_suffix(".tgsi").unwrap_or(&stem).to_string();
+            let name = format!("{stem}.{}", extension(target, shader, args));
+            std::path::Path::new(&args.output)
+                .join(name)
+                .display()
+                .to_string()
+        } else {
+            args.output.clone()
+        };
+        input::write(&output, &bytes)?;
+    }
+    Ok(())
+}
+
+/// The translation of one shader.
+fn translate_one(
+    args: &TranslateArgs,
+    target: Target,
+    input: &input::Input,
+    shader: &tgsi::Shader,
+    locations: &BTreeMap<(Semantic, u32), u32>,
+) -> Result<Vec<u8>, Failure> {
     let options = tgsi_naga::Options {
         loop_budget: args.loop_budget,
         vertex_as_compute: args.vertex_as_compute,
         geometry_as_compute: args.geometry_as_compute,
         tessellation_as_compute: args.tessellation_as_compute,
         image_atomics_as_buffers: args.image_atomics_as_buffers,
-        varying_locations: args.varying_locations.iter().copied().collect(),
+        varying_locations: locations.clone(),
         ..tgsi_naga::options_for(target)
     };
     let translation_failed = |e: tgsi_naga::Error| {
@@ -146,18 +234,17 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         _ => None,
     };
     if let (Target::Glsl, Some(write_stage)) = (target, glsl_stage) {
-        let glsl = write_stage(&shader, &options, &write_options).map_err(translation_failed)?;
-        return input::write(&args.output, glsl.as_bytes());
+        let glsl = write_stage(shader, &options, &write_options).map_err(translation_failed)?;
+        return Ok(glsl.into_bytes());
     }
-    let module = tgsi_naga::translate_with(&shader, &options).map_err(translation_failed)?;
+    let module = tgsi_naga::translate_with(shader, &options).map_err(translation_failed)?;
     let info = tgsi_naga::validate(&module).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
     })?;
-    let options = write_options;
-    let output = tgsi_naga::write(&module, &info, target, &options).map_err(|e| {
+    let output = tgsi_naga::write(&module, &info, target, &write_options).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);
         Failure::Invalid
     })?;
-    input::write(&args.output, &output.into_bytes())
+    Ok(output.into_bytes())
 }
