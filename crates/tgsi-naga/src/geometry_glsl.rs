@@ -76,6 +76,17 @@ pub(crate) struct GeometryStage {
 /// naga validates the translation, its GLSL back end writes it with `write_options`, and
 /// the geometry stage's parts are written around it. A vertex stream named by a register,
 /// and inputs or outputs GLSL has no place for, are refused by name.
+///
+/// ```
+/// let text = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+///             PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
+///             IMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n";
+/// let shader = tgsi::parse(text).unwrap();
+/// let options = tgsi_naga::options_for(tgsi_naga::Target::Glsl);
+/// let glsl = tgsi_naga::geometry_glsl(&shader, &options, &Default::default()).unwrap();
+/// assert!(glsl.contains("layout(points, max_vertices = 1) out;"));
+/// assert!(glsl.contains("EmitVertex();"));
+/// ```
 pub fn geometry_glsl(
     shader: &Shader,
     options: &Options,

@@ -74,6 +74,17 @@ const INNER_WORDS: &str = "uvec4(floatBitsToUint(gl_TessLevelInner[0]), \
 /// (see the module documentation): naga validates the translation, its GLSL back end
 /// writes it with `write_options`, and the stage's parts are written around it. Inputs or
 /// outputs GLSL has no place for are refused by name.
+///
+/// ```
+/// let text = "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 2\n\
+///             DCL IN[][0], POSITION\nDCL SV[0], TESSCOORD\nDCL OUT[0], POSITION\n\
+///               0: MUL OUT[0], IN[0][0], SV[0].xxxx\n  1: END\n";
+/// let shader = tgsi::parse(text).unwrap();
+/// let options = tgsi_naga::options_for(tgsi_naga::Target::Glsl);
+/// let glsl = tgsi_naga::tessellation_glsl(&shader, &options, &Default::default()).unwrap();
+/// assert!(glsl.contains("layout(triangles, equal_spacing, ccw) in;"));
+/// assert!(glsl.contains("gl_TessCoord"));
+/// ```
 pub fn tessellation_glsl(
     shader: &Shader,
     options: &Options,
