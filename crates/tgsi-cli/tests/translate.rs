@@ -205,6 +205,27 @@ fn untranslatable_statements_are_errors_with_positions() {
     assert!(err.contains("layer.tgsi:4:1: DCL OUT[1], LAYER: "), "{err}");
 }
 
+/// Asserts that glslangValidator accepts `glsl` as a shader of the stage `ext` names
+/// (skipped, saying so, without the tool).
+fn glslang_accepts(glsl: &str, ext: &str) {
+    if !tool("glslangValidator") {
+        eprintln!("skipped: glslangValidator not found; the {ext} shader is not validated");
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("tgsi-cli-{}.{ext}", std::process::id()));
+    std::fs::write(&path, glsl.as_bytes()).expect("write");
+    let check = Command::new("glslangValidator")
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
 #[test]
 fn geometry_shaders_become_glsl_geometry_shaders() {
     let gs = temp_file(
@@ -235,22 +256,7 @@ fn geometry_shaders_become_glsl_geometry_shaders() {
     ] {
         assert!(glsl.contains(expected), "{expected} missing from:\n{glsl}");
     }
-    if tool("glslangValidator") {
-        let path = std::env::temp_dir().join(format!("tgsi-cli-{}.geom", std::process::id()));
-        std::fs::write(&path, glsl.as_bytes()).expect("write");
-        let check = Command::new("glslangValidator")
-            .arg(&path)
-            .output()
-            .expect("runs");
-        let _ = std::fs::remove_file(&path);
-        assert!(
-            check.status.success(),
-            "{}",
-            String::from_utf8_lossy(&check.stdout)
-        );
-    } else {
-        eprintln!("skipped: glslangValidator not found; the geometry shader is not validated");
-    }
+    glslang_accepts(&glsl, "geom");
 }
 
 #[test]
@@ -304,22 +310,7 @@ fn tessellation_shaders_become_glsl_tessellation_shaders() {
         for e in expected {
             assert!(glsl.contains(e), "{e} missing from:\n{glsl}");
         }
-        if tool("glslangValidator") {
-            let path = std::env::temp_dir().join(format!("tgsi-cli-{}.{ext}", std::process::id()));
-            std::fs::write(&path, glsl.as_bytes()).expect("write");
-            let check = Command::new("glslangValidator")
-                .arg(&path)
-                .output()
-                .expect("runs");
-            let _ = std::fs::remove_file(&path);
-            assert!(
-                check.status.success(),
-                "{}",
-                String::from_utf8_lossy(&check.stdout)
-            );
-        } else {
-            eprintln!("skipped: glslangValidator not found; the {ext} shader is not validated");
-        }
+        glslang_accepts(&glsl, ext);
     }
     // Other targets still need the compute form.
     let out = tgsi(&["translate", &tes, "--to", "spirv", "-o", "-"]);

@@ -16,44 +16,24 @@
 //! location GL does not have (clip distances at 46 + n) get locations below 32 through
 //! `Options::varying_locations`, as a GL host would give them.
 
+#[path = "support/gl_harness.rs"]
+mod gl_harness;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gl_harness::shared;
 use serde_json::Value;
 use tgsi::enums::{File, Semantic};
 use tgsi_naga::{Output, Target, WriteOptions};
 
-fn shared() -> PathBuf {
-    match std::env::var_os("TGSI_SHARED") {
-        Some(s) => PathBuf::from(s),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
 /// Builds gsref into the test's temporary directory, or says why it cannot.
 fn build_gsref() -> Result<PathBuf, String> {
-    let source = shared().join("tools/gsref/gsref.c");
-    if !source.is_file() {
-        return Err(format!("{} is absent", source.display()));
-    }
-    let binary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gsref");
-    let out = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .args(["-lEGL", "-lOpenGL", "-lm"])
-        .output()
-        .map_err(|e| format!("cc does not run: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "gsref does not build (install build-essential libegl-dev libgl-dev): {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .next()
-                .unwrap_or("")
-        ));
-    }
-    Ok(binary)
+    gl_harness::build(
+        &shared().join("tools/gsref/gsref.c"),
+        Path::new(env!("CARGO_TARGET_TMPDIR")),
+        "gsref",
+    )
 }
 
 /// The gsref case directories.

@@ -9,19 +9,16 @@
 //! `build-essential libegl-dev libgl-dev`, Mesa's `libgl1-mesa-dri`); without it, the
 //! corpus, or a context Mesa gives it, the test says so and is skipped.
 
+#[path = "support/gl_harness.rs"]
+mod gl_harness;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use gl_harness::shared;
 use serde_json::Value;
 use tgsi::enums::{File, Semantic};
 use tgsi_naga::{Output, Target, WriteOptions};
-
-fn shared() -> PathBuf {
-    match std::env::var_os("TGSI_SHARED") {
-        Some(s) => PathBuf::from(s),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
 
 fn tmp() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tessellation-glsl")
@@ -29,26 +26,11 @@ fn tmp() -> PathBuf {
 
 /// Builds tessrun into the test's temporary directory, or says why it cannot.
 fn build_tessrun() -> Result<PathBuf, String> {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/tessrun/tessrun.c");
-    std::fs::create_dir_all(tmp()).map_err(|e| e.to_string())?;
-    let binary = tmp().join("tessrun");
-    let out = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&binary)
-        .arg(&source)
-        .args(["-lEGL", "-lOpenGL"])
-        .output()
-        .map_err(|e| format!("cc does not run: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "tessrun does not build (install build-essential libegl-dev libgl-dev): {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .next()
-                .unwrap_or("")
-        ));
-    }
-    Ok(binary)
+    gl_harness::build(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/tessrun/tessrun.c"),
+        &tmp(),
+        "tessrun",
+    )
 }
 
 fn json(path: &Path) -> Value {
