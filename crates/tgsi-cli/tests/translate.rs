@@ -438,6 +438,39 @@ fn several_files_are_one_pipeline() {
 }
 
 #[test]
+fn hlsl_below_shader_model_6_has_no_64_bit_integers() {
+    let doubles = temp_file(
+        "doubles.tgsi",
+        "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\nIMM[0] FLT64 {1.5, 2.25}\n\
+           0: DADD TEMP[0].xy, IMM[0].xyxy, IMM[0].zwzw\n  1: D2F TEMP[1].x, TEMP[0].xyxy\n\
+           2: MOV OUT[0], TEMP[1].xxxx\n  3: END\n",
+    );
+    // Shader model 5.1 (the default) has doubles but no 64-bit integers: the doubles are
+    // built from their words; from 6.0 on the translation may use uint64_t.
+    for (model, int64) in [("5.1", false), ("6.0", true)] {
+        let out = tgsi(&[
+            "translate",
+            &doubles,
+            "--to",
+            "hlsl",
+            "--shader-model",
+            model,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let hlsl = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            hlsl.contains("int64_t"),
+            int64,
+            "shader model {model}:\n{hlsl}"
+        );
+    }
+}
+
+#[test]
 fn unknown_target_is_a_usage_error() {
     let src = temp_file("frag-usage.tgsi", FRAG);
     let out = tgsi(&["translate", &src, "--to", "dxil"]);

@@ -80,11 +80,23 @@ pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::
 }
 
 /// The translation options a target needs: GLSL (through naga) has no 64-bit integers, and
-/// has built-ins naga lacks ([`Options::glsl_builtins`]).
+/// has built-ins naga lacks ([`Options::glsl_builtins`]). HLSL is taken at shader model 6.0
+/// or later; [`options_for_model`] knows the model.
 pub fn options_for(target: Target) -> Options {
     Options {
         native_int64: target != Target::Glsl,
         glsl_builtins: target == Target::Glsl,
         ..Options::default()
+    }
+}
+
+/// [`options_for`] with the HLSL shader model (major, minor) the output is for: HLSL has
+/// 64-bit integers from shader model 6.0 on, so below it 64-bit values are built from
+/// their words as for GLSL.
+pub fn options_for_model(target: Target, hlsl_shader_model: (u8, u8)) -> Options {
+    Options {
+        native_int64: target != Target::Glsl
+            && (target != Target::Hlsl || hlsl_shader_model >= (6, 0)),
+        ..options_for(target)
     }
 }

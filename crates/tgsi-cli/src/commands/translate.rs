@@ -207,7 +207,7 @@ fn translate_one(
         tessellation_as_compute: args.tessellation_as_compute,
         image_atomics_as_buffers: args.image_atomics_as_buffers,
         varying_locations: locations.clone(),
-        ..tgsi_naga::options_for(target)
+        ..tgsi_naga::options_for_model(target, args.shader_model)
     };
     let translation_failed = |e: tgsi_naga::Error| {
         let sep = if e.position().is_some() { ":" } else { ": " };
