@@ -1,8 +1,12 @@
 //! What naga has no built-in for, read through GLSL's when the translation is for GLSL
 //! ([`crate::Options::glsl_builtins`]): a fragment shader's `LAYER` input (`gl_Layer`, in
 //! all four channels) and `HELPER_INVOCATION` system value (`gl_HelperInvocation`, all
-//! ones or zero in all four channels, as the interpreter gives it), and CLOCK
-//! (`clock2x32ARB()` of `GL_ARB_shader_clock`: the low word in x, the high word in y).
+//! ones or zero in all four channels, as the interpreter gives it), CLOCK
+//! (`clock2x32ARB()` of `GL_ARB_shader_clock`: the low word in x, the high word in y), and
+//! depth comparisons with a LOD bias (`texture(samplerShadow, coord, bias)`: naga compares
+//! only at the implicit level or level 0): each such sample is a function
+//! `tgsi_biased_compare_k()` that compares at the implicit level, and the writer adds the
+//! bias, `tgsi_compare_bias`, to its `texture()`.
 //! The translation keeps each in a private variable that an empty function fills —
 //! `tgsi_glsl_builtins()`, called once at entry, and `tgsi_glsl_clock()` at each CLOCK —
 //! and [`crate::write`] gives those functions their GLSL bodies. Only GLSL can be written
@@ -30,6 +34,10 @@ const FILLED: [(&str, &str); 2] = [
 ];
 const CLOCK_VALUE: &str = "tgsi_builtin_clock";
 
+/// The functions of biased depth comparisons (a number follows), and what they read.
+const BIASED_COMPARE: &str = "tgsi_biased_compare_";
+const COMPARE_BIAS: &str = "tgsi_compare_bias";
+
 /// The function named `name`, if the module has one.
 fn function(module: &Module, name: &str) -> Option<Handle<Function>> {
     module
@@ -41,7 +49,45 @@ fn function(module: &Module, name: &str) -> Option<Handle<Function>> {
 
 /// Whether `module` reads GLSL built-ins (and so can only be written as GLSL).
 pub(crate) fn reads_glsl_builtins(module: &Module) -> bool {
-    function(module, BUILTINS).is_some() || function(module, CLOCK).is_some()
+    function(module, BUILTINS).is_some()
+        || function(module, CLOCK).is_some()
+        || biased_compares(module).next().is_some()
+}
+
+/// The names of the module's biased-comparison functions.
+fn biased_compares(module: &Module) -> impl Iterator<Item = &str> {
+    module
+        .functions
+        .iter()
+        .filter_map(|(_, f)| f.name.as_deref())
+        .filter(|n| n.starts_with(BIASED_COMPARE))
+}
+
+/// Adds `, tgsi_compare_bias` to the `texture(` call of naga's GLSL function `name`.
+fn add_bias(glsl: &str, name: &str) -> std::result::Result<String, String> {
+    let head = format!("{}() {{\n", crate::glsl_stage::written_name(name));
+    let missing = || format!("naga's GLSL is not as expected: {name}");
+    let body = glsl.find(&head).ok_or_else(missing)? + head.len();
+    let call = body + glsl[body..].find("texture(").ok_or_else(missing)? + "texture(".len();
+    // The call's closing parenthesis.
+    let mut depth = 1;
+    let close = glsl[call..]
+        .char_indices()
+        .find(|&(_, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth == 0
+        })
+        .map(|(i, _)| call + i)
+        .ok_or_else(missing)?;
+    Ok(format!(
+        "{}, {COMPARE_BIAS}{}",
+        &glsl[..close],
+        &glsl[close..]
+    ))
 }
 
 /// Gives the functions of a module that reads GLSL built-ins their GLSL bodies.
@@ -70,6 +116,9 @@ pub(crate) fn finish_glsl(module: &Module, glsl: String) -> std::result::Result<
         let version_end = text.find('\n').map_or(text.len(), |i| i + 1);
         text.insert_str(version_end, "#extension GL_ARB_shader_clock : require\n");
     }
+    for name in biased_compares(module) {
+        text = add_bias(&text, name)?;
+    }
     Ok(text)
 }
 
@@ -91,6 +140,94 @@ impl Translator<'_> {
         }
         let pointer = self.body.expr(Expression::GlobalVariable(var));
         Some(self.body.load(pointer))
+    }
+
+    /// A depth comparison of `reference` at the implicit level plus `bias` through GLSL: the
+    /// operands go to private variables, a new function `tgsi_biased_compare_k()` samples
+    /// them at the implicit level (the writer adds the bias) and leaves the result in
+    /// another, which this returns.
+    pub(crate) fn glsl_biased_compare(
+        &mut self,
+        image: Handle<naga::GlobalVariable>,
+        sampler: Handle<naga::GlobalVariable>,
+        coordinate: Handle<Expression>,
+        array_index: Option<Handle<Expression>>,
+        reference: Handle<Expression>,
+        bias: Handle<Expression>,
+    ) -> Result<Handle<Expression>> {
+        let k = biased_compares(&self.module).count();
+        let f32_ty = self.ty(TypeInner::Scalar(Scalar::F32));
+        let coordinate_ty = self.type_of(coordinate)?;
+        let coordinate_ty = self.ty(coordinate_ty);
+        let index_ty = match array_index {
+            Some(i) => {
+                let inner = self.type_of(i)?;
+                Some(self.ty(inner))
+            }
+            None => None,
+        };
+        let existing = self
+            .module
+            .global_variables
+            .iter()
+            .find(|(_, v)| v.name.as_deref() == Some(COMPARE_BIAS))
+            .map(|(h, _)| h);
+        let bias_var = match existing {
+            Some(h) => h,
+            None => self.private(COMPARE_BIAS, f32_ty),
+        };
+        let coordinate_var = self.private(&format!("tgsi_compare_coordinate_{k}"), coordinate_ty);
+        let index_var = index_ty.map(|ty| self.private(&format!("tgsi_compare_layer_{k}"), ty));
+        let reference_var = self.private(&format!("tgsi_compare_reference_{k}"), f32_ty);
+        let result_var = self.private(&format!("tgsi_compare_result_{k}"), f32_ty);
+        let stores = [
+            (Some(coordinate_var), Some(coordinate)),
+            (index_var, array_index),
+            (Some(reference_var), Some(reference)),
+            (Some(bias_var), Some(bias)),
+        ];
+        for (var, value) in stores {
+            if let (Some(var), Some(value)) = (var, value) {
+                let pointer = self.body.expr(Expression::GlobalVariable(var));
+                self.body.store(pointer, value);
+            }
+        }
+        // The sample in a function of its own, where the writer finds it.
+        let function = Function {
+            name: Some(format!("{BIASED_COMPARE}{k}")),
+            ..Function::default()
+        };
+        let mut b = crate::body::Body::new(function);
+        let load = |b: &mut crate::body::Body, var| {
+            let pointer = b.expr(Expression::GlobalVariable(var));
+            b.load(pointer)
+        };
+        let coordinate = load(&mut b, coordinate_var);
+        let array_index = index_var.map(|v| load(&mut b, v));
+        let depth_ref = Some(load(&mut b, reference_var));
+        let image = b.expr(Expression::GlobalVariable(image));
+        let sampler = b.expr(Expression::GlobalVariable(sampler));
+        let sample = b.expr(Expression::ImageSample {
+            image,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index,
+            offset: None,
+            level: naga::SampleLevel::Auto,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let result = b.expr(Expression::GlobalVariable(result_var));
+        b.store(result, sample);
+        b.stmt(naga::Statement::Return { value: None });
+        let function = self
+            .module
+            .functions
+            .append(b.finish(), naga::Span::UNDEFINED);
+        self.call_empty(function);
+        let pointer = self.body.expr(Expression::GlobalVariable(result_var));
+        Ok(self.body.load(pointer))
     }
 
     /// CLOCK through `clock2x32ARB()`: x the low word, y the high word.

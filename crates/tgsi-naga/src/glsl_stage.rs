@@ -110,7 +110,7 @@ fn defect(what: &str) -> Error {
 
 /// The name naga's GLSL gives a function named `name` (it separates final digits from the
 /// suffixes it adds for uniqueness).
-fn written_name(name: &str) -> String {
+pub(crate) fn written_name(name: &str) -> String {
     if name.ends_with(|c: char| c.is_ascii_digit()) {
         format!("{name}_")
     } else {

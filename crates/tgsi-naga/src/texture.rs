@@ -534,8 +534,15 @@ impl Translator<'_> {
         let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
         let (coords, level) =
             self.wrap_coordinates(unit, view, coords, level, offset.is_some() || moved)?;
+        let biased_compare = match (reference, level) {
+            (Some(r), SampleLevel::Bias(b)) if !in_shader && self.options.glsl_builtins => {
+                Some((r, b))
+            }
+            _ => None,
+        };
         if reference.is_some()
             && !in_shader
+            && biased_compare.is_none()
             && !matches!(level, SampleLevel::Auto | SampleLevel::Zero)
         {
             return Err(
@@ -548,6 +555,22 @@ impl Translator<'_> {
             .samplers
             .get(&unit)
             .ok_or_else(|| self.undeclared(File::Sampler, unit as i32))?;
+        if let Some((reference, bias)) = biased_compare {
+            if offset.is_some() || self.options.border_colors.contains_key(&unit) {
+                return Err(self.unsupported(
+                    "a biased depth comparison with a texel offset or an emulated border colour",
+                ));
+            }
+            // GLSL's texture() takes the bias that naga's comparisons lack.
+            return self.glsl_biased_compare(
+                view.var,
+                sampler,
+                coordinate,
+                array_index,
+                reference,
+                bias,
+            );
+        }
         if !in_shader && matches!(view.class, ImageClass::Depth { .. }) != reference.is_some() {
             return Err(self.unsupported("shadow target and sampler view disagree"));
         }

@@ -20,15 +20,16 @@ use std::time::{Duration, Instant};
 use tgsi_naga::{Output, Target, WriteOptions};
 
 /// Counts this translator reaches today: (corpus/stage, translated and valid, spirv-val,
-/// glslang). The one mesa fragment shader left makes a biased depth comparison in the
-/// sampler, which naga cannot express; the report lists the reasons for the others.
+/// glslang). GLSL takes every shader; the one mesa fragment shader SPIR-V lacks makes a
+/// biased depth comparison in the sampler, which naga's IR cannot express; the report
+/// lists the reasons for the others.
 const FLOORS: [(&str, usize, usize, usize); 10] = [
     ("mesa/vs", 700, 700, 700),
-    ("mesa/fs", 585, 585, 585),
+    ("mesa/fs", 585, 585, 586),
     ("mesa/cs", 257, 257, 257),
     ("mesa/gs", 347, 347, 347),
     ("virgl/vs", 538, 538, 538),
-    ("virgl/fs", 558, 558, 561),
+    ("virgl/fs", 558, 558, 563),
     ("virgl/cs", 227, 227, 228),
     ("virgl/gs", 304, 304, 304),
     ("virgl/tcs", 238, 238, 238),

@@ -981,7 +981,22 @@ fn glsl_built_ins_naga_lacks() {
                    PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\n\
                    IMM[0] UINT32 {0, 0, 0, 0}\n  0: CLOCK TEMP[0].y\n\
                    1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n";
+    let biased = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                  DCL SVIEW[0], SHADOW2D, FLOAT\n  0: TXB OUT[0], IN[0], SAMP[0], SHADOW2D\n\
+                  1: END\n";
     let glsl = tgsi_naga::options_for(Target::Glsl);
+    let txb = refusal(biased, &tgsi_naga::Options::default());
+    assert!(
+        txb.starts_with("6:6: TXB: naga compares depth only"),
+        "{txb}"
+    );
+    check_with(
+        "glsl-biased-compare",
+        biased,
+        "frag",
+        &[Target::Glsl],
+        &glsl,
+    );
     // Without GLSL's built-ins they are refused with their position.
     let fs = refusal(fragment, &tgsi_naga::Options::default());
     assert!(fs.starts_with("2:1: DCL IN[0], LAYER: "), "{fs}");
@@ -1004,6 +1019,7 @@ fn glsl_built_ins_naga_lacks() {
                 "tgsi_builtin_clock = clock2x32ARB();",
             ][..],
         ),
+        (biased, &[", tgsi_compare_bias);"][..]),
     ] {
         let shader = tgsi::parse(text).expect("parse");
         let module = tgsi_naga::translate_with(&shader, &glsl).expect("translate");
