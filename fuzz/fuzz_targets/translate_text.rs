@@ -5,9 +5,10 @@
 //! 1-D views as rows, depth comparisons in the shader, integer samplers, a loop budget,
 //! vertex, geometry and tessellation shaders as compute shaders, images with atomics and
 //! buffer images in storage buffers, constant buffers past 1 KiB as storage buffers).
-//! Every valid module is written by all five back ends, and geometry and tessellation
-//! shaders are also written as GLSL stages (`tgsi_naga::geometry_glsl`,
-//! `tgsi_naga::tessellation_glsl`). Nothing may panic.
+//! Every valid module is written by all five back ends, and every shader is also written as
+//! GLSL with GLSL's built-ins (`Options::glsl_builtins`), geometry and tessellation shaders
+//! as GLSL stages (`tgsi_naga::geometry_glsl`, `tgsi_naga::tessellation_glsl`). Nothing may
+//! panic.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -93,9 +94,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for options in [Options::default(), emulating()] {
-        // Refused or written: the GLSL stages written around naga's must never panic either.
+        // Refused or written: GLSL written around naga's (the geometry and tessellation
+        // stages, GLSL's built-ins) must never panic either.
         let glsl_options = Options {
             native_int64: false,
+            glsl_builtins: true,
             ..options.clone()
         };
         let write = WriteOptions::default();
@@ -106,7 +109,13 @@ fuzz_target!(|data: &[u8]| {
             tgsi::Processor::TessCtrl | tgsi::Processor::TessEval => {
                 let _ = tgsi_naga::tessellation_glsl(&shader, &glsl_options, &write);
             }
-            _ => {}
+            _ => {
+                if let Ok(module) = tgsi_naga::translate_with(&shader, &glsl_options) {
+                    if let Ok(info) = tgsi_naga::validate(&module) {
+                        let _ = tgsi_naga::write(&module, &info, Target::Glsl, &write);
+                    }
+                }
+            }
         }
         let Ok(module) = tgsi_naga::translate_with(&shader, &options) else {
             continue;

@@ -6,7 +6,10 @@
 //! depth comparisons with a LOD bias (`texture(samplerShadow, coord, bias)`: naga compares
 //! only at the implicit level or level 0): each such sample is a function
 //! `tgsi_biased_compare_k()` that compares at the implicit level, and the writer adds the
-//! bias, `tgsi_compare_bias`, to its `texture()`.
+//! bias, `tgsi_compare_bias`, to its `texture()`. A fragment shader's POSITION reads
+//! `gl_FragCoord` redeclared with the shader's `FS_COORD_ORIGIN` and
+//! `FS_COORD_PIXEL_CENTER` where they differ from GL's defaults (`origin_upper_left` —
+//! TGSI's default —, `pixel_center_integer`; GLSL ES has neither).
 //! The translation keeps each in a private variable that an empty function fills —
 //! `tgsi_glsl_builtins()`, called once at entry, and `tgsi_glsl_clock()` at each CLOCK —
 //! and [`crate::write`] gives those functions their GLSL bodies. Only GLSL can be written
@@ -33,6 +36,12 @@ const FILLED: [(&str, &str); 2] = [
     ),
 ];
 const CLOCK_VALUE: &str = "tgsi_builtin_clock";
+
+/// The private `vec4<f32>` a fragment POSITION reads from a redeclared `gl_FragCoord`; its
+/// name goes on with the layout qualifiers it needs.
+const FRAG_COORD: &str = "tgsi_builtin_frag_coord";
+const UPPER_LEFT: &str = "_upper_left";
+const INTEGER_CENTER: &str = "_integer_center";
 
 /// The functions of biased depth comparisons (a number follows), and what they read.
 const BIASED_COMPARE: &str = "tgsi_biased_compare_";
@@ -104,6 +113,33 @@ pub(crate) fn finish_glsl(module: &Module, glsl: String) -> std::result::Result<
                 body.push_str(&format!("    {name} = {value};\n"));
             }
         }
+        let frag_coord = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, v)| v.name.as_deref())
+            .find(|n| n.starts_with(FRAG_COORD));
+        if let Some(name) = frag_coord {
+            let qualifiers: Vec<&str> = [
+                (UPPER_LEFT, "origin_upper_left"),
+                (INTEGER_CENTER, "pixel_center_integer"),
+            ]
+            .into_iter()
+            .filter(|(suffix, _)| name.contains(suffix))
+            .map(|(_, q)| q)
+            .collect();
+            if text.lines().next().is_some_and(|l| l.ends_with(" es")) {
+                return Err(format!(
+                    "GLSL ES has no {} for FS_COORD_ORIGIN/FS_COORD_PIXEL_CENTER",
+                    qualifiers.join(" or ")
+                ));
+            }
+            let version_end = text.find('\n').map_or(text.len(), |i| i + 1);
+            text.insert_str(
+                version_end,
+                &format!("layout({}) in vec4 gl_FragCoord;\n", qualifiers.join(", ")),
+            );
+            body.push_str(&format!("    {name} = gl_FragCoord;\n"));
+        }
         text = replace_body(&text, BUILTINS, &body).map_err(|e| e.to_string())?;
     }
     if function(module, CLOCK).is_some() {
@@ -134,6 +170,48 @@ impl Translator<'_> {
         };
         let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
         let var = self.private(name, u32_ty);
+        if function(&self.module, BUILTINS).is_none() {
+            let fill = self.empty_function(BUILTINS);
+            self.call_empty(fill);
+        }
+        let pointer = self.body.expr(Expression::GlobalVariable(var));
+        Some(self.body.load(pointer))
+    }
+
+    /// The `vec4<f32>` a fragment shader's POSITION reads through a redeclared
+    /// `gl_FragCoord`, where its `FS_COORD_ORIGIN` is UPPER_LEFT (TGSI's default, not GL's)
+    /// or its `FS_COORD_PIXEL_CENTER` INTEGER; `None` where GL's `gl_FragCoord` is it.
+    pub(crate) fn glsl_frag_coord(&mut self) -> Option<Handle<Expression>> {
+        use tgsi::enums::{CoordOrigin, PixelCenter, PropertyName};
+        let property = |name| self.shader.property(name).unwrap_or(0);
+        let upper_left = CoordOrigin::from_number(property(PropertyName::FsCoordOrigin))
+            != Some(CoordOrigin::LowerLeft);
+        let integer = PixelCenter::from_number(property(PropertyName::FsCoordPixelCenter))
+            == Some(PixelCenter::Integer);
+        if !upper_left && !integer {
+            return None;
+        }
+        let name = format!(
+            "{FRAG_COORD}{}{}",
+            if upper_left { UPPER_LEFT } else { "" },
+            if integer { INTEGER_CENTER } else { "" }
+        );
+        let existing = self
+            .module
+            .global_variables
+            .iter()
+            .find(|(_, v)| v.name.as_deref() == Some(name.as_str()))
+            .map(|(h, _)| h);
+        let var = match existing {
+            Some(h) => h,
+            None => {
+                let ty = self.ty(TypeInner::Vector {
+                    size: VectorSize::Quad,
+                    scalar: Scalar::F32,
+                });
+                self.private(&name, ty)
+            }
+        };
         if function(&self.module, BUILTINS).is_none() {
             let fill = self.empty_function(BUILTINS);
             self.call_empty(fill);

@@ -187,8 +187,12 @@ impl Translator<'_> {
         if let (ShaderStage::Fragment, true, Some((name, _))) =
             (stage, self.options.glsl_builtins, semantic)
         {
-            if let Some(value) = self.glsl_builtin_input(name) {
-                let words = self.fill(value, Fill::Splat)?;
+            let value = match name {
+                Semantic::Position => self.glsl_frag_coord().map(|v| (v, Fill::Vec4)),
+                _ => self.glsl_builtin_input(name).map(|v| (v, Fill::Splat)),
+            };
+            if let Some((value, fill)) = value {
+                let words = self.fill(value, fill)?;
                 let pointer = self.register_pointer(&Register::new(d.file, index as i32))?;
                 self.body.store(pointer, words);
                 return Ok(());

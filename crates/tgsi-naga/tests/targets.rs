@@ -1037,3 +1037,47 @@ fn glsl_built_ins_naga_lacks() {
         assert!(spirv.to_string().contains("GLSL built-ins"), "{spirv}");
     }
 }
+
+#[test]
+fn fragment_coordinates_follow_the_properties_in_glsl() {
+    let body = "DCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+    let glsl = tgsi_naga::options_for(Target::Glsl);
+    // TGSI's default origin is the upper left, GL's the lower left.
+    for (properties, expected) in [
+        ("", Some("layout(origin_upper_left) in vec4 gl_FragCoord;")),
+        ("PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n", None),
+        (
+            "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER INTEGER\n",
+            Some("layout(pixel_center_integer) in vec4 gl_FragCoord;"),
+        ),
+        (
+            "PROPERTY FS_COORD_PIXEL_CENTER INTEGER\n",
+            Some("layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;"),
+        ),
+    ] {
+        let text = format!("FRAG\n{properties}{body}");
+        check_with("frag-coord", &text, "frag", &[Target::Glsl], &glsl);
+        let shader = tgsi::parse(&text).expect("parse");
+        let module = tgsi_naga::translate_with(&shader, &glsl).expect("translate");
+        let info = tgsi_naga::validate(&module).expect("valid");
+        let Ok(Output::Text(src)) =
+            tgsi_naga::write(&module, &info, Target::Glsl, &WriteOptions::default())
+        else {
+            panic!("GLSL is text")
+        };
+        match expected {
+            Some(line) => assert!(src.contains(line), "{line} missing from:\n{src}"),
+            None => assert!(!src.contains("in vec4 gl_FragCoord;"), "{src}"),
+        }
+        if expected.is_some() {
+            // GLSL ES cannot say it.
+            let es = WriteOptions {
+                glsl_version: 310,
+                glsl_es: true,
+                ..WriteOptions::default()
+            };
+            let error = tgsi_naga::write(&module, &info, Target::Glsl, &es).expect_err("ES");
+            assert!(error.to_string().contains("GLSL ES has no"), "{error}");
+        }
+    }
+}
