@@ -10,11 +10,12 @@
 //!
 //! Where softpipe departs from the spec (the `spec-*` cases), the spec's result — the
 //! companion case the case's `spec.json` names — is expected, as from the interpreter.
-//! Cases outside the translation's reach are listed with their reason and not compared:
-//! vertex streams other than 0 (refused by the translation), constants (gsref sets them
-//! as GLSL uniforms by name; the translation reads a uniform block). Varyings whose default
-//! location GL does not have (clip distances at 46 + n) get locations below 32 through
-//! `Options::varying_locations`, as a GL host would give them.
+//! gsref sets a case's constants as GLSL uniforms by name, while the translation reads a
+//! uniform buffer, so cases with constants are drawn by the repository's `tools/glrun`
+//! instead (the same draw on softpipe, the case's constant buffer 0 bound). Cases the
+//! translation refuses are listed with their reason and not compared. Varyings whose
+//! default location GL does not have (clip distances at 46 + n) get locations below 32
+//! through `Options::varying_locations`, as a GL host would give them.
 
 #[path = "support/gl_harness.rs"]
 mod gl_harness;
@@ -142,15 +143,23 @@ enum Outcome {
     Skipped(String),
 }
 
-fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
+/// The harnesses that draw a case: gsref, and glrun for cases with constants (gsref sets
+/// GLSL uniforms by name; the translation reads a uniform buffer, which glrun binds).
+struct Harnesses {
+    gsref: PathBuf,
+    glrun: Option<PathBuf>,
+}
+
+fn run_case(harnesses: &Harnesses, case: &Path, work: &Path) -> Result<Outcome, String> {
     let parse = |name: &str| {
         let text = std::fs::read_to_string(case.join(name)).map_err(|e| e.to_string())?;
         tgsi::parse(&text).map_err(|e| format!("{name}: {e}"))
     };
     let (vs, gs) = (parse("vs.tgsi")?, parse("gs.tgsi")?);
-    if gs.declarations.iter().any(|d| d.file == File::Constant) {
+    let constants = gs.declarations.iter().any(|d| d.file == File::Constant);
+    if constants && harnesses.glrun.is_none() {
         return Ok(Outcome::Skipped(
-            "constants (gsref sets GLSL uniforms by name)".into(),
+            "constants (gsref sets GLSL uniforms by name; glrun did not build)".into(),
         ));
     }
     // GL has 32 varying locations and tgsi-naga's fixed scheme puts some semantics past
@@ -226,17 +235,22 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
     ] {
         std::fs::write(input.join(name), text).map_err(|e| e.to_string())?;
     }
-    let run = Command::new(gsref)
-        .arg(&input)
-        .arg(&output)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !run.status.success() {
-        return Err(format!(
-            "gsref failed: {}{}",
-            String::from_utf8_lossy(&run.stdout),
-            String::from_utf8_lossy(&run.stderr)
-        ));
+    match (&harnesses.glrun, constants) {
+        (Some(glrun), true) => run_glrun(glrun, case, &input, &output, &case_json)?,
+        _ => {
+            let run = Command::new(&harnesses.gsref)
+                .arg(&input)
+                .arg(&output)
+                .output()
+                .map_err(|e| e.to_string())?;
+            if !run.status.success() {
+                return Err(format!(
+                    "gsref failed: {}{}",
+                    String::from_utf8_lossy(&run.stdout),
+                    String::from_utf8_lossy(&run.stderr)
+                ));
+            }
+        }
     }
     // Where softpipe departs from the spec, the spec's result is a companion case's
     // (tgsi-exec's `tests/data/gsref/README.md`); softpipe running the translation departs
@@ -260,6 +274,125 @@ fn run_case(gsref: &Path, case: &Path, work: &Path) -> Result<Outcome, String> {
         (Err(_), Ok(n)) if in_draw => Ok(Outcome::AsSoftpipeDeparts(n)),
         (Err(e), _) => Err(e),
     }
+}
+
+/// Draws a case with constants through glrun on softpipe: the translated shaders in
+/// `input`, the case's attribute words (`meta.json`) and constant buffer 0 (`consts.txt`),
+/// the varyings `case_json` names; leaves the capture and the counts in `output` as gsref
+/// would (`tf.bin`, and the `meta.json` fields [`compare`] reads).
+fn run_glrun(
+    glrun: &Path,
+    case: &Path,
+    input: &Path,
+    output: &Path,
+    case_json: &Value,
+) -> Result<(), String> {
+    let meta = json(&case.join("meta.json"));
+    std::fs::create_dir_all(output).map_err(|e| e.to_string())?;
+    let mut args: Vec<String> = vec![
+        "--vs".into(),
+        input.join("shader.vert").display().to_string(),
+        "--gs".into(),
+        input.join("shader.geom").display().to_string(),
+    ];
+    for (i, attribute) in meta["attributes"]
+        .as_array()
+        .ok_or("no attributes")?
+        .iter()
+        .enumerate()
+    {
+        let bytes: Vec<u8> = attribute["data"]
+            .as_array()
+            .ok_or("attribute without data")?
+            .iter()
+            .filter_map(|w| u32::from_str_radix(w.as_str()?.trim_start_matches("0x"), 16).ok())
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        let file = input.join(format!("attribute{i}.f32"));
+        std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+        args.extend(["--attrib".into(), format!("{i}:{}", file.display())]);
+    }
+    // consts.txt: `CONST[0][i] = 0x… 0x… 0x… 0x…   # name`.
+    let consts = std::fs::read_to_string(case.join("consts.txt")).map_err(|e| e.to_string())?;
+    let mut buffer = vec![0u8; 4096];
+    for line in consts.lines() {
+        let Some((register, words)) = line.split_once('=') else {
+            continue;
+        };
+        let slot: usize = register
+            .trim()
+            .strip_prefix("CONST[0][")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|r| r.parse().ok())
+            .ok_or(format!("consts.txt: {line}"))?;
+        let words = words.split('#').next().unwrap_or("").split_whitespace();
+        for (c, w) in words.enumerate().take(4) {
+            let w = u32::from_str_radix(w.trim_start_matches("0x"), 16)
+                .map_err(|e| format!("consts.txt: {e}"))?;
+            let at = 16 * slot + 4 * c;
+            if buffer.len() < at + 4 {
+                buffer.resize(at + 4, 0);
+            }
+            buffer[at..at + 4].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    let constants = input.join("constants.bin");
+    std::fs::write(&constants, buffer).map_err(|e| e.to_string())?;
+    args.extend(["--ubo".into(), format!("0:{}", constants.display())]);
+    let draw = &meta["draw"];
+    let mode = draw["mode"]
+        .as_str()
+        .unwrap_or("")
+        .trim_start_matches("GL_")
+        .to_lowercase();
+    let captured = match meta["gs"]["output_primitive"].as_str() {
+        Some("GL_POINTS") => "points",
+        Some("GL_LINE_STRIP") => "lines",
+        _ => "triangles",
+    };
+    args.extend([
+        "--draw".into(),
+        mode,
+        "--count".into(),
+        draw["count"].as_u64().unwrap_or(0).to_string(),
+        "--mode".into(),
+        captured.into(),
+    ]);
+    for v in case_json["varyings"].as_array().into_iter().flatten() {
+        args.extend(["--varying".into(), v.as_str().unwrap_or("").to_string()]);
+    }
+    let run = Command::new(glrun)
+        .args(&args)
+        .arg("--out")
+        .arg(output.join("tf.bin"))
+        .env("GALLIUM_DRIVER", "softpipe")
+        .env("MESA_GL_VERSION_OVERRIDE", "4.5")
+        .env("MESA_GLSL_VERSION_OVERRIDE", "450")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !run.status.success() {
+        return Err(format!(
+            "glrun failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    let report = String::from_utf8_lossy(&run.stdout);
+    let field = |name: &str| {
+        report
+            .split_whitespace()
+            .skip_while(|w| *w != name)
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(u64::MAX)
+    };
+    let counts = serde_json::json!({
+        "queries": {
+            "primitives_generated": [field("generated"), 0, 0, 0],
+            "primitives_written": [field("written"), 0, 0, 0],
+        },
+        "tf_buffers": [{"file": "tf.bin", "stride_bytes": field("stride")}],
+    });
+    std::fs::write(output.join("meta.json"), counts.to_string()).map_err(|e| e.to_string())
 }
 
 /// Compares the transform feedback and queries of a gsref run of the translation
@@ -339,10 +472,18 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
             return;
         }
     };
+    let glrun = gl_harness::build(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/glrun/glrun.c"),
+        Path::new(env!("CARGO_TARGET_TMPDIR")),
+        "glrun",
+    )
+    .map_err(|why| eprintln!("glrun: {why}"))
+    .ok();
+    let harnesses = Harnesses { gsref, glrun };
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("geometry-glsl");
     // gsref needs Mesa's EGL and softpipe: a case's own GLSL must run first.
     std::fs::create_dir_all(&work).expect("work directory");
-    let probe = Command::new(&gsref)
+    let probe = Command::new(&harnesses.gsref)
         .arg(&cases[0])
         .arg(work.join("probe"))
         .output()
@@ -367,7 +508,7 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
     let (mut departing, mut skipped, mut failures) = (Vec::new(), Vec::new(), Vec::new());
     for case in &cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();
-        match run_case(&gsref, case, &work) {
+        match run_case(&harnesses, case, &work) {
             Ok(Outcome::Identical(n)) => {
                 identical += 1;
                 words += n;
@@ -383,11 +524,12 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
     eprintln!(
         "{identical} of {} gsref cases identical to softpipe (or to the spec where softpipe \
          departs from it), {} identical to softpipe's departing run ({}); {words} words; {} \
-         not compared:\n  {}",
+         not compared{}{}",
         cases.len(),
         departing.len(),
         departing.join(", "),
         skipped.len(),
+        if skipped.is_empty() { "" } else { ":\n  " },
         skipped.join("\n  ")
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

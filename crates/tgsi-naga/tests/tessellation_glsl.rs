@@ -3,9 +3,9 @@
 //! tessellation) and give the results of `../shared/corpus/tessref`: for every case, the
 //! case's `vs.tgsi`, `tcs.tgsi` and `tes.tgsi` (`gs.tgsi` where there is one) — the TGSI a
 //! virgl guest sent for the case's GLSL — are translated to GLSL and drawn by the
-//! repository's `tools/tessrun` as the case was drawn (patches, instances, attributes,
+//! repository's `tools/glrun` as the case was drawn (patches, instances, attributes,
 //! default levels, uniforms as constant buffer 0), and every transform-feedback word the
-//! case recorded, and its primitive counts, must come back. tessrun is built here (Debian
+//! case recorded, and its primitive counts, must come back. glrun is built here (Debian
 //! `build-essential libegl-dev libgl-dev`, Mesa's `libgl1-mesa-dri`); without it, the
 //! corpus, or a context Mesa gives it, the test says so and is skipped.
 
@@ -24,12 +24,12 @@ fn tmp() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tessellation-glsl")
 }
 
-/// Builds tessrun into the test's temporary directory, or says why it cannot.
-fn build_tessrun() -> Result<PathBuf, String> {
+/// Builds glrun into the test's temporary directory, or says why it cannot.
+fn build_glrun() -> Result<PathBuf, String> {
     gl_harness::build(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/tessrun/tessrun.c"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/glrun/glrun.c"),
         &tmp(),
-        "tessrun",
+        "glrun",
     )
 }
 
@@ -49,7 +49,7 @@ fn num(v: &Value) -> usize {
     v.as_u64().unwrap_or(0) as usize
 }
 
-/// What tessrun needs besides the shaders: the draw of a case.
+/// What glrun needs besides the shaders: the draw of a case.
 fn draw_args(case: &Path, meta: &Value) -> Result<Vec<String>, String> {
     let mut args = vec![
         "--patch-vertices".to_string(),
@@ -133,7 +133,7 @@ fn captured(last: &tgsi::Shader, prefix: &str) -> (Vec<String>, Vec<(u32, usize)
 }
 
 /// Translates a case's shaders, draws them and compares; returns the words compared.
-fn run_case(tessrun: &Path, case: &Path) -> Result<usize, String> {
+fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
     let meta = json(&case.join("meta.json"));
     let parse = |name: &str| -> Result<Option<tgsi::Shader>, String> {
         match std::fs::read_to_string(case.join(name)) {
@@ -193,7 +193,7 @@ fn run_case(tessrun: &Path, case: &Path) -> Result<usize, String> {
     }
     args.extend(draw_args(case, &meta)?);
     let tf = dir.join("tf.bin");
-    let run = Command::new(tessrun)
+    let run = Command::new(glrun)
         .args(&args)
         .arg("--out")
         .arg(&tf)
@@ -202,7 +202,7 @@ fn run_case(tessrun: &Path, case: &Path) -> Result<usize, String> {
         .map_err(|e| e.to_string())?;
     if !run.status.success() {
         return Err(format!(
-            "tessrun failed: {}",
+            "glrun failed: {}",
             String::from_utf8_lossy(&run.stderr)
         ));
     }
@@ -264,8 +264,8 @@ fn run_case(tessrun: &Path, case: &Path) -> Result<usize, String> {
     Ok(compared)
 }
 
-/// Whether tessrun can draw here: the first case's own GLSL (`shader.*`) must run.
-fn can_draw(tessrun: &Path, case: &Path) -> Result<(), String> {
+/// Whether glrun can draw here: the first case's own GLSL (`shader.*`) must run.
+fn can_draw(glrun: &Path, case: &Path) -> Result<(), String> {
     let meta = json(&case.join("meta.json"));
     let mut args: Vec<String> = Vec::new();
     for (option, file) in [
@@ -283,7 +283,7 @@ fn can_draw(tessrun: &Path, case: &Path) -> Result<(), String> {
         args.push(v["name"].as_str().unwrap_or("").to_string());
     }
     args.extend(draw_args(case, &meta)?);
-    let run = Command::new(tessrun)
+    let run = Command::new(glrun)
         .args(&args)
         .arg("--out")
         .arg(tmp().join("probe.bin"))
@@ -312,21 +312,21 @@ fn translated_tessellation_shaders_run_on_mesa_as_llvmpipe_ran_them() {
         eprintln!("skipped: no tessref cases ({} absent)", root.display());
         return;
     };
-    let tessrun = match build_tessrun() {
+    let glrun = match build_glrun() {
         Ok(t) => t,
         Err(why) => {
             eprintln!("skipped: {why}");
             return;
         }
     };
-    if let Err(why) = can_draw(&tessrun, first) {
-        eprintln!("skipped: tessrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
+    if let Err(why) = can_draw(&glrun, first) {
+        eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
         return;
     }
     let (mut identical, mut words, mut failures) = (0, 0, Vec::new());
     for case in &cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();
-        match run_case(&tessrun, case) {
+        match run_case(&glrun, case) {
             Ok(n) => {
                 identical += 1;
                 words += n;

@@ -1,5 +1,5 @@
 //! What the tests that run translations on Mesa's OpenGL share: where `../shared` is, and
-//! building a C harness (`../shared/tools/gsref`, the repository's `tools/tessrun`) with
+//! building a C harness (`../shared/tools/gsref`, the repository's `tools/glrun`) with
 //! the system's compiler, EGL and OpenGL.
 
 use std::path::{Path, PathBuf};

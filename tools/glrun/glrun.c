@@ -1,18 +1,23 @@
 /*
- * tessrun: draws GL_PATCHES through a GLSL vertex, tessellation (and optional geometry)
- * program on Mesa's OpenGL with rasterizer discard, and writes what transform feedback
- * captured. tgsi-naga's tests run its GLSL tessellation shaders with it on llvmpipe
- * (softpipe has no tessellation) and compare with ../shared/corpus/tessref.
+ * glrun: one draw through a GLSL program — a vertex shader, optional tessellation
+ * shaders, an optional geometry shader — on Mesa's OpenGL with rasterizer discard, writing
+ * what transform feedback captured. tgsi-naga's tests run their GLSL stages with it and
+ * compare with ../shared/corpus/tessref (on llvmpipe: softpipe has no tessellation) and
+ * gsref (on softpipe).
  *
- *   tessrun --vs F --tes F [--tcs F] [--gs F] --patch-vertices N --patches P
- *           [--instances I] [--attrib LOC:FILE]... [--ubo BINDING:FILE]...
- *           [--default-outer a,b,c,d] [--default-inner a,b]
- *           --mode points|lines|triangles --varying NAME... --out FILE
+ *   glrun --vs F [--tcs F] [--tes F] [--gs F]
+ *         [--draw patches --patch-vertices N --patches P | --draw MODE --count N]
+ *         [--instances I] [--attrib LOC:FILE]... [--ubo BINDING:FILE]...
+ *         [--default-outer a,b,c,d] [--default-inner a,b]
+ *         --mode points|lines|triangles --varying NAME... --out FILE
  *
- * Attribute files hold vec4s of little-endian floats (vertex k at 16·k); UBO files raw
- * bytes. Prints "generated G written W stride S" and writes W primitives' bytes.
- * Build: cc -O2 -o tessrun tessrun.c -lEGL -lOpenGL (Debian: libegl-dev libgl-dev).
- * Run with GALLIUM_DRIVER=llvmpipe. Exit status 0 on success, 1 on any failure (stderr says
+ * MODE: points, lines, line_strip, lines_adjacency, triangles, triangle_strip,
+ * triangles_adjacency (patches, the default, needs --tes). Attribute files hold vec4s of
+ * little-endian floats (vertex k at 16·k); UBO files raw bytes. Prints "generated G
+ * written W stride S" and writes W primitives' bytes (--mode: the captured primitive).
+ * Build: cc -O2 -o glrun glrun.c -lEGL -lOpenGL (Debian: libegl-dev libgl-dev). Choose the
+ * driver with GALLIUM_DRIVER (softpipe needs MESA_GL_VERSION_OVERRIDE=4.5 and
+ * MESA_GLSL_VERSION_OVERRIDE=450 for a 4.5 context). Exit status 0 on success, 1 on any failure (stderr says
  * which), 2 on usage errors.
  */
 #define GL_GLEXT_PROTOTYPES 1
@@ -32,7 +37,7 @@ static void fail(const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
-   fprintf(stderr, "tessrun: ");
+   fprintf(stderr, "glrun: ");
    vfprintf(stderr, fmt, ap);
    fprintf(stderr, "\n");
    va_end(ap);
@@ -41,7 +46,7 @@ static void fail(const char *fmt, ...)
 
 static void usage(const char *why)
 {
-   fprintf(stderr, "tessrun: %s (see the comment at the top of tessrun.c)\n", why);
+   fprintf(stderr, "glrun: %s (see the comment at the top of glrun.c)\n", why);
    exit(2);
 }
 
@@ -96,7 +101,8 @@ int main(int argc, char **argv)
    const char *varyings[MAX_ITEMS], *attrib_files[MAX_ITEMS], *ubo_files[MAX_ITEMS];
    int attrib_locs[MAX_ITEMS], ubo_bindings[MAX_ITEMS];
    int n_varyings = 0, n_attribs = 0, n_ubos = 0;
-   int patch_vertices = 0, patches = 0, instances = 1;
+   int patch_vertices = 0, patches = 0, instances = 1, count = 0;
+   const char *draw = "patches";
    float outer[4] = {1, 1, 1, 1}, inner[2] = {1, 1};
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
@@ -112,6 +118,8 @@ int main(int argc, char **argv)
       else if (!strcmp(a, "--mode")) mode = v;
       else if (!strcmp(a, "--patch-vertices")) patch_vertices = atoi(v);
       else if (!strcmp(a, "--patches")) patches = atoi(v);
+      else if (!strcmp(a, "--draw")) draw = v;
+      else if (!strcmp(a, "--count")) count = atoi(v);
       else if (!strcmp(a, "--instances")) instances = atoi(v);
       else if (!strcmp(a, "--default-outer"))
          sscanf(v, "%f,%f,%f,%f", &outer[0], &outer[1], &outer[2], &outer[3]);
@@ -128,8 +136,28 @@ int main(int argc, char **argv)
       } else
          usage("unknown option");
    }
-   if (!vs || !tes || !out || !mode || patch_vertices < 1 || patches < 1 || n_varyings == 0)
-      usage("--vs, --tes, --patch-vertices, --patches, --mode, --varying and --out are needed");
+   static const struct { const char *name; GLenum mode; } draws[] = {
+      {"patches", GL_PATCHES}, {"points", GL_POINTS}, {"lines", GL_LINES},
+      {"line_strip", GL_LINE_STRIP}, {"lines_adjacency", GL_LINES_ADJACENCY},
+      {"triangles", GL_TRIANGLES}, {"triangle_strip", GL_TRIANGLE_STRIP},
+      {"triangles_adjacency", GL_TRIANGLES_ADJACENCY},
+   };
+   GLenum draw_mode = GL_PATCHES;
+   int known = 0;
+   for (unsigned i = 0; i < sizeof draws / sizeof draws[0]; i++)
+      if (!strcmp(draw, draws[i].name)) {
+         draw_mode = draws[i].mode;
+         known = 1;
+      }
+   if (!known)
+      usage("unknown --draw mode");
+   if (draw_mode == GL_PATCHES) {
+      if (!tes || patch_vertices < 1 || patches < 1)
+         usage("a patch draw needs --tes, --patch-vertices and --patches");
+      count = patch_vertices * patches;
+   }
+   if (!vs || !out || !mode || count < 1 || n_varyings == 0)
+      usage("--vs, --mode, --varying, --out and a draw (--count or patches) are needed");
    GLenum primitive = !strcmp(mode, "points") ? GL_POINTS
                       : !strcmp(mode, "lines") ? GL_LINES
                                                : GL_TRIANGLES;
@@ -154,7 +182,7 @@ int main(int argc, char **argv)
    if (context == EGL_NO_CONTEXT ||
        !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
       fail("no OpenGL 4.5 core context");
-   fprintf(stderr, "tessrun: %s\n", (const char *)glGetString(GL_RENDERER));
+   fprintf(stderr, "glrun: %s\n", (const char *)glGetString(GL_RENDERER));
 
    /* Mesa draws nothing into an incomplete default framebuffer: bind a 1x1 one. */
    GLuint fbo, rb;
@@ -169,7 +197,8 @@ int main(int argc, char **argv)
    glAttachShader(program, shader(GL_VERTEX_SHADER, vs));
    if (tcs)
       glAttachShader(program, shader(GL_TESS_CONTROL_SHADER, tcs));
-   glAttachShader(program, shader(GL_TESS_EVALUATION_SHADER, tes));
+   if (tes)
+      glAttachShader(program, shader(GL_TESS_EVALUATION_SHADER, tes));
    if (gs)
       glAttachShader(program, shader(GL_GEOMETRY_SHADER, gs));
    glTransformFeedbackVaryings(program, n_varyings, varyings, GL_INTERLEAVED_ATTRIBS);
@@ -217,9 +246,11 @@ int main(int argc, char **argv)
       glBindBufferBase(GL_UNIFORM_BUFFER, ubo_bindings[i], buffer);
       free(data);
    }
-   glPatchParameteri(GL_PATCH_VERTICES, patch_vertices);
-   glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, outer);
-   glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, inner);
+   if (draw_mode == GL_PATCHES) {
+      glPatchParameteri(GL_PATCH_VERTICES, patch_vertices);
+      glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, outer);
+      glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, inner);
+   }
 
    const GLsizeiptr capacity = 64 << 20;
    GLuint tf;
@@ -233,7 +264,7 @@ int main(int argc, char **argv)
    glBeginQuery(GL_PRIMITIVES_GENERATED, queries[0]);
    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, queries[1]);
    glBeginTransformFeedback(primitive);
-   glDrawArraysInstanced(GL_PATCHES, 0, patch_vertices * patches, instances);
+   glDrawArraysInstanced(draw_mode, 0, count, instances);
    glEndTransformFeedback();
    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
    glEndQuery(GL_PRIMITIVES_GENERATED);
