@@ -193,10 +193,12 @@ pub struct Options {
     /// past them, so a GL host linking stages gives the varyings they use locations of its
     /// own. Every stage of a pipeline must be translated with the same map.
     pub varying_locations: BTreeMap<(Semantic, u32), u32>,
-    /// Read what naga has no built-in for through GLSL's (`gl_Layer` and
-    /// `gl_HelperInvocation` in fragment shaders, CLOCK as `clock2x32ARB()`; see
-    /// `glsl_builtins`): only GLSL can then be written ([`crate::options_for`] sets it for
-    /// GLSL). Without it those are refused.
+    /// Read what naga has no built-in for through GLSL's (`gl_Layer`,
+    /// `gl_HelperInvocation` and `gl_FragCoord` redeclared as `FS_COORD_ORIGIN` and
+    /// `FS_COORD_PIXEL_CENTER` say in fragment shaders, CLOCK as `clock2x32ARB()`, depth
+    /// comparisons with a LOD bias; see `glsl_builtins`): only GLSL can then be written
+    /// ([`crate::options_for`] sets it for GLSL). Without it those are refused (a POSITION
+    /// input is then the target's own fragment coordinate).
     pub glsl_builtins: bool,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
