@@ -80,7 +80,8 @@ pub(crate) struct GeometryStage {
 /// ```
 /// let text = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
 ///             PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n\
-///             IMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n";
+///             IMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n\
+///               1: EMIT IMM[0].xxxx\n  2: END\n";
 /// let shader = tgsi::parse(text).unwrap();
 /// let options = tgsi_naga::options_for(tgsi_naga::Target::Glsl);
 /// let glsl = tgsi_naga::geometry_glsl(&shader, &options, &Default::default()).unwrap();

@@ -1,5 +1,6 @@
-//! What the GLSL stages naga lacks — geometry ([`crate::geometry_glsl`](fn@crate::geometry_glsl)) and
-//! tessellation control and evaluation ([`crate::tessellation_glsl`]) — share. The shader is translated as a
+//! What the GLSL stages naga lacks — geometry
+//! ([`crate::geometry_glsl`](fn@crate::geometry_glsl)) and tessellation control and
+//! evaluation ([`crate::tessellation_glsl`]) — share. The shader is translated as a
 //! compute entry point of one invocation whose stage-specific parts are private variables
 //! and calls of empty functions; naga's GLSL back end writes that module, and the writer
 //! then replaces the compute layout with the stage's declarations and gives the functions

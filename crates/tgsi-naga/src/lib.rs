@@ -16,9 +16,10 @@
 //! naga has no geometry or tessellation stages, so geometry shaders translate as compute
 //! shaders that record what they emit ([`Options::geometry_as_compute`], [`GeometryLayout`])
 //! and tessellation shaders as compute shaders a host runs around its tessellator
-//! ([`Options::tessellation_as_compute`]). GLSL has those stages: [`geometry_glsl`](fn@geometry_glsl) and
-//! [`tessellation_glsl`](fn@tessellation_glsl) write GLSL geometry and tessellation shaders around naga's GLSL of
-//! a one-invocation translation (see `glsl_stage`).
+//! ([`Options::tessellation_as_compute`]). GLSL has those stages:
+//! [`geometry_glsl`](fn@geometry_glsl) and [`tessellation_glsl`](fn@tessellation_glsl)
+//! write GLSL geometry and tessellation shaders around naga's GLSL of a one-invocation
+//! translation (see `glsl_stage`).
 
 mod alu;
 mod body;

@@ -421,10 +421,13 @@ fn control_glsl(shader: &Shader, options: &Options, glsl: &str) -> Result<String
                 (_, Some(l)) => format!("floatBitsToUint(_tcs2tes_location{l}[v])"),
                 (_, None) => continue,
             };
+            let slot = format!(
+                "{OUTPUT_FILE}.outputs[uint(1 + v * {stride} + {})]",
+                d.index
+            );
             let _ = writeln!(
                 gather,
-                "    for (int v = 0; v < {n}; v++) {{\n        {OUTPUT_FILE}.outputs[uint(1 + v * {stride} + {})] = {read};\n    }}",
-                d.index
+                "    for (int v = 0; v < {n}; v++) {{\n        {slot} = {read};\n    }}"
             );
             continue;
         }
@@ -449,9 +452,10 @@ fn control_glsl(shader: &Shader, options: &Options, glsl: &str) -> Result<String
                 Semantic::TessInner => format!("gl_TessLevelInner[{c}]"),
                 _ => format!("_tcs2tes_patch{}.{letter}", d.semantic_index),
             };
+            let word = format!("{slot}.{letter}");
             let _ = writeln!(
                 publish,
-                "    if ({slot}.{letter} != {seen}.{letter}) {{\n        {to} = uintBitsToFloat({slot}.{letter});\n    }}"
+                "    if ({word} != {seen}.{letter}) {{\n        {to} = uintBitsToFloat({word});\n    }}"
             );
             let _ = writeln!(zero, "        {to} = 0.0;");
         }
