@@ -99,21 +99,15 @@ fuzz_target!(|data: &[u8]| {
         let glsl_options = Options {
             native_int64: false,
             glsl_builtins: true,
+            geometry_as_compute: false,
+            tessellation_as_compute: false,
             ..options.clone()
         };
         let write = WriteOptions::default();
-        match shader.processor {
-            tgsi::Processor::Geometry => {
-                let _ = tgsi_naga::geometry_glsl(&shader, &glsl_options, &write);
-            }
-            tgsi::Processor::TessCtrl | tgsi::Processor::TessEval => {
-                let _ = tgsi_naga::tessellation_glsl(&shader, &glsl_options, &write);
-            }
-            _ => {
-                if let Ok(module) = tgsi_naga::translate_with(&shader, &glsl_options) {
-                    if let Ok(info) = tgsi_naga::validate(&module) {
-                        let _ = tgsi_naga::write(&module, &info, Target::Glsl, &write);
-                    }
+        if tgsi_naga::glsl_stage(&shader, &glsl_options, &write).is_none() {
+            if let Ok(module) = tgsi_naga::translate_with(&shader, &glsl_options) {
+                if let Ok(info) = tgsi_naga::validate(&module) {
+                    let _ = tgsi_naga::write(&module, &info, Target::Glsl, &write);
                 }
             }
         }

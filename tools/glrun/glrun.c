@@ -85,6 +85,19 @@ static GLuint shader(GLenum type, const char *path)
    return s;
 }
 
+/* A new buffer bound to `target` holding the bytes of `path`. */
+static GLuint upload(GLenum target, const char *path)
+{
+   long n;
+   char *data = read_file(path, &n);
+   GLuint buffer;
+   glGenBuffers(1, &buffer);
+   glBindBuffer(target, buffer);
+   glBufferData(target, n, data, GL_STATIC_DRAW);
+   free(data);
+   return buffer;
+}
+
 /* "N:FILE" */
 static const char *split(const char *arg, int *number)
 {
@@ -226,26 +239,12 @@ int main(int argc, char **argv)
    glGenVertexArrays(1, &vao);
    glBindVertexArray(vao);
    for (int i = 0; i < n_attribs; i++) {
-      long n;
-      char *data = read_file(attrib_files[i], &n);
-      GLuint buffer;
-      glGenBuffers(1, &buffer);
-      glBindBuffer(GL_ARRAY_BUFFER, buffer);
-      glBufferData(GL_ARRAY_BUFFER, n, data, GL_STATIC_DRAW);
+      upload(GL_ARRAY_BUFFER, attrib_files[i]);
       glVertexAttribPointer(attrib_locs[i], 4, GL_FLOAT, GL_FALSE, 16, NULL);
       glEnableVertexAttribArray(attrib_locs[i]);
-      free(data);
    }
-   for (int i = 0; i < n_ubos; i++) {
-      long n;
-      char *data = read_file(ubo_files[i], &n);
-      GLuint buffer;
-      glGenBuffers(1, &buffer);
-      glBindBuffer(GL_UNIFORM_BUFFER, buffer);
-      glBufferData(GL_UNIFORM_BUFFER, n, data, GL_STATIC_DRAW);
-      glBindBufferBase(GL_UNIFORM_BUFFER, ubo_bindings[i], buffer);
-      free(data);
-   }
+   for (int i = 0; i < n_ubos; i++)
+      glBindBufferBase(GL_UNIFORM_BUFFER, ubo_bindings[i], upload(GL_UNIFORM_BUFFER, ubo_files[i]));
    if (draw_mode == GL_PATCHES) {
       glPatchParameteri(GL_PATCH_VERTICES, patch_vertices);
       glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, outer);

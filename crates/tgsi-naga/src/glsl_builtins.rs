@@ -15,7 +15,7 @@
 //! and [`crate::write`] gives those functions their GLSL bodies. Only GLSL can be written
 //! from such a module; the other back ends refuse it.
 
-use naga::{Expression, Function, Handle, Module, Scalar, TypeInner, VectorSize};
+use naga::{Expression, Function, GlobalVariable, Handle, Module, Scalar, TypeInner, VectorSize};
 use tgsi::enums::Semantic;
 use tgsi::ir::Instruction;
 
@@ -53,6 +53,15 @@ fn function(module: &Module, name: &str) -> Option<Handle<Function>> {
         .functions
         .iter()
         .find(|(_, f)| f.name.as_deref() == Some(name))
+        .map(|(h, _)| h)
+}
+
+/// The global variable named `name`, if the module has one.
+fn global(module: &Module, name: &str) -> Option<Handle<GlobalVariable>> {
+    module
+        .global_variables
+        .iter()
+        .find(|(_, v)| v.name.as_deref() == Some(name))
         .map(|(h, _)| h)
 }
 
@@ -105,11 +114,7 @@ pub(crate) fn finish_glsl(module: &Module, glsl: String) -> std::result::Result<
     if function(module, BUILTINS).is_some() {
         let mut body = String::new();
         for (name, value) in FILLED {
-            if module
-                .global_variables
-                .iter()
-                .any(|(_, v)| v.name.as_deref() == Some(name))
-            {
+            if global(module, name).is_some() {
                 body.push_str(&format!("    {name} = {value};\n"));
             }
         }
@@ -159,6 +164,28 @@ pub(crate) fn finish_glsl(module: &Module, glsl: String) -> std::result::Result<
 }
 
 impl Translator<'_> {
+    /// The private variable `name` (made with type `inner` the first time: the writer fills
+    /// and reads it by name, so there is one).
+    fn private_once(&mut self, name: &str, inner: TypeInner) -> Handle<GlobalVariable> {
+        match global(&self.module, name) {
+            Some(var) => var,
+            None => {
+                let ty = self.ty(inner);
+                self.private(name, ty)
+            }
+        }
+    }
+
+    /// Loads the private variable `var` that `tgsi_glsl_builtins()` fills, calling that
+    /// function (at entry) the first time.
+    fn load_filled(&mut self, var: Handle<GlobalVariable>) -> Handle<Expression> {
+        if function(&self.module, BUILTINS).is_none() {
+            let fill = self.empty_function(BUILTINS);
+            self.call_empty(fill);
+        }
+        let pointer = self.body.expr(Expression::GlobalVariable(var));
+        self.body.load(pointer)
+    }
     /// The `u32` a fragment shader's `LAYER` input or `HELPER_INVOCATION` system value reads
     /// through GLSL (`None` for other semantics): a private variable that
     /// `tgsi_glsl_builtins()`, called here the first time, fills.
@@ -168,14 +195,8 @@ impl Translator<'_> {
             Semantic::HelperInvocation => FILLED[1].0,
             _ => return None,
         };
-        let u32_ty = self.ty(TypeInner::Scalar(Scalar::U32));
-        let var = self.private(name, u32_ty);
-        if function(&self.module, BUILTINS).is_none() {
-            let fill = self.empty_function(BUILTINS);
-            self.call_empty(fill);
-        }
-        let pointer = self.body.expr(Expression::GlobalVariable(var));
-        Some(self.body.load(pointer))
+        let var = self.private_once(name, TypeInner::Scalar(Scalar::U32));
+        Some(self.load_filled(var))
     }
 
     /// The `vec4<f32>` a fragment shader's POSITION reads through a redeclared
@@ -196,28 +217,14 @@ impl Translator<'_> {
             if upper_left { UPPER_LEFT } else { "" },
             if integer { INTEGER_CENTER } else { "" }
         );
-        let existing = self
-            .module
-            .global_variables
-            .iter()
-            .find(|(_, v)| v.name.as_deref() == Some(name.as_str()))
-            .map(|(h, _)| h);
-        let var = match existing {
-            Some(h) => h,
-            None => {
-                let ty = self.ty(TypeInner::Vector {
-                    size: VectorSize::Quad,
-                    scalar: Scalar::F32,
-                });
-                self.private(&name, ty)
-            }
-        };
-        if function(&self.module, BUILTINS).is_none() {
-            let fill = self.empty_function(BUILTINS);
-            self.call_empty(fill);
-        }
-        let pointer = self.body.expr(Expression::GlobalVariable(var));
-        Some(self.body.load(pointer))
+        let var = self.private_once(
+            &name,
+            TypeInner::Vector {
+                size: VectorSize::Quad,
+                scalar: Scalar::F32,
+            },
+        );
+        Some(self.load_filled(var))
     }
 
     /// A depth comparison of `reference` at the implicit level plus `bias` through GLSL: the
@@ -244,16 +251,7 @@ impl Translator<'_> {
             }
             None => None,
         };
-        let existing = self
-            .module
-            .global_variables
-            .iter()
-            .find(|(_, v)| v.name.as_deref() == Some(COMPARE_BIAS))
-            .map(|(h, _)| h);
-        let bias_var = match existing {
-            Some(h) => h,
-            None => self.private(COMPARE_BIAS, f32_ty),
-        };
+        let bias_var = self.private_once(COMPARE_BIAS, TypeInner::Scalar(Scalar::F32));
         let coordinate_var = self.private(&format!("tgsi_compare_coordinate_{k}"), coordinate_ty);
         let index_var = index_ty.map(|ty| self.private(&format!("tgsi_compare_layer_{k}"), ty));
         let reference_var = self.private(&format!("tgsi_compare_reference_{k}"), f32_ty);
@@ -310,22 +308,13 @@ impl Translator<'_> {
 
     /// CLOCK through `clock2x32ARB()`: x the low word, y the high word.
     pub(crate) fn glsl_clock(&mut self, inst: &Instruction) -> Result<()> {
-        let existing = self
-            .module
-            .global_variables
-            .iter()
-            .find(|(_, v)| v.name.as_deref() == Some(CLOCK_VALUE))
-            .map(|(h, _)| h);
-        let var = match existing {
-            Some(h) => h,
-            None => {
-                let ty = self.ty(TypeInner::Vector {
-                    size: VectorSize::Bi,
-                    scalar: Scalar::U32,
-                });
-                self.private(CLOCK_VALUE, ty)
-            }
-        };
+        let var = self.private_once(
+            CLOCK_VALUE,
+            TypeInner::Vector {
+                size: VectorSize::Bi,
+                scalar: Scalar::U32,
+            },
+        );
         let read = match function(&self.module, CLOCK) {
             Some(f) => f,
             None => self.empty_function(CLOCK),

@@ -80,6 +80,26 @@ pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::
     translate::translate(shader, options)
 }
 
+/// A geometry or tessellation shader written as a GLSL stage ([`geometry_glsl`](fn@geometry_glsl),
+/// [`tessellation_glsl`](fn@tessellation_glsl)), unless `options` asks for it as a compute
+/// shader; `None` for the shaders [`translate_with`] and [`write`] take.
+pub fn glsl_stage(
+    shader: &tgsi::Shader,
+    options: &Options,
+    write_options: &WriteOptions,
+) -> Option<Result<String, Error>> {
+    use tgsi::Processor;
+    match shader.processor {
+        Processor::Geometry if !options.geometry_as_compute => {
+            Some(geometry_glsl(shader, options, write_options))
+        }
+        Processor::TessCtrl | Processor::TessEval if !options.tessellation_as_compute => {
+            Some(tessellation_glsl(shader, options, write_options))
+        }
+        _ => None,
+    }
+}
+
 /// The translation options a target needs: GLSL (through naga) has no 64-bit integers, and
 /// has built-ins naga lacks ([`Options::glsl_builtins`]). HLSL is taken at shader model 6.0
 /// or later; [`options_for_model`] knows the model.

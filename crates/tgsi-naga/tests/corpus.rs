@@ -175,21 +175,14 @@ fn corpus_translates_and_validates() {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             // GLSL gets its own translation: 64-bit values without 64-bit integers.
-            // Geometry shaders become GLSL geometry shaders.
-            let glsl_options = stage_options(tgsi_naga::options_for(Target::Glsl));
-            type WriteStage = fn(
-                &tgsi::Shader,
-                &tgsi_naga::Options,
-                &WriteOptions,
-            ) -> Result<String, tgsi_naga::Error>;
-            let glsl_stage: Option<WriteStage> = match stage {
-                "gs" => Some(tgsi_naga::geometry_glsl),
-                "tcs" | "tes" => Some(tgsi_naga::tessellation_glsl),
-                _ => None,
+            // Geometry and tessellation shaders become GLSL stages.
+            let glsl_options = tgsi_naga::Options {
+                geometry_as_compute: false,
+                tessellation_as_compute: false,
+                ..stage_options(tgsi_naga::options_for(Target::Glsl))
             };
-            let glsl = if let Some(write_stage) = glsl_stage {
-                write_stage(&shader, &glsl_options, &options)
-                    .map(Output::Text)
+            let glsl = if let Some(text) = tgsi_naga::glsl_stage(&shader, &glsl_options, &options) {
+                text.map(Output::Text)
                     .map_err(|e| format!("{}: {}", e.item, e.reason))
             } else {
                 tgsi_naga::translate_with(&shader, &glsl_options)

@@ -26,7 +26,7 @@ use std::process::Command;
 use gl_harness::shared;
 use serde_json::Value;
 use tgsi::enums::{File, Semantic};
-use tgsi_naga::{Output, Target, WriteOptions};
+use tgsi_naga::{Target, WriteOptions};
 
 /// Builds gsref into the test's temporary directory, or says why it cannot.
 fn build_gsref() -> Result<PathBuf, String> {
@@ -177,13 +177,7 @@ fn run_case(harnesses: &Harnesses, case: &Path, work: &Path) -> Result<Outcome, 
         }
         Err(e) => return Err(format!("gs.tgsi: {e}")),
     };
-    let module = tgsi_naga::translate_with(&vs, &options).map_err(|e| format!("vs.tgsi: {e}"))?;
-    let info = tgsi_naga::validate(&module).map_err(|e| e.to_string())?;
-    let Output::Text(vertex) =
-        tgsi_naga::write(&module, &info, Target::Glsl, &write).map_err(|e| e.to_string())?
-    else {
-        return Err("GLSL is text".into());
-    };
+    let vertex = gl_harness::vertex_glsl(&vs, &options)?;
     // The translated vertex shader reads IN[i] at location i: give attribute i that name.
     let mut case_json = json(&case.join("case.json"));
     let attribs = case_json["attribs"].as_array_mut().ok_or("no attribs")?;
@@ -361,36 +355,19 @@ fn run_glrun(
     for v in case_json["varyings"].as_array().into_iter().flatten() {
         args.extend(["--varying".into(), v.as_str().unwrap_or("").to_string()]);
     }
-    let run = Command::new(glrun)
-        .args(&args)
-        .arg("--out")
-        .arg(output.join("tf.bin"))
-        .env("GALLIUM_DRIVER", "softpipe")
-        .env("MESA_GL_VERSION_OVERRIDE", "4.5")
-        .env("MESA_GLSL_VERSION_OVERRIDE", "450")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !run.status.success() {
-        return Err(format!(
-            "glrun failed: {}",
-            String::from_utf8_lossy(&run.stderr)
-        ));
-    }
-    let report = String::from_utf8_lossy(&run.stdout);
-    let field = |name: &str| {
-        report
-            .split_whitespace()
-            .skip_while(|w| *w != name)
-            .nth(1)
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(u64::MAX)
-    };
+    // Softpipe gives a 4.5 context only when asked.
+    let env = [
+        ("GALLIUM_DRIVER", "softpipe"),
+        ("MESA_GL_VERSION_OVERRIDE", "4.5"),
+        ("MESA_GLSL_VERSION_OVERRIDE", "450"),
+    ];
+    let drawn = gl_harness::glrun(glrun, &args, &output.join("tf.bin"), &env)?;
     let counts = serde_json::json!({
         "queries": {
-            "primitives_generated": [field("generated"), 0, 0, 0],
-            "primitives_written": [field("written"), 0, 0, 0],
+            "primitives_generated": [drawn.generated, 0, 0, 0],
+            "primitives_written": [drawn.written, 0, 0, 0],
         },
-        "tf_buffers": [{"file": "tf.bin", "stride_bytes": field("stride")}],
+        "tf_buffers": [{"file": "tf.bin", "stride_bytes": drawn.stride}],
     });
     std::fs::write(output.join("meta.json"), counts.to_string()).map_err(|e| e.to_string())
 }

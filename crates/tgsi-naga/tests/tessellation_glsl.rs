@@ -18,7 +18,7 @@ use std::process::Command;
 use gl_harness::shared;
 use serde_json::Value;
 use tgsi::enums::{File, Semantic};
-use tgsi_naga::{Output, Target, WriteOptions};
+use tgsi_naga::{Target, WriteOptions};
 
 fn tmp() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tessellation-glsl")
@@ -147,13 +147,7 @@ fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
     let write = WriteOptions::default();
     let vs = parse("vs.tgsi")?.ok_or("no vs.tgsi")?;
     let tes = parse("tes.tgsi")?.ok_or("no tes.tgsi")?;
-    let module = tgsi_naga::translate_with(&vs, &options).map_err(|e| format!("vs.tgsi: {e}"))?;
-    let info = tgsi_naga::validate(&module).map_err(|e| e.to_string())?;
-    let Output::Text(vertex) =
-        tgsi_naga::write(&module, &info, Target::Glsl, &write).map_err(|e| e.to_string())?
-    else {
-        return Err("GLSL is text".into());
-    };
+    let vertex = gl_harness::vertex_glsl(&vs, &options)?;
     let dir = tmp().join(case.file_name().unwrap_or_default());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let mut args: Vec<String> = Vec::new();
@@ -193,33 +187,12 @@ fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
     }
     args.extend(draw_args(case, &meta)?);
     let tf = dir.join("tf.bin");
-    let run = Command::new(glrun)
-        .args(&args)
-        .arg("--out")
-        .arg(&tf)
-        .env("GALLIUM_DRIVER", "llvmpipe")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !run.status.success() {
-        return Err(format!(
-            "glrun failed: {}",
-            String::from_utf8_lossy(&run.stderr)
-        ));
-    }
-    let report = String::from_utf8_lossy(&run.stdout);
-    let field = |name: &str| {
-        report
-            .split_whitespace()
-            .skip_while(|w| *w != name)
-            .nth(1)
-            .and_then(|n| n.parse::<usize>().ok())
-            .unwrap_or(usize::MAX)
-    };
+    let drawn = gl_harness::glrun(glrun, &args, &tf, &[("GALLIUM_DRIVER", "llvmpipe")])?;
     for (query, ours) in [
-        ("primitives_generated", field("generated")),
-        ("primitives_written", field("written")),
+        ("primitives_generated", drawn.generated),
+        ("primitives_written", drawn.written),
     ] {
-        if num(&meta[query]) != ours {
+        if meta[query].as_u64() != Some(ours) {
             return Err(format!(
                 "{query}: llvmpipe {}, translation {ours}",
                 meta[query]
@@ -229,7 +202,7 @@ fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
     let reference = words(&std::fs::read(case.join("tf.bin")).map_err(|e| e.to_string())?);
     let ours = words(&std::fs::read(&tf).map_err(|e| e.to_string())?);
     let ref_stride = (num(&meta["tf_stride_bytes"]) / 4).max(1);
-    let our_stride = (field("stride") / 4).max(1);
+    let our_stride = (drawn.stride as usize / 4).max(1);
     let vertices = reference.len() / ref_stride;
     if ours.len() / our_stride != vertices {
         return Err(format!(

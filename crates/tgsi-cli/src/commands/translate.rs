@@ -223,19 +223,10 @@ fn translate_one(
     };
     // GLSL has geometry and tessellation stages (naga has not: tgsi-naga writes them
     // around naga's GLSL).
-    use tgsi::enums::Processor;
-    type WriteStage =
-        fn(&tgsi::Shader, &tgsi_naga::Options, &WriteOptions) -> Result<String, tgsi_naga::Error>;
-    let glsl_stage: Option<WriteStage> = match shader.processor {
-        Processor::Geometry if !args.geometry_as_compute => Some(tgsi_naga::geometry_glsl),
-        Processor::TessCtrl | Processor::TessEval if !args.tessellation_as_compute => {
-            Some(tgsi_naga::tessellation_glsl)
+    if target == Target::Glsl {
+        if let Some(glsl) = tgsi_naga::glsl_stage(shader, &options, &write_options) {
+            return Ok(glsl.map_err(translation_failed)?.into_bytes());
         }
-        _ => None,
-    };
-    if let (Target::Glsl, Some(write_stage)) = (target, glsl_stage) {
-        let glsl = write_stage(shader, &options, &write_options).map_err(translation_failed)?;
-        return Ok(glsl.into_bytes());
     }
     let module = tgsi_naga::translate_with(shader, &options).map_err(translation_failed)?;
     let info = tgsi_naga::validate(&module).map_err(|e| {

@@ -39,3 +39,60 @@ pub fn build(source: &Path, dir: &Path, name: &str) -> Result<PathBuf, String> {
     }
     Ok(binary)
 }
+
+/// A vertex shader's GLSL (`options`, default write options).
+pub fn vertex_glsl(vs: &tgsi::Shader, options: &tgsi_naga::Options) -> Result<String, String> {
+    let module = tgsi_naga::translate_with(vs, options).map_err(|e| format!("vs.tgsi: {e}"))?;
+    let info = tgsi_naga::validate(&module).map_err(|e| e.to_string())?;
+    let write = tgsi_naga::WriteOptions::default();
+    match tgsi_naga::write(&module, &info, tgsi_naga::Target::Glsl, &write) {
+        Ok(tgsi_naga::Output::Text(text)) => Ok(text),
+        Ok(tgsi_naga::Output::Words(_)) => Err("GLSL is text".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// What `tools/glrun` reports of its draw.
+pub struct Drawn {
+    pub generated: u64,
+    pub written: u64,
+    /// Bytes of a captured vertex.
+    pub stride: u64,
+}
+
+/// Runs `tools/glrun` with `args`, writing the capture to `out`, in the environment `env`.
+pub fn glrun(
+    binary: &Path,
+    args: &[String],
+    out: &Path,
+    env: &[(&str, &str)],
+) -> Result<Drawn, String> {
+    let run = Command::new(binary)
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .envs(env.iter().copied())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !run.status.success() {
+        return Err(format!(
+            "glrun failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        ));
+    }
+    // "generated G written W stride S"
+    let report = String::from_utf8_lossy(&run.stdout);
+    let field = |name: &str| {
+        report
+            .split_whitespace()
+            .skip_while(|w| *w != name)
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or(format!("glrun's report has no {name}: {report}"))
+    };
+    Ok(Drawn {
+        generated: field("generated")?,
+        written: field("written")?,
+        stride: field("stride")?,
+    })
+}
