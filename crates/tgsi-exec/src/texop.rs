@@ -8,7 +8,8 @@
 
 use crate::compile::{Inst, Program, SlotOp, TexOp};
 use crate::machine::{Env, Machine, Res};
-use crate::texture::{self, QuadVec, TexRequest};
+use crate::resource::Resources;
+use crate::texture::{self, Direct, DirectOp, QuadVec, TexRequest};
 
 /// Value sources of a texture instruction (TXD and SAMPLE_D have three: coordinates and
 /// two derivatives; the opcode table gives none more than four).
@@ -34,11 +35,30 @@ impl<const N: usize> Machine<N> {
             .as_ref()
             .map(|o| std::array::from_fn(|c| self.fetch(o, c, all, res)));
         let mut out = [[0u32; N]; 4];
+        let quads = (0..N / 4).fold(0u64, |m, q| {
+            m | u64::from((exec >> (4 * q)) & 0xf != 0) << q
+        });
+        let lanes = |k: usize, c: usize, base: usize| -> [u32; 4] {
+            std::array::from_fn(|l| srcs.get(k).map_or(0, |s| s[c & 3][base + l]))
+        };
+        let direct = self.texture_direct(
+            inst,
+            tex,
+            res.resources,
+            res.implicit_lod,
+            quads,
+            lanes,
+            |base, r| {
+                for (o, channel) in out.iter_mut().zip(r) {
+                    o[base..base + 4].copy_from_slice(channel);
+                }
+            },
+        );
         // One quad's sources, `[source][lane][channel]`.
         let mut quad = [[[0u32; 4]; 4]; MAX_TEX_SOURCES];
         for q in 0..N / 4 {
             let base = 4 * q;
-            if (exec >> base) & 0xf == 0 {
+            if (exec >> base) & 0xf == 0 || direct & (1 << q) != 0 {
                 continue;
             }
             for (qs, s) in quad.iter_mut().zip(&srcs).take(nsrc) {
@@ -90,6 +110,100 @@ impl<const N: usize> Machine<N> {
             [0; 3]
         };
         Some(self.sample_quad(inst, tex, &res, &srcs[..n], offsets, base))
+    }
+
+    /// The quads of texture instruction `inst` the direct path takes ([`texture::Direct`]):
+    /// `quads` has bit q set for the quad of lanes `4q..4q + 4`, `lanes(source, channel,
+    /// base)` gives a quad's words of a value source (swizzled and modified), and `put(base,
+    /// result)` takes a quad's results (`[channel][lane]`). Returns the quads done; the
+    /// others (all of them when the instruction has indirect slots or texel offsets, or
+    /// its view and sampler are not of the direct kind) need [`Self::sample_quad`].
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn texture_direct(
+        &mut self,
+        inst: &Inst,
+        tex: &TexOp,
+        resources: &Resources,
+        implicit_lod: bool,
+        quads: u64,
+        lanes: impl Fn(usize, usize, usize) -> [u32; 4],
+        mut put: impl FnMut(usize, &[[u32; 4]; 4]),
+    ) -> u64 {
+        let Some(op) = DirectOp::new(inst.opcode, tex.target) else {
+            return 0;
+        };
+        let direct_slot = |s: &Option<SlotOp>| match s {
+            Some(SlotOp {
+                index,
+                indirect: None,
+                ..
+            }) => u32::try_from(*index).ok(),
+            _ => None,
+        };
+        let sampler = tex.sampler.as_ref().and_then(|_| direct_slot(&tex.sampler));
+        let view = match &tex.view {
+            Some(_) => direct_slot(&tex.view),
+            None => sampler,
+        };
+        let (Some(view), Some(sampler), None) = (
+            view.and_then(|i| resources.sampler_view(i)),
+            sampler.and_then(|i| resources.sampler(i)),
+            &tex.offsets,
+        ) else {
+            return 0;
+        };
+        let swizzle = tex.view.map_or([0, 1, 2, 3], |v| v.swizzle);
+        let seamless = resources.seamless_cube_map;
+        let Some(direct) = Direct::bind(
+            op,
+            view,
+            sampler,
+            seamless,
+            implicit_lod,
+            swizzle,
+            &mut self.textures,
+        ) else {
+            return 0;
+        };
+        let mut done = 0;
+        let mut left = quads;
+        while left != 0 {
+            let q = left.trailing_zeros();
+            left &= left - 1;
+            let base = 4 * q as usize;
+            let lod = op.lod_source().map_or([0; 4], |(k, c)| lanes(k, c, base));
+            if let Some(r) = direct.quad(lanes(0, 0, base), lanes(0, 1, base), lod) {
+                put(base, &r);
+                done |= 1 << q;
+            }
+        }
+        done
+    }
+
+    /// [`Self::texture_direct`] for an engine keeping its own registers: the quads of
+    /// texture instruction `pc` of `program` (bit q of `quads`: lanes `4q..4q + 4`) that
+    /// the direct path samples from the words `lanes(source, channel, base)` gives,
+    /// their results (`[channel][lane]`, before the destination's mask and saturation)
+    /// handed to `put(base, result)`. Returns the quads done; the others need
+    /// [`Self::texture_quad`].
+    pub fn texture_quads_direct(
+        &mut self,
+        program: &Program,
+        pc: usize,
+        env: &Env,
+        quads: u64,
+        lanes: impl Fn(usize, usize, usize) -> [u32; 4],
+        put: impl FnMut(usize, &[[u32; 4]; 4]),
+    ) -> u64 {
+        let Some((inst, tex)) = program
+            .insts
+            .get(pc)
+            .and_then(|i| Some((i, i.tex.as_deref()?)))
+        else {
+            return 0;
+        };
+        let frag = program.processor == tgsi::Processor::Fragment;
+        self.texture_direct(inst, tex, env.resources, frag, quads, lanes, put)
     }
 
     /// One quad of a texture instruction (lanes `base..base + 4` of the wave).

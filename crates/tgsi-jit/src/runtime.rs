@@ -258,9 +258,32 @@ pub(crate) unsafe extern "C" fn texture(
     let sources = inst.src.len().min(TEXTURE_SOURCES);
     // SAFETY: the machine outlives the run and compiled code holds no reference to it.
     let machine = unsafe { &mut *host.machine };
+    let quads = (0..WAVE / 4).fold(0u64, |m, q| {
+        m | u64::from((active >> (4 * q)) & 0xf != 0) << q
+    });
+    // The four lanes of a channel are adjacent.
+    let lanes = |k: usize, c: usize, base: usize| -> [u32; 4] {
+        let at = (4 * k + (c & 3)) * WAVE + base;
+        match src.get(at..at + 4) {
+            Some(l) if k < sources => [l[0], l[1], l[2], l[3]],
+            _ => [0; 4],
+        }
+    };
+    let direct = machine.texture_quads_direct(
+        host.program,
+        pc as usize,
+        host.env,
+        quads,
+        lanes,
+        |base, r| {
+            for (channel, r) in out.chunks_exact_mut(WAVE).zip(r) {
+                channel[base..base + 4].copy_from_slice(r);
+            }
+        },
+    );
     let mut srcs = [[[0u32; 4]; 4]; TEXTURE_SOURCES];
     for base in (0..WAVE).step_by(4) {
-        if (active >> base) & 0xf == 0 {
+        if (active >> base) & 0xf == 0 || direct & (1 << (base / 4)) != 0 {
             continue;
         }
         // The four lanes of a channel are adjacent: transpose them into the quad's lanes.

@@ -13,7 +13,7 @@
 
 use super::cmath::{ifloor, lerp_2d, pot_size};
 use super::texel::{Texel, View};
-use super::tile_cache::aliases;
+use super::tile_cache::{aliases, TILE};
 use super::wrap;
 use crate::format::unorm8x4;
 use crate::resource::{SamplerState, Target, Wrap};
@@ -100,8 +100,8 @@ impl Plan {
             .map(|[texel]| texel)
     }
 
-    /// [`Plan::bilinear`] of a quad's four lanes at one level, the footprints worked out
-    /// lane-parallel, or `None` when any lane needs the general path.
+    /// [`Plan::bilinear`] of a quad's four lanes at one level, or `None` when any lane
+    /// needs the general path.
     #[inline]
     pub fn bilinear_quad(
         &self,
@@ -140,36 +140,45 @@ impl Plan {
                 wrapped_axis(self.wrap[1], t, lv.height, offset[1]),
             )
         };
-        let inside = |i: &[i32; L], n: u32| i.iter().all(|&i| i >= 0 && (i as u32) < n);
-        if !(inside(&x.i0, lv.width)
-            && inside(&x.i1, lv.width)
-            && inside(&y.i0, lv.height)
-            && inside(&y.i1, lv.height))
-        {
+        // Inside the level (sizes are below 2^31, so a negative index is a huge one), and
+        // whether any footprint spans two tiles (only those can alias).
+        let mut inside = true;
+        let mut across = false;
+        for j in 0..L {
+            inside &= (x.i0[j] as u32) < lv.width
+                && (x.i1[j] as u32) < lv.width
+                && (y.i0[j] as u32) < lv.height
+                && (y.i1[j] as u32) < lv.height;
+            across |= ((x.i0[j] ^ x.i1[j]) as u32 | (y.i0[j] ^ y.i1[j]) as u32) >= TILE;
+        }
+        if !inside {
             return None;
         }
-        let whole = v.res.data.whole_words();
+        if across && (0..L).any(|j| aliases(level, 0, [x.i0[j], x.i1[j]], [y.i0[j], y.i1[j]])) {
+            return None;
+        }
+        // The four texels of each lane in `lerp_2d` order, as word indices: inside a
+        // cached level, so no index overflows (`View::new`).
+        let mut at = [[0usize; 4]; L];
+        let mut end = 0;
+        for (j, at) in at.iter_mut().enumerate() {
+            let r0 = lv.first + y.i0[j] as usize * lv.row;
+            let r1 = lv.first + y.i1[j] as usize * lv.row;
+            let (c0, c1) = (x.i0[j] as usize, x.i1[j] as usize);
+            *at = [r0 + c0, r0 + c1, r1 + c0, r1 + c1];
+            end = end.max(r0.max(r1) + c0.max(c1));
+        }
+        // Every word inside the resource's bytes, else the general path reads the zeros.
+        let words = v.res.data.whole_words().get(..=end)?;
         let mut out = [[0.0; 4]; L];
-        for (j, texel) in out.iter_mut().enumerate() {
-            let (x0, x1, y0, y1) = (x.i0[j], x.i1[j], y.i0[j], y.i1[j]);
-            if aliases(level, 0, [x0, x1], [y0, y1]) {
-                return None;
-            }
-            // Inside a cached level, so no index overflows (`View::new`).
-            let (r0, r1) = (
-                lv.first + y0 as usize * lv.row,
-                lv.first + y1 as usize * lv.row,
-            );
-            let (c0, c1) = (x0 as usize, x1 as usize);
-            // Every word inside the resource's bytes, else the general path reads the zeros.
-            let word = |at: usize| whole.get(at).map(|w| w.load(Relaxed));
-            let words = [
-                word(r0 + c0)?,
-                word(r0 + c1)?,
-                word(r1 + c0)?,
-                word(r1 + c1)?,
+        for (j, (o, at)) in out.iter_mut().zip(&at).enumerate() {
+            let texels = [
+                words[at[0]].load(Relaxed),
+                words[at[1]].load(Relaxed),
+                words[at[2]].load(Relaxed),
+                words[at[3]].load(Relaxed),
             ];
-            *texel = blend_words(self.order, x.w[j], y.w[j], words);
+            *o = blend_words(self.order, x.w[j], y.w[j], texels);
         }
         Some(out)
     }
@@ -185,26 +194,35 @@ struct Axis<const L: usize> {
 /// The power-of-two repeat axis of `img_filter_2d_linear_repeat_POT`, lane-parallel.
 #[inline(always)]
 fn pot_axis<const L: usize>(s: &[f32; L], size: u32, offset: i32) -> Axis<L> {
-    let u: [f32; L] = std::array::from_fn(|j| (s[j] * size as f32 - 0.5) + offset as f32);
-    let flr = u.map(ifloor);
     let mask = size as i32 - 1;
-    let i0 = flr.map(|f| f & mask);
-    Axis {
-        i0,
-        i1: i0.map(|i| (i + 1) & mask),
-        w: std::array::from_fn(|j| u[j] - flr[j] as f32),
+    let mut a = Axis {
+        i0: [0; L],
+        i1: [0; L],
+        w: [0.0; L],
+    };
+    for (j, &s) in s.iter().enumerate() {
+        let u = (s * size as f32 - 0.5) + offset as f32;
+        let flr = ifloor(u);
+        a.i0[j] = flr & mask;
+        a.i1[j] = (a.i0[j] + 1) & mask;
+        a.w[j] = u - flr as f32;
     }
+    a
 }
 
 /// An axis wrapped by the sampler's mode, lane by lane.
 #[inline(always)]
 fn wrapped_axis<const L: usize>(mode: Wrap, s: &[f32; L], size: u32, offset: i32) -> Axis<L> {
-    let l = s.map(|s| wrap::linear(mode, true, s, size, offset));
-    Axis {
-        i0: l.map(|l| l.i0),
-        i1: l.map(|l| l.i1),
-        w: l.map(|l| l.w),
+    let mut a = Axis {
+        i0: [0; L],
+        i1: [0; L],
+        w: [0.0; L],
+    };
+    for (j, &s) in s.iter().enumerate() {
+        let l = wrap::linear(mode, true, s, size, offset);
+        (a.i0[j], a.i1[j], a.w[j]) = (l.i0, l.i1, l.w);
     }
+    a
 }
 
 /// The bilinear blend (weights `wx`, `wy`, texels in `lerp_2d` order) of four texels of a

@@ -26,6 +26,7 @@
 mod aniso;
 mod cmath;
 mod cube;
+mod direct;
 mod fast2d;
 mod fetch;
 mod filter;
@@ -44,6 +45,7 @@ use std::sync::Arc;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
+pub use direct::{Direct, DirectOp};
 pub use texel::border_color;
 
 /// A quad's values: `[lane][channel]`, each a 32-bit word.
@@ -303,8 +305,16 @@ fn shadow_ref(t: TextureTarget) -> Option<usize> {
 
 /// The prepared view and sampler, or `None` for softpipe's zero result.
 fn bound<'p>(req: &TexRequest, prepared: &'p mut Prepared) -> Option<&'p (View, Samp)> {
-    let (view, st) = (req.view?, req.sampler?);
-    let seamless = req.seamless_cube_map;
+    bind(req.view?, req.sampler?, req.seamless_cube_map, prepared)
+}
+
+/// The prepared pair for a view and a sampler (`seamless`: the context's switch).
+fn bind<'p>(
+    view: &SamplerView,
+    st: &SamplerState,
+    seamless: bool,
+    prepared: &'p mut Prepared,
+) -> Option<&'p (View, Samp)> {
     let entry = lookup(
         &mut prepared.bound,
         |e| e.key.2 == seamless && same_view(&e.key.0, view) && same_sampler(&e.key.1, st),

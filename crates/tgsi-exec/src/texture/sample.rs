@@ -83,26 +83,21 @@ fn mip(
 ) -> [Texel; 4] {
     let st = &samp.st;
     let funcs = lod::mip_funcs(st, filter::pot2d(v), control);
-    let (min, mag_img) = match funcs {
-        _ if gather.is_some() => {
-            let img = filter::select(v, samp, Filter::Linear, true);
-            (img, img)
-        }
-        MipFuncs::LinearPot => (Img::Linear2DRepeatPot, Img::Linear2DRepeatPot),
-        MipFuncs::Aniso => (
-            filter::select(v, samp, Filter::Nearest, false),
-            filter::select(v, samp, st.mag_img_filter, false),
-        ),
-        _ => (
-            filter::select(v, samp, st.min_img_filter, false),
-            filter::select(v, samp, st.mag_img_filter, false),
-        ),
-    };
+    let (min, mag_img) = images(v, samp, funcs, gather);
     if funcs == MipFuncs::Aniso {
         return aniso::filter(v, samp, min, s, t, p, faces, offset, lods, control);
     }
     let first = v.view.first_level;
     let last = v.view.last_level;
+    let picks: [Levels; 4] = std::array::from_fn(|j| {
+        let magnify = lods[j] <= 0.0 && gather.is_none();
+        levels(funcs, lods[j], first, last, magnify)
+    });
+    if gather.is_none() {
+        if let Some(texels) = fast_quad(v, samp, (min, mag_img), s, t, &picks, lods, offset) {
+            return texels;
+        }
+    }
     // The specialised bilinear path, where the view, the sampler and the filters allow it.
     let fast = match (&samp.fast, min == mag_img, gather) {
         (Some(plan), true, None) => match min {
@@ -129,33 +124,6 @@ fn mip(
         };
         filter::run(v, samp, img, &a)
     };
-    let picks: [Levels; 4] = std::array::from_fn(|j| {
-        let magnify = lods[j] <= 0.0 && gather.is_none();
-        levels(funcs, lods[j], first, last, magnify)
-    });
-    // A quad whose lanes all sample the same levels (always so with an implicit LOD),
-    // lane-parallel where the specialised path takes all four.
-    if let Some((plan, pot)) = fast {
-        if picks.iter().all(|p| *p == picks[0]) {
-            let quad = |level| plan.bilinear_quad(v, pot, s, t, level, offset);
-            let quad = match picks[0] {
-                Levels::One { level, .. } => quad(level),
-                Levels::Blend(level0) => {
-                    quad(level0)
-                        .zip(quad(level0.wrapping_add(1)))
-                        .map(|(lo, hi)| {
-                            std::array::from_fn(|j| {
-                                let w = frac(lods[j]);
-                                std::array::from_fn(|c| lerp(w, lo[j][c], hi[j][c]))
-                            })
-                        })
-                }
-            };
-            if let Some(texels) = quad {
-                return texels;
-            }
-        }
-    }
     std::array::from_fn(|j| match picks[j] {
         Levels::One { level, mag } => run(if mag { mag_img } else { min }, j, level),
         Levels::Blend(level0) => {
@@ -165,6 +133,93 @@ fn mip(
             std::array::from_fn(|c| lerp(w, lo[c], hi[c]))
         }
     })
+}
+
+/// The minification and magnification image filters of a mip filter choice.
+fn images(v: &View, samp: &Samp, funcs: MipFuncs, gather: Option<u32>) -> (Img, Img) {
+    let st = &samp.st;
+    match funcs {
+        _ if gather.is_some() => {
+            let img = filter::select(v, samp, Filter::Linear, true);
+            (img, img)
+        }
+        MipFuncs::LinearPot => (Img::Linear2DRepeatPot, Img::Linear2DRepeatPot),
+        MipFuncs::Aniso => (
+            filter::select(v, samp, Filter::Nearest, false),
+            filter::select(v, samp, st.mag_img_filter, false),
+        ),
+        _ => (
+            filter::select(v, samp, st.min_img_filter, false),
+            filter::select(v, samp, st.mag_img_filter, false),
+        ),
+    }
+}
+
+/// A quad whose lanes all sample the same levels (always so with an implicit LOD) with
+/// one bilinear filter the specialised path reads, lane-parallel; `None` when the quad
+/// needs the general path.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn fast_quad(
+    v: &View,
+    samp: &Samp,
+    (min, mag): (Img, Img),
+    s: &[f32; 4],
+    t: &[f32; 4],
+    picks: &[Levels; 4],
+    lods: &[f32; 4],
+    offset: [i32; 3],
+) -> Option<[Texel; 4]> {
+    let plan = samp.fast.as_ref()?;
+    let pot = match min {
+        Img::Linear2D => false,
+        Img::Linear2DRepeatPot => true,
+        _ => return None,
+    };
+    if min != mag || picks.iter().any(|p| *p != picks[0]) {
+        return None;
+    }
+    let quad = |level| plan.bilinear_quad(v, pot, s, t, level, offset);
+    match picks[0] {
+        Levels::One { level, .. } => quad(level),
+        Levels::Blend(level0) => {
+            let (lo, hi) = (quad(level0)?, quad(level0.wrapping_add(1))?);
+            Some(std::array::from_fn(|j| {
+                let w = frac(lods[j]);
+                std::array::from_fn(|c| lerp(w, lo[j][c], hi[j][c]))
+            }))
+        }
+    }
+}
+
+/// [`get_samples`] of a quad of a 2-D view without a depth comparison, gather or explicit
+/// derivatives, `[channel][lane]`, where the specialised bilinear path takes the whole
+/// quad (the view and sampler have a [`Samp::fast`] plan, the filters are linear and the
+/// lanes share their levels); `None` otherwise, for [`get_samples`].
+pub(crate) fn fast_samples(
+    v: &View,
+    samp: &Samp,
+    q: &Coords,
+    control: Control,
+    frag: bool,
+) -> Option<[[f32; 4]; 4]> {
+    let st = &samp.st;
+    if samp.fast.is_none() || st.compare || matches!(control, Control::Gather | Control::Derivs) {
+        return None;
+    }
+    let funcs = lod::mip_funcs(st, filter::pot2d(v), control);
+    if funcs == MipFuncs::Aniso {
+        return None;
+    }
+    let none = [[[0.0; 4]; 2]; 3];
+    let lods = lod::unclamped(v, st, &q.s, &q.t, &q.p, &none, &q.c1, control, frag);
+    let lods = lod::clamp(st, lods);
+    let (first, last) = (v.view.first_level, v.view.last_level);
+    let picks = lods.map(|l| levels(funcs, l, first, last, l <= 0.0));
+    let images = images(v, samp, funcs, None);
+    let t = fast_quad(v, samp, images, &q.s, &q.t, &picks, &lods, [0; 3])?;
+    let channels = std::array::from_fn(|c| [t[0][c], t[1][c], t[2][c], t[3][c]]);
+    Some(v.swizzle_channels(channels))
 }
 
 /// The levels one lane samples.

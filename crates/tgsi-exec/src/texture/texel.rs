@@ -301,6 +301,22 @@ impl View {
         self.view.swizzle.map(|s| self.select(s, &t))
     }
 
+    /// [`View::swizzle`] of lanes held channel-major (`[channel][lane]`).
+    pub fn swizzle_channels<const L: usize>(&self, c: [[f32; L]; 4]) -> [[f32; L]; 4] {
+        use Swizzle::{W, X, Y, Z};
+        if self.view.swizzle == [X, Y, Z, W] {
+            return c;
+        }
+        self.view.swizzle.map(|s| match s {
+            X => c[0],
+            Y => c[1],
+            Z => c[2],
+            W => c[3],
+            Swizzle::Zero => [0.0; L],
+            Swizzle::One => [self.one(); L],
+        })
+    }
+
     /// One channel chosen by a swizzle.
     pub fn select(&self, s: Swizzle, t: &Texel) -> f32 {
         match s {
