@@ -112,6 +112,60 @@ impl<const N: usize> Machine<N> {
         Some(self.sample_quad(inst, tex, &res, &srcs[..n], offsets, base))
     }
 
+    /// Texture instruction `inst` bound for the direct path, if it qualifies: direct
+    /// slots, no texel offsets, and a view and sampler the specialised path reads.
+    fn direct(
+        &mut self,
+        inst: &Inst,
+        tex: &TexOp,
+        resources: &Resources,
+        implicit_lod: bool,
+    ) -> Option<Direct<'_>> {
+        let op = DirectOp::new(inst.opcode, tex.target)?;
+        let direct_slot = |s: &Option<SlotOp>| match s {
+            Some(SlotOp {
+                index,
+                indirect: None,
+                ..
+            }) => u32::try_from(*index).ok(),
+            _ => None,
+        };
+        let sampler = direct_slot(&tex.sampler);
+        let view = match &tex.view {
+            Some(_) => direct_slot(&tex.view),
+            None => sampler,
+        };
+        if tex.offsets.is_some() {
+            return None;
+        }
+        let view = resources.sampler_view(view?)?;
+        let sampler = resources.sampler(sampler?)?;
+        let swizzle = tex.view.map_or([0, 1, 2, 3], |v| v.swizzle);
+        Direct::bind(
+            op,
+            view,
+            sampler,
+            resources.seamless_cube_map,
+            implicit_lod,
+            swizzle,
+            &mut self.textures,
+        )
+    }
+
+    /// Texture instruction `pc` of `program` with the bindings of `env` as a compiled
+    /// sampler sees it, if it is of that kind ([`texture::Compiled`]).
+    pub fn compiled_sampler(
+        &mut self,
+        program: &Program,
+        pc: usize,
+        env: &Env,
+    ) -> Option<texture::Compiled<'_>> {
+        let inst = program.insts.get(pc)?;
+        let tex = inst.tex.as_deref()?;
+        let frag = program.processor == tgsi::Processor::Fragment;
+        self.direct(inst, tex, env.resources, frag)?.compiled()
+    }
+
     /// The quads of texture instruction `inst` the direct path takes ([`texture::Direct`]):
     /// `quads` has bit q set for the quad of lanes `4q..4q + 4`, `lanes(source, channel,
     /// base)` gives a quad's words of a value source (swizzled and modified), and `put(base,
@@ -129,42 +183,10 @@ impl<const N: usize> Machine<N> {
         lanes: impl Fn(usize, usize, usize) -> [u32; 4],
         mut put: impl FnMut(usize, &[[u32; 4]; 4]),
     ) -> u64 {
-        let Some(op) = DirectOp::new(inst.opcode, tex.target) else {
+        let Some(direct) = self.direct(inst, tex, resources, implicit_lod) else {
             return 0;
         };
-        let direct_slot = |s: &Option<SlotOp>| match s {
-            Some(SlotOp {
-                index,
-                indirect: None,
-                ..
-            }) => u32::try_from(*index).ok(),
-            _ => None,
-        };
-        let sampler = tex.sampler.as_ref().and_then(|_| direct_slot(&tex.sampler));
-        let view = match &tex.view {
-            Some(_) => direct_slot(&tex.view),
-            None => sampler,
-        };
-        let (Some(view), Some(sampler), None) = (
-            view.and_then(|i| resources.sampler_view(i)),
-            sampler.and_then(|i| resources.sampler(i)),
-            &tex.offsets,
-        ) else {
-            return 0;
-        };
-        let swizzle = tex.view.map_or([0, 1, 2, 3], |v| v.swizzle);
-        let seamless = resources.seamless_cube_map;
-        let Some(direct) = Direct::bind(
-            op,
-            view,
-            sampler,
-            seamless,
-            implicit_lod,
-            swizzle,
-            &mut self.textures,
-        ) else {
-            return 0;
-        };
+        let op = direct.op();
         let mut done = 0;
         let mut left = quads;
         while left != 0 {

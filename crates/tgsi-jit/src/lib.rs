@@ -53,6 +53,7 @@ mod lanes;
 mod native;
 mod native_wide;
 mod runtime;
+mod sampler;
 mod scalar_lanes;
 pub mod support;
 mod translate;
@@ -92,6 +93,8 @@ pub struct JitProgram {
     /// The code is correct only for waves whose lanes all start active
     /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
+    /// The texture instructions sampled inline (`sampler::inline_instructions`).
+    inline_textures: Vec<usize>,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -174,6 +177,7 @@ impl JitProgram {
                 _ => Vec::new(),
             },
             full_waves_only,
+            inline_textures: sampler::inline_instructions(&program),
             program,
             func,
             group,
@@ -202,7 +206,7 @@ pub const MAX_FUNCTION_SIZE: usize = 200_000;
 pub const FAST_REGALLOC_FROM: usize = 12_000;
 
 /// The ISA of this CPU with the JIT's settings and register allocator `regalloc`.
-fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
+pub(crate) fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
@@ -372,6 +376,15 @@ impl JitProgram {
             heap = (0..count).map(entry).collect();
             &heap
         };
+        // The bindings of the inline texture instructions, as the code reads them.
+        let textures: Vec<sampler::TexDesc> = self
+            .inline_textures
+            .iter()
+            .map(|&pc| {
+                m.compiled_sampler(&self.program, pc, env)
+                    .map_or(sampler::TexDesc::OFF, |c| sampler::TexDesc::of(&c))
+            })
+            .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
         let mut host = Host {
             machine: m,
@@ -429,6 +442,7 @@ impl JitProgram {
                 no_space: Bytes::NONE,
                 helpers: (env.helpers >> first) & group_mask,
                 sink: [0; 4],
+                textures: textures.as_ptr(),
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),

@@ -6,6 +6,7 @@
 //! quad for texture instructions with direct operands, and the interpreter's
 //! single-instruction step for everything else (memory, DFRACEXP, indirect operands).
 
+use crate::sampler::TexDesc;
 use std::mem::offset_of;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::resource::Storage;
@@ -150,6 +151,9 @@ pub(crate) struct Frame {
     pub helpers: u32,
     /// Where the stores of lanes that do not store go.
     pub sink: [u32; 4],
+    /// The bindings of the texture instructions sampled inline
+    /// ([`crate::sampler::inline_instructions`]), one each.
+    pub textures: *const TexDesc,
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -172,6 +176,7 @@ pub(crate) mod field {
     pub const NO_SPACE: i32 = offset_of!(Frame, no_space) as i32;
     pub const HELPERS: i32 = offset_of!(Frame, helpers) as i32;
     pub const SINK: i32 = offset_of!(Frame, sink) as i32;
+    pub const TEXTURES: i32 = offset_of!(Frame, textures) as i32;
     pub const BYTES_WORDS: i32 = offset_of!(Bytes, words) as i32;
     pub const BYTES_BASE: i32 = offset_of!(Bytes, base) as i32;
     pub const BYTES_SIZE: i32 = offset_of!(Bytes, size) as i32;

@@ -10,12 +10,14 @@
 //! take (lanes on different levels, a footprint on the border or across aliasing cache
 //! tiles) gives `None`, and the engine runs it through `execute_prepared`.
 
-use super::filter::Samp;
-use super::lod::Control;
+use super::fast2d::Words;
+use super::filter::{self, Samp};
+use super::lod::{self, Control, MipFuncs};
 use super::sample::{self, Coords};
 use super::texel::View;
 use super::{bind, Prepared};
-use crate::resource::{SamplerState, SamplerView};
+use crate::resource::{Filter, SamplerState, SamplerView, Swizzle, Wrap};
+use std::sync::atomic::AtomicU32;
 use tgsi::{Opcode, TextureTarget};
 
 /// What an instruction asks of the direct path.
@@ -96,6 +98,11 @@ impl<'p> Direct<'p> {
         })
     }
 
+    /// The instruction.
+    pub fn op(&self) -> DirectOp {
+        self.op
+    }
+
     /// One quad: coordinates `s` and `t` and the LOD channel (see [`DirectOp::lod_source`];
     /// ignored without one) as words, lane 0 top-left; the results channel-major
     /// (`[channel][lane]`), or `None` for `execute_prepared`.
@@ -116,6 +123,160 @@ impl<'p> Direct<'p> {
         Some(match self.sview_swizzle {
             None => words,
             Some(sw) => sw.map(|c| words[c as usize & 3]),
+        })
+    }
+}
+
+/// The filters a compiled sampler implements ([`Compiled`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompiledFilter {
+    /// `funcs_linear_2d_linear_repeat_POT`: the LOD picks a level pair, blended by its
+    /// fraction, or one level at either end; the power-of-two repeat bilinear filter
+    /// samples them.
+    Trilinear,
+    /// No mip filter and the same linear filter for minification and magnification: the
+    /// power-of-two repeat bilinear filter at the first level, whatever the LOD.
+    Bilinear,
+}
+
+/// One level of a [`Compiled`] view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompiledLevel {
+    /// Its first word in [`Compiled::words`].
+    pub first: u32,
+    /// Words per row.
+    pub row: u32,
+    /// Width, a power of two (the repeat filter's size).
+    pub width: u32,
+    /// Height, a power of two.
+    pub height: u32,
+}
+
+/// Levels a [`Compiled`] view may have.
+pub const COMPILED_LEVELS: usize = 16;
+
+/// A bound instruction described for a compiler, where every step of softpipe's sampling
+/// is simple enough to emit as vector code: a [`Direct`] instruction (TEX in a fragment
+/// shader, TXL or TEX_LZ) on a power-of-two 2-D view of a four-byte unorm texture with
+/// the identity swizzle, REPEAT wrapping on s and t, linear filters and either the linear
+/// mip filter or none. The quad's steps, each as [`Direct::quad`] takes them:
+///
+/// 1. the LOD: TEX `fast_log2(max(max(|s₃ − s₂|, |s₀ − s₂|)·size[0], max(|t₃ − t₂|,
+///    |t₀ − t₂|)·size[1])) + lod_bias` (one per quad, `max(a, b) = a > b ? a : b`), TXL
+///    `lod + lod_bias` per lane, TEX_LZ `lod_bias`; clamped by `l > min ? (l > max ? max :
+///    l) : min`;
+/// 2. [`CompiledFilter::Trilinear`]: `level0 = first_level + (int)lod` (`cvttss2si`); the
+///    pair `level0, level0 + 1` blended by `lod − floor(lod)` when `level0 < last_level`
+///    as unsigned numbers, else the single level `first_level` (`level0 < 0`) or
+///    `last_level` (every lane must have the same `level0`); [`CompiledFilter::Bilinear`]:
+///    `first_level`;
+/// 3. per level and axis, `u = (s·size − 0.5) + 0.0`, `i0 = floor(u) & (size − 1)`,
+///    `i1 = (i0 + 1) & (size − 1)`, weight `u − floor(u)` (Mesa's `util_ifloor`, which is
+///    `floor` for `|u| < 2²¹` outside `(−2⁻²⁰, 0)`; other lanes need the interpreter);
+///    a footprint that wraps (`i1 = 0`) on an axis longer than 32 texels may read another
+///    tile through softpipe's texture cache and needs the interpreter too;
+/// 4. texel `(x, y)` is word `first + y·row + x`; component c of the four texels is byte
+///    `shifts[c] / 8` times `1/255` (`f32`), blended as `lerp(wy, lerp(wx, t00, t10),
+///    lerp(wx, t01, t11))` with `lerp(w, a, b) = a + w·(b − a)`;
+/// 5. two levels blended as `lerp(w, lo, hi)`.
+///
+/// Every texel of every listed level lies inside `words`.
+pub struct Compiled<'a> {
+    /// The mip and image filters.
+    pub filter: CompiledFilter,
+    /// The view's first level.
+    pub first_level: u32,
+    /// The view's last level.
+    pub last_level: u32,
+    /// The sampler's LOD bias.
+    pub lod_bias: f32,
+    /// The sampler's smallest LOD.
+    pub min_lod: f32,
+    /// The sampler's largest LOD.
+    pub max_lod: f32,
+    /// Width and height of the first level as floats (the implicit LOD's scale).
+    pub size: [f32; 2],
+    /// Bit position of each component's byte in a texel's word.
+    pub shifts: [u32; 4],
+    /// Levels `0 ..= last_level` (the trilinear filter's level arithmetic may reach below
+    /// `first_level`; the bilinear filter reads `first_level` only).
+    pub levels: [CompiledLevel; COMPILED_LEVELS],
+    /// The texture's words.
+    pub words: &'a [AtomicU32],
+}
+
+impl<'p> Direct<'p> {
+    /// The instruction as a compiled sampler sees it, or `None` when it is not of that
+    /// kind (see [`Compiled`]).
+    pub fn compiled(&self) -> Option<Compiled<'p>> {
+        let (v, samp) = self.bound;
+        let st = &samp.st;
+        let plan = samp.fast.as_ref()?;
+        let ok_op = match self.op.control {
+            Control::None => self.frag,
+            Control::Explicit | Control::Zero => true,
+            _ => false,
+        };
+        let identity = [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W];
+        if !ok_op || self.op.sample || v.view.swizzle != identity || !filter::pot2d(v) {
+            return None;
+        }
+        let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
+        let repeat = st.wrap[0] == Wrap::Repeat && st.wrap[1] == Wrap::Repeat;
+        if !linear || !repeat || st.unnormalized_coords {
+            return None;
+        }
+        let (first, last) = (v.view.first_level, v.view.last_level);
+        let filter = match lod::mip_funcs(st, true, self.op.control) {
+            MipFuncs::LinearPot => CompiledFilter::Trilinear,
+            MipFuncs::NoneNoSelect => CompiledFilter::Bilinear,
+            _ => return None,
+        };
+        // Softpipe's level arithmetic may reach below the view's first level (a negative
+        // LOD with a positive first level), so every level up to the last is described.
+        let used = match filter {
+            CompiledFilter::Trilinear => 0..=last,
+            CompiledFilter::Bilinear => first..=first,
+        };
+        if last as usize >= COMPILED_LEVELS || first > last {
+            return None;
+        }
+        let words = v.res.data.whole_words();
+        let mut levels = [CompiledLevel::default(); COMPILED_LEVELS];
+        for l in used {
+            let &Words {
+                first: start,
+                row,
+                width,
+                height,
+                pot,
+            } = plan.level(l)?;
+            // The repeat filter's sizes are the level's, so its indices stay inside.
+            if width == 0 || height == 0 || pot != (width, height) {
+                return None;
+            }
+            let end = (height as usize - 1) * row + start + width as usize;
+            if end > words.len() {
+                return None;
+            }
+            levels[l as usize] = CompiledLevel {
+                first: u32::try_from(start).ok()?,
+                row: u32::try_from(row).ok()?,
+                width,
+                height,
+            };
+        }
+        Some(Compiled {
+            filter,
+            first_level: first,
+            last_level: last,
+            lod_bias: st.lod_bias,
+            min_lod: st.min_lod,
+            max_lod: st.max_lod,
+            size: [v.width(first) as f32, v.height(first) as f32],
+            shifts: plan.order().map(|o| 8 * u32::from(o & 3)),
+            levels,
+            words,
         })
     }
 }

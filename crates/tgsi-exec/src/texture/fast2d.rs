@@ -24,13 +24,13 @@ const LEVELS: usize = 16;
 
 /// One level's place: its first word, words per row and size.
 #[derive(Clone, Copy, Default)]
-struct Words {
-    first: usize,
-    row: usize,
-    width: u32,
-    height: u32,
+pub(crate) struct Words {
+    pub first: usize,
+    pub row: usize,
+    pub width: u32,
+    pub height: u32,
     /// Sizes of the power-of-two repeat filter (`pot_size` of the resource's level 0).
-    pot: (u32, u32),
+    pub pot: (u32, u32),
 }
 
 /// A bound view and sampler the specialised path reads.
@@ -81,6 +81,16 @@ impl Plan {
             order,
             wrap: [st.wrap[0], st.wrap[1]],
         })
+    }
+
+    /// Level `level`'s place.
+    pub fn level(&self, level: u32) -> Option<&Words> {
+        self.levels[..self.count].get(level as usize)
+    }
+
+    /// Component c of a texel is byte `order()[c]` of its word.
+    pub fn order(&self) -> [u8; 4] {
+        self.order
     }
 
     /// The bilinear sample at `(s, t)` of `level` (`pot`: the power-of-two repeat filter,
