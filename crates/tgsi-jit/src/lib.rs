@@ -93,8 +93,8 @@ pub struct JitProgram {
     /// The code is correct only for waves whose lanes all start active
     /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
-    /// The texture instructions sampled inline (`sampler::inline_instructions`).
-    inline_textures: Vec<usize>,
+    /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
+    kernel_textures: Vec<(usize, sampler::Lod)>,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -177,7 +177,7 @@ impl JitProgram {
                 _ => Vec::new(),
             },
             full_waves_only,
-            inline_textures: sampler::inline_instructions(&program),
+            kernel_textures: sampler::kernel_instructions(&program),
             program,
             func,
             group,
@@ -376,13 +376,13 @@ impl JitProgram {
             heap = (0..count).map(entry).collect();
             &heap
         };
-        // The bindings of the inline texture instructions, as the code reads them.
-        let textures: Vec<sampler::TexDesc> = self
-            .inline_textures
+        // The bindings of the texture instructions a kernel may sample, described for it.
+        let textures: Vec<(usize, sampler::TexDesc)> = self
+            .kernel_textures
             .iter()
-            .map(|&pc| {
-                m.compiled_sampler(&self.program, pc, env)
-                    .map_or(sampler::TexDesc::OFF, |c| sampler::TexDesc::of(&c))
+            .filter_map(|&(pc, how)| {
+                let c = m.compiled_sampler(&self.program, pc, env)?;
+                Some((pc, sampler::TexDesc::of(&c, how)))
             })
             .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
@@ -391,6 +391,7 @@ impl JitProgram {
             program: &self.program,
             env,
             shared,
+            textures: &textures,
             error: None,
         };
         // What LOAD and STORE address: shared memory, then the buffers the program names.
@@ -442,7 +443,6 @@ impl JitProgram {
                 no_space: Bytes::NONE,
                 helpers: (env.helpers >> first) & group_mask,
                 sink: [0; 4],
-                textures: textures.as_ptr(),
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),

@@ -6,7 +6,7 @@
 //! quad for texture instructions with direct operands, and the interpreter's
 //! single-instruction step for everything else (memory, DFRACEXP, indirect operands).
 
-use crate::sampler::TexDesc;
+use crate::sampler::{self, TexDesc};
 use std::mem::offset_of;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::resource::Storage;
@@ -151,9 +151,6 @@ pub(crate) struct Frame {
     pub helpers: u32,
     /// Where the stores of lanes that do not store go.
     pub sink: [u32; 4],
-    /// The bindings of the texture instructions sampled inline
-    /// ([`crate::sampler::inline_instructions`]), one each.
-    pub textures: *const TexDesc,
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -176,7 +173,6 @@ pub(crate) mod field {
     pub const NO_SPACE: i32 = offset_of!(Frame, no_space) as i32;
     pub const HELPERS: i32 = offset_of!(Frame, helpers) as i32;
     pub const SINK: i32 = offset_of!(Frame, sink) as i32;
-    pub const TEXTURES: i32 = offset_of!(Frame, textures) as i32;
     pub const BYTES_WORDS: i32 = offset_of!(Bytes, words) as i32;
     pub const BYTES_BASE: i32 = offset_of!(Bytes, base) as i32;
     pub const BYTES_SIZE: i32 = offset_of!(Bytes, size) as i32;
@@ -204,6 +200,9 @@ pub(crate) struct Host<'a> {
     pub env: &'a Env<'a>,
     /// The workgroup's shared memory (compute).
     pub shared: Option<&'a Storage>,
+    /// The texture instructions a sampling kernel takes with this call's bindings, by
+    /// instruction (`crate::sampler`).
+    pub textures: &'a [(usize, TexDesc)],
     pub error: Option<ExecError>,
 }
 
@@ -263,6 +262,22 @@ pub(crate) unsafe extern "C" fn texture(
     let sources = inst.src.len().min(TEXTURE_SOURCES);
     // SAFETY: the machine outlives the run and compiled code holds no reference to it.
     let machine = unsafe { &mut *host.machine };
+    // Quads a sampling kernel takes, then those the interpreter's direct path takes, then
+    // the rest.
+    let mut done = 0u64;
+    if let Some((_, desc)) = host.textures.iter().find(|(p, _)| *p == pc as usize) {
+        let channel = |c: usize| src.get(c * WAVE..(c + 1) * WAVE).unwrap_or(&[]);
+        let (s, t, lod) = (channel(0), channel(1), channel(3));
+        done = sampler::sample_quads(desc, s, t, lod, active, |base, r| {
+            for (channel, r) in out.chunks_exact_mut(WAVE).zip(r) {
+                channel[base..base + 4].copy_from_slice(r);
+            }
+        });
+    }
+    let active = active & !spread(done);
+    if active == 0 {
+        return;
+    }
     let quads = (0..WAVE / 4).fold(0u64, |m, q| {
         m | u64::from((active >> (4 * q)) & 0xf != 0) << q
     });
@@ -320,6 +335,11 @@ pub(crate) unsafe extern "C" fn texture(
             }
         }
     }
+}
+
+/// Lane bits of the quads in `quads` (bit q: lanes `4q..4q + 4`).
+fn spread(quads: u64) -> u64 {
+    (0..WAVE / 4).fold(0, |m, q| m | (((quads >> q) & 1) * (0xf << (4 * q))))
 }
 
 /// The arguments of a kernel call as references: the host, `out_len` result words and

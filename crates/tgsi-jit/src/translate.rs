@@ -31,7 +31,6 @@ use crate::lanes::LaneOps;
 use crate::native;
 use crate::native_wide::{self as nw, Quad64, Wide};
 use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
-use crate::sampler;
 use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
@@ -102,8 +101,6 @@ enum Open {
 struct Calls {
     step: SigRef,
     kernel: SigRef,
-    /// [`sampler::Kernel`].
-    sampler: SigRef,
 }
 
 /// The translation state.
@@ -156,17 +153,12 @@ pub(crate) struct Translator<'a, 'b> {
     known: HashMap<Value, Known>,
     /// Compute programs: each stop (`support::barriers`, by instruction).
     resumes: HashMap<usize, Resume>,
-    /// The entry of the texture instructions sampled inline in the frame's table.
-    inline_textures: HashMap<usize, usize>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
 /// results (four channels) for kernels; for texture instructions four sources × four
 /// channels, the texel offsets' three channels and the results.
 const SCRATCH_BYTES: u32 = (runtime::TEXTURE_SCRATCH_CHANNELS * CHANNEL_BYTES as usize) as u32;
-// A sampling kernel's buffer is the scratch buffer's start.
-const _: () = assert!(sampler::IO_WORDS * 4 <= SCRATCH_BYTES as i32);
-
 /// Offset of the results in the scratch buffer.
 const SCRATCH_OUT: i32 = 12 * CHANNEL_BYTES;
 /// Offset of a texture instruction's results in the scratch buffer.
@@ -203,7 +195,6 @@ impl<'a, 'b> Translator<'a, 'b> {
         let calls = Calls {
             step: b.import_signature(signature(call_conv, &[ptr, I64, I32], &[I32])),
             kernel: b.import_signature(signature(call_conv, &[ptr, I64, ptr, ptr, I64], &[])),
-            sampler: b.import_signature(signature(call_conv, &[ptr, ptr], &[I32])),
         };
         let slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
@@ -289,11 +280,6 @@ impl<'a, 'b> Translator<'a, 'b> {
             exec_cache: None,
             known: HashMap::new(),
             resumes: HashMap::new(),
-            inline_textures: sampler::inline_instructions(program)
-                .into_iter()
-                .enumerate()
-                .map(|(k, pc)| (pc, k))
-                .collect(),
         };
         t.load_const_bases();
         t.resume_entries();
@@ -1151,107 +1137,20 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// A texture instruction with direct operands: its sources and texel offsets through
     /// the scratch buffer to the interpreter's sampling of each quad with an active lane
     /// ([`runtime::texture`]), the results written as any other's. Temporaries stay in
-    /// their variables. An instruction [`sampler`] compiles inline branches on its
-    /// binding's description: to the inline code, or (as the inline code does for a quad
-    /// it cannot take) to the interpreter's sampling.
+    /// their variables.
     fn texture(&mut self, pc: usize, inst: &Inst) {
-        let srcs: Vec<[Channel; 4]> = inst
-            .src
-            .iter()
-            .take(runtime::TEXTURE_SOURCES)
-            .map(|s| std::array::from_fn(|c| self.fetch(s, c)))
-            .collect();
         let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
-        let offsets: Option<[Channel; 3]> =
-            offsets.map(|o| std::array::from_fn(|c| self.fetch(o, c)));
-        let inline = sampler::inline_lod(self.program, inst)
-            .and_then(|how| Some((sampler::kernel(how)?, *self.inline_textures.get(&pc)?)));
-        let Some((kernel, k)) = inline else {
-            let out = self.texture_on_host(pc, &srcs, &offsets);
-            self.write_all(inst, &out.map(Some));
-            return;
-        };
-        let mem = MemFlagsData::trusted();
-        let table = self
-            .b
-            .ins()
-            .load(self.ptr, mem, self.frame, field::TEXTURES);
-        let desc = self
-            .b
-            .ins()
-            .iadd_imm_s(table, k as i64 * sampler::DESC_BYTES);
-        let (fast, slow, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        for _ in 0..4 * self.g {
-            self.b.append_block_param(join, I32X4);
-        }
-        let on = self.b.ins().load(I32, mem, desc, sampler::DESC_ON);
-        self.b.ins().brif(on, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        self.b.seal_block(fast);
-        // Each quad through the kernel, its results read back before the next call.
-        let kernel = self.b.ins().iconst(self.ptr, kernel as usize as i64);
-        let mut results: Vec<[Value; 4]> = Vec::new();
-        let [s, t, _, lod] = &srcs[0];
-        for ((&s, &t), &lod) in s.iter().zip(t).zip(lod) {
-            // s, t and the explicit LOD (the fourth coordinate) of this quad.
-            for (at, v) in [(0, s), (16, t), (32, lod)] {
-                self.b.ins().store(mem, v, self.scratch, at);
-            }
-            let call =
-                self.b
-                    .ins()
-                    .call_indirect(self.calls.sampler, kernel, &[desc, self.scratch]);
-            let status = self.b.inst_results(call)[0];
-            let next = self.b.create_block();
-            self.b.ins().brif(status, slow, &[], next, &[]);
-            self.b.switch_to_block(next);
-            self.b.seal_block(next);
-            results.push(std::array::from_fn(|ch| {
-                let at = sampler::IO_OUT + 16 * ch as i32;
-                self.b.ins().load(I32X4, mem, self.scratch, at)
-            }));
-        }
-        let args: Vec<_> = (0..4)
-            .flat_map(|ch| results.iter().map(move |r| r[ch].into()))
-            .collect();
-        self.b.ins().jump(join, &args);
-        self.b.switch_to_block(slow);
-        self.b.seal_block(slow);
-        let out = self.texture_on_host(pc, &srcs, &offsets);
-        let args: Vec<_> = out.iter().flatten().map(|&v| v.into()).collect();
-        self.b.ins().jump(join, &args);
-        self.b.switch_to_block(join);
-        self.b.seal_block(join);
-        let params = self.b.block_params(join).to_vec();
-        let written = inst.opcode.written_channels();
-        let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
-            (written & (1 << c) != 0).then(|| params[c * self.g..(c + 1) * self.g].to_vec())
-        });
-        self.write_all(inst, &out);
-    }
-
-    /// The interpreter's sampling of the quads with an active lane (sources and texel
-    /// offsets through the scratch buffer): four result channels (those the opcode does
-    /// not write hold anything).
-    fn texture_on_host(
-        &mut self,
-        pc: usize,
-        srcs: &[[Channel; 4]],
-        offsets: &Option<[Channel; 3]>,
-    ) -> [Channel; 4] {
-        for (k, s) in srcs.iter().enumerate() {
-            for (c, ch) in s.iter().enumerate() {
-                self.store_scratch((4 * k + c) as i32 * CHANNEL_BYTES, ch);
+        for (k, s) in inst.src.iter().take(runtime::TEXTURE_SOURCES).enumerate() {
+            for c in 0..4 {
+                let ch = self.fetch(s, c);
+                self.store_scratch((4 * k + c) as i32 * CHANNEL_BYTES, &ch);
             }
         }
         if let Some(o) = offsets {
-            for (c, ch) in o.iter().enumerate() {
+            for c in 0..3 {
+                let ch = self.fetch(o, c);
                 let at = (runtime::TEXTURE_OFFSETS_CHANNEL + c) as i32 * CHANNEL_BYTES;
-                self.store_scratch(at, ch);
+                self.store_scratch(at, &ch);
             }
         }
         let exec = self.exec_all();
@@ -1259,7 +1158,12 @@ impl<'a, 'b> Translator<'a, 'b> {
         let active = self.b.ins().uextend(I64, active);
         let texture = runtime::texture as *const () as usize;
         self.call_host(texture, pc, SCRATCH_TEXTURE_OUT, active);
-        std::array::from_fn(|c| self.load_scratch(SCRATCH_TEXTURE_OUT + c as i32 * CHANNEL_BYTES))
+        let written = inst.opcode.written_channels();
+        let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
+            (written & (1 << c) != 0)
+                .then(|| self.load_scratch(SCRATCH_TEXTURE_OUT + c as i32 * CHANNEL_BYTES))
+        });
+        self.write_all(inst, &out);
     }
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a directly addressed 64-bit source,

@@ -127,16 +127,43 @@ impl<'p> Direct<'p> {
     }
 }
 
-/// The filters a compiled sampler implements ([`Compiled`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompiledFilter {
-    /// `funcs_linear_2d_linear_repeat_POT`: the LOD picks a level pair, blended by its
-    /// fraction, or one level at either end; the power-of-two repeat bilinear filter
-    /// samples them.
-    Trilinear,
-    /// No mip filter and the same linear filter for minification and magnification: the
-    /// power-of-two repeat bilinear filter at the first level, whatever the LOD.
-    Bilinear,
+/// How a compiled sampler picks the levels it samples ([`Compiled`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LevelRule {
+    /// `mip_filter_linear_2d_linear_repeat_POT`: `level0 = first_level + (int)lod`; the
+    /// pair `level0, level0 + 1` blended by `lod − floor(lod)` when `level0 < last_level`
+    /// as unsigned numbers, else the one level `first_level` (`level0 < 0`) or
+    /// `last_level`.
+    Pot,
+    /// `mip_filter_linear`: `first_level` where `lod ≤ 0`; else `level0 = first_level +
+    /// (int)lod`, the one level `last_level` where `level0 ≥ last_level` (signed), the
+    /// pair blended by `lod − floor(lod)` otherwise.
+    Linear,
+    /// No mip filter, one linear filter for minification and magnification:
+    /// `first_level`.
+    First,
+}
+
+/// How a compiled sampler wraps one axis at a level of `size` texels (softpipe's
+/// `wrap_linear_*` with normalised coordinates and no offset; `ifloor` is Mesa's
+/// `util_ifloor`, `frac(x) = x − floor(x)`, and every step is one `f32` operation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AxisWrap {
+    /// `img_filter_2d_linear_repeat_POT`: `u = (s·size − 0.5) + 0`, `i0 = ifloor(u) &
+    /// (size − 1)`, `i1 = (i0 + 1) & (size − 1)`, weight `u − ifloor(u)`; also
+    /// `wrap_linear_repeat` on a power-of-two side (its unsigned modulo is that mask, and
+    /// the `+ 0` and `frac(u)` change no bits).
+    RepeatPot,
+    /// `wrap_linear_mirror_repeat`: `s' = s + 0/size`; even `ifloor(s')`: `u =
+    /// frac(s')·size − 0.5`, `i1 = i0 + 1`, weight `frac(u)`; odd: `u = (1 −
+    /// frac(s'))·size + 0.5`, `i1 = i0 − 1`, weight `frac(1 − u)`; `i0 = ifloor(u)`; then
+    /// `i0 < 0 → i0 + 1`, `i0 ≥ size → size − 1`, `i1 ≥ size → size − 1`, `i1 < 0 → i1 +
+    /// 1`.
+    MirrorRepeat,
+    /// `wrap_linear_clamp_to_edge`: `u = clamp(s·size + 0, 0, size) − 0.5` (`x > 0 ? (x >
+    /// size ? size : x) : 0`), `i0 = ifloor(u)`, `i1 = i0 + 1`, weight `frac(u)`; then
+    /// `i0 < 0 → 0`, `i1 ≥ size → size − 1`.
+    ClampToEdge,
 }
 
 /// One level of a [`Compiled`] view.
@@ -146,9 +173,9 @@ pub struct CompiledLevel {
     pub first: u32,
     /// Words per row.
     pub row: u32,
-    /// Width, a power of two (the repeat filter's size).
+    /// Width (a power of two where s wraps with [`AxisWrap::RepeatPot`]).
     pub width: u32,
-    /// Height, a power of two.
+    /// Height (a power of two where t wraps with [`AxisWrap::RepeatPot`]).
     pub height: u32,
 }
 
@@ -157,33 +184,33 @@ pub const COMPILED_LEVELS: usize = 16;
 
 /// A bound instruction described for a compiler, where every step of softpipe's sampling
 /// is simple enough to emit as vector code: a [`Direct`] instruction (TEX in a fragment
-/// shader, TXL or TEX_LZ) on a power-of-two 2-D view of a four-byte unorm texture with
-/// the identity swizzle, REPEAT wrapping on s and t, linear filters and either the linear
-/// mip filter or none. The quad's steps, each as [`Direct::quad`] takes them:
+/// shader, TXL or TEX_LZ) on a 2-D view of a four-byte unorm texture with the identity
+/// swizzle, linear filters for minification and magnification, the linear mip filter or
+/// none, and REPEAT (power-of-two textures), MIRROR_REPEAT or CLAMP_TO_EDGE wrapping. The
+/// steps of a quad, each as [`Direct::quad`] takes them:
 ///
 /// 1. the LOD: TEX `fast_log2(max(max(|s₃ − s₂|, |s₀ − s₂|)·size[0], max(|t₃ − t₂|,
 ///    |t₀ − t₂|)·size[1])) + lod_bias` (one per quad, `max(a, b) = a > b ? a : b`), TXL
 ///    `lod + lod_bias` per lane, TEX_LZ `lod_bias`; clamped by `l > min ? (l > max ? max :
-///    l) : min`;
-/// 2. [`CompiledFilter::Trilinear`]: `level0 = first_level + (int)lod` (`cvttss2si`); the
-///    pair `level0, level0 + 1` blended by `lod − floor(lod)` when `level0 < last_level`
-///    as unsigned numbers, else the single level `first_level` (`level0 < 0`) or
-///    `last_level` (every lane must have the same `level0`); [`CompiledFilter::Bilinear`]:
-///    `first_level`;
-/// 3. per level and axis, `u = (s·size − 0.5) + 0.0`, `i0 = floor(u) & (size − 1)`,
-///    `i1 = (i0 + 1) & (size − 1)`, weight `u − floor(u)` (Mesa's `util_ifloor`, which is
-///    `floor` for `|u| < 2²¹` outside `(−2⁻²⁰, 0)`; other lanes need the interpreter);
-///    a footprint that wraps (`i1 = 0`) on an axis longer than 32 texels may read another
-///    tile through softpipe's texture cache and needs the interpreter too;
-/// 4. texel `(x, y)` is word `first + y·row + x`; component c of the four texels is byte
-///    `shifts[c] / 8` times `1/255` (`f32`), blended as `lerp(wy, lerp(wx, t00, t10),
-///    lerp(wx, t01, t11))` with `lerp(w, a, b) = a + w·(b − a)`;
-/// 5. two levels blended as `lerp(w, lo, hi)`.
+///    l) : min`; `(int)` below is `cvttss2si`;
+/// 2. the levels by [`Compiled::rule`] (one level is a pair of equal levels blended by
+///    weight 0, which gives its texels' value);
+/// 3. each axis at each level by [`Compiled::wrap`]; texel `(x, y)` is word `first +
+///    y·row + x`; component c of the four texels is byte `shifts[c] / 8` times `1/255`
+///    (`f32`), blended as `lerp(wy, lerp(wx, t00, t10), lerp(wx, t01, t11))` with
+///    `lerp(w, a, b) = a + w·(b − a)`;
+/// 4. two levels blended as `lerp(w, lo, hi)`.
 ///
-/// Every texel of every listed level lies inside `words`.
+/// A quad needs the interpreter where its lanes pick different levels, where `ifloor` of
+/// a value is not `floor` (`|x| ≥ 2²¹`, NaN, or `x` in `(−2⁻²⁰, 0)` will do), where an
+/// index falls outside its level, or where a REPEAT footprint wraps (`i1 = 0`) on a side
+/// longer than one cache tile (32 texels), which softpipe's texture cache may alias.
+/// Every texel of levels `0 ..= last_level` lies inside `words`.
 pub struct Compiled<'a> {
-    /// The mip and image filters.
-    pub filter: CompiledFilter,
+    /// How the levels are picked.
+    pub rule: LevelRule,
+    /// How s and t wrap.
+    pub wrap: [AxisWrap; 2],
     /// The view's first level.
     pub first_level: u32,
     /// The view's last level.
@@ -198,8 +225,8 @@ pub struct Compiled<'a> {
     pub size: [f32; 2],
     /// Bit position of each component's byte in a texel's word.
     pub shifts: [u32; 4],
-    /// Levels `0 ..= last_level` (the trilinear filter's level arithmetic may reach below
-    /// `first_level`; the bilinear filter reads `first_level` only).
+    /// Levels `0 ..= last_level` (softpipe's level arithmetic may reach below
+    /// `first_level`).
     pub levels: [CompiledLevel; COMPILED_LEVELS],
     /// The texture's words.
     pub words: &'a [AtomicU32],
@@ -218,32 +245,42 @@ impl<'p> Direct<'p> {
             _ => false,
         };
         let identity = [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W];
-        if !ok_op || self.op.sample || v.view.swizzle != identity || !filter::pot2d(v) {
+        if !ok_op || self.op.sample || v.view.swizzle != identity {
             return None;
         }
         let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
-        let repeat = st.wrap[0] == Wrap::Repeat && st.wrap[1] == Wrap::Repeat;
-        if !linear || !repeat || st.unnormalized_coords {
+        if !linear || st.unnormalized_coords {
             return None;
         }
-        let (first, last) = (v.view.first_level, v.view.last_level);
-        let filter = match lod::mip_funcs(st, true, self.op.control) {
-            MipFuncs::LinearPot => CompiledFilter::Trilinear,
-            MipFuncs::NoneNoSelect => CompiledFilter::Bilinear,
+        let rule = match lod::mip_funcs(st, filter::pot2d(v), self.op.control) {
+            MipFuncs::LinearPot => LevelRule::Pot,
+            MipFuncs::Linear => LevelRule::Linear,
+            MipFuncs::NoneNoSelect => LevelRule::First,
             _ => return None,
         };
-        // Softpipe's level arithmetic may reach below the view's first level (a negative
-        // LOD with a positive first level), so every level up to the last is described.
-        let used = match filter {
-            CompiledFilter::Trilinear => 0..=last,
-            CompiledFilter::Bilinear => first..=first,
+        let wrap = match filter::select(v, samp, Filter::Linear, false) {
+            _ if rule == LevelRule::Pot => [AxisWrap::RepeatPot; 2],
+            filter::Img::Linear2DRepeatPot => [AxisWrap::RepeatPot; 2],
+            filter::Img::Linear2D => {
+                // REPEAT on a power-of-two side is the power-of-two formula (the modulo
+                // of a power of two is a mask; the levels are checked below).
+                let axis = |w: Wrap| match w {
+                    Wrap::Repeat => Some(AxisWrap::RepeatPot),
+                    Wrap::MirrorRepeat => Some(AxisWrap::MirrorRepeat),
+                    Wrap::ClampToEdge => Some(AxisWrap::ClampToEdge),
+                    _ => None,
+                };
+                [axis(st.wrap[0])?, axis(st.wrap[1])?]
+            }
+            _ => return None,
         };
+        let (first, last) = (v.view.first_level, v.view.last_level);
         if last as usize >= COMPILED_LEVELS || first > last {
             return None;
         }
         let words = v.res.data.whole_words();
         let mut levels = [CompiledLevel::default(); COMPILED_LEVELS];
-        for l in used {
+        for (l, level) in (0..=last).zip(levels.iter_mut()) {
             let &Words {
                 first: start,
                 row,
@@ -251,15 +288,19 @@ impl<'p> Direct<'p> {
                 height,
                 pot,
             } = plan.level(l)?;
-            // The repeat filter's sizes are the level's, so its indices stay inside.
-            if width == 0 || height == 0 || pot != (width, height) {
+            // Sizes the filter's indices stay inside.
+            let pot_side = |axis: AxisWrap, pot: u32, size: u32| {
+                axis != AxisWrap::RepeatPot || (pot == size && size.is_power_of_two())
+            };
+            let pot_ok = pot_side(wrap[0], pot.0, width) && pot_side(wrap[1], pot.1, height);
+            if width == 0 || height == 0 || !pot_ok {
                 return None;
             }
             let end = (height as usize - 1) * row + start + width as usize;
             if end > words.len() {
                 return None;
             }
-            levels[l as usize] = CompiledLevel {
+            *level = CompiledLevel {
                 first: u32::try_from(start).ok()?,
                 row: u32::try_from(row).ok()?,
                 width,
@@ -267,7 +308,8 @@ impl<'p> Direct<'p> {
             };
         }
         Some(Compiled {
-            filter,
+            rule,
+            wrap,
             first_level: first,
             last_level: last,
             lod_bias: st.lod_bias,

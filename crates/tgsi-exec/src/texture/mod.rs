@@ -45,7 +45,7 @@ use std::sync::Arc;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
-pub use direct::{Compiled, CompiledFilter, CompiledLevel, Direct, DirectOp, COMPILED_LEVELS};
+pub use direct::{AxisWrap, Compiled, CompiledLevel, Direct, DirectOp, LevelRule, COMPILED_LEVELS};
 pub use texel::border_color;
 
 /// A quad's values: `[lane][channel]`, each a 32-bit word.
