@@ -152,18 +152,19 @@ impl<const N: usize> Machine<N> {
         )
     }
 
-    /// Texture instruction `pc` of `program` with the bindings of `env` as a compiled
-    /// sampler sees it, if it is of that kind ([`texture::Compiled`]).
-    pub fn compiled_sampler(
+    /// Texture instruction `pc` of `program` bound to its view and sampler in `env` for the
+    /// direct path, if it qualifies ([`texture::Direct`]): direct slots, no texel
+    /// offsets, a view and sampler the specialised path reads.
+    pub fn direct_texture(
         &mut self,
         program: &Program,
         pc: usize,
         env: &Env,
-    ) -> Option<texture::Compiled<'_>> {
+    ) -> Option<texture::Direct<'_>> {
         let inst = program.insts.get(pc)?;
         let tex = inst.tex.as_deref()?;
         let frag = program.processor == tgsi::Processor::Fragment;
-        self.direct(inst, tex, env.resources, frag)?.compiled()
+        self.direct(inst, tex, env.resources, frag)
     }
 
     /// The quads of texture instruction `inst` the direct path takes ([`texture::Direct`]):

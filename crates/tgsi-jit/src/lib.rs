@@ -377,12 +377,14 @@ impl JitProgram {
             &heap
         };
         // The bindings of the texture instructions a kernel may sample, described for it.
-        let textures: Vec<(usize, sampler::TexDesc)> = self
+        let textures: Vec<(usize, std::rc::Rc<sampler::TexDesc>)> = self
             .kernel_textures
             .iter()
             .filter_map(|&(pc, how)| {
-                let c = m.compiled_sampler(&self.program, pc, env)?;
-                Some((pc, sampler::TexDesc::of(&c, how)))
+                Some((
+                    pc,
+                    sampler::describe(m.direct_texture(&self.program, pc, env)?, how)?,
+                ))
             })
             .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());

@@ -8,6 +8,7 @@
 
 use crate::sampler::{self, TexDesc};
 use std::mem::offset_of;
+use std::rc::Rc;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::resource::Storage;
 use tgsi_exec::{Env, ExecError, Machine, Program, WAVE};
@@ -202,7 +203,7 @@ pub(crate) struct Host<'a> {
     pub shared: Option<&'a Storage>,
     /// The texture instructions a sampling kernel takes with this call's bindings, by
     /// instruction (`crate::sampler`).
-    pub textures: &'a [(usize, TexDesc)],
+    pub textures: &'a [(usize, Rc<TexDesc>)],
     pub error: Option<ExecError>,
 }
 

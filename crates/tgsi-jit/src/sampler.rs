@@ -26,11 +26,13 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
+use std::cell::RefCell;
 use std::mem::offset_of;
+use std::rc::Rc;
 use std::sync::Mutex;
 use tgsi::{Opcode, Processor, TextureTarget};
 use tgsi_exec::compile::Inst;
-use tgsi_exec::texture::{AxisWrap, Compiled, LevelRule, COMPILED_LEVELS};
+use tgsi_exec::texture::{AxisWrap, Compiled, Direct, LevelRule, COMPILED_LEVELS};
 use tgsi_exec::Program;
 
 /// One level of a [`TexDesc`].
@@ -139,6 +141,30 @@ pub(crate) fn kernel_instructions(program: &Program) -> Vec<(usize, Lod)> {
     (0..program.insts.len())
         .filter_map(|pc| Some((pc, kernel_lod(program, &program.insts[pc])?)))
         .collect()
+}
+
+/// The description of a bound instruction sampled with LODs `how`, if it is of the
+/// compiled kind and its kernel compiles. The thread remembers the last few (by the
+/// binding's number, which names one view and sampler for the rest of the process), so a
+/// draw's waves describe each binding once.
+pub(crate) fn describe(direct: Direct, how: Lod) -> Option<Rc<TexDesc>> {
+    const KEEP: usize = 32;
+    type Known = Vec<(u64, Lod, Option<Rc<TexDesc>>)>;
+    thread_local! {
+        static KNOWN: RefCell<Known> = const { RefCell::new(Vec::new()) };
+    }
+    let binding = direct.binding();
+    KNOWN.with_borrow_mut(|known| {
+        if let Some((_, _, desc)) = known.iter().find(|(b, h, _)| *b == binding && *h == how) {
+            return desc.clone();
+        }
+        let desc = direct.compiled().map(|c| Rc::new(TexDesc::of(&c, how)));
+        if known.len() == KEEP {
+            known.remove(0);
+        }
+        known.push((binding, how, desc.clone()));
+        desc
+    })
 }
 
 /// Sample the quads of a wave with a lane in `active` (bit `l`: lane `l`) through the
@@ -582,18 +608,46 @@ impl QuadSampler<'_, '_> {
         let (lo, hi, w, bad_levels) = self.levels(lods);
         // The levels first: the footprints read their descriptions.
         self.unless(bad_levels);
+        let shifts: [Value; 4] = std::array::from_fn(|c| self.load(I32, at::SHIFTS + 4 * c as i32));
         let (a, bad_a) = self.footprint(s, t, lo);
+        // Where every lane's weight is 0, `lerp(0, a, b) = a + 0·(b − a)` is `a` (texels
+        // are finite and not −0), so the second level is not read.
+        let zero = self.fsplat(0.0);
+        let no_weight = self.b.ins().fcmp(FloatCC::Equal, w, zero);
+        let one_level = self.b.ins().vall_true(no_weight);
+        let (single, pair, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        for _ in 0..4 {
+            self.b.append_block_param(done, I32X4);
+        }
+        self.b.ins().brif(one_level, single, &[], pair, &[]);
+        self.b.switch_to_block(single);
+        self.b.seal_block(single);
+        let bad = self.b.any(bad_a);
+        self.unless(bad);
+        let r = self.bilinear(&a, shifts);
+        let args = r.map(|v| self.b.w(v).into());
+        self.b.ins().jump(done, &args);
+        self.b.switch_to_block(pair);
+        self.b.seal_block(pair);
         let (b, bad_b) = self.footprint(s, t, hi);
         let bad = self.b.ins().bor(bad_a, bad_b);
         let bad = self.b.any(bad);
         self.unless(bad);
-        let shifts: [Value; 4] = std::array::from_fn(|c| self.load(I32, at::SHIFTS + 4 * c as i32));
         let a = self.bilinear(&a, shifts);
         let b = self.bilinear(&b, shifts);
-        std::array::from_fn(|c| {
+        let args: [_; 4] = std::array::from_fn(|c| {
             let r = self.lerp(w, a[c], b[c]);
-            self.b.w(r)
-        })
+            self.b.w(r).into()
+        });
+        self.b.ins().jump(done, &args);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        let params = self.b.block_params(done);
+        std::array::from_fn(|c| params[c])
     }
 }
 

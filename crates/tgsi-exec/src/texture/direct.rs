@@ -15,7 +15,7 @@ use super::filter::{self, Samp};
 use super::lod::{self, Control, MipFuncs};
 use super::sample::{self, Coords};
 use super::texel::View;
-use super::{bind, Prepared};
+use super::{bind_named, Prepared};
 use crate::resource::{Filter, SamplerState, SamplerView, Swizzle, Wrap};
 use std::sync::atomic::AtomicU32;
 use tgsi::{Opcode, TextureTarget};
@@ -66,6 +66,8 @@ impl DirectOp {
 pub struct Direct<'p> {
     op: DirectOp,
     bound: &'p (View, Samp),
+    /// [`Direct::binding`].
+    binding: u64,
     frag: bool,
     /// The SVIEW operand's swizzle, for the SAMPLE family (not the identity).
     sview_swizzle: Option<[u8; 4]>,
@@ -84,7 +86,7 @@ impl<'p> Direct<'p> {
         sview_swizzle: [u8; 4],
         prepared: &'p mut Prepared,
     ) -> Option<Direct<'p>> {
-        let bound = bind(view, sampler, seamless, prepared)?;
+        let (bound, binding) = bind_named(view, sampler, seamless, prepared)?;
         let (_, samp) = bound;
         if samp.fast.is_none() || samp.st.compare {
             return None;
@@ -93,6 +95,7 @@ impl<'p> Direct<'p> {
         Some(Direct {
             op,
             bound,
+            binding,
             frag,
             sview_swizzle,
         })
@@ -101,6 +104,13 @@ impl<'p> Direct<'p> {
     /// The instruction.
     pub fn op(&self) -> DirectOp {
         self.op
+    }
+
+    /// A number naming the prepared view and sampler for the rest of the process: numbers
+    /// are never reused, so what a caller derives from one binding (its [`Compiled`] form,
+    /// say) stays right for every later `Direct` with the same number.
+    pub fn binding(&self) -> u64 {
+        self.binding
     }
 
     /// One quad: coordinates `s` and `t` and the LOD channel (see [`DirectOp::lod_source`];

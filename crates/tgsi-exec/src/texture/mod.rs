@@ -41,6 +41,7 @@ use crate::resource::{SamplerState, SamplerView};
 use filter::Samp;
 use lod::{Control, Derivs};
 use sample::Coords;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
@@ -109,6 +110,8 @@ const KEEP: usize = 8;
 struct Bound {
     key: (SamplerView, SamplerState, bool),
     ready: Option<(View, Samp)>,
+    /// Names the entry for the rest of the process ([`Direct::binding`]).
+    id: u64,
 }
 
 struct Fetched {
@@ -315,6 +318,18 @@ fn bind<'p>(
     seamless: bool,
     prepared: &'p mut Prepared,
 ) -> Option<&'p (View, Samp)> {
+    bind_named(view, st, seamless, prepared).map(|(b, _)| b)
+}
+
+/// [`bind`] with the number naming the prepared pair: numbers are never reused, so one
+/// number is always the same view and sampler.
+fn bind_named<'p>(
+    view: &SamplerView,
+    st: &SamplerState,
+    seamless: bool,
+    prepared: &'p mut Prepared,
+) -> Option<(&'p (View, Samp), u64)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let entry = lookup(
         &mut prepared.bound,
         |e| e.key.2 == seamless && same_view(&e.key.0, view) && same_sampler(&e.key.1, st),
@@ -329,10 +344,11 @@ fn bind<'p>(
                     };
                     (v, samp)
                 }),
+                id: NEXT.fetch_add(1, Ordering::Relaxed),
             })
         },
     );
-    entry.ready.as_ref()
+    Some((entry.ready.as_ref()?, entry.id))
 }
 
 fn run(
