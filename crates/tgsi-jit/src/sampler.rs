@@ -1,5 +1,5 @@
-//! Texture sampling compiled, as llvmpipe compiles its sampler: TEX (fragment shaders),
-//! TXL and TEX_LZ on 2-D targets with direct slots and no texel offsets, where the bound
+//! Texture sampling compiled, as llvmpipe compiles its sampler: TEX and TXB (fragment
+//! shaders), TXL and TEX_LZ on 2-D targets with direct slots and no texel offsets, where the bound
 //! view and sampler are of a kind `tgsi_exec::texture::Compiled` describes (an RGBA8-like
 //! texture, linear filters, the linear mip filter or none, REPEAT on power-of-two sides,
 //! MIRROR_REPEAT or CLAMP_TO_EDGE, identity swizzle) — the commonest sampling there is.
@@ -117,6 +117,8 @@ pub(crate) enum Lod {
     Implicit,
     /// TXL: the fourth coordinate, per lane.
     Explicit,
+    /// TXB: from the quad, plus the fourth coordinate per lane.
+    Bias,
     /// TEX_LZ: zero.
     Zero,
 }
@@ -130,6 +132,7 @@ pub(crate) fn kernel_lod(program: &Program, inst: &Inst) -> Option<Lod> {
     }
     match inst.opcode {
         Opcode::TEX if program.processor == Processor::Fragment => Some(Lod::Implicit),
+        Opcode::TXB if program.processor == Processor::Fragment => Some(Lod::Bias),
         Opcode::TXL => Some(Lod::Explicit),
         Opcode::TEX_LZ => Some(Lod::Zero),
         _ => None,
@@ -292,7 +295,7 @@ impl QuadSampler<'_, '_> {
     fn lods(&mut self, how: Lod, s: Value, t: Value, lod: Value) -> Value {
         let bias = self.load(F32, at::LOD_BIAS);
         let raw = match how {
-            Lod::Implicit => {
+            Lod::Implicit | Lod::Bias => {
                 let (sf, tf) = (self.b.f(s), self.b.f(t));
                 let w = self.load(F32, at::SIZE);
                 let h = self.load(F32, at::SIZE + 4);
@@ -310,7 +313,13 @@ impl QuadSampler<'_, '_> {
                 let rho = self.max2(m[0], m[1]);
                 let lambda = self.fast_log2(rho);
                 let l = self.b.ins().fadd(lambda, bias);
-                self.b.ins().splat(F32X4, l)
+                let l = self.b.ins().splat(F32X4, l);
+                if how == Lod::Bias {
+                    let per_lane = self.b.f(lod);
+                    self.b.ins().fadd(l, per_lane)
+                } else {
+                    l
+                }
             }
             Lod::Explicit => {
                 let l = self.b.f(lod);
@@ -378,7 +387,7 @@ impl QuadSampler<'_, '_> {
         let mut bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, hi0, last);
         let lo_out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo0, last);
         bad = self.b.ins().bor(bad, lo_out);
-        if self.key.lod == Lod::Explicit {
+        if matches!(self.key.lod, Lod::Explicit | Lod::Bias) {
             // Every lane on the levels of lane 0 (else the interpreter's per-lane path).
             let lo_s = self.b.ins().splat(I32X4, lo0);
             let hi_s = self.b.ins().splat(I32X4, hi0);
@@ -841,6 +850,7 @@ mod tests {
             let pot = w.is_power_of_two() && h.is_power_of_two();
             for (opcode, how) in [
                 (Opcode::TEX, Lod::Implicit),
+                (Opcode::TXB, Lod::Bias),
                 (Opcode::TXL, Lod::Explicit),
                 (Opcode::TEX_LZ, Lod::Zero),
             ] {

@@ -193,15 +193,15 @@ pub struct CompiledLevel {
 pub const COMPILED_LEVELS: usize = 16;
 
 /// A bound instruction described for a compiler, where every step of softpipe's sampling
-/// is simple enough to emit as vector code: a [`Direct`] instruction (TEX in a fragment
-/// shader, TXL or TEX_LZ) on a 2-D view of a four-byte unorm texture with the identity
+/// is simple enough to emit as vector code: a [`Direct`] instruction (TEX or TXB in a
+/// fragment shader, TXL or TEX_LZ) on a 2-D view of a four-byte unorm texture with the identity
 /// swizzle, linear filters for minification and magnification, the linear mip filter or
 /// none, and REPEAT (power-of-two textures), MIRROR_REPEAT or CLAMP_TO_EDGE wrapping. The
 /// steps of a quad, each as [`Direct::quad`] takes them:
 ///
 /// 1. the LOD: TEX `fast_log2(max(max(|s₃ − s₂|, |s₀ − s₂|)·size[0], max(|t₃ − t₂|,
-///    |t₀ − t₂|)·size[1])) + lod_bias` (one per quad, `max(a, b) = a > b ? a : b`), TXL
-///    `lod + lod_bias` per lane, TEX_LZ `lod_bias`; clamped by `l > min ? (l > max ? max :
+///    |t₀ − t₂|)·size[1])) + lod_bias` (one per quad, `max(a, b) = a > b ? a : b`), TXB
+///    that `+ bias` per lane, TXL `lod + lod_bias` per lane, TEX_LZ `lod_bias`; clamped by `l > min ? (l > max ? max :
 ///    l) : min`; `(int)` below is `cvttss2si`;
 /// 2. the levels by [`Compiled::rule`] (one level is a pair of equal levels blended by
 ///    weight 0, which gives its texels' value);
@@ -250,7 +250,7 @@ impl<'p> Direct<'p> {
         let st = &samp.st;
         let plan = samp.fast.as_ref()?;
         let ok_op = match self.op.control {
-            Control::None => self.frag,
+            Control::None | Control::Bias => self.frag,
             Control::Explicit | Control::Zero => true,
             _ => false,
         };
