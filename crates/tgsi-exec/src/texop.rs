@@ -203,9 +203,9 @@ impl<const N: usize> Machine<N> {
         done
     }
 
-    /// [`Self::texture_direct`] for an engine keeping its own registers: the quads of
-    /// texture instruction `pc` of `program` (bit q of `quads`: lanes `4q..4q + 4`) that
-    /// the direct path samples from the words `lanes(source, channel, base)` gives,
+    /// The direct path ([`texture::Direct`]) for an engine keeping its own registers: the
+    /// quads of texture instruction `pc` of `program` (bit q of `quads`: lanes `4q..4q +
+    /// 4`) that the direct path samples from the words `lanes(source, channel, base)` gives,
     /// their results (`[channel][lane]`, before the destination's mask and saturation)
     /// handed to `put(base, result)`. Returns the quads done; the others need
     /// [`Self::texture_quad`].

@@ -26,6 +26,11 @@
 //!   the function is a quarter of the size.
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
+//! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
+//!   filters; `sampler.rs`) runs in sampling kernels: Cranelift functions specialised per
+//!   LOD source, level rule and wrap modes, compiled once per process and called by the
+//!   host's texture call for each quad before the interpreter's sampling, bit for bit
+//!   softpipe's steps (`tgsi_exec::texture::Compiled`).
 //! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`
 //!   proves order-free ([`tgsi_exec::run_compute_with`]): the code stops at each top-level
 //!   BARRIER or MEMBAR with the temporaries written since the previous stop in the

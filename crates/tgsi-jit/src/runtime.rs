@@ -201,8 +201,8 @@ pub(crate) struct Host<'a> {
     pub env: &'a Env<'a>,
     /// The workgroup's shared memory (compute).
     pub shared: Option<&'a Storage>,
-    /// The texture instructions a sampling kernel takes with this call's bindings, by
-    /// instruction (`crate::sampler`).
+    /// The texture instructions a sampling kernel takes with this call's bindings, in
+    /// instruction order (`crate::sampler`).
     pub textures: &'a [(usize, Rc<TexDesc>)],
     pub error: Option<ExecError>,
 }
@@ -266,7 +266,12 @@ pub(crate) unsafe extern "C" fn texture(
     // Quads a sampling kernel takes, then those the interpreter's direct path takes, then
     // the rest.
     let mut done = 0u64;
-    if let Some((_, desc)) = host.textures.iter().find(|(p, _)| *p == pc as usize) {
+    let kernel = host
+        .textures
+        .binary_search_by_key(&(pc as usize), |(p, _)| *p)
+        .ok()
+        .and_then(|k| host.textures.get(k));
+    if let Some((_, desc)) = kernel {
         let channel = |c: usize| src.get(c * WAVE..(c + 1) * WAVE).unwrap_or(&[]);
         let (s, t, lod) = (channel(0), channel(1), channel(3));
         done = sampler::sample_quads(desc, s, t, lod, active, |base, r| {

@@ -11,9 +11,10 @@
 //! over the program's per-lane control-flow graph), the result can be written to every
 //! lane.
 //!
-//! Lanes see each other's values through derivatives and the instructions run on the
-//! interpreter's step (texture sampling takes its LOD from the quad, inter-lane opcodes
-//! read other lanes): the channels those read keep their blends wherever a lane may be
+//! Lanes see each other's values through derivatives, texture instructions (sampling
+//! takes its LOD from the whole quad, and register texel offsets and indirect slots from
+//! its first lane, active or not) and the instructions run on the interpreter's step
+//! (inter-lane opcodes read other lanes): the channels those read keep their blends wherever a lane may be
 //! inactive, so what a neighbour sees is what the interpreter would show it (values reach
 //! those channels only through blended writes, which leave inactive lanes alone). Outside
 //! every IF and loop of a program without RET, only lanes inactive from the start can be
@@ -88,7 +89,7 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
     let mut observed = Set::empty(channels);
     for inst in insts
         .iter()
-        .filter(|i| matches!(i.kind, Kind::Deriv(_)) || support::runs_on_step(i))
+        .filter(|i| matches!(i.kind, Kind::Deriv(_) | Kind::Texture) || support::runs_on_step(i))
     {
         for (index, c) in temp_reads(inst) {
             observed.insert(index * 4 + c);

@@ -118,3 +118,47 @@ fn texture_heavy_shaders_compile_and_match_the_interpreter() {
         assert_eq!(w, g, "pixel {} channel {}", i / 4, i % 4);
     }
 }
+
+/// Texel offsets in a register are read from the first lane of each quad, active or not
+/// (as softpipe does): a lane that skipped the write still shows the quad its old value,
+/// so the write keeps its blend even though nothing reads the register after the branch.
+/// (The JIT wrote it to every lane, and the second lane sampled with the first lane's
+/// unwritten offsets.)
+const OFFSETS_FROM_AN_INACTIVE_LANE: &str = "FRAG
+DCL IN[0], POSITION, LINEAR
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+DCL TEMP[0..2]
+IMM[0] FLT32 {0.05, 1.0, 0.0, 0.0}
+IMM[1] INT32 {3, -2, 0, 1}
+  0: MUL TEMP[0], IN[0].xyxy, IMM[0].xxxx
+  1: MOV TEMP[1], IMM[1].zzzz
+  2: FSLT TEMP[2].x, IMM[0].yyyy, IN[0].xxxx
+  3: UIF TEMP[2].xxxx
+  4:   MOV TEMP[1], IMM[1].xyzz
+  5:   TEX TEMP[0], TEMP[0], SAMP[0], 2D, TEMP[1].xyz
+  6: ENDIF
+  7: MOV OUT[0], TEMP[0]
+  8: END
+";
+
+#[test]
+fn offsets_read_from_an_inactive_lane_match_the_interpreter() {
+    let shader = tgsi::parse(OFFSETS_FROM_AN_INACTIVE_LANE).expect("parse");
+    let program = Program::compile(&shader).expect("compile");
+    let jit = Engine::new(program.clone());
+    assert!(jit.is_compiled(), "{:?}", jit.fallback_reason());
+    let opts = RenderOptions {
+        width: 4,
+        height: 2,
+        resources: resources(),
+        ..Default::default()
+    };
+    let want = render_fragment_with(&Interpreter(&program), &opts).expect("interpreter");
+    let got = render_fragment_with(&jit, &opts).expect("jit");
+    let words = |p: &[[f32; 4]]| -> Vec<u32> { p.iter().flatten().map(|f| f.to_bits()).collect() };
+    // Pixel (1, 0) samples with the offsets of pixel (0, 0), which skipped the write: zero.
+    assert_ne!(words(&want.pixels)[4..8], words(&want.pixels)[0..4]);
+    assert_eq!(words(&want.pixels), words(&got.pixels));
+}
