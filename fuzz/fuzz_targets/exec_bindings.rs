@@ -2,15 +2,16 @@
 //! separated by NUL bytes: bindings JSON, TGSI text, and bytes that fill every resource
 //! (repeated). The document must parse or fail with a keyed error (resources together capped
 //! at 16 MiB here); a shader that compiles then runs with those resources bound: fragment
-//! shaders through the renderer at 4×4, compute shaders as one dispatch of at most 256
+//! shaders through the renderer at 4×4 on the interpreter and on the JIT, which must give
+//! the same words (or the same error), compute shaders as one dispatch of at most 256
 //! invocations, vertex shaders over 8 vertices, each within a budget, without panicking.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use tgsi_exec::{
-    bindings, render_fragment, run_compute, run_vertices, ComputeOptions, Program, RenderOptions,
-    VertexOptions,
+    bindings, render_fragment_with, run_compute, run_vertices, ComputeOptions, Interpreter,
+    Program, RenderOptions, VertexOptions, WaveEngine,
 };
 
 /// Resource bytes the fuzzer may ask for in one document.
@@ -58,7 +59,21 @@ fuzz_target!(|data: &[u8]| {
                 resources: b.resources.clone(),
                 ..Default::default()
             };
-            let _ = render_fragment(&program, &opts);
+            // The JIT (its compiled sampling kernels included) gives the interpreter's words.
+            let words = |engine: &dyn WaveEngine| {
+                render_fragment_with(engine, &opts)
+                    .map(|image| {
+                        image
+                            .pixels
+                            .iter()
+                            .flat_map(|p| p.map(f32::to_bits))
+                            .collect::<Vec<u32>>()
+                    })
+                    .map_err(|e| e.to_string())
+            };
+            let want = words(&Interpreter(&program));
+            let jit = tgsi_jit::Engine::new(program.clone());
+            assert_eq!(want, words(&jit), "the JIT and the interpreter disagree");
         }
         tgsi::Processor::Compute => {
             let grid = b.grid.unwrap_or([1, 1, 1]);
