@@ -1,0 +1,463 @@
+//! The code of a sampling kernel: one quad's sampling in vectors of its four lanes, step
+//! by step as `tgsi_exec::texture::Compiled` lists softpipe's (the LOD, the levels, each
+//! axis's wrap, the texel words, their components and the blends), specialised for a
+//! [`Key`]; one branch to the fallback before any texel is read.
+
+use super::{at, Key, Lod};
+use crate::lanes::LaneOps;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_frontend::FunctionBuilder;
+use tgsi_exec::texture::{AxisWrap, LevelRule};
+
+/// A bilinear footprint: the word indices of its four texels (`lerp_2d` order) and the
+/// weights (`i32x4`, `f32x4`).
+struct Footprint {
+    at: [Value; 4],
+    wx: Value,
+    wy: Value,
+}
+
+/// Emits the sampling of one quad (lanes 0–3 of the vectors: top-left, top-right,
+/// bottom-left, bottom-right) with the binding `desc` points to (which must be on):
+/// coordinates `s`, `t` and the explicit LOD `lod` as words. Branches to `fallback` where
+/// the quad needs the interpreter; returns the four result channels as words.
+pub(super) struct QuadSampler<'a, 'b> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub ptr: Type,
+    pub key: Key,
+    pub desc: Value,
+    pub fallback: Block,
+}
+
+impl QuadSampler<'_, '_> {
+    fn mem() -> MemFlagsData {
+        MemFlagsData::trusted()
+    }
+
+    fn load(&mut self, ty: Type, offset: i32) -> Value {
+        self.b.ins().load(ty, Self::mem(), self.desc, offset)
+    }
+
+    fn fconst(&mut self, x: f32) -> Value {
+        self.b.ins().f32const(x)
+    }
+
+    fn fsplat(&mut self, x: f32) -> Value {
+        let c = self.fconst(x);
+        self.b.ins().splat(F32X4, c)
+    }
+
+    /// `a > b ? a : b` (scalars).
+    fn max2(&mut self, a: Value, b: Value) -> Value {
+        let gt = self.b.ins().fcmp(FloatCC::GreaterThan, a, b);
+        self.b.ins().select(gt, a, b)
+    }
+
+    /// `x > lo ? (x > hi ? hi : x) : lo` (vectors).
+    fn clampf(&mut self, x: Value, lo: Value, hi: Value) -> Value {
+        let above_hi = self.b.ins().fcmp(FloatCC::GreaterThan, x, hi);
+        let capped = self.b.ins().bitselect(above_hi, hi, x);
+        let above_lo = self.b.ins().fcmp(FloatCC::GreaterThan, x, lo);
+        self.b.ins().bitselect(above_lo, capped, lo)
+    }
+
+    /// Continue in a new block unless `bad` (an `i8`), else go to the fallback.
+    fn unless(&mut self, bad: Value) {
+        let next = self.b.create_block();
+        self.b.ins().brif(bad, self.fallback, &[], next, &[]);
+        self.b.switch_to_block(next);
+        self.b.seal_block(next);
+    }
+
+    /// `util_fast_log2(x)` of a scalar.
+    fn fast_log2(&mut self, x: Value) -> Value {
+        let b = &mut *self.b;
+        let bits = b.ins().bitcast(I32, MemFlagsData::new(), x);
+        let e = b.ins().band_imm_s(bits, 0x7f80_0000);
+        let e = b.ins().ushr_imm_u(e, 23);
+        let e = b.ins().iadd_imm_s(e, -127);
+        let e = b.ins().fcvt_from_sint(F32, e);
+        let m = b.ins().band_imm_s(bits, 0x007f_ffff);
+        let m = b.ins().iadd_imm_s(m, 1 << 14);
+        let index = b.ins().ushr_imm_u(m, 15);
+        let index = b.ins().uextend(I64, index);
+        let offset = b.ins().imul_imm_s(index, 4);
+        let table = tgsi::sampler::fast_log2_table().as_ptr() as i64;
+        let table = b.ins().iconst(self.ptr, table);
+        let addr = b.ins().iadd(table, offset);
+        let t = b
+            .ins()
+            .load(F32, MemFlagsData::trusted().with_readonly(), addr, 0);
+        b.ins().fadd(e, t)
+    }
+
+    /// The quad's LODs (`f32x4`) after the bias and the clamp.
+    fn lods(&mut self, how: Lod, s: Value, t: Value, lod: Value) -> Value {
+        let bias = self.load(F32, at::LOD_BIAS);
+        let raw = match how {
+            Lod::Implicit | Lod::Bias => {
+                let (sf, tf) = (self.b.f(s), self.b.f(t));
+                let w = self.load(F32, at::SIZE);
+                let h = self.load(F32, at::SIZE + 4);
+                let mut m = [w, h];
+                for (k, c) in [sf, tf].into_iter().enumerate() {
+                    let tl = self.b.ins().extractlane(c, 0);
+                    let bl = self.b.ins().extractlane(c, 2);
+                    let br = self.b.ins().extractlane(c, 3);
+                    let dx = self.b.ins().fsub(br, bl);
+                    let dy = self.b.ins().fsub(tl, bl);
+                    let (dx, dy) = (self.b.ins().fabs(dx), self.b.ins().fabs(dy));
+                    let most = self.max2(dx, dy);
+                    m[k] = self.b.ins().fmul(most, m[k]);
+                }
+                let rho = self.max2(m[0], m[1]);
+                let lambda = self.fast_log2(rho);
+                let l = self.b.ins().fadd(lambda, bias);
+                let l = self.b.ins().splat(F32X4, l);
+                if how == Lod::Bias {
+                    let per_lane = self.b.f(lod);
+                    self.b.ins().fadd(l, per_lane)
+                } else {
+                    l
+                }
+            }
+            Lod::Explicit => {
+                let l = self.b.f(lod);
+                let bias = self.b.ins().splat(F32X4, bias);
+                self.b.ins().fadd(l, bias)
+            }
+            Lod::Zero => self.b.ins().splat(F32X4, bias),
+        };
+        let lo = self.load(F32, at::MIN_LOD);
+        let hi = self.load(F32, at::MAX_LOD);
+        let (lo, hi) = (self.b.ins().splat(F32X4, lo), self.b.ins().splat(F32X4, hi));
+        self.clampf(raw, lo, hi)
+    }
+
+    /// The levels sampled (`i32` scalars, the same one twice for a single level), the
+    /// weight of the second (`f32x4`) and whether the quad needs the interpreter (an
+    /// `i8`: lanes on different levels, or a level outside the description).
+    fn levels(&mut self, lods: Value) -> (Value, Value, Value, Value) {
+        let first = self.load(I32, at::FIRST_LEVEL);
+        let last = self.load(I32, at::LAST_LEVEL);
+        let first_v = self.b.ins().splat(I32X4, first);
+        let last_v = self.b.ins().splat(I32X4, last);
+        let zero = self.fsplat(0.0);
+        let lods_w = self.b.w(lods);
+        let whole = self.b.f2i(lods_w);
+        let level0 = self.b.ins().iadd(whole, first_v);
+        let one = self.b.splat_word(1);
+        let level1 = self.b.ins().iadd(level0, one);
+        let floor = self.b.ins().floor(lods);
+        let frac = self.b.ins().fsub(lods, floor);
+        let frac = self.b.w(frac);
+        let zero_w = self.b.w(zero);
+        // Per lane: the pair to blend, and where it is one level instead.
+        let (lo, hi, w) = match self.key.rule {
+            LevelRule::Pot => {
+                let blend = self.b.ins().icmp(IntCC::UnsignedLessThan, level0, last_v);
+                let zero_i = self.b.splat_word(0);
+                let below = self.b.ins().icmp(IntCC::SignedLessThan, level0, zero_i);
+                let single = self.b.ins().bitselect(below, first_v, last_v);
+                (
+                    self.b.ins().bitselect(blend, level0, single),
+                    self.b.ins().bitselect(blend, level1, single),
+                    self.b.ins().bitselect(blend, frac, zero_w),
+                )
+            }
+            LevelRule::Linear => {
+                let magnify = self.b.ins().fcmp(FloatCC::LessThanOrEqual, lods, zero);
+                let top = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::SignedGreaterThanOrEqual, level0, last_v);
+                let lo = self.b.ins().bitselect(top, last_v, level0);
+                let hi = self.b.ins().bitselect(top, last_v, level1);
+                let single = self.b.ins().bor(magnify, top);
+                (
+                    self.b.ins().bitselect(magnify, first_v, lo),
+                    self.b.ins().bitselect(magnify, first_v, hi),
+                    self.b.ins().bitselect(single, zero_w, frac),
+                )
+            }
+            LevelRule::First => (first_v, first_v, zero_w),
+        };
+        let lo0 = self.b.ins().extractlane(lo, 0);
+        let hi0 = self.b.ins().extractlane(hi, 0);
+        let mut bad = self.b.ins().icmp(IntCC::UnsignedGreaterThan, hi0, last);
+        let lo_out = self.b.ins().icmp(IntCC::UnsignedGreaterThan, lo0, last);
+        bad = self.b.ins().bor(bad, lo_out);
+        if matches!(self.key.lod, Lod::Explicit | Lod::Bias) {
+            // Every lane on the levels of lane 0 (else the interpreter's per-lane path).
+            let lo_s = self.b.ins().splat(I32X4, lo0);
+            let hi_s = self.b.ins().splat(I32X4, hi0);
+            let same_lo = self.b.ins().icmp(IntCC::Equal, lo, lo_s);
+            let same_hi = self.b.ins().icmp(IntCC::Equal, hi, hi_s);
+            let same = self.b.ins().band(same_lo, same_hi);
+            let all = self.b.ins().vall_true(same);
+            let differ = self.b.ins().icmp_imm_s(IntCC::Equal, all, 0);
+            bad = self.b.ins().bor(bad, differ);
+        }
+        let w = self.b.f(w);
+        (lo0, hi0, w, bad)
+    }
+
+    /// Lanes (an `i32x4` mask) where `ifloor(x)` may not be `floor(x)`: `|x| ≥ 2²¹`, NaN,
+    /// or `x` in `(−2⁻²⁰, 0)`.
+    fn not_floor(&mut self, x: Value) -> Value {
+        let zero = self.fsplat(0.0);
+        let abs = self.b.ins().fabs(x);
+        let limit = self.fsplat(2_097_152.0);
+        let small = self.b.ins().fcmp(FloatCC::LessThan, abs, limit);
+        let negative = self.b.ins().fcmp(FloatCC::LessThan, x, zero);
+        let tiny = self.fsplat(-1.0 / 1_048_576.0);
+        let near = self.b.ins().fcmp(FloatCC::GreaterThan, x, tiny);
+        let tiny_negative = self.b.ins().band(negative, near);
+        let ok = self.b.ins().band_not(small, tiny_negative);
+        self.b.ins().bnot(ok)
+    }
+
+    /// `floor(x)` as a float and as an integer.
+    fn floor(&mut self, x: Value) -> (Value, Value) {
+        let f = self.b.ins().floor(x);
+        (f, self.b.ins().fcvt_to_sint_sat(I32X4, f))
+    }
+
+    /// `c ? x : y` on lanes, `c` an `i32x4` mask.
+    fn pick(&mut self, c: Value, x: Value, y: Value) -> Value {
+        self.b.ins().bitselect(c, x, y)
+    }
+
+    /// One axis at a level of `size` texels: both texel indices (`i32x4`), the weight of
+    /// the second (`f32x4`), and the lanes that need the interpreter (an `i32x4` mask).
+    fn axis(&mut self, wrap: AxisWrap, coord: Value, size: Value) -> (Value, Value, Value, Value) {
+        let cf = self.b.f(coord);
+        let size_f = self.b.ins().fcvt_from_uint(F32, size);
+        let size_v = self.b.ins().splat(F32X4, size_f);
+        let size_i = self.b.ins().splat(I32X4, size);
+        let last = self.b.ins().iadd_imm_s(size, -1);
+        let last_v = self.b.ins().splat(I32X4, last);
+        let half = self.fsplat(0.5);
+        let zero = self.fsplat(0.0);
+        let one_f = self.fsplat(1.0);
+        let one = self.b.splat_word(1);
+        let zero_i = self.b.splat_word(0);
+        let (i0, i1, w, mut bad) = match wrap {
+            AxisWrap::RepeatPot => {
+                let scaled = self.b.ins().fmul(cf, size_v);
+                let u = self.b.ins().fsub(scaled, half);
+                let u = self.b.ins().fadd(u, zero);
+                let bad = self.not_floor(u);
+                let (fl, fi) = self.floor(u);
+                let i0 = self.b.ins().band(fi, last_v);
+                let next = self.b.ins().iadd(i0, one);
+                let i1 = self.b.ins().band(next, last_v);
+                let w = self.b.ins().fsub(u, fl);
+                // A footprint wrapping on a side of more than one cache tile may alias.
+                let wraps = self.b.ins().icmp(IntCC::Equal, i0, last_v);
+                let long = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedGreaterThan, size, 32);
+                let long = self.b.ins().sextend(I32, long);
+                let long = self.b.ins().ineg(long);
+                let long_v = self.b.ins().splat(I32X4, long);
+                let risky = self.b.ins().band(wraps, long_v);
+                let bad = self.b.ins().bor(bad, risky);
+                (i0, i1, w, bad)
+            }
+            AxisWrap::MirrorRepeat => {
+                let s = self.b.ins().fadd(cf, zero);
+                let bad_s = self.not_floor(s);
+                let (sfl, sfi) = self.floor(s);
+                let parity = self.b.ins().band(sfi, one);
+                let even = self.b.ins().icmp(IntCC::Equal, parity, zero_i);
+                let f = self.b.ins().fsub(s, sfl);
+                let fs = self.b.ins().fmul(f, size_v);
+                let ua = self.b.ins().fsub(fs, half);
+                let g = self.b.ins().fsub(one_f, f);
+                let gs = self.b.ins().fmul(g, size_v);
+                let ub = self.b.ins().fadd(gs, half);
+                let u = self.pick(even, ua, ub);
+                let bad_u = self.not_floor(u);
+                let (ufl, i0) = self.floor(u);
+                let up = self.b.ins().iadd(i0, one);
+                let down = self.b.ins().isub(i0, one);
+                let i1 = self.pick(even, up, down);
+                let neg = self.b.ins().icmp(IntCC::SignedLessThan, i0, zero_i);
+                let i0 = self.pick(neg, up, i0);
+                let over = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::SignedGreaterThanOrEqual, i0, size_i);
+                let i0 = self.pick(over, last_v, i0);
+                let over = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::SignedGreaterThanOrEqual, i1, size_i);
+                let i1 = self.pick(over, last_v, i1);
+                let neg = self.b.ins().icmp(IntCC::SignedLessThan, i1, zero_i);
+                let i1_up = self.b.ins().iadd(i1, one);
+                let i1 = self.pick(neg, i1_up, i1);
+                let wa = self.b.ins().fsub(u, ufl);
+                let v = self.b.ins().fsub(one_f, u);
+                let vfl = self.b.ins().floor(v);
+                let wb = self.b.ins().fsub(v, vfl);
+                let w = self.pick(even, wa, wb);
+                let bad = self.b.ins().bor(bad_s, bad_u);
+                (i0, i1, w, bad)
+            }
+            AxisWrap::ClampToEdge => {
+                let scaled = self.b.ins().fmul(cf, size_v);
+                let x = self.b.ins().fadd(scaled, zero);
+                let above = self.b.ins().fcmp(FloatCC::GreaterThan, x, size_v);
+                let capped = self.pick(above, size_v, x);
+                let positive = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
+                let c = self.pick(positive, capped, zero);
+                let u = self.b.ins().fsub(c, half);
+                let bad = self.not_floor(u);
+                let (ufl, i0) = self.floor(u);
+                let i1 = self.b.ins().iadd(i0, one);
+                let neg = self.b.ins().icmp(IntCC::SignedLessThan, i0, zero_i);
+                let i0 = self.pick(neg, zero_i, i0);
+                let over = self
+                    .b
+                    .ins()
+                    .icmp(IntCC::SignedGreaterThanOrEqual, i1, size_i);
+                let i1 = self.pick(over, last_v, i1);
+                let w = self.b.ins().fsub(u, ufl);
+                (i0, i1, w, bad)
+            }
+        };
+        // Every index inside the level (as unsigned numbers, so negatives fail too).
+        for i in [i0, i1] {
+            let outside = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, i, size_i);
+            bad = self.b.ins().bor(bad, outside);
+        }
+        (i0, i1, w, bad)
+    }
+
+    /// The four words at the word indices of `at` (`i32x4`).
+    fn gather(&mut self, words: Value, at: Value) -> Value {
+        let mut v = None;
+        for j in 0..4u8 {
+            let i = self.b.ins().extractlane(at, j);
+            let i = self.b.ins().uextend(I64, i);
+            let off = self.b.ins().ishl_imm_u(i, 2);
+            let addr = self.b.ins().iadd(words, off);
+            let w = self.b.ins().load(I32, MemFlagsData::trusted(), addr, 0);
+            v = Some(match v {
+                None => self.b.ins().scalar_to_vector(I32X4, w),
+                Some(v) => self.b.ins().insertlane(v, w, j),
+            });
+        }
+        v.expect("four lanes")
+    }
+
+    /// The bilinear footprints of the quad at `level` (an `i32` scalar), with the lanes
+    /// that need the interpreter (an `i32x4` mask).
+    fn footprint(&mut self, s: Value, t: Value, level: Value) -> (Footprint, Value) {
+        let l = self.b.ins().uextend(I64, level);
+        let l = self.b.ins().imul_imm_s(l, at::LEVEL_BYTES);
+        let entry = self.b.ins().iadd(self.desc, l);
+        let mem = Self::mem();
+        let first = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_FIRST);
+        let row = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_ROW);
+        let width = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_WIDTH);
+        let height = self
+            .b
+            .ins()
+            .load(I32, mem, entry, at::LEVELS + at::L_HEIGHT);
+        let (x0, x1, wx, bad_x) = self.axis(self.key.wrap[0], s, width);
+        let (y0, y1, wy, bad_y) = self.axis(self.key.wrap[1], t, height);
+        let bad = self.b.ins().bor(bad_x, bad_y);
+        let row_v = self.b.ins().splat(I32X4, row);
+        let first_v = self.b.ins().splat(I32X4, first);
+        let r0 = self.b.ins().imul(y0, row_v);
+        let r0 = self.b.ins().iadd(r0, first_v);
+        let r1 = self.b.ins().imul(y1, row_v);
+        let r1 = self.b.ins().iadd(r1, first_v);
+        let at = [(r0, x0), (r0, x1), (r1, x0), (r1, x1)].map(|(r, x)| self.b.ins().iadd(r, x));
+        (Footprint { at, wx, wy }, bad)
+    }
+
+    /// The bilinear samples of a footprint, four `f32x4` channels.
+    fn bilinear(&mut self, f: &Footprint, shifts: [Value; 4]) -> [Value; 4] {
+        let words = self.load(self.ptr, at::WORDS);
+        let texels = f.at.map(|i| self.gather(words, i));
+        let byte = self.b.splat_word(0xff);
+        let scale = self.fsplat(1.0 / 255.0);
+        shifts.map(|shift| {
+            let [t00, t10, t01, t11] = texels.map(|texel| {
+                let v = self.b.ins().ushr(texel, shift);
+                let v = self.b.ins().band(v, byte);
+                let v = self.b.ins().fcvt_from_sint(F32X4, v);
+                self.b.ins().fmul(v, scale)
+            });
+            let row0 = self.lerp(f.wx, t00, t10);
+            let row1 = self.lerp(f.wx, t01, t11);
+            self.lerp(f.wy, row0, row1)
+        })
+    }
+
+    /// `a + w·(b − a)`.
+    fn lerp(&mut self, w: Value, a: Value, b: Value) -> Value {
+        let d = self.b.ins().fsub(b, a);
+        let p = self.b.ins().fmul(w, d);
+        self.b.ins().fadd(a, p)
+    }
+
+    /// The quad's results, four channels as words (one branch to the fallback, before
+    /// any texel is read).
+    pub fn quad(&mut self, s: Value, t: Value, lod: Value) -> [Value; 4] {
+        let lods = self.lods(self.key.lod, s, t, lod);
+        let (lo, hi, w, bad_levels) = self.levels(lods);
+        // The levels first: the footprints read their descriptions.
+        self.unless(bad_levels);
+        let shifts: [Value; 4] = std::array::from_fn(|c| self.load(I32, at::SHIFTS + 4 * c as i32));
+        let (a, bad_a) = self.footprint(s, t, lo);
+        // Where every lane's weight is 0, `lerp(0, a, b) = a + 0·(b − a)` is `a` (texels
+        // are finite and not −0), so the second level is not read.
+        let zero = self.fsplat(0.0);
+        let no_weight = self.b.ins().fcmp(FloatCC::Equal, w, zero);
+        let one_level = self.b.ins().vall_true(no_weight);
+        let (single, pair, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        for _ in 0..4 {
+            self.b.append_block_param(done, I32X4);
+        }
+        self.b.ins().brif(one_level, single, &[], pair, &[]);
+        self.b.switch_to_block(single);
+        self.b.seal_block(single);
+        let bad = self.b.any(bad_a);
+        self.unless(bad);
+        let r = self.bilinear(&a, shifts);
+        let args = r.map(|v| self.b.w(v).into());
+        self.b.ins().jump(done, &args);
+        self.b.switch_to_block(pair);
+        self.b.seal_block(pair);
+        let (b, bad_b) = self.footprint(s, t, hi);
+        let bad = self.b.ins().bor(bad_a, bad_b);
+        let bad = self.b.any(bad);
+        self.unless(bad);
+        let a = self.bilinear(&a, shifts);
+        let b = self.bilinear(&b, shifts);
+        let args: [_; 4] = std::array::from_fn(|c| {
+            let r = self.lerp(w, a[c], b[c]);
+            self.b.w(r).into()
+        });
+        self.b.ins().jump(done, &args);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        let params = self.b.block_params(done);
+        std::array::from_fn(|c| params[c])
+    }
+}
