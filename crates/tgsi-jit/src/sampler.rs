@@ -344,9 +344,9 @@ mod tests {
         Arc::new(r)
     }
 
-    /// Every quad a kernel samples gives the interpreter's words: TEX
-    /// (implicit LOD from the quad), TXL (per-lane LODs, on one level pair or not) and
-    /// TEX_LZ on textures from 1×1 to 256 wide (footprints wrapping across tiles) and of
+    /// Every quad a kernel samples gives the interpreter's words: TEX (implicit LOD from
+    /// the quad), TXB (plus a bias per lane), TXL (per-lane LODs, on one level pair or not)
+    /// and TEX_LZ on textures from 1×1 to 256 wide (footprints wrapping across tiles) and of
     /// other sizes, RGBA and BGRA, views of some levels, REPEAT, MIRROR_REPEAT and
     /// CLAMP_TO_EDGE on either axis, the linear mip filter (on power-of-two textures or
     /// not) or none, LOD biases and ranges, at coordinates inside, around and far outside
