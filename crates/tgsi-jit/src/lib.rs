@@ -99,7 +99,7 @@ pub struct JitProgram {
     /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
     /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
-    kernel_textures: Vec<(usize, sampler::Lod)>,
+    kernel_textures: Vec<(usize, tgsi_exec::texture::DirectLod)>,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,

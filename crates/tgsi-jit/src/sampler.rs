@@ -32,9 +32,11 @@ use std::cell::RefCell;
 use std::mem::offset_of;
 use std::rc::Rc;
 use std::sync::Mutex;
-use tgsi::{Opcode, Processor, TextureTarget};
+use tgsi::Processor;
 use tgsi_exec::compile::Inst;
-use tgsi_exec::texture::{AxisWrap, Compiled, Direct, LevelRule, COMPILED_LEVELS};
+use tgsi_exec::texture::{
+    AxisWrap, Compiled, Direct, DirectLod as Lod, DirectOp, LevelRule, COMPILED_LEVELS,
+};
 use tgsi_exec::Program;
 
 /// One level of a [`TexDesc`].
@@ -112,33 +114,16 @@ mod at {
     pub const L_HEIGHT: i32 = offset_of!(TexLevel, height) as i32;
 }
 
-/// How a texture instruction gets its LOD.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Lod {
-    /// TEX: from the quad.
-    Implicit,
-    /// TXL: the fourth coordinate, per lane.
-    Explicit,
-    /// TXB: from the quad, plus the fourth coordinate per lane.
-    Bias,
-    /// TEX_LZ: zero.
-    Zero,
-}
-
-/// How texture instruction `inst` of `program` gets its LOD, if a kernel may sample it
-/// (whether one does depends on its operands and bindings: `Machine::compiled_sampler`).
+/// How texture instruction `inst` of `program` gets its LOD, if a kernel may sample it:
+/// the TEX family's direct instructions (`tgsi_exec::texture::DirectOp`), the LOD from the
+/// quad only in fragment shaders (whether a kernel does sample it depends on its operands
+/// and bindings: `Machine::direct_texture`, `Direct::compiled`).
 pub(crate) fn kernel_lod(program: &Program, inst: &Inst) -> Option<Lod> {
-    let tex = inst.tex.as_deref()?;
-    if tex.target != TextureTarget::Tex2D {
-        return None;
-    }
-    match inst.opcode {
-        Opcode::TEX if program.processor == Processor::Fragment => Some(Lod::Implicit),
-        Opcode::TXB if program.processor == Processor::Fragment => Some(Lod::Bias),
-        Opcode::TXL => Some(Lod::Explicit),
-        Opcode::TEX_LZ => Some(Lod::Zero),
-        _ => None,
-    }
+    let op = DirectOp::new(inst.opcode, inst.tex.as_deref()?.target)?;
+    let lod = op.lod();
+    let quad = matches!(lod, Lod::Implicit | Lod::Bias);
+    let frag = program.processor == Processor::Fragment;
+    (!op.sample_family() && (frag || !quad)).then_some(lod)
 }
 
 /// The texture instructions of `program` a kernel may sample, with their LODs.
@@ -310,7 +295,7 @@ fn build_kernel(key: Key) -> Result<Kernel, String> {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use tgsi::Format;
+    use tgsi::{Format, Opcode, TextureTarget};
     use tgsi_exec::resource::{
         Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Swizzle, Target, Wrap,
     };

@@ -20,13 +20,25 @@ use crate::resource::{Filter, SamplerState, SamplerView, Swizzle, Wrap};
 use std::sync::atomic::AtomicU32;
 use tgsi::{Opcode, TextureTarget};
 
+/// How a direct instruction gives its LOD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DirectLod {
+    /// From the quad (TEX, SAMPLE).
+    Implicit,
+    /// From the quad, plus a bias per lane (TXB, SAMPLE_B).
+    Bias,
+    /// Per lane (TXL, SAMPLE_L).
+    Explicit,
+    /// Zero (TEX_LZ).
+    Zero,
+}
+
 /// What an instruction asks of the direct path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DirectOp {
     control: Control,
-    /// The source and channel of the per-lane bias or explicit LOD.
-    lod: Option<(usize, usize)>,
-    /// The SAMPLE family, whose results the SVIEW operand's swizzle reorders.
+    /// The SAMPLE family, whose results the SVIEW operand's swizzle reorders and whose LOD
+    /// is `src1.x` (the TEX family's `src0.w`).
     sample: bool,
 }
 
@@ -34,31 +46,40 @@ impl DirectOp {
     /// The direct form of `opcode` on `target` (the instruction's target, or the SVIEW
     /// declaration's for the SAMPLE family), if it has one.
     pub fn new(opcode: Opcode, target: TextureTarget) -> Option<DirectOp> {
-        if target != TextureTarget::Tex2D {
-            return None;
-        }
-        let op = |control, lod, sample| {
-            Some(DirectOp {
-                control,
-                lod,
-                sample,
-            })
+        use Opcode as O;
+        let sample = match opcode {
+            O::TEX | O::TXB | O::TXL | O::TEX_LZ => false,
+            O::SAMPLE | O::SAMPLE_B | O::SAMPLE_L => true,
+            _ => return None,
         };
-        match opcode {
-            Opcode::TEX => op(Control::None, None, false),
-            Opcode::TXB => op(Control::Bias, Some((0, 3)), false),
-            Opcode::TXL => op(Control::Explicit, Some((0, 3)), false),
-            Opcode::TEX_LZ => op(Control::Zero, None, false),
-            Opcode::SAMPLE => op(Control::None, None, true),
-            Opcode::SAMPLE_B => op(Control::Bias, Some((1, 0)), true),
-            Opcode::SAMPLE_L => op(Control::Explicit, Some((1, 0)), true),
-            _ => None,
-        }
+        (target == TextureTarget::Tex2D).then_some(DirectOp {
+            control: lod::control_of(opcode),
+            sample,
+        })
     }
 
     /// The source and channel of the LOD the quads need (bias or explicit), if any.
     pub fn lod_source(&self) -> Option<(usize, usize)> {
-        self.lod
+        match (self.control, self.sample) {
+            (Control::Bias | Control::Explicit, false) => Some((0, 3)),
+            (Control::Bias | Control::Explicit, true) => Some((1, 0)),
+            _ => None,
+        }
+    }
+
+    /// How the instruction gives its LOD.
+    pub fn lod(&self) -> DirectLod {
+        match self.control {
+            Control::Bias => DirectLod::Bias,
+            Control::Explicit => DirectLod::Explicit,
+            Control::Zero => DirectLod::Zero,
+            _ => DirectLod::Implicit,
+        }
+    }
+
+    /// Whether it is of the SAMPLE family.
+    pub fn sample_family(&self) -> bool {
+        self.sample
     }
 }
 
@@ -121,7 +142,7 @@ impl<'p> Direct<'p> {
         let q = Coords {
             s: s.map(f32::from_bits),
             t: t.map(f32::from_bits),
-            c1: if self.op.lod.is_some() {
+            c1: if self.op.lod_source().is_some() {
                 lod.map(f32::from_bits)
             } else {
                 [0.0; 4]

@@ -7,6 +7,7 @@
 use super::cmath::{clampf, fast_log2, max2, max3, minify, trunc_i32};
 use super::texel::View;
 use crate::resource::{SamplerState, Target};
+use tgsi::Opcode;
 
 /// Lane indices of softpipe's quad.
 const TL: usize = 0;
@@ -28,6 +29,18 @@ pub(crate) enum Control {
     Derivs,
     /// Texture gather (λ = the sampler's bias).
     Gather,
+}
+
+/// How a TEX- or SAMPLE-family opcode gives its LOD (TXD and SAMPLE_D, which give
+/// derivatives, are [`Control::Derivs`] where they are sampled).
+pub(crate) fn control_of(op: Opcode) -> Control {
+    match op {
+        Opcode::TXB | Opcode::TXB2 | Opcode::SAMPLE_B => Control::Bias,
+        Opcode::TXL | Opcode::TXL2 | Opcode::SAMPLE_L => Control::Explicit,
+        Opcode::TG4 | Opcode::GATHER4 => Control::Gather,
+        Opcode::TEX_LZ | Opcode::SAMPLE_C_LZ => Control::Zero,
+        _ => Control::None,
+    }
 }
 
 /// Explicit derivatives: `[coordinate s/t/p][d/dx, d/dy][lane]`.

@@ -46,7 +46,9 @@ use std::sync::Arc;
 use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
-pub use direct::{AxisWrap, Compiled, CompiledLevel, Direct, DirectOp, LevelRule, COMPILED_LEVELS};
+pub use direct::{
+    AxisWrap, Compiled, CompiledLevel, Direct, DirectLod, DirectOp, LevelRule, COMPILED_LEVELS,
+};
 pub use texel::border_color;
 
 /// A quad's values: `[lane][channel]`, each a 32-bit word.
@@ -372,13 +374,7 @@ const NO_DERIVS: Derivs = [[[0.0; 4]; 2]; 3];
 fn tex(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     let op = req.opcode;
     let two = [Opcode::TEX2, Opcode::TXB2, Opcode::TXL2, Opcode::TG4].contains(&op);
-    let control = match op {
-        o if o == Opcode::TXB || o == Opcode::TXB2 => Control::Bias,
-        o if o == Opcode::TXL || o == Opcode::TXL2 => Control::Explicit,
-        o if o == Opcode::TG4 => Control::Gather,
-        o if o == Opcode::TEX_LZ => Control::Zero,
-        _ => Control::None,
-    };
+    let control = lod::control_of(op);
     let dim = coord_dim(req.target);
     let mut args = [[0.0f32; 4]; 5];
     let mut proj = None;
@@ -454,12 +450,10 @@ fn sample(req: &TexRequest, prepared: &mut Prepared) -> [Texel; 4] {
     use TextureTarget as T;
     let op = req.opcode;
     let compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
-    let (control, lod) = match op {
-        o if o == Opcode::SAMPLE_B => (Control::Bias, chan(req, 1, 0)),
-        o if o == Opcode::SAMPLE_L => (Control::Explicit, chan(req, 1, 0)),
-        o if o == Opcode::GATHER4 => (Control::Gather, [0.0; 4]),
-        o if o == Opcode::SAMPLE_C_LZ => (Control::Zero, [0.0; 4]),
-        _ => (Control::None, [0.0; 4]),
+    let control = lod::control_of(op);
+    let lod = match control {
+        Control::Bias | Control::Explicit => chan(req, 1, 0),
+        _ => [0.0; 4],
     };
     let reference = chan(req, 1, 0);
     let x = |c: usize| chan(req, 0, c);
