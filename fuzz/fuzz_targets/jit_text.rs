@@ -2,7 +2,7 @@
 //! Whatever parses and compiles must give the same output words (or the same error) on both
 //! engines, for fragment shaders through the renderer, vertex shaders over vertices whose
 //! inputs include edge values, and compute shaders dispatched over two buffers and shared
-//! memory (an exhausted budget counts as the same error: the JIT cannot name the
+//! memory, with the same instruction count (an exhausted budget counts as the same error: the JIT cannot name the
 //! instruction of a compute wave); nothing may crash or hang.
 #![no_main]
 
@@ -64,7 +64,7 @@ fn run(engine: &dyn WaveEngine, consts: &[Vec<[u32; 4]>]) -> Result<Vec<u32>, St
 }
 
 /// A compute dispatch over two 256-byte buffers of edge values and 256 bytes of shared
-/// memory; the buffers' bytes afterwards.
+/// memory; the wave instructions it counted and the buffers' bytes afterwards.
 fn dispatch(
     engine: &dyn WaveEngine,
     consts: &[Vec<[u32; 4]>],
@@ -91,14 +91,15 @@ fn dispatch(
         budget,
         ..ComputeOptions::default()
     };
-    run_compute_with(engine, &opts).map_err(|e| match e {
+    let stats = run_compute_with(engine, &opts).map_err(|e| match e {
         ExecError::Budget { .. } => "budget".to_string(),
         e => e.to_string(),
     })?;
-    Ok(bufs
-        .iter()
-        .flat_map(|r| r.data.to_bytes())
-        .map(u32::from)
+    // The wave instructions counted, then the bytes.
+    let count = [stats.instructions as u32, (stats.instructions >> 32) as u32];
+    Ok(count
+        .into_iter()
+        .chain(bufs.iter().flat_map(|r| r.data.to_bytes()).map(u32::from))
         .collect())
 }
 

@@ -34,7 +34,10 @@
 //! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`
 //!   proves order-free ([`tgsi_exec::run_compute_with`]): the code stops at each top-level
 //!   BARRIER or MEMBAR with the temporaries written since the previous stop in the
-//!   machine, and a later call resumes after it ([`WaveEngine::resume_wave`]).
+//!   machine, and a later call resumes after it ([`WaveEngine::resume_wave`]). Loop-free
+//!   programs whose lanes meet only through compiled LOADs and STOREs run a quad at a
+//!   time, in softpipe's own order, and count the wave's instructions by the stretches of
+//!   code any quad passed (`support::counts_sites`).
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
 //! 1, or 2 for small loops: `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
@@ -100,6 +103,9 @@ pub struct JitProgram {
     full_waves_only: bool,
     /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
     kernel_textures: Vec<(usize, tgsi_exec::texture::DirectLod)>,
+    /// Programs counted by sites (`support::counts_sites`): the instructions each site
+    /// stands for; empty for the others.
+    sites: Vec<u32>,
     compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
@@ -163,7 +169,7 @@ impl JitProgram {
         let group = support::group_quads(&program);
         let unmasked = unmasked::unmasked_writes(&program);
         let full_waves_only = unmasked.full_waves_only;
-        let (module, func) =
+        let (module, func, sites) =
             build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;
         let const_registers = translate::direct_constants(&program);
         let zeros = vec![[0; 4]; const_registers.iter().copied().max().unwrap_or(0)];
@@ -183,6 +189,7 @@ impl JitProgram {
             },
             full_waves_only,
             kernel_textures: sampler::kernel_instructions(&program),
+            sites,
             program,
             func,
             group,
@@ -232,13 +239,14 @@ pub(crate) fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetI
         .map_err(|e| format!("cranelift: {e}"))
 }
 
-/// Translate and compile; returns the module owning the code and the entry point.
+/// Translate and compile; returns the module owning the code, the entry point and the
+/// sizes of the sites the code counts (`translate::Translator::translate`).
 fn build(
     program: &Program,
     group: usize,
     options: Options,
     unmasked: Vec<u8>,
-) -> Result<(JITModule, WaveFn), String> {
+) -> Result<(JITModule, WaveFn, Vec<u32>), String> {
     // Translate first: the function's size decides the register allocator, or that the
     // program is too big to compile.
     let probe = isa("backtracking")?;
@@ -251,9 +259,9 @@ fn build(
         signature.clone(),
     );
     let mut fctx = FunctionBuilderContext::new();
-    {
+    let sites = {
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        translate::Translator::translate(
+        let sites = translate::Translator::translate(
             &mut b,
             program,
             group,
@@ -263,7 +271,8 @@ fn build(
             probe.default_call_conv(),
         );
         b.finalize(probe.frontend_config());
-    }
+        sites
+    };
     let size = func.dfg.num_insts();
     if size > MAX_FUNCTION_SIZE {
         return Err(format!(
@@ -303,16 +312,20 @@ fn build(
     // SAFETY: the function was built with the signature `fn(*mut Frame) -> i32` in the
     // platform's C calling convention.
     let func = unsafe { std::mem::transmute::<*const u8, WaveFn>(code) };
-    Ok((module, func))
+    Ok((module, func, sites))
 }
 
-/// Constant buffers whose table `run_wave` keeps on the stack (Gallium's
-/// `PIPE_MAX_CONSTANT_BUFFERS`); more are allocated.
-const INLINE_CONST_BUFFERS: usize = 32;
+/// Constant buffers whose table `call` keeps on the stack (the usual few; a call clears
+/// the whole array, so it stays small); more are allocated.
+const INLINE_CONST_BUFFERS: usize = 8;
 
 /// Entries of the memory table (`runtime::Frame::spaces`) kept on the stack: shared memory
-/// and Gallium's 32 shader buffers; more are allocated.
-const INLINE_SPACES: usize = 33;
+/// and the first seven buffers; more are allocated.
+const INLINE_SPACES: usize = 8;
+
+/// Sites of a program counted by sites (`support::counts_sites`) whose marks `call` keeps
+/// on the stack; more are allocated.
+const INLINE_SITES: usize = 128;
 
 /// What one call of the compiled code over a wave did.
 struct Call {
@@ -423,6 +436,16 @@ impl JitProgram {
         }
         let lanes = 4 * self.group;
         let group_mask = (1u32 << lanes) - 1;
+        // The sites passed, on the stack for the usual program.
+        let mut inline_visited = [0u8; INLINE_SITES];
+        let mut heap_visited: Vec<u8>;
+        let visited: &mut [u8] = match inline_visited.get_mut(..self.sites.len()) {
+            Some(v) => v,
+            None => {
+                heap_visited = vec![0; self.sites.len()];
+                &mut heap_visited
+            }
+        };
         let mut out = Call {
             status: status::DONE,
             kill: 0,
@@ -450,11 +473,13 @@ impl JitProgram {
                 no_space: Bytes::NONE,
                 helpers: (env.helpers >> first) & group_mask,
                 sink: [0; 4],
+                visited: visited.as_mut_ptr(),
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),
-            // the constant table and the host, all alive for the call; no Rust reference to
-            // the machine is used until it returns.
+            // the constant table, the host and the visited sites (one byte for each site
+            // the code marks), all alive for the call; no Rust reference to the machine is
+            // used until it returns.
             let st = unsafe { (self.func)(&mut frame) };
             match st {
                 status::DONE | status::BUDGET | status::BARRIER => out.status = st,
@@ -468,6 +493,15 @@ impl JitProgram {
             out.func |= (frame.active & group_mask) << first;
             out.resume = frame.resume;
             out.executed = out.executed.saturating_add(frame.executed);
+        }
+        // Programs counted by sites: the wave ran each site some quad passed.
+        for (&n, _) in self
+            .sites
+            .iter()
+            .zip(visited.iter())
+            .filter(|(_, &v)| v != 0)
+        {
+            out.executed = out.executed.saturating_add(u64::from(n));
         }
         Ok(Some(out))
     }

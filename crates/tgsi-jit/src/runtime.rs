@@ -123,7 +123,7 @@ pub(crate) struct Frame {
     pub num_consts: u64,
     /// Instruction budget.
     pub budget: u64,
-    /// Out: instructions executed.
+    /// Out: instructions executed (programs counted by sites: 0, see `visited`).
     pub executed: u64,
     /// The group of quads this call runs: its first lane is `4 · group`.
     pub group: u64,
@@ -152,6 +152,9 @@ pub(crate) struct Frame {
     pub helpers: u32,
     /// Where the stores of lanes that do not store go.
     pub sink: [u32; 4],
+    /// Programs counted by sites (`support::counts_sites`): one byte per counted stretch
+    /// of code, set to 1 when the call passes it; null for the others.
+    pub visited: *mut u8,
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -174,6 +177,7 @@ pub(crate) mod field {
     pub const NO_SPACE: i32 = offset_of!(Frame, no_space) as i32;
     pub const HELPERS: i32 = offset_of!(Frame, helpers) as i32;
     pub const SINK: i32 = offset_of!(Frame, sink) as i32;
+    pub const VISITED: i32 = offset_of!(Frame, visited) as i32;
     pub const BYTES_WORDS: i32 = offset_of!(Bytes, words) as i32;
     pub const BYTES_BASE: i32 = offset_of!(Bytes, base) as i32;
     pub const BYTES_SIZE: i32 = offset_of!(Bytes, size) as i32;

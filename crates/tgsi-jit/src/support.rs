@@ -124,10 +124,19 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// overrides. Texture instructions are among these: a quad's samples depend on its own
 /// lanes only (derivatives, the first lane's slots and offsets), and the interpreter's
 /// step samples only quads with an active lane.
+///
+/// Compute programs run a quad at a time when they have no loops and see other lanes only
+/// through compiled LOADs and STOREs and top-level barriers ([`counts_sites`]): each quad
+/// then runs to the next barrier before the next quad starts, which is softpipe's own
+/// order (the order a 16-lane wave may replace only where `tgsi_exec::wave_width` proves
+/// the results the same).
 pub(crate) fn group_quads(program: &Program) -> usize {
-    // Compute waves stop at barriers as a whole, and memory sees every lane in order.
-    // The interpreter's step works on the whole wave whatever the lanes: a program that
-    // hands it instructions calls it once a wave, not once a quad.
+    if counts_sites(program) {
+        return 1;
+    }
+    // Other compute waves stop at barriers as a whole, and memory sees every lane in
+    // order. The interpreter's step works on the whole wave whatever the lanes: a program
+    // that hands it instructions calls it once a wave, not once a quad.
     if program.processor == Processor::Compute
         || program
             .insts
@@ -151,6 +160,21 @@ pub(crate) fn group_quads(program: &Program) -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|n| [1, 2, 4].contains(n))
         .unwrap_or(chosen)
+}
+
+/// Whether `program` is a compute program whose code runs a quad at a time
+/// ([`group_quads`]) and counts instructions by the places it passes: a loop-free program
+/// runs each instruction at most once per call, and a 16-lane wave runs an instruction
+/// exactly when one of its quads does (every branch is taken when any lane takes it), so
+/// the interpreter's count for the wave is the sum over the counted stretches of code that
+/// some quad passed, not the sum of the quads' counts.
+pub(crate) fn counts_sites(program: &Program) -> bool {
+    program.processor == Processor::Compute
+        && !program.insts.iter().any(|i| {
+            matches!(i.kind, Kind::Flow(Flow::BgnLoop))
+                || runs_on_step(i)
+                || (sees_the_wave(i) && !matches!(i.kind, Kind::Load | Kind::Store | Kind::Sync))
+        })
 }
 
 /// Temporary channels written, at most, for two quads to run in one call: their values

@@ -33,7 +33,7 @@ use crate::native_wide::{self as nw, Quad64, Wide};
 use crate::runtime::{self, field, status, CHANNEL_BYTES, CHUNK, CHUNKS, REGISTER_BYTES};
 use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{
     AbiParam, Block, ConstantData, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
     StackSlotKind, Type, Value,
@@ -125,6 +125,9 @@ pub(crate) struct Translator<'a, 'b> {
     kill: Mask,
     executed: Variable,
     pending: i64,
+    /// Programs counted by sites (`support::counts_sites`): the frame's `visited` bytes,
+    /// and the instructions each counted stretch of code stands for.
+    sites: Option<(Value, Vec<u32>)>,
     scratch: Value,
     /// The first word of each constant buffer read directly ([`direct_constants`]),
     /// loaded at the entry.
@@ -166,6 +169,8 @@ const SCRATCH_TEXTURE_OUT: i32 = runtime::TEXTURE_OUT_CHANNEL as i32 * CHANNEL_B
 
 impl<'a, 'b> Translator<'a, 'b> {
     /// Translate `program` into the function `b` builds (signature: frame pointer → status).
+    /// Returns the instructions each site stands for when `program` is counted by sites
+    /// (`support::counts_sites`; `Frame::visited` has one byte per site), else nothing.
     pub(crate) fn translate(
         b: &'a mut FunctionBuilder<'b>,
         program: &'a Program,
@@ -174,7 +179,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         unmasked: Vec<u8>,
         ptr: Type,
         call_conv: CallConv,
-    ) {
+    ) -> Vec<u32> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
@@ -248,6 +253,10 @@ impl<'a, 'b> Translator<'a, 'b> {
         let executed = b.declare_var(I64);
         let z64 = b.ins().iconst(I64, 0);
         b.def_var(executed, z64);
+        let sites = support::counts_sites(program).then(|| {
+            let visited = b.ins().load(ptr, mem, frame, field::VISITED);
+            (visited, Vec::new())
+        });
         let exit = b.create_block();
         let host_error = b.create_block();
         let mut t = Translator {
@@ -267,6 +276,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             kill,
             executed,
             pending: 0,
+            sites,
             scratch,
             const_bases: HashMap::new(),
             exit,
@@ -289,6 +299,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         t.flush();
         t.b.ins().jump(exit, &[]);
         t.finish();
+        t.sites.map(|(_, lengths)| lengths).unwrap_or_default()
     }
 
     /// The first word of each constant buffer the program reads directly, at the entry.
@@ -431,14 +442,28 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
-    /// Count executed instructions not yet added to the counter.
+    /// Count executed instructions not yet added to the counter; in programs counted by
+    /// sites, mark this site passed instead.
     fn flush(&mut self) {
-        if self.pending != 0 {
-            let e = self.b.use_var(self.executed);
-            let e = self.b.ins().iadd_imm_s(e, self.pending);
-            self.b.def_var(self.executed, e);
-            self.pending = 0;
+        if self.pending == 0 {
+            return;
         }
+        match &mut self.sites {
+            Some((visited, lengths)) => {
+                let site = lengths.len() as i32;
+                lengths.push(self.pending.max(0) as u32);
+                let one = self.b.ins().iconst(I8, 1);
+                self.b
+                    .ins()
+                    .store(MemFlagsData::trusted(), one, *visited, site);
+            }
+            None => {
+                let e = self.b.use_var(self.executed);
+                let e = self.b.ins().iadd_imm_s(e, self.pending);
+                self.b.def_var(self.executed, e);
+            }
+        }
+        self.pending = 0;
     }
 
     /// Jump to `target` (counting first) and continue in `next`.

@@ -17,12 +17,12 @@ use tgsi_exec::{parse_consts, run_compute, run_compute_with, ComputeOptions, Exe
 use tgsi_jit::JitProgram;
 
 /// The two buffers' bytes after dispatching `program` over `grid` on `engine` (`None`: the
-/// interpreter), and the lanes per wave.
+/// interpreter), the lanes per wave and the wave instructions executed.
 fn dispatch(
     program: &Program,
     jit: Option<&JitProgram>,
     grid: [u32; 3],
-) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
+) -> Result<(Vec<Vec<u8>>, u32, u64), ExecError> {
     dispatch_with(program, jit, grid, tgsi_exec::DEFAULT_BUDGET, 4096)
 }
 
@@ -35,7 +35,7 @@ fn dispatch_with(
     grid: [u32; 3],
     budget: u64,
     shared: usize,
-) -> Result<(Vec<Vec<u8>>, u32), ExecError> {
+) -> Result<(Vec<Vec<u8>>, u32, u64), ExecError> {
     let bufs = [buffer(256), buffer(256)];
     let resources = buffers(&[&bufs[0], &bufs[1]]);
     let opts = ComputeOptions {
@@ -52,6 +52,7 @@ fn dispatch_with(
     Ok((
         bufs.iter().map(|r| r.data.to_bytes()).collect(),
         stats.wave_lanes,
+        stats.instructions,
     ))
 }
 
@@ -86,6 +87,83 @@ fn random_compute_programs_match_the_interpreter() {
         wide >= 30,
         "only {wide} of 300 programs ran in 16-lane waves"
     );
+}
+
+#[test]
+fn instruction_counts_and_budgets_match_the_interpreter() {
+    // Loop-free programs run a quad at a time on the JIT, which must still count each
+    // wave's instructions as the interpreter does: a budget of exactly that count is
+    // enough on both engines, one less runs out on both.
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    for _ in 0..500 {
+        let text = random_program(&mut rng);
+        let (program, jit) = compile(&text);
+        let (_, lanes, count) = dispatch(&program, None, [1, 1, 1]).expect("interpreter");
+        if lanes != 16 {
+            continue;
+        }
+        for budget in [count, count - 1] {
+            let want = dispatch_with(&program, None, [1, 1, 1], budget, 4096);
+            let got = dispatch_with(&program, Some(&jit), [1, 1, 1], budget, 4096);
+            match (&want, &got) {
+                (Ok(w), Ok(g)) => assert!(w == g, "the JIT differs:\n{text}"),
+                (Err(ExecError::Budget { .. }), Err(ExecError::Budget { .. })) => {}
+                _ => panic!(
+                    "budget {budget}: the interpreter gave {:?}, the JIT {:?}\n{text}",
+                    want.map(|r| r.2),
+                    got.map(|r| r.2)
+                ),
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} programs ran in 16-lane waves"
+    );
+}
+
+#[test]
+fn branches_and_returns_count_once_per_wave() {
+    // Quads take different sides of nested branches and return at different places; the
+    // wave runs an instruction when any of its quads does.
+    let body = "IMM[0] UINT32 {3, 2, 5, 12}
+IMM[1] UINT32 {4, 8, 1, 0}
+  0: SHL TEMP[0].x, SV[0].yyyy, IMM[0].xxxx
+  1: UADD TEMP[0].x, TEMP[0].xxxx, SV[0].xxxx
+  2: SHL TEMP[1].x, TEMP[0].xxxx, IMM[0].yyyy
+  3: USLT TEMP[2].x, TEMP[0].xxxx, IMM[1].xxxx
+  4: UIF TEMP[2].xxxx
+  5:   AND TEMP[2].y, TEMP[0].xxxx, IMM[0].yyyy
+  6:   UIF TEMP[2].yyyy
+  7:     STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[0].xxxx
+  8:   ELSE
+  9:     RET
+ 10:   ENDIF
+ 11: ELSE
+ 12:   USLT TEMP[2].z, TEMP[0].xxxx, IMM[0].wwww
+ 13:   UIF TEMP[2].zzzz
+ 14:     RET
+ 15:   ENDIF
+ 16:   STORE BUFFER[1].x, TEMP[1].xxxx, TEMP[0].xxxx
+ 17: ENDIF
+ 18: BARRIER
+ 19: USLT TEMP[2].w, TEMP[0].xxxx, IMM[1].yyyy
+ 20: UIF TEMP[2].wwww
+ 21:   LOAD TEMP[3].x, BUFFER[1], TEMP[1].xxxx
+ 22:   STORE BUFFER[0].x, TEMP[1].xxxx, TEMP[3].xxxx
+ 23: ENDIF
+ 24: END
+";
+    let text = format!("{HEADER}{body}");
+    let (program, jit) = compile(&text);
+    for grid in [[1, 1, 1], [2, 1, 1]] {
+        let want = dispatch(&program, None, grid).expect("interpreter");
+        let got = dispatch(&program, Some(&jit), grid).expect("jit");
+        assert_eq!(got.1, 16, "runs in 16-lane waves");
+        assert!(want == got, "the JIT differs: {want:?} vs {got:?}");
+    }
 }
 
 #[test]
@@ -220,7 +298,7 @@ fn csref_cases_match_the_interpreter() {
                 .bound_resources()
                 .map(|r| r.data.to_bytes())
                 .collect();
-            (bytes, stats.wave_lanes)
+            (bytes, stats.wave_lanes, stats.instructions)
         };
         let (want, got) = (run(None), run(Some(&jit)));
         assert!(want == got, "{name}: the JIT differs from the interpreter");
