@@ -590,7 +590,10 @@ impl<const N: usize> Machine<N> {
                 } else {
                     lanes_where(&v, |x| f32::from_bits(x) != 0.0)
                 };
-                if self.cond == 0 {
+                // A side no lane executes is skipped: a lane that is not executing has no
+                // say, whatever its registers hold (so the instructions counted do not
+                // depend on them either).
+                if self.exec() == 0 {
                     inst.target
                 } else {
                     next
@@ -599,7 +602,7 @@ impl<const N: usize> Machine<N> {
             Flow::Else => {
                 let prev = self.cond_stack.last().copied().unwrap_or(Self::ALL);
                 self.cond = !self.cond & prev;
-                if self.cond == 0 {
+                if self.exec() == 0 {
                     inst.target
                 } else {
                     next

@@ -644,7 +644,9 @@ impl<'a, 'b> Translator<'a, 'b> {
                     cond[k] = self.b.ins().band(cond[k], taken);
                 }
                 self.set_mask(self.cond, &cond);
-                let any = self.any_of(&cond);
+                // The interpreter's rule: a side no lane executes is skipped.
+                let exec = self.exec_all();
+                let any = self.any_of(&exec);
                 let has_else = matches!(
                     self.program.insts.get(inst.target).map(|i| i.kind),
                     Some(Kind::Flow(Flow::Else))
@@ -683,7 +685,8 @@ impl<'a, 'b> Translator<'a, 'b> {
                     .map(|k| self.b.ins().band_not(prev[k], cond[k]))
                     .collect();
                 self.set_mask(self.cond, &new);
-                let any = self.any_of(&new);
+                let exec = self.exec_all();
+                let any = self.any_of(&exec);
                 let body = self.b.create_block();
                 self.flush();
                 self.b.ins().brif(any, body, &[], end, &[]);

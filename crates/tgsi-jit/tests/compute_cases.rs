@@ -162,8 +162,45 @@ IMM[1] UINT32 {4, 8, 1, 0}
         let want = dispatch(&program, None, grid).expect("interpreter");
         let got = dispatch(&program, Some(&jit), grid).expect("jit");
         assert_eq!(got.1, 16, "runs in 16-lane waves");
-        assert!(want == got, "the JIT differs: {want:?} vs {got:?}");
+        assert_eq!(want.2, got.2, "instructions counted");
+        assert!(want == got, "the JIT's buffers differ");
     }
+}
+
+#[test]
+fn lanes_that_do_not_execute_do_not_decide_branches() {
+    // Two threads: lanes 2-15 of the wave never execute, and the JIT leaves their
+    // TEMP[5] as it likes (no lane reads it). The ELSE side has no executing lane and is
+    // skipped by both engines, so both count the same instructions.
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 1
+PROPERTY CS_FIXED_BLOCK_HEIGHT 2
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL BUFFER[0]
+DCL BUFFER[1]
+DCL TEMP[0..5]
+IMM[0] UINT32 {0, 7, 256, 4294967295}
+  0: BGNLOOP
+  1:   USEQ TEMP[5], TEMP[5].xxxx, IMM[0].xxxx
+  2:   UIF TEMP[5]
+  3:     BRK
+  4:   ENDIF
+  5: ENDLOOP
+  6: UIF TEMP[5]
+  7: ELSE
+  8:   USEQ TEMP[5], TEMP[0].yyyy, IMM[0].xxxx
+  9:   UIF TEMP[5]
+ 10:     STORE BUFFER[0].x, IMM[0].xxxx, TEMP[5].xxxx
+ 11:   ENDIF
+ 12: ENDIF
+ 13: END
+";
+    let (program, jit) = compile(text);
+    let want = dispatch(&program, None, [2, 1, 1]).expect("interpreter");
+    let got = dispatch(&program, Some(&jit), [2, 1, 1]).expect("jit");
+    assert_eq!(got.1, 16, "runs in 16-lane waves");
+    assert_eq!(want.2, got.2, "instructions counted");
+    assert!(want.0 == got.0, "the JIT's buffers differ");
 }
 
 #[test]
