@@ -30,11 +30,15 @@
 # (1 thread, all threads), our JIT with --approx-math (1 thread); int/sp = interp 1t /
 # softpipe, jit/sp = jit 1t / softpipe, jit/lp1 = jit 1t / llvmpipe 1t;
 # jit-ms = the JIT's compile time in ms (Cranelift, from `tgsi bench`); "*" after a JIT
-# speed means the JIT fell back to the interpreter for that shader.
-#
-# llvmpipe's compile time is not measured: Mesa 22.3 as packaged by Debian is a release
-# build, in which GALLIVM_DEBUG=perf and LP_DEBUG are compiled out (swrast_dri.so holds
-# neither string), and fsref/texref time only steady-state frames after a warm-up frame.
+# speed means the JIT fell back to the interpreter for that shader; lp-ms = llvmpipe's
+# compile time in ms, taken from outside by tools/lpcompile (Mesa 22.3 as packaged by
+# Debian is a release build without GALLIVM_DEBUG=perf or LP_DEBUG): the first draw or
+# dispatch of a freshly linked program less the fastest of the next five (llvmpipe
+# generates its code at the first draw; its GLSL link takes as long as softpipe's), median
+# of 5 programs, MESA_SHADER_CACHE_DISABLE=true, LP_NUM_THREADS=1. It covers everything
+# llvmpipe compiles for the draw (the fragment or compute shader with its sampling code,
+# the draw module's vertex code); jit-ms covers the shader's code, not the sampling
+# kernels the JIT compiles once per process (about 1.6 ms each).
 #
 # Options:
 #   --size WxH      bench size (default 256x256)
@@ -93,12 +97,19 @@ cp "$shared/tools/texref/refcommon.h" "$work/"
 for tool in fsref texref csref; do
     cc -O2 -w -o "$work/$tool" "$work/$tool.c" -lEGL -lOpenGL -lm
 done
+cc -O2 -w -o "$work/lpcompile" "$root/tools/lpcompile/lpcompile.c" -lEGL -lOpenGL
 cargo build --release -q -p tgsi-cli --manifest-path "$root/Cargo.toml"
 tgsi="$root/target/release/tgsi"
 
 # json FILE ENGINE KEY: the number KEY of the line of FILE whose engine is ENGINE.
 json() {
     sed -n "/\"engine\":\"$2\"/s/.*\"$3\":\\([-0-9.a-z]*\\).*/\\1/p" "$1"
+}
+# lp_ms -f|-c SHADER: llvmpipe's compile time in ms (tools/lpcompile), or "-".
+lp_ms() {
+    MESA_SHADER_CACHE_DISABLE=true GALLIUM_DRIVER=llvmpipe LP_NUM_THREADS=1 \
+        "$work/lpcompile" "$1" "$2" 2>/dev/null |
+        sed -n 's/.*"compile_ms":\([-0-9.]*\).*/\1/p' | grep . || echo -
 }
 # meta FILE KEY: the number KEY of a meta.json.
 meta() {
@@ -138,7 +149,8 @@ for dir in "$@"; do
         j0=$(json "$work/bench0" jit minvocations_per_s)
         fb=$(json "$work/bench1" jit fallback)
         ms=$(json "$work/bench1" jit compile_ms)
-        echo "$name(Minv/s) $sp $lp1 - $i1 $j1 $i0 $j0 $fb $ms - $exact" >>"$rows"
+        lms=$(lp_ms -c "$dir/shader.comp")
+        echo "$name(Minv/s) $sp $lp1 - $i1 $j1 $i0 $j0 $fb $ms - $exact $lms" >>"$rows"
         continue
     fi
     echo "$name: Mesa at ${w}x$h" >&2
@@ -178,7 +190,8 @@ for dir in "$@"; do
     "$tgsi" bench "$out/shader.tgsi" --size "${w}x$h" --consts "$out/consts.txt" ${bindings:+--bindings "$bindings"} \
         --engine jit --approx-math --threads 1 --min-time "$secs" --json >"$work/bench_am"
     am=$(json "$work/bench_am" jit mpix_per_s)
-    echo "$name ${sp:--} ${lp1:--} ${lpn:--} $i1 $j1 $i0 $j0 $fb $ms $am $exact" >>"$rows"
+    lms=$(lp_ms -f "$dir/shader.frag")
+    echo "$name ${sp:--} ${lp1:--} ${lpn:--} $i1 $j1 $i0 $j0 $fb $ms $am $exact $lms" >>"$rows"
 done
 
 awk -v md="$markdown" -v size="${w}x$h" '
@@ -188,7 +201,7 @@ function f(x) {
 }
 function r(a, b) { return (a == "-" || b == "-" || b == 0) ? "-" : f(a / b) "x" }
 BEGIN {
-    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit-am-1t int/sp jit/sp jit/lp1 jit-ms exact", head, " ")
+    n = split("case softpipe llvmpipe-1t llvmpipe-all interp-1t jit-1t interp-all jit-all jit-am-1t int/sp jit/sp jit/lp1 jit-ms lp-ms exact", head, " ")
     if (md) {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n\n", size
         line = "|"; sep = "|"
@@ -196,21 +209,22 @@ BEGIN {
         print line; print sep
     } else {
         printf "Mpix/s at %s (compute rows: M invocations/s; 1t: one thread, all: all cores)\n", size
-        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %9s %7s %7s %7s %6s %s\n"
-        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12], head[13], head[14]
+        fmt = "%-15s %9s %11s %12s %9s %9s %10s %9s %9s %7s %7s %7s %6s %6s %s\n"
+        printf fmt, head[1], head[2], head[3], head[4], head[5], head[6], head[7], head[8], head[9], head[10], head[11], head[12], head[13], head[14], head[15]
     }
 }
 {
     fb = $9 == "true" ? "*" : ""
     c[1] = $1; c[2] = f($2); c[3] = f($3); c[4] = f($4); c[5] = f($5); c[6] = f($6) fb
     c[7] = f($7); c[8] = f($8) fb; c[9] = f($11); c[10] = r($5, $2); c[11] = r($6, $2)
-    c[12] = r($6, $3); c[13] = sprintf("%.1f", $10); c[14] = $12
+    c[12] = r($6, $3); c[13] = sprintf("%.1f", $10)
+    c[14] = $13 == "-" ? "-" : sprintf("%.0f", $13); c[15] = $12
     if (md) {
         line = "|"
         for (i = 1; i <= n; i++) line = line " " c[i] " |"
         print line
     } else {
-        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]
+        printf fmt, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15]
     }
     if (fb != "") fell = 1
 }

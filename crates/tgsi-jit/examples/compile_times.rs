@@ -1,6 +1,7 @@
-//! How long the JIT takes to compile real shaders: every fragment and vertex shader under a
-//! directory (default `../shared/corpus`, golden copies skipped) that the JIT compiles, each
-//! compiled `--reps` times (default 3, fastest kept), then the median, 90th percentile and
+//! How long the JIT takes to compile real shaders: every fragment, vertex and compute shader
+//! under a directory (default `../shared/corpus`, golden copies skipped) that the JIT
+//! compiles, each compiled `--reps` times (default 3, fastest kept), then, for fragment and
+//! vertex shaders together and for compute shaders, the median, 90th percentile and
 //! maximum of those times, and the slowest shaders with their instruction counts.
 //!
 //! ```text
@@ -29,12 +30,41 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The program of a fragment or vertex shader file, or `None` for anything else.
+/// The program of a shader file, or `None` when it does not parse or compile.
 fn program(path: &Path) -> Option<Program> {
     let text = std::fs::read_to_string(path).ok()?;
     let shader = tgsi::parse(&text).ok()?;
-    let program = Program::compile(&shader).ok()?;
-    matches!(program.processor, Processor::Fragment | Processor::Vertex).then_some(program)
+    Program::compile(&shader).ok()
+}
+
+/// Print the summary of `times` (sorted), compiled shaders of `what`.
+fn report(what: &str, times: &[(Duration, usize, PathBuf)], refused: usize, reps: usize) {
+    if times.is_empty() {
+        println!("{what}: none compiled ({refused} left to the interpreter)");
+        return;
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let at = |q: f64| ms(times[((times.len() - 1) as f64 * q).round() as usize].0);
+    println!(
+        "{what}: {} shaders compiled ({refused} left to the interpreter), best of {reps}: \
+         median {:.3} ms, p90 {:.3} ms, max {:.3} ms; {} under 2 ms",
+        times.len(),
+        at(0.5),
+        at(0.9),
+        at(1.0),
+        times
+            .iter()
+            .filter(|t| t.0 < Duration::from_millis(2))
+            .count()
+    );
+    println!("slowest:");
+    for (t, insts, path) in times.iter().rev().take(5) {
+        println!(
+            "  {:8.3} ms  {insts:5} instructions  {}",
+            ms(*t),
+            path.display()
+        );
+    }
 }
 
 fn main() {
@@ -63,10 +93,17 @@ fn main() {
     let mut files = Vec::new();
     collect(&dir, &mut files);
     files.sort();
-    let (mut times, mut refused) = (Vec::new(), 0usize);
+    // Fragment and vertex shaders (0), compute shaders (1): times and refusals.
+    let mut times = [Vec::new(), Vec::new()];
+    let mut refused = [0usize; 2];
     for path in &files {
         let Some(program) = program(path) else {
             continue;
+        };
+        let group = match program.processor {
+            Processor::Fragment | Processor::Vertex => 0,
+            Processor::Compute => 1,
+            _ => continue,
         };
         let insts = program.insts.len();
         let mut best = Duration::MAX;
@@ -77,39 +114,17 @@ fn main() {
             }
         }
         if best == Duration::MAX {
-            refused += 1;
+            refused[group] += 1;
         } else {
-            times.push((best, insts, path.clone()));
+            times[group].push((best, insts, path.clone()));
         }
     }
-    if times.is_empty() {
-        eprintln!(
-            "no fragment or vertex shader the JIT compiles under {}",
-            dir.display()
-        );
+    if times.iter().all(Vec::is_empty) {
+        eprintln!("no shader the JIT compiles under {}", dir.display());
         std::process::exit(1);
     }
-    times.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let at = |q: f64| ms(times[((times.len() - 1) as f64 * q).round() as usize].0);
-    println!(
-        "{} shaders compiled ({refused} left to the interpreter), best of {reps}: \
-         median {:.3} ms, p90 {:.3} ms, max {:.3} ms; {} under 2 ms",
-        times.len(),
-        at(0.5),
-        at(0.9),
-        at(1.0),
-        times
-            .iter()
-            .filter(|t| t.0 < Duration::from_millis(2))
-            .count()
-    );
-    println!("slowest:");
-    for (t, insts, path) in times.iter().rev().take(5) {
-        println!(
-            "  {:8.3} ms  {insts:5} instructions  {}",
-            ms(*t),
-            path.display()
-        );
+    for (k, what) in ["fragment and vertex", "compute"].into_iter().enumerate() {
+        times[k].sort();
+        report(what, &times[k], refused[k], reps);
     }
 }
