@@ -20,52 +20,10 @@
  * MESA_GLSL_VERSION_OVERRIDE=450 for a 4.5 context). Exit status 0 on success, 1 on any failure (stderr says
  * which), 2 on usage errors.
  */
-#define GL_GLEXT_PROTOTYPES 1
-#define EGL_EGLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GL/gl.h>
-#include <GL/glext.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define TOOL_NAME "glrun"
+#include "../common/gl_tool.h"
 
 #define MAX_ITEMS 32
-
-static void fail(const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   fprintf(stderr, "glrun: ");
-   vfprintf(stderr, fmt, ap);
-   fprintf(stderr, "\n");
-   va_end(ap);
-   exit(1);
-}
-
-static void usage(const char *why)
-{
-   fprintf(stderr, "glrun: %s (see the comment at the top of glrun.c)\n", why);
-   exit(2);
-}
-
-static char *read_file(const char *path, long *size)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f)
-      fail("cannot open %s", path);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc(n + 1);
-   if (!data || fread(data, 1, n, f) != (size_t)n)
-      fail("cannot read %s", path);
-   data[n] = 0;
-   fclose(f);
-   *size = n;
-   return data;
-}
 
 static GLuint shader(GLenum type, const char *path)
 {
@@ -176,25 +134,7 @@ int main(int argc, char **argv)
                                                : GL_TRIANGLES;
    int per_primitive = primitive == GL_POINTS ? 1 : primitive == GL_LINES ? 2 : 3;
 
-   /* A surfaceless EGL display and a 4.5 core context. */
-   EGLDisplay display =
-      eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-   if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL))
-      fail("no surfaceless EGL display (Mesa's libegl-mesa0)");
-   eglBindAPI(EGL_OPENGL_API);
-   EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                              EGL_OPENGL_BIT, EGL_NONE};
-   EGLConfig config;
-   EGLint configs = 0;
-   if (!eglChooseConfig(display, config_attribs, &config, 1, &configs) || configs < 1)
-      fail("no EGL config for OpenGL");
-   EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                               EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                               EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-   if (context == EGL_NO_CONTEXT ||
-       !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
-      fail("no OpenGL 4.5 core context");
+   make_context(EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
    fprintf(stderr, "glrun: %s\n", (const char *)glGetString(GL_RENDERER));
 
    /* Mesa draws nothing into an incomplete default framebuffer: bind a 1x1 one. */

@@ -20,53 +20,12 @@
  * Build: cc -O2 -o lpcompile lpcompile.c -lEGL -lOpenGL (Debian: libegl-dev libgl-dev).
  * Exit status 0 on success, 1 on failure (stderr says which), 2 on usage errors.
  */
-#define GL_GLEXT_PROTOTYPES 1
-#define EGL_EGLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GL/gl.h>
-#include <GL/glext.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define TOOL_NAME "lpcompile"
+#include "../common/gl_tool.h"
 #include <time.h>
 
 #define MAX_REPEATS 64
 #define STEADY_RUNS 5
-
-static void fail(const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   fprintf(stderr, "lpcompile: ");
-   vfprintf(stderr, fmt, ap);
-   fprintf(stderr, "\n");
-   va_end(ap);
-   exit(1);
-}
-
-static void usage(const char *why)
-{
-   fprintf(stderr, "lpcompile: %s (see the comment at the top of lpcompile.c)\n", why);
-   exit(2);
-}
-
-static char *read_file(const char *path)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f)
-      fail("cannot open %s", path);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc(n + 1);
-   if (!data || fread(data, 1, n, f) != (size_t)n)
-      fail("cannot read %s", path);
-   data[n] = 0;
-   fclose(f);
-   return data;
-}
 
 static double now_ms(void)
 {
@@ -144,26 +103,10 @@ int main(int argc, char **argv)
    if (repeats < 1 || repeats > MAX_REPEATS)
       usage("-r must be 1 to 64");
 
-   EGLDisplay display =
-      eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-   if (display == EGL_NO_DISPLAY || !eglInitialize(display, NULL, NULL))
-      fail("no surfaceless EGL display (Mesa's libegl-mesa0)");
-   eglBindAPI(EGL_OPENGL_API);
-   EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                              EGL_OPENGL_BIT, EGL_NONE};
-   EGLConfig config;
-   EGLint configs = 0;
-   if (!eglChooseConfig(display, config_attribs, &config, 1, &configs) || configs < 1)
-      fail("no EGL config for OpenGL");
-   EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                               EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                               EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT, EGL_NONE};
-   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-   if (context == EGL_NO_CONTEXT ||
-       !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
-      fail("no OpenGL 4.5 context (softpipe needs MESA_GL_VERSION_OVERRIDE=4.5)");
+   make_context(EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT);
 
-   const char *source = read_file(frag ? frag : comp);
+   long size;
+   const char *source = read_file(frag ? frag : comp, &size);
    GLuint vao;
    glGenVertexArrays(1, &vao);
    glBindVertexArray(vao);
