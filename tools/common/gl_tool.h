@@ -1,7 +1,7 @@
 /*
  * What the repository's small OpenGL tools share (tools/glrun, tools/lpcompile): failing
- * with a message, reading a file, and a surfaceless EGL display with an OpenGL 4.5
- * context. Define TOOL_NAME (the tool's name, for messages) before including it; the
+ * with a message, reading a file, a surfaceless EGL display with an OpenGL 4.5 context,
+ * compiling shaders and linking programs. Define TOOL_NAME (the tool's name, for messages) before including it; the
  * including file needs nothing else beyond -lEGL -lOpenGL.
  */
 #ifndef GL_TOOL_H
@@ -77,6 +77,35 @@ static void make_context(EGLint profile)
        !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
       fail("no OpenGL 4.5 %s context (softpipe needs MESA_GL_VERSION_OVERRIDE=4.5)",
            profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? "core" : "compatibility");
+}
+
+/* A compiled shader of `type` from `source`; `what` names it in the failure message. */
+static GLuint compile_shader(GLenum type, const char *source, const char *what)
+{
+   GLuint s = glCreateShader(type);
+   glShaderSource(s, 1, &source, NULL);
+   glCompileShader(s);
+   GLint ok;
+   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetShaderInfoLog(s, sizeof log, NULL, log);
+      fail("%s does not compile:\n%s", what, log);
+   }
+   return s;
+}
+
+/* Link `program` (its shaders attached) or fail with the log. */
+static void link_program(GLuint program)
+{
+   glLinkProgram(program);
+   GLint ok;
+   glGetProgramiv(program, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetProgramInfoLog(program, sizeof log, NULL, log);
+      fail("the program does not link:\n%s", log);
+   }
 }
 
 #endif

@@ -29,16 +29,7 @@ static GLuint shader(GLenum type, const char *path)
 {
    long n;
    char *source = read_file(path, &n);
-   GLuint s = glCreateShader(type);
-   glShaderSource(s, 1, (const char **)&source, NULL);
-   glCompileShader(s);
-   GLint ok;
-   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetShaderInfoLog(s, sizeof log, NULL, log);
-      fail("%s does not compile:\n%s", path, log);
-   }
+   GLuint s = compile_shader(type, source, path);
    free(source);
    return s;
 }
@@ -155,14 +146,7 @@ int main(int argc, char **argv)
    if (gs)
       glAttachShader(program, shader(GL_GEOMETRY_SHADER, gs));
    glTransformFeedbackVaryings(program, n_varyings, varyings, GL_INTERLEAVED_ATTRIBS);
-   glLinkProgram(program);
-   GLint linked;
-   glGetProgramiv(program, GL_LINK_STATUS, &linked);
-   if (!linked) {
-      char log[4096];
-      glGetProgramInfoLog(program, sizeof log, NULL, log);
-      fail("the program does not link:\n%s", log);
-   }
+   link_program(program);
    glUseProgram(program);
    int stride = 0;
    for (int i = 0; i < n_varyings; i++) {

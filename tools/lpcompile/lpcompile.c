@@ -34,21 +34,6 @@ static double now_ms(void)
    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static GLuint shader(GLenum type, const char *source)
-{
-   GLuint s = glCreateShader(type);
-   glShaderSource(s, 1, &source, NULL);
-   glCompileShader(s);
-   GLint ok;
-   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetShaderInfoLog(s, sizeof log, NULL, log);
-      fail("shader does not compile:\n%s", log);
-   }
-   return s;
-}
-
 /* The vertex shader of a fragment case: one triangle over the target, from gl_VertexID,
  * in the fragment shader's GLSL version. */
 static char *vertex_source(const char *frag)
@@ -151,19 +136,12 @@ int main(int argc, char **argv)
       double t0 = now_ms();
       GLuint program = glCreateProgram();
       if (frag) {
-         glAttachShader(program, shader(GL_VERTEX_SHADER, vertex_source(source)));
-         glAttachShader(program, shader(GL_FRAGMENT_SHADER, source));
+         glAttachShader(program, compile_shader(GL_VERTEX_SHADER, vertex_source(source), "the vertex shader"));
+         glAttachShader(program, compile_shader(GL_FRAGMENT_SHADER, source, frag));
       } else {
-         glAttachShader(program, shader(GL_COMPUTE_SHADER, source));
+         glAttachShader(program, compile_shader(GL_COMPUTE_SHADER, source, comp));
       }
-      glLinkProgram(program);
-      GLint ok;
-      glGetProgramiv(program, GL_LINK_STATUS, &ok);
-      if (!ok) {
-         char log[4096];
-         glGetProgramInfoLog(program, sizeof log, NULL, log);
-         fail("program does not link:\n%s", log);
-      }
+      link_program(program);
       glUseProgram(program);
       glFinish();
       double t1 = now_ms();
