@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* Print "TOOL_NAME: message" and exit with status 1. */
-static void fail(const char *fmt, ...)
+static inline void fail(const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
@@ -31,14 +31,14 @@ static void fail(const char *fmt, ...)
 }
 
 /* A usage error: exit with status 2. */
-static void usage(const char *why)
+static inline void usage(const char *why)
 {
    fprintf(stderr, TOOL_NAME ": %s (see the comment at the top of " TOOL_NAME ".c)\n", why);
    exit(2);
 }
 
 /* The bytes of `path`, NUL-terminated; their count in *size. */
-static char *read_file(const char *path, long *size)
+static inline char *read_file(const char *path, long *size)
 {
    FILE *f = fopen(path, "rb");
    if (!f)
@@ -57,7 +57,7 @@ static char *read_file(const char *path, long *size)
 
 /* Make an OpenGL 4.5 context of `profile` (EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT or
  * EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) current on a surfaceless EGL display. */
-static void make_context(EGLint profile)
+static inline void make_context(EGLint profile)
 {
    EGLDisplay display =
       eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
@@ -80,7 +80,7 @@ static void make_context(EGLint profile)
 }
 
 /* A compiled shader of `type` from `source`; `what` names it in the failure message. */
-static GLuint compile_shader(GLenum type, const char *source, const char *what)
+static inline GLuint compile_shader(GLenum type, const char *source, const char *what)
 {
    GLuint s = glCreateShader(type);
    glShaderSource(s, 1, &source, NULL);
@@ -96,7 +96,7 @@ static GLuint compile_shader(GLenum type, const char *source, const char *what)
 }
 
 /* Link `program` (its shaders attached) or fail with the log. */
-static void link_program(GLuint program)
+static inline void link_program(GLuint program)
 {
    glLinkProgram(program);
    GLint ok;

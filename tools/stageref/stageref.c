@@ -19,43 +19,14 @@
  *
  * Build: ./build.sh (Debian 12: build-essential libegl-dev libgl-dev).
  */
-#define GL_GLEXT_PROTOTYPES 1
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
-#include <GL/gl.h>
-#include <GL/glext.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define TOOL_NAME "stageref"
+#include "../common/gl_tool.h"
 #include <time.h>
 
-static void die(const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   fprintf(stderr, "stageref: ");
-   vfprintf(stderr, fmt, ap);
-   fprintf(stderr, "\n");
-   va_end(ap);
-   exit(1);
-}
-
+/* A 4.5 core context drawing with rasterizer discard. */
 static void context(void)
 {
-   PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-      (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-   if (!get_display)
-      die("no eglGetPlatformDisplayEXT");
-   EGLDisplay dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-   if (!dpy || !eglInitialize(dpy, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API))
-      die("EGL initialisation failed");
-   static const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-   EGLContext ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attrs);
-   if (!ctx || !eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx))
-      die("no GL 4.5 core context (0x%x)", eglGetError());
+   make_context(EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT);
    /* Draws need a complete framebuffer even with rasterizer discard. */
    GLuint fbo, rb;
    glGenFramebuffers(1, &fbo);
@@ -72,45 +43,19 @@ static void context(void)
 
 static char *slurp(const char *path)
 {
-   FILE *f = fopen(path, "rb");
-   if (!f)
-      die("cannot read %s", path);
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *text = calloc(1, (size_t)n + 1);
-   if (fread(text, 1, (size_t)n, f) != (size_t)n)
-      die("cannot read %s", path);
-   fclose(f);
-   return text;
+   long n;
+   return read_file(path, &n);
 }
 
 static void attach(GLuint prog, GLenum stage, const char *source)
 {
-   GLuint sh = glCreateShader(stage);
-   glShaderSource(sh, 1, &source, NULL);
-   glCompileShader(sh);
-   GLint ok;
-   glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetShaderInfoLog(sh, sizeof log, NULL, log);
-      die("compile error:\n%s", log);
-   }
-   glAttachShader(prog, sh);
+   glAttachShader(prog, compile_shader(stage, source, "a shader"));
 }
 
 static void link(GLuint prog, int n, const char **varyings)
 {
    glTransformFeedbackVaryings(prog, n, varyings, GL_INTERLEAVED_ATTRIBS);
-   glLinkProgram(prog);
-   GLint ok;
-   glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetProgramInfoLog(prog, sizeof log, NULL, log);
-      die("link error:\n%s", log);
-   }
+   link_program(prog);
    glUseProgram(prog);
 }
 
@@ -129,7 +74,7 @@ static GLenum captured_primitive(GLuint prog, int has_gs, int has_tes)
       glGetProgramiv(prog, GL_TESS_GEN_MODE, &v);
       return v == GL_ISOLINES ? GL_LINES : GL_TRIANGLES;
    }
-   die("no geometry or tessellation stage");
+   fail("no geometry or tessellation stage");
    return 0;
 }
 
@@ -188,12 +133,12 @@ static int coords(char **argv)
    GLint per = points ? 1 : !strcmp(prim, "isolines") ? 2 : 3;
    size_t used = (size_t)generated * (size_t)per * 12;
    if (used > bytes)
-      die("capture overflow");
+      fail("capture overflow");
    void *data = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)used,
                                  GL_MAP_READ_BIT);
    FILE *f = fopen(argv[10], "wb");
    if (!f || (used && fwrite(data, 1, used, f) != used))
-      die("cannot write %s", argv[10]);
+      fail("cannot write %s", argv[10]);
    fclose(f);
    printf("generated %u\n", generated);
    return 0;
@@ -224,7 +169,7 @@ static GLenum mode_by_name(const char *name)
    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (!strcmp(name, modes[i].name))
          return modes[i].mode;
-   die("unknown mode %s", name);
+   fail("unknown mode %s", name);
    return 0;
 }
 
@@ -278,7 +223,7 @@ static int timing(char **argv)
    double start = now(), elapsed = 0;
    while (elapsed < seconds) {
       if (draw(mode, captured, count) != generated)
-         die("draws generate different primitive counts");
+         fail("draws generate different primitive counts");
       draws++;
       elapsed = now() - start;
    }
