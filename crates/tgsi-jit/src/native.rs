@@ -280,13 +280,19 @@ pub(crate) fn replicated(
             let w = b.f(s.get(1)?[3]);
             b.ins().fadd(d, w)
         }
-        Opcode::EX2 => return Some(sl::call_on_lanes(b, &[x], sl::ex2 as *const () as usize)),
-        Opcode::LG2 => return Some(sl::call_on_lanes(b, &[x], sl::lg2 as *const () as usize)),
-        Opcode::SIN => return Some(sl::call_on_lanes(b, &[x], sl::sin as *const () as usize)),
-        Opcode::COS => return Some(sl::call_on_lanes(b, &[x], sl::cos as *const () as usize)),
-        Opcode::POW => {
-            let y = s.get(1)?[0];
-            return Some(sl::call_on_lanes(b, &[x, y], sl::pow as *const () as usize));
+        Opcode::EX2 | Opcode::LG2 | Opcode::SIN | Opcode::COS | Opcode::POW => {
+            let func = sl::host_function(op)?;
+            let xs = [x];
+            let ys = if op == Opcode::POW {
+                vec![s.get(1)?[0]]
+            } else {
+                Vec::new()
+            };
+            let operands: Vec<&[Value]> = [&xs[..], &ys[..]]
+                .into_iter()
+                .filter(|o| !o.is_empty())
+                .collect();
+            return sl::call_on_lanes(b, &operands, func).first().copied();
         }
         _ => return None,
     };

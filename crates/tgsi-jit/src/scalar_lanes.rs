@@ -5,7 +5,8 @@
 //!   `tgsi_exec::scalar::int` function (bit fields and shifts by a count per lane are
 //!   vector code, [`crate::vector_int`]).
 //! - EX2, LG2, POW, SIN and COS, whose results are glibc's, call the interpreter's own
-//!   scalar functions (`tgsi_exec::scalar::float`) on the four lanes in one host call.
+//!   scalar functions (`tgsi_exec::scalar::float`) on the four lanes in one host call,
+//!   or on the lanes of a run of such instructions (`Translator::transcendentals`).
 //!
 //! The tests check every one against the interpreter.
 
@@ -14,6 +15,7 @@ use cranelift_codegen::ir::{
     AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
 };
 use cranelift_frontend::FunctionBuilder;
+use tgsi::Opcode;
 use tgsi_exec::scalar::float as fl;
 
 /// A scalar form over the lanes' words.
@@ -49,70 +51,99 @@ pub(crate) fn brev(b: &mut FunctionBuilder, s: &[Value]) -> Value {
     b.ins().bitrev(s[0])
 }
 
-/// EX2 of the four lanes at `p`, in place (called from compiled code).
+/// The host function computing `op` (EX2, LG2, SIN, COS or POW) on lanes in place with
+/// glibc's results, for [`call_on_lanes`]; `None` for other opcodes.
+pub(crate) fn host_function(op: Opcode) -> Option<usize> {
+    let f: HostFn = match op {
+        Opcode::EX2 => ex2,
+        Opcode::LG2 => lg2,
+        Opcode::SIN => sin,
+        Opcode::COS => cos,
+        Opcode::POW => pow,
+        _ => return None,
+    };
+    Some(f as usize)
+}
+
+/// A host function: `n` vectors of four lanes at `p` computed in place (POW: the `n`
+/// vectors of bases, then the `n` vectors of exponents).
+type HostFn = unsafe extern "C" fn(*mut u32, u64);
+
+/// EX2 in place (called from compiled code).
 ///
 /// # Safety
-/// `p` points to four words; so do the other functions of this kind (POW: eight, the
-/// exponents after the bases).
-pub(crate) unsafe extern "C" fn ex2(p: *mut u32) {
+/// `p` points to `4 · n` words (POW: `8 · n`), as for every [`HostFn`].
+unsafe extern "C" fn ex2(p: *mut u32, n: u64) {
     // SAFETY: see the function's contract.
-    unsafe { unary(p, fl::ex2) }
+    unsafe { unary(p, n, fl::ex2) }
 }
 
-/// LG2 of four lanes in place, as [`ex2`].
-pub(crate) unsafe extern "C" fn lg2(p: *mut u32) {
+/// LG2 in place, as [`ex2`].
+unsafe extern "C" fn lg2(p: *mut u32, n: u64) {
     // SAFETY: as for `ex2`.
-    unsafe { unary(p, fl::lg2) }
+    unsafe { unary(p, n, fl::lg2) }
 }
 
-/// SIN of four lanes in place, as [`ex2`].
-pub(crate) unsafe extern "C" fn sin(p: *mut u32) {
+/// SIN in place, as [`ex2`].
+unsafe extern "C" fn sin(p: *mut u32, n: u64) {
     // SAFETY: as for `ex2`.
-    unsafe { unary(p, fl::sin) }
+    unsafe { unary(p, n, fl::sin) }
 }
 
-/// COS of four lanes in place, as [`ex2`].
-pub(crate) unsafe extern "C" fn cos(p: *mut u32) {
+/// COS in place, as [`ex2`].
+unsafe extern "C" fn cos(p: *mut u32, n: u64) {
     // SAFETY: as for `ex2`.
-    unsafe { unary(p, fl::cos) }
+    unsafe { unary(p, n, fl::cos) }
 }
 
-/// POW of four lanes in place: the bases at `p`, the exponents after them.
-pub(crate) unsafe extern "C" fn pow(p: *mut u32) {
-    // SAFETY: the caller passes eight words.
-    let words = unsafe { std::slice::from_raw_parts_mut(p, 8) };
-    let (x, y) = words.split_at_mut(4);
+/// POW in place: the bases, then as many exponents.
+unsafe extern "C" fn pow(p: *mut u32, n: u64) {
+    let words = 4 * n as usize;
+    // SAFETY: the caller passes `2 · words` words.
+    let all = unsafe { std::slice::from_raw_parts_mut(p, 2 * words) };
+    let (x, y) = all.split_at_mut(words);
     for (x, &y) in x.iter_mut().zip(y.iter()) {
         *x = fl::pow(f32::from_bits(*x), f32::from_bits(y)).to_bits();
     }
 }
 
-/// `f` on the four float lanes at `p`, in place.
+/// `f` on the `4 · n` float lanes at `p`, in place.
 ///
 /// # Safety
-/// `p` points to four words.
-unsafe fn unary(p: *mut u32, f: fn(f32) -> f32) {
+/// `p` points to `4 · n` words.
+unsafe fn unary(p: *mut u32, n: u64, f: fn(f32) -> f32) {
     // SAFETY: see the function's contract.
-    let words = unsafe { std::slice::from_raw_parts_mut(p, 4) };
+    let words = unsafe { std::slice::from_raw_parts_mut(p, 4 * n as usize) };
     for w in words {
         *w = f(f32::from_bits(*w)).to_bits();
     }
 }
 
-/// `func` (one of this module's `unsafe extern "C" fn(*mut u32)`, computing four lanes
-/// in place) on the word vectors `args`, stored one after the other: one call for the
-/// four lanes, so that the registers live across it are saved once.
-pub(crate) fn call_on_lanes(b: &mut FunctionBuilder, args: &[Value], func: usize) -> Value {
-    let bytes = 16 * args.len() as u32;
+/// The host function `func` ([`host_function`]) on the word vectors of `operands` (one
+/// list per operand, all of the same length n: the bases, then the exponents for POW),
+/// stored one after the other: one call for all of them, so that the registers live
+/// across it are saved once. Returns the n result vectors.
+pub(crate) fn call_on_lanes(
+    b: &mut FunctionBuilder,
+    operands: &[&[Value]],
+    func: usize,
+) -> Vec<Value> {
+    let n = operands.first().map_or(0, |o| o.len());
+    let vectors: Vec<Value> = operands.iter().flat_map(|o| o.iter().copied()).collect();
+    let bytes = 16 * vectors.len() as u32;
     let slot = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, bytes, 4));
-    for (i, &v) in args.iter().enumerate() {
+    for (i, &v) in vectors.iter().enumerate() {
         b.ins().stack_store(I64, v, slot, 16 * i as i32);
     }
     let mut sig = Signature::new(b.func.signature.call_conv);
     sig.params.push(AbiParam::new(I64));
+    sig.params.push(AbiParam::new(I64));
     let sig = b.import_signature(sig);
     let callee = b.ins().iconst(I64, func as i64);
     let at = b.ins().stack_addr(I64, slot, 0);
-    b.ins().call_indirect(sig, callee, &[at]);
-    b.ins().stack_load(I64, I32X4, slot, 0)
+    let count = b.ins().iconst(I64, n as i64);
+    b.ins().call_indirect(sig, callee, &[at, count]);
+    (0..n)
+        .map(|i| b.ins().stack_load(I64, I32X4, slot, 16 * i as i32))
+        .collect()
 }

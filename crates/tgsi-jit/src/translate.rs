@@ -48,6 +48,7 @@ use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
 mod memory;
+mod transcendental;
 
 /// A channel of a register over the chunks compiled (one `i32x4` per four lanes).
 type Channel = Vec<Value>;
@@ -156,6 +157,10 @@ pub(crate) struct Translator<'a, 'b> {
     known: HashMap<Value, Known>,
     /// Compute programs: each stop (`support::barriers`, by instruction).
     resumes: HashMap<usize, Resume>,
+    /// Runs of transcendental instructions computed in one host call, by first
+    /// instruction ([`transcendental::runs`]), and the end of the run being translated.
+    runs: HashMap<usize, usize>,
+    run_end: usize,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -290,6 +295,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             exec_cache: None,
             known: HashMap::new(),
             resumes: HashMap::new(),
+            runs: transcendental::runs(program, approximate),
+            run_end: 0,
         };
         t.load_const_bases();
         t.resume_entries();
@@ -582,6 +589,15 @@ impl<'a, 'b> Translator<'a, 'b> {
         let inst = &self.program.insts[pc];
         self.pc = pc;
         self.pending += 1;
+        if pc < self.run_end {
+            // Translated with the first instruction of its run.
+            return;
+        }
+        if let Some(&n) = self.runs.get(&pc) {
+            self.run_end = pc + n;
+            self.transcendentals(pc, n);
+            return;
+        }
         match inst.kind {
             Kind::Flow(flow) => self.flow(inst, flow),
             Kind::Sync => {

@@ -119,6 +119,37 @@ fn every_per_lane_opcode_matches_the_interpreter_on_special_values() {
 }
 
 #[test]
+fn runs_of_transcendentals_match_the_interpreter() {
+    // Consecutive EX2, LG2, SIN, COS and POW of one opcode share a host call: a run ends
+    // where an instruction reads a register an earlier one of the run writes, writes land
+    // in program order (TEMP[0].x twice), and saturation, masks and outputs are each
+    // instruction's own.
+    let body = "DCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL OUT[2], GENERIC[2]\n\
+        DCL OUT[3], GENERIC[3]\nDCL TEMP[0..3]\n\
+          0: SIN TEMP[0].x, IN[0].xxxx\n\
+          1: SIN TEMP[0].y, IN[0].yyyy\n\
+          2: SIN TEMP[0].x, IN[1].zzzz\n\
+          3: SIN TEMP[1].z, TEMP[0].xxxx\n\
+          4: SIN_SAT TEMP[0].w, IN[1].wwww\n\
+          5: POW TEMP[2].x, IN[0].xxxx, IN[1].yyyy\n\
+          6: POW TEMP[2].yz, IN[1].zzzz, -IN[0].wwww\n\
+          7: POW OUT[2].x, TEMP[0].wwww, IN[0].zzzz\n\
+          8: EX2 TEMP[3], IN[1].xxxx\n\
+          9: EX2 TEMP[1].x, TEMP[3].yyyy\n\
+         10: LG2 OUT[0].x, |IN[0].zzzz|\n\
+         11: LG2 OUT[0].yzw, IN[0].wwww\n\
+         12: COS TEMP[1].y, IN[1].xxxx\n\
+         13: COS TEMP[1].w, TEMP[1].yyyy\n\
+         14: COS_SAT TEMP[2].w, IN[0].yyyy\n\
+         15: MOV OUT[1], TEMP[0]\n\
+         16: MOV OUT[2].yzw, TEMP[2]\n\
+         17: MOV OUT[3], TEMP[1]\n\
+         18: END\n";
+    let text = format!("VERT\nDCL IN[0]\nDCL IN[1]\n{body}");
+    compare(&text, 2);
+}
+
+#[test]
 fn shifts_by_immediates_match_the_interpreter() {
     for op in ["SHL", "USHR", "ISHR"] {
         let text = format!(

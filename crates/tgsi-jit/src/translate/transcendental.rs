@@ -1,0 +1,117 @@
+//! Runs of EX2, LG2, SIN, COS or POW instructions, computed in one host call.
+//!
+//! These opcodes give glibc's results, so the compiled code hands their lanes to the
+//! interpreter's scalar functions (`crate::scalar_lanes`), and every call saves the
+//! vector registers live across it. Mesa writes a vector `sin(v)` as four SIN
+//! instructions in a row, one per channel; such a run — the same opcode, consecutive, no
+//! instruction reading a register an earlier one of the run writes — fetches every
+//! source first, computes all the lanes in one call and then writes the results in
+//! program order, which is what running the instructions one by one gives.
+
+use super::Translator;
+use crate::known;
+use crate::scalar_lanes as sl;
+use cranelift_codegen::ir::Value;
+use std::collections::HashMap;
+use tgsi::Opcode;
+use tgsi_exec::compile::Inst;
+use tgsi_exec::ops::Kind;
+use tgsi_exec::Program;
+
+/// The runs of `program` (first instruction → length, at least 2); none with
+/// approximate transcendentals, which are vector code.
+pub(super) fn runs(program: &Program, approximate: bool) -> HashMap<usize, usize> {
+    let mut out = HashMap::new();
+    if approximate {
+        return out;
+    }
+    let insts = &program.insts;
+    let mut pc = 0;
+    while pc < insts.len() {
+        let n = run_at(insts, pc);
+        if n >= 2 {
+            out.insert(pc, n);
+        }
+        pc += n.max(1);
+    }
+    out
+}
+
+/// The length of the run starting at `first` (0 or 1: none).
+fn run_at(insts: &[Inst], first: usize) -> usize {
+    let Some(head) = insts.get(first).filter(|i| member(i)) else {
+        return 0;
+    };
+    let mut n = 1;
+    while let Some(next) = insts.get(first + n) {
+        let reads_the_run = insts[first..first + n].iter().any(|earlier| {
+            earlier.dst.iter().any(|d| {
+                next.src
+                    .iter()
+                    .any(|s| s.file == d.file && s.index == d.index)
+            })
+        });
+        if !member(next) || next.opcode != head.opcode || reads_the_run {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
+/// Whether `inst` may be part of a run: one of the opcodes, compiled as a replicated
+/// vector instruction with direct operands and a 32-bit destination in a lane file.
+fn member(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Vector(_))
+        && sl::host_function(inst.opcode).is_some()
+        && !crate::support::runs_on_step(inst)
+        && inst.dst.len() == 1
+        && inst
+            .dst
+            .iter()
+            .all(|d| d.indirect.is_none() && d.file.lane_file().is_some() && !d.ty.is_64bit())
+        && inst
+            .src
+            .iter()
+            .all(|s| s.indirect.is_none() && s.dim_indirect.is_none())
+}
+
+impl Translator<'_, '_> {
+    /// The `n` instructions of the run from `first` ([`runs`]).
+    pub(super) fn transcendentals(&mut self, first: usize, n: usize) {
+        let program = self.program;
+        let insts = &program.insts[first..first + n];
+        let op = insts[0].opcode;
+        let Some(func) = sl::host_function(op) else {
+            return;
+        };
+        let (mut xs, mut ys): (Vec<Value>, Vec<Value>) = (Vec::new(), Vec::new());
+        for inst in insts {
+            if let Some(s) = inst.src.first() {
+                xs.extend(self.fetch(s, 0));
+            }
+            if let (Opcode::POW, Some(s)) = (op, inst.src.get(1)) {
+                ys.extend(self.fetch(s, 0));
+            }
+        }
+        let operands: Vec<&[Value]> = match op {
+            Opcode::POW => vec![&xs, &ys],
+            _ => vec![&xs],
+        };
+        let results = sl::call_on_lanes(self.b, &operands, func);
+        for (k, (inst, ch)) in insts.iter().zip(results.chunks(self.g)).enumerate() {
+            self.pc = first + k;
+            for &v in ch {
+                self.note(v, known::result(op, &[]));
+            }
+            let ch = ch.to_vec();
+            let out = [
+                Some(ch.clone()),
+                Some(ch.clone()),
+                Some(ch.clone()),
+                Some(ch),
+            ];
+            self.write_all(inst, &out);
+        }
+    }
+}
