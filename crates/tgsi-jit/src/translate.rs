@@ -161,6 +161,9 @@ pub(crate) struct Translator<'a, 'b> {
     /// instruction ([`transcendental::runs`]), and the end of the run being translated.
     runs: HashMap<usize, usize>,
     run_end: usize,
+    /// Per instruction, a LOAD of memory that does not change during the call
+    /// ([`memory::unchanging_loads`]).
+    unchanging: Vec<bool>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -297,6 +300,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             resumes: HashMap::new(),
             runs: transcendental::runs(program, approximate),
             run_end: 0,
+            unchanging: memory::unchanging_loads(program),
         };
         t.load_const_bases();
         t.resume_entries();
@@ -333,7 +337,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         let index = usize::try_from(index)
             .ok()
             .filter(|&i| i < DIRECT_CONST_REGISTERS)?;
-        let mem = MemFlagsData::trusted().with_readonly();
+        // Movable: the buffer holds the register wherever the load goes.
+        let mem = MemFlagsData::trusted().with_readonly().with_can_move();
         let offset = (16 * index + 4 * c) as i32;
         let w = self.b.ins().load(I32, mem, base, offset);
         Some(self.b.ins().splat(I32X4, w))

@@ -350,7 +350,11 @@ impl QuadSampler<'_, '_> {
             let i = self.b.ins().uextend(I64, i);
             let off = self.b.ins().ishl_imm_u(i, 2);
             let addr = self.b.ins().iadd(words, off);
-            let w = self.b.ins().load(I32, MemFlagsData::trusted(), addr, 0);
+            // Read-only (nothing writes a texture during a draw) and movable (the index
+            // is safe by data): Cranelift loads each word next to the insert that uses it
+            // rather than keeping all sixteen words of a footprint alive.
+            let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+            let w = self.b.ins().load(I32, flags, addr, 0);
             v = Some(match v {
                 None => self.b.ins().scalar_to_vector(I32X4, w),
                 Some(v) => self.b.ins().insertlane(v, w, j),
@@ -382,7 +386,12 @@ impl QuadSampler<'_, '_> {
         let r0 = self.b.ins().iadd(r0, first_v);
         let r1 = self.b.ins().imul(y1, row_v);
         let r1 = self.b.ins().iadd(r1, first_v);
-        let at = [(r0, x0), (r0, x1), (r1, x0), (r1, x1)].map(|(r, x)| self.b.ins().iadd(r, x));
+        // Lanes that fall back read word 0: every index is inside the words by data, not
+        // only behind the branch to the fallback, so the gathers may move (see `gather`).
+        let at = [(r0, x0), (r0, x1), (r1, x0), (r1, x1)].map(|(r, x)| {
+            let i = self.b.ins().iadd(r, x);
+            self.b.ins().band_not(i, bad)
+        });
         (Footprint { at, wx, wy }, bad)
     }
 

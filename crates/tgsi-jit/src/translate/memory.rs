@@ -7,15 +7,49 @@
 //! the interpreter's byte-wise path does. The bytes come from `Frame::spaces`, whose
 //! entries the caller has checked to lie in whole words of their storage (otherwise the
 //! interpreter runs the wave).
+//!
+//! Every address is made safe by data, not by a branch (a lane whose words do not fit
+//! reads at the first byte, or the frame's zero words), so a LOAD in a stretch of the
+//! program that writes no memory (between the stops at barriers, or the whole program:
+//! [`unchanging_loads`]) is marked read-only and movable: Cranelift then places each load
+//! with the insert that uses it instead of keeping every loaded word of the stretch alive
+//! (spilled) from its load on.
 
 use super::{bits_to_mask, mem_flags, Translator};
 use crate::lanes::LaneOps;
 use crate::runtime::{field, Bytes, CHUNK};
+use crate::support;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use tgsi_exec::compile::Inst;
 use tgsi_exec::ops::Kind;
+use tgsi_exec::Program;
+
+/// Per instruction, whether it is a LOAD whose memory no instruction of the same stretch
+/// of the program writes (stretches end at the stops of compute programs,
+/// `support::barriers`; a call runs at most one stretch): STOREs, atomics and whatever
+/// runs on the interpreter's step count as writing anything.
+pub(super) fn unchanging_loads(program: &Program) -> Vec<bool> {
+    let stops = match program.processor {
+        tgsi::Processor::Compute => support::barriers(program).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let writes =
+        |i: &Inst| matches!(i.kind, Kind::Store | Kind::Atomic(_)) || support::runs_on_step(i);
+    let mut out = vec![false; program.insts.len()];
+    let mut from = 0;
+    for end in stops.into_iter().chain([program.insts.len()]) {
+        let stretch = program.insts.get(from..end).unwrap_or_default();
+        if !stretch.iter().any(writes) {
+            for (o, i) in out.iter_mut().skip(from).zip(stretch) {
+                *o = matches!(i.kind, Kind::Load);
+            }
+        }
+        from = end + 1;
+    }
+    out
+}
 
 /// An entry of the frame's memory table as the code uses it.
 struct Space {
@@ -90,6 +124,10 @@ impl Translator<'_, '_> {
         let (Some(dst), Some(addr)) = (inst.dst.first().copied(), inst.src.get(1)) else {
             return;
         };
+        let flags = match self.unchanging.get(self.pc) {
+            Some(true) => mem_flags().with_readonly().with_can_move(),
+            _ => mem_flags(),
+        };
         let mask = dst.mask & 0xf;
         let words = 8 - mask.leading_zeros() as usize;
         let addr = self.fetch(addr, 0);
@@ -110,7 +148,7 @@ impl Translator<'_, '_> {
             for l in 0..CHUNK {
                 let at = self.lane_address(first, a, l, 0);
                 for (c, v) in vals.iter_mut().enumerate() {
-                    let w = self.b.ins().load(I32, mem_flags(), at, 4 * c as i32);
+                    let w = self.b.ins().load(I32, flags, at, 4 * c as i32);
                     *v = self.b.ins().insertlane(*v, w, l as u8);
                 }
             }
