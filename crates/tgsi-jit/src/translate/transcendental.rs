@@ -37,13 +37,17 @@ pub(super) fn runs(program: &Program, approximate: bool) -> HashMap<usize, usize
     out
 }
 
+/// Most instructions in a run: a vector's channels and then some, while the lanes' stack
+/// slot stays small (at most 2 KiB: 16 instructions of 4 chunks of POW's two operands).
+const MAX_RUN: usize = 16;
+
 /// The length of the run starting at `first` (0 or 1: none).
 fn run_at(insts: &[Inst], first: usize) -> usize {
     let Some(head) = insts.get(first).filter(|i| member(i)) else {
         return 0;
     };
     let mut n = 1;
-    while let Some(next) = insts.get(first + n) {
+    while let Some(next) = insts.get(first + n).filter(|_| n < MAX_RUN) {
         let reads_the_run = insts[first..first + n].iter().any(|earlier| {
             earlier.dst.iter().any(|d| {
                 next.src
