@@ -1140,6 +1140,21 @@ impl<'a, 'b> Translator<'a, 'b> {
         Some(std::array::from_fn(|c| imm[s.swizzle[c] as usize & 3]))
     }
 
+    /// The result of a replicated opcode (one channel's lanes) written to every channel
+    /// of `inst`'s destination mask.
+    fn write_replicated(&mut self, inst: &Inst, ch: Channel) {
+        for &v in &ch {
+            self.note(v, known::result(inst.opcode, &[]));
+        }
+        let out = [
+            Some(ch.clone()),
+            Some(ch.clone()),
+            Some(ch.clone()),
+            Some(ch),
+        ];
+        self.write_all(inst, &out);
+    }
+
     /// A whole-vector opcode: natively when replicated and simple, else through the
     /// interpreter's per-lane function.
     fn vector(&mut self, pc: usize, inst: &Inst) {
@@ -1159,16 +1174,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             })
             .collect();
         if let Some(ch) = native {
-            for &v in &ch {
-                self.note(v, known::result(inst.opcode, &[]));
-            }
-            let out = [
-                Some(ch.clone()),
-                Some(ch.clone()),
-                Some(ch.clone()),
-                Some(ch),
-            ];
-            self.write_all(inst, &out);
+            self.write_replicated(inst, ch);
             return;
         }
         for (k, s) in srcs.iter().enumerate() {

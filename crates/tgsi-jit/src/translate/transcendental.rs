@@ -9,7 +9,6 @@
 //! program order, which is what running the instructions one by one gives.
 
 use super::Translator;
-use crate::known;
 use crate::scalar_lanes as sl;
 use cranelift_codegen::ir::Value;
 use std::collections::HashMap;
@@ -105,17 +104,7 @@ impl Translator<'_, '_> {
         let results = sl::call_on_lanes(self.b, &operands, func);
         for (k, (inst, ch)) in insts.iter().zip(results.chunks(self.g)).enumerate() {
             self.pc = first + k;
-            for &v in ch {
-                self.note(v, known::result(op, &[]));
-            }
-            let ch = ch.to_vec();
-            let out = [
-                Some(ch.clone()),
-                Some(ch.clone()),
-                Some(ch.clone()),
-                Some(ch),
-            ];
-            self.write_all(inst, &out);
+            self.write_replicated(inst, ch.to_vec());
         }
     }
 }
