@@ -495,14 +495,13 @@ impl JitProgram {
             out.executed = out.executed.saturating_add(frame.executed);
         }
         // Programs counted by sites: the wave ran each site some quad passed.
-        for (&n, _) in self
+        let passed: u64 = self
             .sites
             .iter()
             .zip(visited.iter())
-            .filter(|(_, &v)| v != 0)
-        {
-            out.executed = out.executed.saturating_add(u64::from(n));
-        }
+            .map(|(&n, &v)| u64::from(n) * u64::from(v != 0))
+            .sum();
+        out.executed = out.executed.saturating_add(passed);
         Ok(Some(out))
     }
 }

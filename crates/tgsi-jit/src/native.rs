@@ -280,21 +280,20 @@ pub(crate) fn replicated(
             let w = b.f(s.get(1)?[3]);
             b.ins().fadd(d, w)
         }
-        Opcode::EX2 | Opcode::LG2 | Opcode::SIN | Opcode::COS | Opcode::POW => {
+        // EX2, LG2, SIN, COS, POW: glibc's results, on the host.
+        _ => {
             let func = sl::host_function(op)?;
-            let xs = [x];
-            let ys = if op == Opcode::POW {
-                vec![s.get(1)?[0]]
-            } else {
-                Vec::new()
-            };
-            let operands: Vec<&[Value]> = [&xs[..], &ys[..]]
-                .into_iter()
-                .filter(|o| !o.is_empty())
+            let operands: Vec<[Value; 1]> = s
+                .iter()
+                .take(op.info().num_src as usize)
+                .map(|v| [v[0]])
                 .collect();
+            if operands.len() != op.info().num_src as usize {
+                return None;
+            }
+            let operands: Vec<&[Value]> = operands.iter().map(|o| &o[..]).collect();
             return sl::call_on_lanes(b, &operands, func).first().copied();
         }
-        _ => return None,
     };
     Some(b.w(r))
 }

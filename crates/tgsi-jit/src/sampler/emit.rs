@@ -230,6 +230,12 @@ impl QuadSampler<'_, '_> {
         self.b.ins().bitselect(c, x, y)
     }
 
+    /// `i > last ? last : i` per lane (signed), softpipe's clamp of an index to its level.
+    fn at_most(&mut self, last: Value, i: Value) -> Value {
+        let over = self.b.ins().icmp(IntCC::SignedGreaterThan, i, last);
+        self.pick(over, last, i)
+    }
+
     /// One axis at a level of `size` texels: both texel indices (`i32x4`), the weight of
     /// the second (`f32x4`), and the lanes that need the interpreter (an `i32x4` mask).
     fn axis(&mut self, wrap: AxisWrap, coord: Value, size: Value) -> (Value, Value, Value, Value) {
@@ -288,16 +294,8 @@ impl QuadSampler<'_, '_> {
                 let i1 = self.pick(even, up, down);
                 let neg = self.b.ins().icmp(IntCC::SignedLessThan, i0, zero_i);
                 let i0 = self.pick(neg, up, i0);
-                let over = self
-                    .b
-                    .ins()
-                    .icmp(IntCC::SignedGreaterThanOrEqual, i0, size_i);
-                let i0 = self.pick(over, last_v, i0);
-                let over = self
-                    .b
-                    .ins()
-                    .icmp(IntCC::SignedGreaterThanOrEqual, i1, size_i);
-                let i1 = self.pick(over, last_v, i1);
+                let i0 = self.at_most(last_v, i0);
+                let i1 = self.at_most(last_v, i1);
                 let neg = self.b.ins().icmp(IntCC::SignedLessThan, i1, zero_i);
                 let i1_up = self.b.ins().iadd(i1, one);
                 let i1 = self.pick(neg, i1_up, i1);
@@ -322,11 +320,7 @@ impl QuadSampler<'_, '_> {
                 let i1 = self.b.ins().iadd(i0, one);
                 let neg = self.b.ins().icmp(IntCC::SignedLessThan, i0, zero_i);
                 let i0 = self.pick(neg, zero_i, i0);
-                let over = self
-                    .b
-                    .ins()
-                    .icmp(IntCC::SignedGreaterThanOrEqual, i1, size_i);
-                let i1 = self.pick(over, last_v, i1);
+                let i1 = self.at_most(last_v, i1);
                 let w = self.b.ins().fsub(u, ufl);
                 (i0, i1, w, bad)
             }

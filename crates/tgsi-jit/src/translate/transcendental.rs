@@ -12,7 +12,6 @@ use super::Translator;
 use crate::scalar_lanes as sl;
 use cranelift_codegen::ir::Value;
 use std::collections::HashMap;
-use tgsi::Opcode;
 use tgsi_exec::compile::Inst;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::Program;
@@ -62,11 +61,13 @@ fn run_at(insts: &[Inst], first: usize) -> usize {
     n
 }
 
-/// Whether `inst` may be part of a run: one of the opcodes, compiled as a replicated
-/// vector instruction with direct operands and a 32-bit destination in a lane file.
+/// Whether `inst` may be part of a run: one of the opcodes with all its sources, compiled
+/// as a replicated vector instruction with direct operands and a 32-bit destination in a
+/// lane file.
 fn member(inst: &Inst) -> bool {
     matches!(inst.kind, Kind::Vector(_))
         && sl::host_function(inst.opcode).is_some()
+        && inst.src.len() == inst.opcode.info().num_src as usize
         && !crate::support::runs_on_step(inst)
         && inst.dst.len() == 1
         && inst
@@ -88,19 +89,14 @@ impl Translator<'_, '_> {
         let Some(func) = sl::host_function(op) else {
             return;
         };
-        let (mut xs, mut ys): (Vec<Value>, Vec<Value>) = (Vec::new(), Vec::new());
+        // Per source operand (POW has two), the lanes of every instruction of the run.
+        let mut operands: Vec<Vec<Value>> = vec![Vec::new(); op.info().num_src as usize];
         for inst in insts {
-            if let Some(s) = inst.src.first() {
-                xs.extend(self.fetch(s, 0));
-            }
-            if let (Opcode::POW, Some(s)) = (op, inst.src.get(1)) {
-                ys.extend(self.fetch(s, 0));
+            for (lanes, s) in operands.iter_mut().zip(&inst.src) {
+                lanes.extend(self.fetch(s, 0));
             }
         }
-        let operands: Vec<&[Value]> = match op {
-            Opcode::POW => vec![&xs, &ys],
-            _ => vec![&xs],
-        };
+        let operands: Vec<&[Value]> = operands.iter().map(Vec::as_slice).collect();
         let results = sl::call_on_lanes(self.b, &operands, func);
         for (k, (inst, ch)) in insts.iter().zip(results.chunks(self.g)).enumerate() {
             self.pc = first + k;
