@@ -1,6 +1,6 @@
 //! Fuzz target: arbitrary bytes as TGSI text, run on the interpreter. Whatever parses and
 //! compiles must run to completion or to a clean error (budget, call depth, address stack)
-//! without panicking, on a 4-lane and a 16-lane wave, through the fragment renderer and,
+//! without panicking, on a 4-lane wave and one of the drivers' width (`WAVE`), through the fragment renderer and,
 //! for geometry shaders, over input primitives.
 #![no_main]
 
@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let consts = vec![vec![[0x3f80_0000, 2, 0xffff_fffe, 0x7fc0_0000]; 8]; 2];
     run::<4>(&program, &consts);
-    run::<16>(&program, &consts);
+    run::<{ tgsi_exec::WAVE }>(&program, &consts);
     if program.geometry.is_some() {
         let opts = GeometryOptions {
             count: 2,

@@ -13,9 +13,9 @@
 //!   it makes a barrier in non-uniform control flow a plain reordering point rather than
 //!   a deadlock.
 //! * **Wide waves.** A dispatch whose results provably do not depend on the order between
-//!   invocations inside a phase (the stretch between two barriers) runs four quads per
-//!   16-lane wave (consecutive quads, in the same order), which amortises each
-//!   instruction's dispatch over four times the lanes; results stay softpipe's bit for bit.
+//!   invocations inside a phase (the stretch between two barriers) runs eight quads per
+//!   32-lane wave (consecutive quads, in the same order), which amortises each
+//!   instruction's dispatch over eight times the lanes; results stay softpipe's bit for bit.
 //!   [`crate::wave_width`] holds the proof and its conditions (barriers outside control
 //!   flow; in each phase, accesses of different instructions to written memory at byte
 //!   ranges that cannot overlap, from an interval analysis of the addresses; no subgroup
@@ -81,7 +81,7 @@ pub struct ComputeOptions<'a> {
     /// Instruction budget of one workgroup.
     pub budget: u64,
     /// Run every program on softpipe's 4-lane machines, also those the dispatch would run
-    /// in 16-lane waves (see the module documentation): for measuring what wide waves gain,
+    /// in 32-lane waves (see the module documentation): for measuring what wide waves gain,
     /// or to rule them out when chasing a difference.
     pub softpipe_waves: bool,
 }
@@ -112,9 +112,9 @@ pub struct ComputeStats {
     /// Invocations run (workgroups × threads per block).
     pub invocations: u64,
     /// Wave instructions executed (each instruction of a wave counted once, whether the
-    /// wave has 4 or 16 lanes).
+    /// wave has 4 or 32 lanes).
     pub instructions: u64,
-    /// Lanes per wave the dispatch ran (4: softpipe's machines; 16: wide waves).
+    /// Lanes per wave the dispatch ran (4: softpipe's machines; 32: wide waves).
     pub wave_lanes: u32,
 }
 
@@ -133,7 +133,7 @@ pub fn run_compute(program: &Program, opts: &ComputeOptions) -> Result<ComputeSt
     run_compute_with(&Interpreter(program), opts)
 }
 
-/// [`run_compute`] with `engine` running the 16-lane waves of a dispatch that runs wide
+/// [`run_compute`] with `engine` running the 32-lane waves of a dispatch that runs wide
 /// (the 4-lane machines of the others run on the interpreter).
 pub fn run_compute_with(
     engine: &dyn WaveEngine,
@@ -312,7 +312,7 @@ impl Waves<QUAD> for Quads<'_> {
     }
 }
 
-/// 16-lane waves, on an engine.
+/// 32-lane waves, on an engine.
 struct Wide<'a>(&'a dyn WaveEngine);
 
 impl Waves<WAVE> for Wide<'_> {

@@ -17,7 +17,7 @@
 //!   fixed-function [`tessellator`] and a tessellation evaluation shader ([`tessellation`]),
 //!   then an optional geometry shader; the result is what transform feedback captures.
 //! * [`run_compute`]: one compute dispatch with softpipe's results, with barriers and
-//!   shared memory, in 16-lane waves where [`wave_width`] proves the order between
+//!   shared memory, in 32-lane waves where [`wave_width`] proves the order between
 //!   invocations cannot matter; [`run_compute_with`] runs those waves on any engine.
 //! * [`resource`], [`bindings`]: textures, samplers, images and buffers bound to slots, and
 //!   the `--bindings` JSON file that describes them; [`format`](mod@format) reads and writes texels;

@@ -97,7 +97,7 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
     render_fragment_with(&Interpreter(program), opts)
 }
 
-/// [`render_fragment`] on any engine (waves of [`WAVE`] lanes: four quads side by side).
+/// [`render_fragment`] on any engine (waves of [`WAVE`] lanes: quads side by side).
 pub fn render_fragment_with(
     engine: &dyn WaveEngine,
     opts: &RenderOptions,
@@ -220,7 +220,7 @@ fn render_quad_row(
         };
         let rows_here = rows.len() / w;
         if alive == Machine::<WAVE>::ALL && rows_here == 2 && x0 + WAVE / 2 <= w {
-            // The whole wave covers 8 columns of both rows.
+            // The whole wave covers `WAVE / 2` columns of both rows.
             for (dy, row) in rows.chunks_exact_mut(w).enumerate() {
                 for (dx, p) in row[x0..x0 + WAVE / 2].iter_mut().enumerate() {
                     *p = pixel(LANE_OF[dy][dx]);
@@ -254,7 +254,7 @@ const LANE_DX: [usize; WAVE] = {
     dx
 };
 
-/// The lane of each of the wave's 8 columns in its two rows.
+/// The lane of each of the wave's `WAVE / 2` columns in its two rows.
 const LANE_OF: [[usize; WAVE / 2]; 2] = {
     let mut of = [[0; WAVE / 2]; 2];
     let mut l = 0;

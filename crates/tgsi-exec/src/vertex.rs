@@ -124,7 +124,7 @@ pub fn run_vertices(program: &Program, opts: &VertexOptions) -> Result<VertexOut
     run_vertices_with(&Interpreter(program), opts)
 }
 
-/// [`run_vertices`] on any engine (waves of [`WAVE`] lanes: four quads of four consecutive
+/// [`run_vertices`] on any engine (waves of [`WAVE`] lanes: quads of four consecutive
 /// vertices).
 pub fn run_vertices_with(
     engine: &dyn WaveEngine,

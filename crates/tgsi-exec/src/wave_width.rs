@@ -1,10 +1,10 @@
-//! Whether a compute dispatch may run in 16-lane waves and still give softpipe's results
+//! Whether a compute dispatch may run in 32-lane waves and still give softpipe's results
 //! bit for bit (see [`crate::compute`]): a proof, made once per dispatch, that no result
 //! depends on the order between invocations inside one phase (the stretch between two
 //! barriers).
 //!
 //! Softpipe runs each quad of a workgroup to its next barrier before the next quad starts;
-//! a 16-lane wave runs four quads an instruction at a time, lane after lane. Every quad
+//! a 32-lane wave runs eight quads an instruction at a time, lane after lane. Every quad
 //! performs the same accesses in both, so only the order between accesses of different
 //! quads inside one phase changes, and only in one way: a later quad's access made at an
 //! earlier instruction than an earlier quad's. That changes a result only when both touch
@@ -47,7 +47,7 @@ const QUAD: u64 = 4;
 const MAX_PAIRS: usize = 1 << 20;
 
 /// Why a result of `program`, dispatched with `opts` on blocks of `block` threads, could
-/// differ between 16-lane waves and softpipe's 4-lane machines, naming the instruction;
+/// differ between 32-lane waves and softpipe's 4-lane machines, naming the instruction;
 /// `None` when the proof holds and the dispatch may run in wide waves.
 pub fn order_dependence(
     program: &Program,

@@ -124,8 +124,8 @@ DCL OUT[1]
 
 #[test]
 fn partial_wave() {
-    // 21 vertices: one full wave of 16 lanes and one with 5 active lanes; each vertex sees
-    // its own input and exactly 21 results come back.
+    // One full wave and one with 5 active lanes; each vertex sees its own input and
+    // exactly that many results come back.
     let text = "VERT
 DCL IN[0]
 DCL OUT[0], GENERIC[0]
@@ -133,7 +133,7 @@ IMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}
   0: ADD OUT[0], IN[0], IMM[0].xxxx
   1: END
 ";
-    let count = 21;
+    let count = tgsi_exec::WAVE + 5;
     let opts = VertexOptions {
         count,
         inputs: vec![VertexInput::PerVertex(
@@ -148,11 +148,12 @@ IMM[0] FLT32 {1.0, 0.0, 0.0, 0.0}
     }
     // Fewer per-vertex values than vertices is an error.
     let short = VertexOptions {
-        count: 22,
+        count: count + 1,
         ..opts.clone()
     };
     let err = run_vertices(&compile(text), &short).unwrap_err();
-    assert!(err.to_string().contains("IN[0] has 21 vertices"), "{err}");
+    let want = format!("IN[0] has {count} vertices");
+    assert!(err.to_string().contains(&want), "{err}");
     // Zero vertices: nothing to do.
     let none = VertexOptions {
         count: 0,

@@ -1,11 +1,11 @@
-//! Compute dispatches in 16-lane waves (`tgsi_exec::wave_width`): programs whose results
+//! Compute dispatches in 32-lane waves (`tgsi_exec::wave_width`): programs whose results
 //! cannot depend on the order of invocations between barriers run wide and give exactly
 //! the results of softpipe's 4-lane machines; programs that could (races, stores repeated
 //! in a loop, barriers in control flow, aliased buffers, atomics) keep softpipe's machines,
 //! with the reason named; and random programs never give a different result wide.
 
 use tgsi_exec::wave_width::order_dependence;
-use tgsi_exec::{run_compute, ComputeOptions, Program};
+use tgsi_exec::{run_compute, ComputeOptions, Program, WAVE};
 
 #[path = "support/random_compute.rs"]
 mod random_compute;
@@ -135,7 +135,7 @@ fn order_free_programs_run_wide_with_softpipes_results() {
         assert_eq!(why(&text, false), None, "{name}");
         let wide = dispatch(&text, [2, 1, 1], 128, false, false);
         let quads = dispatch(&text, [2, 1, 1], 128, false, true);
-        assert_eq!((wide.lanes, quads.lanes), (16, 4), "{name}");
+        assert_eq!((wide.lanes, quads.lanes), (WAVE as u32, 4), "{name}");
         assert!(wide.buffers == quads.buffers, "{name}: results differ");
         // Every invocation wrote its slot.
         let initial = buffer(128).data.to_bytes();
@@ -298,7 +298,7 @@ fn random_programs_proved_order_free_give_softpipes_results() {
         let a = dispatch(&text, [3, 1, 1], 256, false, false);
         let b = dispatch(&text, [3, 1, 1], 256, false, true);
         total += 1;
-        if a.lanes == 16 {
+        if a.lanes == WAVE as u32 {
             wide += 1;
             with_atomics += usize::from(text.contains("ATOM"));
             assert!(

@@ -1,7 +1,7 @@
 //! # tgsi-jit
 //!
 //! A Cranelift JIT for TGSI: a compiled [`tgsi_exec::Program`] becomes one native function
-//! per shader that runs the 16-lane wave of the interpreter's drivers, a 128-bit vector per
+//! per shader that runs the 32-lane wave of the interpreter's drivers, a 128-bit vector per
 //! quad and register channel, behind the same [`WaveEngine`] interface as the interpreter,
 //! with bit-identical results.
 //!
@@ -23,7 +23,7 @@
 //! * Programs whose quads do not interact (no loads, stores, atomics, inter-lane opcodes
 //!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
 //!   the interpreter's step run a quad at a time, so each quad leaves loops on its own and
-//!   the function is a quarter of the size.
+//!   the function is an eighth of the size.
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
@@ -31,13 +31,14 @@
 //!   LOD source, level rule and wrap modes, compiled once per process and called by the
 //!   host's texture call for each quad before the interpreter's sampling, bit for bit
 //!   softpipe's steps (`tgsi_exec::texture::Compiled`).
-//! * Compute shaders run the 16-lane waves of dispatches that `tgsi_exec::wave_width`
+//! * Compute shaders run the 32-lane waves of dispatches that `tgsi_exec::wave_width`
 //!   proves order-free ([`tgsi_exec::run_compute_with`]): the code stops at each top-level
 //!   BARRIER or MEMBAR with the temporaries written since the previous stop in the
 //!   machine, and a later call resumes after it ([`WaveEngine::resume_wave`]). Loop-free
 //!   programs whose lanes meet only through compiled LOADs and STOREs run a quad at a
 //!   time, in softpipe's own order, and count the wave's instructions by the stretches of
-//!   code any quad passed (`support::counts_sites`).
+//!   code any quad passed (`support::counts_sites`). Other programs that fix a block of
+//!   fewer quads than a wave compile for those quads only.
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
 //! 1, or 2 for small loops: `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
@@ -435,7 +436,7 @@ impl JitProgram {
             return Ok(None);
         }
         let lanes = 4 * self.group;
-        let group_mask = (1u32 << lanes) - 1;
+        let group_mask = u32::MAX >> (32 - lanes);
         // The sites passed, on the stack for the usual program.
         let mut inline_visited = [0u8; INLINE_SITES];
         let mut heap_visited: Vec<u8>;
@@ -455,6 +456,11 @@ impl JitProgram {
         };
         for group in 0..WAVE / lanes {
             let first = group * lanes;
+            // A group none of whose lanes started has nothing to do (the first always
+            // runs: a wave without lanes still stops at the barriers it reaches).
+            if group > 0 && (active >> first) & group_mask == 0 {
+                continue;
+            }
             let mut frame = Frame {
                 files: [t, i, o, a, s],
                 consts: consts.as_ptr(),

@@ -117,7 +117,7 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// instructions handed to the interpreter's step, run the whole wave in one call, in the
 /// interpreter's order. The others run a quad at a time,
 /// so each quad leaves loops and skips branches on its own, fewer values compete for
-/// registers and the function is a quarter of the size; or two quads when a program with
+/// registers and the function is an eighth of the size; or two quads when a program with
 /// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
 /// (the Julia and Mandelbrot loops run 20–50 % faster so; straight-line code gains less
 /// than its compile time grows). `TGSI_JIT_QUADS` (1, 2 or 4)
@@ -128,7 +128,7 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// Compute programs run a quad at a time when they have no loops and see other lanes only
 /// through compiled LOADs and STOREs and top-level barriers ([`counts_sites`]): each quad
 /// then runs to the next barrier before the next quad starts, which is softpipe's own
-/// order (the order a 16-lane wave may replace only where `tgsi_exec::wave_width` proves
+/// order (the order a 32-lane wave may replace only where `tgsi_exec::wave_width` proves
 /// the results the same).
 pub(crate) fn group_quads(program: &Program) -> usize {
     if counts_sites(program) {
@@ -137,11 +137,13 @@ pub(crate) fn group_quads(program: &Program) -> usize {
     // Other compute waves stop at barriers as a whole, and memory sees every lane in
     // order. The interpreter's step works on the whole wave whatever the lanes: a program
     // that hands it instructions calls it once a wave, not once a quad.
-    if program.processor == Processor::Compute
-        || program
-            .insts
-            .iter()
-            .any(|i| sees_the_wave(i) || runs_on_step(i))
+    if program.processor == Processor::Compute {
+        return compute_wave_quads(program);
+    }
+    if program
+        .insts
+        .iter()
+        .any(|i| sees_the_wave(i) || runs_on_step(i))
     {
         return tgsi_exec::WAVE / 4;
     }
@@ -162,9 +164,25 @@ pub(crate) fn group_quads(program: &Program) -> usize {
         .unwrap_or(chosen)
 }
 
+/// Quads of the one call that runs a compute wave: the whole wave, or, when the program
+/// fixes a block of fewer quads (`tgsi_exec::compute` chunks a workgroup's quads, rows of
+/// four threads, into waves), the smallest power of two that holds them. A call covers the
+/// wave's lanes that run (the others are never started, and [`crate::JitProgram`] skips
+/// groups without a started lane), so small blocks do not pay for a wave's empty quads.
+fn compute_wave_quads(program: &Program) -> usize {
+    let wave = tgsi_exec::WAVE / 4;
+    if program.fixed_block.iter().all(Option::is_none) {
+        return wave;
+    }
+    let [w, h, d] = program.fixed_block.map(|v| u64::from(v.unwrap_or(1)));
+    let quads = w.div_ceil(4).saturating_mul(h).saturating_mul(d);
+    let quads = usize::try_from(quads).unwrap_or(usize::MAX);
+    quads.clamp(1, wave).next_power_of_two()
+}
+
 /// Whether `program` is a compute program whose code runs a quad at a time
 /// ([`group_quads`]) and counts instructions by the places it passes: a loop-free program
-/// runs each instruction at most once per call, and a 16-lane wave runs an instruction
+/// runs each instruction at most once per call, and a 32-lane wave runs an instruction
 /// exactly when one of its quads does (every branch is taken when any lane takes it), so
 /// the interpreter's count for the wave is the sum over the counted stretches of code that
 /// some quad passed, not the sum of the quads' counts.

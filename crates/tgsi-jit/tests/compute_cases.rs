@@ -1,4 +1,4 @@
-//! Compute dispatches on the JIT: the 16-lane waves of a dispatch that runs wide
+//! Compute dispatches on the JIT: the 32-lane waves of a dispatch that runs wide
 //! (`tgsi_exec::wave_width`) run compiled code, which stops at each top-level barrier with
 //! its temporaries and returned lanes in the machine and resumes after it. Every resource
 //! must end with the interpreter's bytes: on random programs (address arithmetic, shared
@@ -13,7 +13,9 @@ mod reference_bindings;
 use random_compute::{buffer, buffers, random_program, Rng, HEADER};
 use reference_bindings::csref_bindings;
 use std::path::{Path, PathBuf};
-use tgsi_exec::{parse_consts, run_compute, run_compute_with, ComputeOptions, ExecError, Program};
+use tgsi_exec::{
+    parse_consts, run_compute, run_compute_with, ComputeOptions, ExecError, Program, WAVE,
+};
 use tgsi_jit::JitProgram;
 
 /// The two buffers' bytes after dispatching `program` over `grid` on `engine` (`None`: the
@@ -75,7 +77,7 @@ fn random_compute_programs_match_the_interpreter() {
         let want = dispatch(&program, None, [3, 1, 1]).expect("interpreter");
         let got = dispatch(&program, Some(&jit), [3, 1, 1]).expect("jit");
         assert!(want == got, "the JIT differs:\n{text}");
-        wide += usize::from(got.1 == 16);
+        wide += usize::from(got.1 == WAVE as u32);
         // Shared memory the code cannot address: the waves fall back to the interpreter
         // on machines the JIT's waves have used.
         let budget = tgsi_exec::DEFAULT_BUDGET;
@@ -85,7 +87,7 @@ fn random_compute_programs_match_the_interpreter() {
     }
     assert!(
         wide >= 30,
-        "only {wide} of 300 programs ran in 16-lane waves"
+        "only {wide} of 300 programs ran in 32-lane waves"
     );
 }
 
@@ -100,7 +102,7 @@ fn instruction_counts_and_budgets_match_the_interpreter() {
         let text = random_program(&mut rng);
         let (program, jit) = compile(&text);
         let (_, lanes, count) = dispatch(&program, None, [1, 1, 1]).expect("interpreter");
-        if lanes != 16 {
+        if lanes != WAVE as u32 {
             continue;
         }
         for budget in [count, count - 1] {
@@ -120,7 +122,7 @@ fn instruction_counts_and_budgets_match_the_interpreter() {
     }
     assert!(
         checked >= 20,
-        "only {checked} programs ran in 16-lane waves"
+        "only {checked} programs ran in 32-lane waves"
     );
 }
 
@@ -161,7 +163,7 @@ IMM[1] UINT32 {4, 8, 1, 0}
     for grid in [[1, 1, 1], [2, 1, 1]] {
         let want = dispatch(&program, None, grid).expect("interpreter");
         let got = dispatch(&program, Some(&jit), grid).expect("jit");
-        assert_eq!(got.1, 16, "runs in 16-lane waves");
+        assert_eq!(got.1, WAVE as u32, "runs in wide waves");
         assert_eq!(want.2, got.2, "instructions counted");
         assert!(want == got, "the JIT's buffers differ");
     }
@@ -198,7 +200,7 @@ IMM[0] UINT32 {0, 7, 256, 4294967295}
     let (program, jit) = compile(text);
     let want = dispatch(&program, None, [2, 1, 1]).expect("interpreter");
     let got = dispatch(&program, Some(&jit), [2, 1, 1]).expect("jit");
-    assert_eq!(got.1, 16, "runs in 16-lane waves");
+    assert_eq!(got.1, WAVE as u32, "runs in wide waves");
     assert_eq!(want.2, got.2, "instructions counted");
     assert!(want.0 == got.0, "the JIT's buffers differ");
 }
@@ -248,7 +250,7 @@ IMM[2] FLT64 {1.5, 0.25}
     let (program, jit) = compile(&text);
     let want = dispatch(&program, None, [2, 1, 1]).expect("interpreter");
     let got = dispatch(&program, Some(&jit), [2, 1, 1]).expect("jit");
-    assert_eq!(got.1, 16, "runs in 16-lane waves");
+    assert_eq!(got.1, WAVE as u32, "runs in wide waves");
     assert!(want == got, "the JIT differs from the interpreter");
     // The stores happened (lanes that returned left their slots).
     assert_ne!(got.0[1], buffer(256).data.to_bytes());
@@ -340,13 +342,13 @@ fn csref_cases_match_the_interpreter() {
         let (want, got) = (run(None), run(Some(&jit)));
         assert!(want == got, "{name}: the JIT differs from the interpreter");
         compared += 1;
-        wide += usize::from(got.1 == 16);
+        wide += usize::from(got.1 == WAVE as u32);
     }
     if compared == 0 {
         eprintln!("skipped: no csref case found");
         return;
     }
-    eprintln!("{compared} csref cases compared, {wide} in 16-lane waves on the JIT");
+    eprintln!("{compared} csref cases compared, {wide} in 32-lane waves on the JIT");
     // matmul, fp64-dot-matrix and others run wide.
     assert!(wide >= 2, "only {wide} cases ran on the JIT");
 }

@@ -105,7 +105,7 @@ struct Measurement {
     elapsed: Duration,
     /// Pixels per frame (fragment) or invocations per dispatch (compute).
     work: u64,
-    /// Compute on the CPU: the lanes per wave the dispatch ran (4 or 16).
+    /// Compute on the CPU: the lanes per wave the dispatch ran (4 or `tgsi_exec::WAVE`, 32).
     wave_lanes: Option<u32>,
     processor: Processor,
 }

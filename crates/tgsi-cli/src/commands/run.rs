@@ -144,7 +144,7 @@ pub struct DispatchArgs {
     pub shared_bytes: Option<usize>,
     /// Compute: run every shader on softpipe's 4-lane machines. By default a dispatch whose
     /// results provably do not depend on the order of invocations between barriers runs
-    /// in 16-lane waves (same results, faster); this flag turns that off.
+    /// in 32-lane waves (same results, faster); this flag turns that off.
     #[arg(long)]
     pub softpipe_waves: bool,
 }

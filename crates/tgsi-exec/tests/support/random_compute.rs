@@ -1,4 +1,4 @@
-//! Random compute programs for the tests of 16-lane waves (`tests/wave_width.rs`) and of
+//! Random compute programs for the tests of 32-lane waves (`tests/wave_width.rs`) and of
 //! the JIT's compute waves (`tgsi-jit/tests/compute_cases.rs`): address arithmetic on the
 //! thread and block ids, loads and stores of shared memory and two buffers at those
 //! addresses, branches, and barriers at the top level; and the buffers they run on.
