@@ -6,6 +6,7 @@
 //! vertex, geometry and tessellation shaders as compute shaders, images with atomics and
 //! buffer images in storage buffers, constant buffers past 1 KiB as storage buffers).
 //! Every valid module is written by all five back ends, and every shader is also written as
+//! SPIR-V with SPIR-V's built-ins (`Options::spirv_builtins`) and as
 //! GLSL with GLSL's built-ins (`Options::glsl_builtins`), geometry and tessellation shaders
 //! as GLSL stages (`tgsi_naga::geometry_glsl`, `tgsi_naga::tessellation_glsl`). Nothing may
 //! panic.
@@ -109,6 +110,16 @@ fuzz_target!(|data: &[u8]| {
                 if let Ok(info) = tgsi_naga::validate(&module) {
                     let _ = tgsi_naga::write(&module, &info, Target::Glsl, &write);
                 }
+            }
+        }
+        // SPIR-V's built-ins, completed in naga's words.
+        let spirv_options = Options {
+            spirv_builtins: true,
+            ..options.clone()
+        };
+        if let Ok(module) = tgsi_naga::translate_with(&shader, &spirv_options) {
+            if let Ok(info) = tgsi_naga::validate(&module) {
+                let _ = tgsi_naga::write(&module, &info, Target::SpirV, &write);
             }
         }
         let Ok(module) = tgsi_naga::translate_with(&shader, &options) else {

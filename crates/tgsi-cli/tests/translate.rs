@@ -178,11 +178,24 @@ fn host_options_loop_budget_and_vertex_as_compute() {
 #[test]
 fn untranslatable_statements_are_errors_with_positions() {
     let src = temp_file("clock.tgsi", "FRAG\nDCL OUT[0], COLOR\nDCL TEMP[0]\n  0: CLOCK TEMP[0].xy\n  1: MOV OUT[0], TEMP[0]\n  2: END\n");
-    let out = tgsi(&["translate", &src, "--to", "spirv", "-o", "-"]);
+    let out = tgsi(&["translate", &src, "--to", "wgsl", "-o", "-"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("clock.tgsi:4:6: CLOCK: "), "{err}");
     assert!(out.stdout.is_empty());
+    // SPIR-V has a clock (`OpReadClockKHR`, opcode 5056).
+    let out = tgsi(&["translate", &src, "--to", "spirv", "-o", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words: Vec<u32> = out
+        .stdout
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert!(words.iter().any(|&w| w & 0xffff == 5056 && w >> 16 == 4));
 
     let geom = temp_file("geom.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n  0: END\n");
     let out = tgsi(&["translate", &geom, "--to", "spirv"]);

@@ -1,5 +1,5 @@
 //! A geometry shader as a GLSL geometry shader ([`geometry_glsl`]), the way
-//! [`crate::glsl_stage`] writes the stages naga lacks, with these empty functions:
+//! [`crate::glsl_stage()`] writes the stages naga lacks, with these empty functions:
 //!
 //! - `tgsi_prologue()` first: it is to fill the input vertices and the primitive and
 //!   invocation numbers;

@@ -12,8 +12,10 @@
 //! TGSI's default —, `pixel_center_integer`; GLSL ES has neither).
 //! The translation keeps each in a private variable that an empty function fills —
 //! `tgsi_glsl_builtins()`, called once at entry, and `tgsi_glsl_clock()` at each CLOCK —
-//! and [`crate::write`] gives those functions their GLSL bodies. Only GLSL can be written
-//! from such a module; the other back ends refuse it.
+//! and [`crate::write`] gives those functions their GLSL bodies. The same module, but for
+//! the fragment coordinate, serves SPIR-V ([`crate::Options::spirv_builtins`]), whose
+//! bodies `spv_builtins` writes. Only GLSL and SPIR-V can be written from such a module;
+//! the other back ends refuse it.
 
 use naga::{Expression, Function, GlobalVariable, Handle, Module, Scalar, TypeInner, VectorSize};
 use tgsi::enums::Semantic;
@@ -65,7 +67,8 @@ fn global(module: &Module, name: &str) -> Option<Handle<GlobalVariable>> {
         .map(|(h, _)| h)
 }
 
-/// Whether `module` reads GLSL built-ins (and so can only be written as GLSL).
+/// Whether `module` reads built-ins naga lacks (and so can only be written as GLSL or,
+/// without a redeclared fragment coordinate, SPIR-V).
 pub(crate) fn reads_glsl_builtins(module: &Module) -> bool {
     function(module, BUILTINS).is_some()
         || function(module, CLOCK).is_some()

@@ -185,9 +185,10 @@ impl Translator<'_> {
         };
         let semantic = d.semantic.map(|s| (s.name, s.index));
         if let (ShaderStage::Fragment, true, Some((name, _))) =
-            (stage, self.options.glsl_builtins, semantic)
+            (stage, self.options.writer_builtins(), semantic)
         {
             let value = match name {
+                Semantic::Position if !self.options.glsl_builtins => None,
                 Semantic::Position => self.glsl_frag_coord().map(|v| (v, Fill::Vec4)),
                 _ => self.glsl_builtin_input(name).map(|v| (v, Fill::Splat)),
             };

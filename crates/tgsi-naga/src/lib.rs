@@ -41,6 +41,7 @@ mod per_vertex;
 mod registers;
 mod resources;
 mod split64;
+mod spv_builtins;
 mod spv_repair;
 mod targets;
 pub mod tess_compute;
@@ -82,7 +83,7 @@ pub fn translate_with(shader: &tgsi::Shader, options: &Options) -> Result<naga::
 
 /// A geometry or tessellation shader written as a GLSL stage ([`geometry_glsl`](fn@geometry_glsl),
 /// [`tessellation_glsl`](fn@tessellation_glsl)), unless `options` asks for it as a compute
-/// shader; `None` for the shaders [`translate_with`] and [`write`] take.
+/// shader; `None` for the shaders [`translate_with`] and [`write()`] take.
 pub fn glsl_stage(
     shader: &tgsi::Shader,
     options: &Options,
@@ -101,12 +102,14 @@ pub fn glsl_stage(
 }
 
 /// The translation options a target needs: GLSL (through naga) has no 64-bit integers, and
-/// has built-ins naga lacks ([`Options::glsl_builtins`]). HLSL is taken at shader model 6.0
+/// GLSL and SPIR-V have built-ins naga lacks ([`Options::glsl_builtins`],
+/// [`Options::spirv_builtins`]). HLSL is taken at shader model 6.0
 /// or later; [`options_for_model`] knows the model.
 pub fn options_for(target: Target) -> Options {
     Options {
         native_int64: target != Target::Glsl,
         glsl_builtins: target == Target::Glsl,
+        spirv_builtins: target == Target::SpirV,
         ..Options::default()
     }
 }

@@ -26,11 +26,11 @@ const OP_DECORATE: u32 = 71;
 const DECORATION_BUILT_IN: u32 = 11;
 const BUILT_IN_SAMPLE_MASK: u32 = 20;
 /// Words of the module header before the first instruction.
-const HEADER: usize = 5;
+pub(crate) const HEADER: usize = 5;
 
 /// The instructions of a module's words after the header, each with its words (opcode word
 /// first); `None` when an instruction's word count is 0 or runs past the end.
-fn instructions(words: &[u32]) -> Option<Vec<&[u32]>> {
+pub(crate) fn instructions(words: &[u32]) -> Option<Vec<&[u32]>> {
     let mut out = Vec::new();
     let mut rest = words.get(HEADER..)?;
     while let Some(&first) = rest.first() {
@@ -51,12 +51,12 @@ pub(crate) fn repair(words: Vec<u32>) -> Vec<u32> {
 }
 
 /// The opcode of an instruction.
-fn opcode(inst: &[u32]) -> u32 {
+pub(crate) fn opcode(inst: &[u32]) -> u32 {
     inst[0] & 0xffff
 }
 
 /// An instruction's first word.
-fn first_word(opcode: u32, words: usize) -> u32 {
+pub(crate) fn first_word(opcode: u32, words: usize) -> u32 {
     (words as u32) << 16 | opcode
 }
 

@@ -141,9 +141,11 @@ pub fn write(
     options: &WriteOptions,
 ) -> Result<Output, WriteError> {
     let fail = |e: &dyn std::fmt::Display| WriteError::Backend(target, e.to_string());
-    if target != Target::Glsl && crate::glsl_builtins::reads_glsl_builtins(module) {
+    let builtins = crate::glsl_builtins::reads_glsl_builtins(module);
+    if builtins && !matches!(target, Target::Glsl | Target::SpirV) {
         return Err(fail(
-            &"the module reads GLSL built-ins (Options::glsl_builtins): only GLSL can be written",
+            &"the module reads built-ins naga lacks (Options::glsl_builtins, \
+              Options::spirv_builtins): only GLSL or SPIR-V can be written",
         ));
     }
     let stage = module
@@ -159,17 +161,28 @@ pub fn write(
     };
     match target {
         Target::SpirV => {
+            // The functions and variables the built-ins fill are found by their names.
+            let flags = if builtins {
+                back::spv::WriterFlags::DEBUG
+            } else {
+                back::spv::WriterFlags::empty()
+            };
             let opts = back::spv::Options {
                 lang_version: options.spirv_version,
-                flags: back::spv::WriterFlags::empty(),
+                flags,
                 bounds_check_policies: policies,
                 zero_initialize_workgroup_memory:
                     back::spv::ZeroInitializeWorkgroupMemoryMode::None,
                 ..back::spv::Options::default()
             };
-            back::spv::write_vec(module, info, &opts, None)
-                .map(|words| Output::Words(crate::spv_repair::repair(words)))
-                .map_err(|e| fail(&e))
+            let words = back::spv::write_vec(module, info, &opts, None).map_err(|e| fail(&e))?;
+            let words = crate::spv_repair::repair(words);
+            let words = if builtins {
+                crate::spv_builtins::finish(words).map_err(|e| fail(&e))?
+            } else {
+                words
+            };
+            Ok(Output::Words(words))
         }
         Target::Wgsl => back::wgsl::write_string(module, info, back::wgsl::WriterFlags::empty())
             .map(Output::Text)

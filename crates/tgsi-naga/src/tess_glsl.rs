@@ -1,5 +1,5 @@
 //! Tessellation shaders as GLSL tessellation control and evaluation shaders
-//! ([`tessellation_glsl`]), the way [`crate::glsl_stage`] writes the stages naga lacks.
+//! ([`tessellation_glsl`]), the way [`crate::glsl_stage()`] writes the stages naga lacks.
 //! Registers, system values and the rules for inputs and outputs out of range are those of
 //! [`crate::Options::tessellation_as_compute`].
 //!

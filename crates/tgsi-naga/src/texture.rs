@@ -535,7 +535,7 @@ impl Translator<'_> {
         let (coords, level) =
             self.wrap_coordinates(unit, view, coords, level, offset.is_some() || moved)?;
         let biased_compare = match (reference, level) {
-            (Some(r), SampleLevel::Bias(b)) if !in_shader && self.options.glsl_builtins => {
+            (Some(r), SampleLevel::Bias(b)) if !in_shader && self.options.writer_builtins() => {
                 Some((r, b))
             }
             _ => None,

@@ -66,7 +66,7 @@ pub(crate) struct Translator<'s> {
     /// ([`Options::geometry_as_compute`]).
     pub geometry_compute: Option<Rc<GeometryCompute>>,
     /// Whether a geometry or tessellation shader is translated for a GLSL stage
-    /// ([`crate::glsl_stage`]); what it calls before it returns; a geometry shader's
+    /// ([`crate::glsl_stage()`]); what it calls before it returns; a geometry shader's
     /// emitting functions.
     pub for_glsl_stage: bool,
     pub glsl_stage_end: Option<StageEnd>,
@@ -196,10 +196,17 @@ pub struct Options {
     /// Read what naga has no built-in for through GLSL's (`gl_Layer`,
     /// `gl_HelperInvocation` and `gl_FragCoord` redeclared as `FS_COORD_ORIGIN` and
     /// `FS_COORD_PIXEL_CENTER` say in fragment shaders, CLOCK as `clock2x32ARB()`, depth
-    /// comparisons with a LOD bias; see `glsl_builtins`): only GLSL can then be written
-    /// ([`crate::options_for`] sets it for GLSL). Without it those are refused (a POSITION
+    /// comparisons with a LOD bias; see `glsl_builtins`): only GLSL (and, without a
+    /// redeclared fragment coordinate, SPIR-V) can then be written ([`crate::options_for`]
+    /// sets it for GLSL). Without it or `spirv_builtins` those are refused (a POSITION
     /// input is then the target's own fragment coordinate).
     pub glsl_builtins: bool,
+    /// Read a fragment shader's `LAYER` input and `HELPER_INVOCATION` system value, CLOCK
+    /// and depth comparisons with a LOD bias through SPIR-V's `Layer`, `HelperInvocation`,
+    /// `OpReadClockKHR` (`SPV_KHR_shader_clock`) and a `Bias` image operand, which naga's
+    /// IR cannot hold (as `glsl_builtins` does for GLSL, but for the fragment coordinate):
+    /// only SPIR-V can then be written ([`crate::options_for`] sets it for SPIR-V).
+    pub spirv_builtins: bool,
     /// Loop iterations each invocation may run, all loops together, for hosts that must
     /// bound a shader's running time (a GPU has no instruction budget): past them every
     /// loop is left (the results are then meaningless) and word 0 of a storage buffer at
@@ -216,6 +223,11 @@ impl Options {
             .get(&(semantic, index))
             .copied()
             .or_else(|| crate::varying_location(semantic, index))
+    }
+
+    /// Whether the writer gives what naga lacks (`glsl_builtins` or `spirv_builtins`).
+    pub(crate) fn writer_builtins(&self) -> bool {
+        self.glsl_builtins || self.spirv_builtins
     }
 }
 
@@ -298,6 +310,7 @@ impl Default for Options {
             max_uniform_buffer_bytes: None,
             varying_locations: BTreeMap::new(),
             glsl_builtins: false,
+            spirv_builtins: false,
             loop_budget: None,
         }
     }
@@ -333,7 +346,7 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     translate_module(shader, options, false).map(|(module, _)| module)
 }
 
-/// Translates a geometry or tessellation shader for a GLSL stage ([`crate::glsl_stage`]):
+/// Translates a geometry or tessellation shader for a GLSL stage ([`crate::glsl_stage()`]):
 /// the module, and a geometry shader's emitting functions.
 pub(crate) fn translate_glsl_stage(
     shader: &Shader,
@@ -565,7 +578,7 @@ impl Translator<'_> {
             | Opcode::RET
             | Opcode::END => self.flow(inst),
             Opcode::KILL | Opcode::KILL_IF | Opcode::DEMOTE => self.kill(inst),
-            Opcode::CLOCK if self.options.glsl_builtins => self.glsl_clock(inst),
+            Opcode::CLOCK if self.options.writer_builtins() => self.glsl_clock(inst),
             Opcode::DDX | Opcode::DDY | Opcode::DDX_FINE | Opcode::DDY_FINE => {
                 self.derivative(inst)
             }

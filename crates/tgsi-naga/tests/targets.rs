@@ -1031,11 +1031,119 @@ fn glsl_built_ins_naga_lacks() {
         for e in expected {
             assert!(src.contains(e), "{e} missing from:\n{src}");
         }
-        // Only GLSL can be written from such a module.
-        let spirv = tgsi_naga::write(&module, &info, Target::SpirV, &WriteOptions::default())
-            .expect_err("SPIR-V refused");
-        assert!(spirv.to_string().contains("GLSL built-ins"), "{spirv}");
+        // Only GLSL and SPIR-V can be written from such a module.
+        let wgsl = tgsi_naga::write(&module, &info, Target::Wgsl, &WriteOptions::default())
+            .expect_err("WGSL refused");
+        assert!(wgsl.to_string().contains("only GLSL or SPIR-V"), "{wgsl}");
     }
+}
+
+/// The instructions of SPIR-V `words` after the header (opcode word first).
+fn spirv_instructions(words: &[u32]) -> Vec<&[u32]> {
+    let mut out = Vec::new();
+    let mut rest = &words[5..];
+    while let Some(&first) = rest.first() {
+        let (inst, tail) = rest.split_at((first >> 16) as usize);
+        out.push(inst);
+        rest = tail;
+    }
+    out
+}
+
+#[test]
+fn spirv_built_ins_naga_lacks() {
+    let fragment = "FRAG\nDCL IN[0], LAYER, CONSTANT\nDCL SV[0], HELPER_INVOCATION\n\
+                    DCL OUT[0], COLOR\n  0: MOV OUT[0].xy, IN[0].xxxx\n\
+                    1: MOV OUT[0].zw, SV[0].xxxx\n  2: END\n";
+    let compute = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
+                   PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\n\
+                   IMM[0] UINT32 {0, 0, 0, 0}\n  0: CLOCK TEMP[0].y\n\
+                   1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n";
+    let biased = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
+                  DCL SVIEW[0], SHADOW2D, FLOAT\n  0: TXB OUT[0], IN[0], SAMP[0], SHADOW2D\n\
+                  1: END\n";
+    let spirv = tgsi_naga::options_for(Target::SpirV);
+    const OP_DECORATE: u32 = 71;
+    const OP_READ_CLOCK_KHR: u32 = 5056;
+    const OP_IMAGE_SAMPLE_DREF_IMPLICIT_LOD: u32 = 89;
+    // (BuiltIn Layer, BuiltIn HelperInvocation), OpReadClockKHR, a Bias operand.
+    let layer = |i: &[u32]| i[0] & 0xffff == OP_DECORATE && i[2..] == [11, 9];
+    let helper = |i: &[u32]| i[0] & 0xffff == OP_DECORATE && i[2..] == [11, 23];
+    let clock = |i: &[u32]| i[0] & 0xffff == OP_READ_CLOCK_KHR;
+    let bias =
+        |i: &[u32]| i[0] & 0xffff == OP_IMAGE_SAMPLE_DREF_IMPLICIT_LOD && i.get(6) == Some(&1);
+    type Has = dyn Fn(&[u32]) -> bool;
+    let cases: [(&str, &str, &[&Has]); 3] = [
+        ("spirv-builtins-fs", fragment, &[&layer, &helper]),
+        ("spirv-builtins-cs", compute, &[&clock]),
+        ("spirv-biased-compare", biased, &[&bias]),
+    ];
+    for (name, text, wanted) in cases {
+        check_with(name, text, "spv", &[Target::SpirV], &spirv);
+        let shader = tgsi::parse(text).expect("parse");
+        let module = tgsi_naga::translate_with(&shader, &spirv).expect("translate");
+        let info = tgsi_naga::validate(&module).expect("valid");
+        for version in [(1, 0), (1, 3), (1, 6)] {
+            let options = WriteOptions {
+                spirv_version: version,
+                ..WriteOptions::default()
+            };
+            let out = tgsi_naga::write(&module, &info, Target::SpirV, &options);
+            let Ok(Output::Words(words)) = out else {
+                panic!("{name}: {out:?}")
+            };
+            let insts = spirv_instructions(&words);
+            for (k, has) in wanted.iter().enumerate() {
+                assert!(
+                    insts.iter().any(|i| has(i)),
+                    "{name} {version:?}: built-in {k}"
+                );
+            }
+            if tool("spirv-val") {
+                let path = std::env::temp_dir().join(format!(
+                    "tgsi-naga-{name}-{}-{}.spv",
+                    version.1,
+                    std::process::id()
+                ));
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                std::fs::write(&path, bytes).expect("write");
+                let val = Command::new("spirv-val")
+                    .args(["--target-env", "vulkan1.3"])
+                    .arg(&path)
+                    .output()
+                    .expect("spirv-val");
+                let _ = std::fs::remove_file(&path);
+                assert!(
+                    val.status.success(),
+                    "{name} {version:?}: {}",
+                    String::from_utf8_lossy(&val.stderr)
+                );
+            }
+        }
+        // Other languages refuse such a module.
+        let wgsl = tgsi_naga::write(&module, &info, Target::Wgsl, &WriteOptions::default())
+            .expect_err("WGSL refused");
+        assert!(wgsl.to_string().contains("only GLSL or SPIR-V"), "{wgsl}");
+    }
+    // A fragment coordinate redeclared for GLSL has no SPIR-V form.
+    let position = "FRAG\nPROPERTY FS_COORD_PIXEL_CENTER INTEGER\nDCL IN[0], POSITION, LINEAR\n\
+                    DCL IN[1], LAYER, CONSTANT\nDCL OUT[0], COLOR\n\
+                    0: ADD OUT[0], IN[0], IN[1].xxxx\n  1: END\n";
+    let shader = tgsi::parse(position).expect("parse");
+    let glsl = tgsi_naga::options_for(Target::Glsl);
+    let module = tgsi_naga::translate_with(&shader, &glsl).expect("translate");
+    let info = tgsi_naga::validate(&module).expect("valid");
+    let err = tgsi_naga::write(&module, &info, Target::SpirV, &WriteOptions::default())
+        .expect_err("SPIR-V refused");
+    assert!(err.to_string().contains("gl_FragCoord"), "{err}");
+    // The SPIR-V translation of that shader reads SPIR-V's own fragment coordinate.
+    check_with(
+        "spirv-builtins-position",
+        position,
+        "spv",
+        &[Target::SpirV],
+        &spirv,
+    );
 }
 
 #[test]
