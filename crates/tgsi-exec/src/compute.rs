@@ -16,6 +16,8 @@
 //!   invocations inside a phase (the stretch between two barriers) runs eight quads per
 //!   32-lane wave (consecutive quads, in the same order), which amortises each
 //!   instruction's dispatch over eight times the lanes; results stay softpipe's bit for bit.
+//!   The interpreter runs blocks whose quads fill at most 16 lanes on 16-lane waves
+//!   instead, whose instructions cost half as much.
 //!   [`crate::wave_width`] holds the proof and its conditions (barriers outside control
 //!   flow; in each phase, accesses of different instructions to written memory at byte
 //!   ranges that cannot overlap, from an interval analysis of the addresses; no subgroup
@@ -41,7 +43,7 @@
 //! before anything runs.
 
 use crate::compile::Program;
-use crate::engine::{Interpreter, WaveEngine, WAVE};
+use crate::engine::{Interpreter, WaveEngine, HALF_WAVE, WAVE};
 use crate::machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 use crate::resource::{Resources, Storage, NO_RESOURCES};
 use crate::wave_width::order_dependence;
@@ -112,9 +114,10 @@ pub struct ComputeStats {
     /// Invocations run (workgroups × threads per block).
     pub invocations: u64,
     /// Wave instructions executed (each instruction of a wave counted once, whether the
-    /// wave has 4 or 32 lanes).
+    /// wave has 4, 16 or 32 lanes).
     pub instructions: u64,
-    /// Lanes per wave the dispatch ran (4: softpipe's machines; 32: wide waves).
+    /// Lanes per wave the dispatch ran (4: softpipe's machines; 32: wide waves; 16: wide
+    /// waves of blocks that fill no more, on the interpreter).
     pub wave_lanes: u32,
 }
 
@@ -190,6 +193,8 @@ pub fn run_compute_with(
     let narrow = opts.softpipe_waves || order_dependence(program, opts, block).is_some();
     let mut stats = if narrow {
         dispatch.run(&Quads(program))?
+    } else if engine.interprets() && dispatch.quads().len() * QUAD <= HALF_WAVE {
+        dispatch.run(&HalfWaves(program))?
     } else {
         dispatch.run(&Wide(engine))?
     };
@@ -305,6 +310,20 @@ impl Waves<QUAD> for Quads<'_> {
     fn resume(
         &self,
         m: &mut Machine<QUAD>,
+        env: &Env,
+        shared: Option<&Storage>,
+    ) -> Result<Stop, ExecError> {
+        m.resume(self.0, env, shared)
+    }
+}
+
+/// Waves of half the width, on the interpreter (blocks that fill no more).
+struct HalfWaves<'a>(&'a Program);
+
+impl Waves<HALF_WAVE> for HalfWaves<'_> {
+    fn resume(
+        &self,
+        m: &mut Machine<HALF_WAVE>,
         env: &Env,
         shared: Option<&Storage>,
     ) -> Result<Stop, ExecError> {

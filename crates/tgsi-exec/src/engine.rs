@@ -36,7 +36,17 @@ pub trait WaveEngine: Sync {
     ) -> Result<Stop, ExecError> {
         m.resume(self.program(), env, shared)
     }
+
+    /// Whether waves run on the interpreter: a compute dispatch whose blocks fill no more
+    /// than half a wave then runs on machines of [`HALF_WAVE`] lanes, whose instructions
+    /// cost half as much (a compiled engine keeps its own width).
+    fn interprets(&self) -> bool {
+        false
+    }
 }
+
+/// Lanes of the interpreter's compute waves for blocks of at most that many threads.
+pub const HALF_WAVE: usize = WAVE / 2;
 
 /// The reference interpreter as a [`WaveEngine`].
 #[derive(Clone, Copy, Debug)]
@@ -49,5 +59,9 @@ impl WaveEngine for Interpreter<'_> {
 
     fn run_wave(&self, m: &mut Machine<WAVE>, env: &Env, active: u32) -> Result<u32, ExecError> {
         m.run_lanes(self.0, env, active)
+    }
+
+    fn interprets(&self) -> bool {
+        true
     }
 }

@@ -112,7 +112,7 @@ pub mod wave_width;
 pub use compile::{CompileError, Program};
 pub use compute::{run_compute, run_compute_with, ComputeOptions, ComputeStats};
 pub use consts::{parse_consts, ConstsError};
-pub use engine::{Interpreter, WaveEngine, WAVE};
+pub use engine::{Interpreter, WaveEngine, HALF_WAVE, WAVE};
 pub use geometry::{run_geometry, GeometryOptions, GeometryOutputs};
 pub use machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 pub use pipeline::{run_pipeline, run_pipeline_with, PipelineOptions, Stages};

@@ -5,7 +5,7 @@
 //! with the reason named; and random programs never give a different result wide.
 
 use tgsi_exec::wave_width::order_dependence;
-use tgsi_exec::{run_compute, ComputeOptions, Program, WAVE};
+use tgsi_exec::{run_compute, ComputeOptions, Program, HALF_WAVE, WAVE};
 
 #[path = "support/random_compute.rs"]
 mod random_compute;
@@ -316,4 +316,37 @@ fn random_programs_proved_order_free_give_softpipes_results() {
         with_atomics >= 20,
         "only {with_atomics} programs with atomics ran wide"
     );
+}
+
+#[test]
+fn small_blocks_run_on_half_waves_with_softpipes_results() {
+    // A block of 4×4 threads fills four quads: the interpreter runs it on 16-lane waves;
+    // 5×3 threads make six quads (rows of four threads), which need the whole wave.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut half = 0;
+    for k in 0..300 {
+        let (w, h, lanes) = if k % 3 == 0 {
+            (5, 3, WAVE)
+        } else {
+            (4, 4, HALF_WAVE)
+        };
+        let text = random_program(&mut rng)
+            .replace(
+                "CS_FIXED_BLOCK_WIDTH 8",
+                &format!("CS_FIXED_BLOCK_WIDTH {w}"),
+            )
+            .replace(
+                "CS_FIXED_BLOCK_HEIGHT 4",
+                &format!("CS_FIXED_BLOCK_HEIGHT {h}"),
+            );
+        let a = dispatch(&text, [3, 1, 1], 256, false, false);
+        let b = dispatch(&text, [3, 1, 1], 256, false, true);
+        if a.lanes == 4 {
+            continue;
+        }
+        assert_eq!(a.lanes, lanes as u32, "{w}x{h}:\n{text}");
+        assert!(a.buffers == b.buffers, "{w}x{h} changed a result:\n{text}");
+        half += usize::from(lanes == HALF_WAVE);
+    }
+    assert!(half >= 20, "only {half} programs ran on half waves");
 }

@@ -666,4 +666,8 @@ impl WaveEngine for Engine {
             Engine::Interpreted(p, _) => Interpreter(p).resume_wave(m, env, shared),
         }
     }
+
+    fn interprets(&self) -> bool {
+        matches!(self, Engine::Interpreted(..))
+    }
 }
