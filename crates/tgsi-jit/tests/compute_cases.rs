@@ -340,7 +340,13 @@ fn csref_cases_match_the_interpreter() {
             (bytes, stats.wave_lanes, stats.instructions)
         };
         let (want, got) = (run(None), run(Some(&jit)));
-        assert!(want == got, "{name}: the JIT differs from the interpreter");
+        // The same results and counts; both on softpipe's machines or both wide (the
+        // interpreter's waves of small blocks are half as wide).
+        assert!(
+            want.0 == got.0 && want.2 == got.2,
+            "{name}: the JIT differs from the interpreter"
+        );
+        assert_eq!(want.1 == 4, got.1 == 4, "{name}: wave widths");
         compared += 1;
         wide += usize::from(got.1 == WAVE as u32);
     }
