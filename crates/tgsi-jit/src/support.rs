@@ -113,9 +113,11 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 }
 
 /// Quads each call of the compiled code runs. Lanes are independent except through
-/// instructions that see the whole wave ([`sees_the_wave`]): programs with one, or with
-/// instructions handed to the interpreter's step, run the whole wave in one call, in the
-/// interpreter's order. The others run a quad at a time,
+/// instructions that see the whole wave ([`sees_the_wave`]): programs with one run the
+/// whole wave in one call, in the interpreter's order; programs with instructions handed
+/// to the interpreter's step run half a wave per call ([`STEPPED_QUADS`]: the step works
+/// on whatever lanes a call hands it, and fewer calls per wave would not pay for the
+/// bigger function). The others run a quad at a time,
 /// so each quad leaves loops and skips branches on its own, fewer values compete for
 /// registers and the function is an eighth of the size; or two quads when a program with
 /// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
@@ -140,12 +142,11 @@ pub(crate) fn group_quads(program: &Program) -> usize {
     if program.processor == Processor::Compute {
         return compute_wave_quads(program);
     }
-    if program
-        .insts
-        .iter()
-        .any(|i| sees_the_wave(i) || runs_on_step(i))
-    {
+    if program.insts.iter().any(sees_the_wave) {
         return tgsi_exec::WAVE / 4;
+    }
+    if program.insts.iter().any(runs_on_step) {
+        return STEPPED_QUADS;
     }
     let has = |f: fn(&Kind) -> bool| program.insts.iter().any(|i| f(&i.kind));
     let loops = has(|k| matches!(k, Kind::Flow(Flow::BgnLoop)));
@@ -198,6 +199,12 @@ pub(crate) fn counts_sites(program: &Program) -> bool {
 /// Temporary channels written, at most, for two quads to run in one call: their values
 /// then mostly fit the 16 vector registers together.
 const SMALL_FOOTPRINT: usize = 16;
+
+/// Quads per call of a fragment or vertex program that hands instructions to the
+/// interpreter's step: half a wave, so its function is no bigger than with 16-lane waves
+/// (whole-wave functions took twice as long to compile), at the price of two steps per
+/// wave.
+const STEPPED_QUADS: usize = tgsi_exec::HALF_WAVE / 4;
 
 /// How many distinct temporary channels the program writes directly.
 fn written_temp_channels(program: &Program) -> usize {
