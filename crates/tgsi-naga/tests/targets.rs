@@ -972,18 +972,25 @@ fn image_atomics_in_storage_buffers() {
     assert!(bytes.contains("BUFFER"), "{bytes}");
 }
 
+/// What naga has no built-in or IR for: a fragment LAYER input and HELPER_INVOCATION,
+/// CLOCK, and a depth comparison with a LOD bias.
+const BUILTINS_FRAGMENT: &str = concat!(
+    "FRAG\nDCL IN[0], LAYER, CONSTANT\nDCL SV[0], HELPER_INVOCATION\nDCL OUT[0], COLOR\n",
+    "  0: MOV OUT[0].xy, IN[0].xxxx\n  1: MOV OUT[0].zw, SV[0].xxxx\n  2: END\n",
+);
+const BUILTINS_COMPUTE: &str = concat!(
+    "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n",
+    "PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 0, 0, 0}\n",
+    "  0: CLOCK TEMP[0].y\n  1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n",
+);
+const BIASED_COMPARE: &str = concat!(
+    "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n",
+    "DCL SVIEW[0], SHADOW2D, FLOAT\n  0: TXB OUT[0], IN[0], SAMP[0], SHADOW2D\n  1: END\n",
+);
+
 #[test]
 fn glsl_built_ins_naga_lacks() {
-    let fragment = "FRAG\nDCL IN[0], LAYER, CONSTANT\nDCL SV[0], HELPER_INVOCATION\n\
-                    DCL OUT[0], COLOR\n  0: MOV OUT[0].xy, IN[0].xxxx\n\
-                    1: MOV OUT[0].zw, SV[0].xxxx\n  2: END\n";
-    let compute = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
-                   PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\n\
-                   IMM[0] UINT32 {0, 0, 0, 0}\n  0: CLOCK TEMP[0].y\n\
-                   1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n";
-    let biased = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-                  DCL SVIEW[0], SHADOW2D, FLOAT\n  0: TXB OUT[0], IN[0], SAMP[0], SHADOW2D\n\
-                  1: END\n";
+    let (fragment, compute, biased) = (BUILTINS_FRAGMENT, BUILTINS_COMPUTE, BIASED_COMPARE);
     let glsl = tgsi_naga::options_for(Target::Glsl);
     let txb = refusal(biased, &tgsi_naga::Options::default());
     assert!(
@@ -1052,16 +1059,7 @@ fn spirv_instructions(words: &[u32]) -> Vec<&[u32]> {
 
 #[test]
 fn spirv_built_ins_naga_lacks() {
-    let fragment = "FRAG\nDCL IN[0], LAYER, CONSTANT\nDCL SV[0], HELPER_INVOCATION\n\
-                    DCL OUT[0], COLOR\n  0: MOV OUT[0].xy, IN[0].xxxx\n\
-                    1: MOV OUT[0].zw, SV[0].xxxx\n  2: END\n";
-    let compute = "COMP\nPROPERTY CS_FIXED_BLOCK_WIDTH 1\nPROPERTY CS_FIXED_BLOCK_HEIGHT 1\n\
-                   PROPERTY CS_FIXED_BLOCK_DEPTH 1\nDCL BUFFER[0]\nDCL TEMP[0]\n\
-                   IMM[0] UINT32 {0, 0, 0, 0}\n  0: CLOCK TEMP[0].y\n\
-                   1: STORE BUFFER[0].xy, IMM[0].xxxx, TEMP[0]\n  2: END\n";
-    let biased = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n\
-                  DCL SVIEW[0], SHADOW2D, FLOAT\n  0: TXB OUT[0], IN[0], SAMP[0], SHADOW2D\n\
-                  1: END\n";
+    let (fragment, compute, biased) = (BUILTINS_FRAGMENT, BUILTINS_COMPUTE, BIASED_COMPARE);
     let spirv = tgsi_naga::options_for(Target::SpirV);
     const OP_DECORATE: u32 = 71;
     const OP_READ_CLOCK_KHR: u32 = 5056;
