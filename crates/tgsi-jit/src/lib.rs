@@ -40,7 +40,7 @@
 //!   code any quad passed (`support::counts_sites`). Other programs that fix a block of
 //!   fewer quads than a wave compile for those quads only.
 //!
-//! Environment: `TGSI_JIT_QUADS=1|2|4` sets the quads per call of such programs (default
+//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs (default
 //! 1, or 2 for small loops: `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
 //! `speed`), for measuring what the optimiser gains.

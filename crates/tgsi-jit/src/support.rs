@@ -122,7 +122,7 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
 /// registers and the function is an eighth of the size; or two quads when a program with
 /// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
 /// (the Julia and Mandelbrot loops run 20–50 % faster so; straight-line code gains less
-/// than its compile time grows). `TGSI_JIT_QUADS` (1, 2 or 4)
+/// than its compile time grows). `TGSI_JIT_QUADS` (1, 2, 4 or 8)
 /// overrides. Texture instructions are among these: a quad's samples depend on its own
 /// lanes only (derivatives, the first lane's slots and offsets), and the interpreter's
 /// step samples only quads with an active lane.
@@ -161,7 +161,7 @@ pub(crate) fn group_quads(program: &Program) -> usize {
     std::env::var("TGSI_JIT_QUADS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .filter(|n| [1, 2, 4].contains(n))
+        .filter(|n: &usize| n.is_power_of_two() && *n <= tgsi_exec::WAVE / 4)
         .unwrap_or(chosen)
 }
 
