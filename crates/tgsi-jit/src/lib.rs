@@ -29,8 +29,8 @@
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
 //!   filters; `sampler.rs`) runs in sampling kernels: Cranelift functions specialised per
 //!   LOD source, level rule and wrap modes, compiled once per process and called by the
-//!   host's texture call for each quad before the interpreter's sampling, bit for bit
-//!   softpipe's steps (`tgsi_exec::texture::Compiled`).
+//!   shader's code for each quad (the host's texture call samples what they refuse), bit
+//!   for bit softpipe's steps (`tgsi_exec::texture::Compiled`).
 //! * Compute shaders run the 32-lane waves of dispatches that `tgsi_exec::wave_width`
 //!   proves order-free ([`tgsi_exec::run_compute_with`]): the code stops at each top-level
 //!   BARRIER or MEMBAR with the temporaries written since the previous stop in the
@@ -395,7 +395,8 @@ impl JitProgram {
             heap = (0..count).map(entry).collect();
             &heap
         };
-        // The bindings of the texture instructions a kernel may sample, described for it.
+        // The bindings of the texture instructions a kernel may sample, described for it:
+        // for the host by instruction, for the code by place (null: the host samples).
         let textures: Vec<(usize, std::rc::Rc<sampler::TexDesc>)> = self
             .kernel_textures
             .iter()
@@ -404,6 +405,18 @@ impl JitProgram {
                     pc,
                     sampler::describe(m.direct_texture(&self.program, pc, env)?, how)?,
                 ))
+            })
+            .collect();
+        let kernels: Vec<*const sampler::TexDesc> = self
+            .kernel_textures
+            .iter()
+            .map(|&(pc, _)| {
+                textures
+                    .binary_search_by_key(&pc, |(p, _)| *p)
+                    .ok()
+                    .map(|k| &textures[k].1)
+                    .filter(|d| d.has_kernel())
+                    .map_or(std::ptr::null(), std::rc::Rc::as_ptr)
             })
             .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
@@ -480,12 +493,15 @@ impl JitProgram {
                 helpers: (env.helpers >> first) & group_mask,
                 sink: [0; 4],
                 visited: visited.as_mut_ptr(),
+                kernels: kernels.as_ptr(),
             };
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),
-            // the constant table, the host and the visited sites (one byte for each site
-            // the code marks), all alive for the call; no Rust reference to the machine is
-            // used until it returns.
+            // the constant table, the host, the visited sites (one byte for each site the
+            // code marks) and the kernels' descriptions (one entry for each instruction a
+            // kernel may take, each null or held by `textures`, whose words the bindings
+            // hold), all alive for the call; no Rust reference to the machine is used until
+            // it returns.
             let st = unsafe { (self.func)(&mut frame) };
             match st {
                 status::DONE | status::BUDGET | status::BARRIER => out.status = st,

@@ -155,6 +155,10 @@ pub(crate) struct Frame {
     /// Programs counted by sites (`support::counts_sites`): one byte per counted stretch
     /// of code, set to 1 when the call passes it; null for the others.
     pub visited: *mut u8,
+    /// The bindings of the texture instructions a sampling kernel may take, in instruction
+    /// order (`sampler::kernel_instructions`): each one's description, whose kernel the
+    /// code calls itself, or null where the host samples.
+    pub kernels: *const *const TexDesc,
 }
 
 /// Byte offsets of [`Frame`] fields, for the code generator.
@@ -178,6 +182,7 @@ pub(crate) mod field {
     pub const HELPERS: i32 = offset_of!(Frame, helpers) as i32;
     pub const SINK: i32 = offset_of!(Frame, sink) as i32;
     pub const VISITED: i32 = offset_of!(Frame, visited) as i32;
+    pub const KERNELS: i32 = offset_of!(Frame, kernels) as i32;
     pub const BYTES_WORDS: i32 = offset_of!(Bytes, words) as i32;
     pub const BYTES_BASE: i32 = offset_of!(Bytes, base) as i32;
     pub const BYTES_SIZE: i32 = offset_of!(Bytes, size) as i32;

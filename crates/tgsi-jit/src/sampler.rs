@@ -8,10 +8,11 @@
 //! A kernel samples one quad in vectors of its four lanes. Kernels are Cranelift functions
 //! specialised for the way the LOD is given, the level rule and the wrap modes ([`Key`]),
 //! compiled on first use and kept for the rest of the process, so programs share them and
-//! a shader's own code does not grow: its texture instructions call the host as before
-//! (`runtime::texture`), which hands each quad to the kernel of the instruction's binding
-//! ([`TexDesc`], described for every call from the bindings of the moment) before the
-//! interpreter's sampling. A kernel follows the steps `Compiled` lists, operation for
+//! a shader's own code does not grow: each call of a shader's code gets the description of
+//! every such instruction's binding ([`TexDesc`], from the bindings of the moment; null
+//! where no kernel samples it), and the code calls the kernel itself for each quad; where
+//! there is none or a kernel refuses a quad, the instruction goes to the host
+//! (`runtime::texture`, which tries the kernel and then the interpreter's sampling). A kernel follows the steps `Compiled` lists, operation for
 //! operation, so its results are the interpreter's bit for bit; a quad where a step would
 //! leave them (a coordinate past 2²¹ texels or just below 0, where `util_ifloor` is not
 //! `floor`; an index outside its level; a footprint wrapping on a side longer than one
@@ -67,6 +68,11 @@ pub(crate) struct TexDesc {
 }
 
 impl TexDesc {
+    /// Whether a kernel samples the binding (else the host does).
+    pub fn has_kernel(&self) -> bool {
+        self.kernel.is_some()
+    }
+
     /// The description of a compiled binding sampled with LODs `how` (its words stay the
     /// texture's while the bindings it came from live); off when no kernel compiles.
     pub fn of(c: &Compiled, how: Lod) -> TexDesc {
@@ -204,9 +210,13 @@ pub(crate) fn sample_quads(
 pub(crate) type Kernel = unsafe extern "C" fn(*const TexDesc, *mut u32) -> i32;
 
 /// Words of a kernel's `io` buffer.
-const IO_WORDS: usize = 28;
+pub(crate) const IO_WORDS: usize = 28;
 /// Where a kernel's results start in `io`, in words.
-const IO_OUT: usize = 12;
+pub(crate) const IO_OUT: usize = 12;
+
+/// Byte offset of a [`TexDesc`]'s kernel (a function pointer, null for none), for the
+/// shaders' code, which calls it itself.
+pub(crate) const KERNEL_AT: i32 = offset_of!(TexDesc, kernel) as i32;
 
 /// What a kernel is specialised for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

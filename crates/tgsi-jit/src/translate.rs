@@ -35,8 +35,8 @@ use crate::support;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{
-    AbiParam, Block, ConstantData, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData,
-    StackSlotKind, Type, Value,
+    AbiParam, Block, BlockArg, ConstantData, InstBuilder, MemFlagsData, SigRef, Signature,
+    StackSlot, StackSlotData, StackSlotKind, Type, Value,
 };
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
@@ -102,6 +102,8 @@ enum Open {
 struct Calls {
     step: SigRef,
     kernel: SigRef,
+    /// A sampling kernel (`sampler::Kernel`).
+    sample: SigRef,
 }
 
 /// The translation state.
@@ -164,6 +166,11 @@ pub(crate) struct Translator<'a, 'b> {
     /// Per instruction, a LOAD of memory that does not change during the call
     /// ([`memory::unchanging_loads`]).
     unchanging: Vec<bool>,
+    /// The texture instructions a sampling kernel may take, in order: their place is
+    /// their entry in `Frame::kernels` ([`crate::sampler::kernel_instructions`]).
+    kernel_pcs: Vec<usize>,
+    /// The `io` buffer of the sampling kernels the code calls.
+    kernel_io: StackSlot,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -208,6 +215,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let calls = Calls {
             step: b.import_signature(signature(call_conv, &[ptr, I64, I32], &[I32])),
             kernel: b.import_signature(signature(call_conv, &[ptr, I64, ptr, ptr, I64], &[])),
+            sample: b.import_signature(signature(call_conv, &[ptr, ptr], &[I32])),
         };
         let slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
@@ -215,6 +223,11 @@ impl<'a, 'b> Translator<'a, 'b> {
             4,
         ));
         let scratch = b.ins().stack_addr(ptr, slot, 0);
+        let kernel_io = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (4 * crate::sampler::IO_WORDS) as u32,
+            4,
+        ));
         let sizes = program.register_counts();
         let ssa = temps_in_ssa(program, g);
         let zero = b.splat_word(0);
@@ -301,6 +314,11 @@ impl<'a, 'b> Translator<'a, 'b> {
             runs: transcendental::runs(program, approximate),
             run_end: 0,
             unchanging: memory::unchanging_loads(program),
+            kernel_pcs: crate::sampler::kernel_instructions(program)
+                .into_iter()
+                .map(|(pc, _)| pc)
+                .collect(),
+            kernel_io,
         };
         t.load_const_bases();
         t.resume_entries();
@@ -1191,14 +1209,19 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// A texture instruction with direct operands: its sources and texel offsets through
     /// the scratch buffer to the interpreter's sampling of each quad with an active lane
-    /// ([`runtime::texture`]), the results written as any other's. Temporaries stay in
-    /// their variables.
+    /// ([`runtime::texture`]), the results written as any other's; an instruction a
+    /// sampling kernel may take first calls the kernel its binding has, if any, quad by
+    /// quad ([`Translator::kernel_texture`]). Temporaries stay in their variables.
     fn texture(&mut self, pc: usize, inst: &Inst) {
         let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        let mut coords: Vec<Channel> = Vec::new();
         for (k, s) in inst.src.iter().take(runtime::TEXTURE_SOURCES).enumerate() {
             for c in 0..4 {
                 let ch = self.fetch(s, c);
                 self.store_scratch((4 * k + c) as i32 * CHANNEL_BYTES, &ch);
+                if k == 0 {
+                    coords.push(ch);
+                }
             }
         }
         if let Some(o) = offsets {
@@ -1211,14 +1234,99 @@ impl<'a, 'b> Translator<'a, 'b> {
         let exec = self.exec_all();
         let active = self.mask_bits(&exec);
         let active = self.b.ins().uextend(I64, active);
+        let written = inst.opcode.written_channels();
+        let out = match (self.kernel_pcs.binary_search(&pc), coords.as_slice()) {
+            (Ok(k), [s, t, _, lod]) => {
+                let (s, t, lod) = (s.clone(), t.clone(), lod.clone());
+                self.kernel_texture(k, [s, t, lod], pc, active, written)
+            }
+            _ => self.host_texture(pc, active, written),
+        };
+        self.write_all(inst, &out);
+    }
+
+    /// The host's sampling of texture instruction `pc` ([`runtime::texture`]), its sources
+    /// in the scratch buffer: the channels in `written`.
+    fn host_texture(&mut self, pc: usize, active: Value, written: u8) -> [Option<Channel>; 4] {
         let texture = runtime::texture as *const () as usize;
         self.call_host(texture, pc, SCRATCH_TEXTURE_OUT, active);
-        let written = inst.opcode.written_channels();
-        let out: [Option<Channel>; 4] = std::array::from_fn(|c| {
+        std::array::from_fn(|c| {
             (written & (1 << c) != 0)
                 .then(|| self.load_scratch(SCRATCH_TEXTURE_OUT + c as i32 * CHANNEL_BYTES))
-        });
-        self.write_all(inst, &out);
+        })
+    }
+
+    /// Kernel instruction number `k` (`Frame::kernels`) with coordinates and LOD `[s, t,
+    /// lod]`: its binding's kernel called for each quad straight from this code, which
+    /// saves the host call; the host samples the instruction when the binding has no
+    /// kernel or a quad needs the interpreter (the kernel refuses it before reading).
+    fn kernel_texture(
+        &mut self,
+        k: usize,
+        [s, t, lod]: [Channel; 3],
+        pc: usize,
+        active: Value,
+        written: u8,
+    ) -> [Option<Channel>; 4] {
+        let mem = MemFlagsData::trusted();
+        let channels: Vec<usize> = (0..4).filter(|c| written & (1 << c) != 0).collect();
+        let merge = self.b.create_block();
+        for _ in 0..channels.len() * self.g {
+            self.b.append_block_param(merge, I32X4);
+        }
+        let host = self.b.create_block();
+        let call = self.b.create_block();
+        let table = self.b.ins().load(self.ptr, mem, self.frame, field::KERNELS);
+        let entry = k as i64 * i64::from(self.ptr.bytes());
+        let entry = i32::try_from(entry).unwrap_or(i32::MAX);
+        let desc = self.b.ins().load(self.ptr, mem, table, entry);
+        self.b.ins().brif(desc, call, &[], host, &[]);
+        self.b.switch_to_block(call);
+        self.b.seal_block(call);
+        let kernel = self
+            .b
+            .ins()
+            .load(self.ptr, mem, desc, crate::sampler::KERNEL_AT);
+        let io = self.b.ins().stack_addr(self.ptr, self.kernel_io, 0);
+        let mut results: Vec<Vec<Value>> = vec![Vec::new(); channels.len()];
+        for q in 0..self.g {
+            for (at, v) in [(0, &s), (16, &t), (32, &lod)] {
+                self.b.ins().store(mem, v[q], io, at);
+            }
+            let status = self
+                .b
+                .ins()
+                .call_indirect(self.calls.sample, kernel, &[desc, io]);
+            let status = self.b.inst_results(status)[0];
+            let next = self.b.create_block();
+            self.b.ins().brif(status, host, &[], next, &[]);
+            self.b.switch_to_block(next);
+            self.b.seal_block(next);
+            for (r, &c) in results.iter_mut().zip(&channels) {
+                let at = 4 * (crate::sampler::IO_OUT + 4 * c) as i32;
+                r.push(self.b.ins().load(I32X4, mem, io, at));
+            }
+        }
+        let args: Vec<BlockArg> = results.iter().flatten().map(|&v| v.into()).collect();
+        self.b.ins().jump(merge, &args);
+        self.b.switch_to_block(host);
+        self.b.seal_block(host);
+        let sampled = self.host_texture(pc, active, written);
+        let args: Vec<BlockArg> = sampled
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&v| v.into())
+            .collect();
+        self.b.ins().jump(merge, &args);
+        self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
+        let params = self.b.block_params(merge).to_vec();
+        let mut params = params.chunks_exact(self.g);
+        std::array::from_fn(|c| {
+            (written & (1 << c) != 0)
+                .then(|| params.next().map(<[Value]>::to_vec).unwrap_or_default())
+        })
     }
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a directly addressed 64-bit source,
