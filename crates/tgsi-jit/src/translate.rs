@@ -1277,9 +1277,11 @@ impl<'a, 'b> Translator<'a, 'b> {
         let host = self.b.create_block();
         let call = self.b.create_block();
         let table = self.b.ins().load(self.ptr, mem, self.frame, field::KERNELS);
-        let entry = k as i64 * i64::from(self.ptr.bytes());
-        let entry = i32::try_from(entry).unwrap_or(i32::MAX);
-        let desc = self.b.ins().load(self.ptr, mem, table, entry);
+        let entry = self
+            .b
+            .ins()
+            .iadd_imm_s(table, (k * self.ptr.bytes() as usize) as i64);
+        let desc = self.b.ins().load(self.ptr, mem, entry, 0);
         self.b.ins().brif(desc, call, &[], host, &[]);
         self.b.switch_to_block(call);
         self.b.seal_block(call);
