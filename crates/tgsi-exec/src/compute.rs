@@ -191,16 +191,23 @@ pub fn run_compute_with(
         groups,
     };
     let narrow = opts.softpipe_waves || order_dependence(program, opts, block).is_some();
+    let quads = block_quads(block);
     let mut stats = if narrow {
-        dispatch.run(&Quads(program))?
-    } else if engine.interprets() && dispatch.quads().len() * QUAD <= HALF_WAVE {
-        dispatch.run(&HalfWaves(program))?
+        dispatch.run::<QUAD>(&Interpreted(program))?
+    } else if engine.interprets() && quads.saturating_mul(QUAD as u64) <= HALF_WAVE as u64 {
+        dispatch.run::<HALF_WAVE>(&Interpreted(program))?
     } else {
         dispatch.run(&Wide(engine))?
     };
     stats.workgroups = groups;
     stats.invocations = invocations;
     Ok(stats)
+}
+
+/// The quads of a block of threads (each row of its threads in quads of four, the last
+/// one padded), as the dispatch chunks them into waves.
+pub fn block_quads([w, h, d]: [u32; 3]) -> u64 {
+    u64::from(w.div_ceil(QUAD as u32)) * u64::from(h) * u64::from(d)
 }
 
 /// The shared description of a dispatch.
@@ -303,27 +310,14 @@ trait Waves<const N: usize>: Sync {
     ) -> Result<Stop, ExecError>;
 }
 
-/// Softpipe's 4-lane machines, on the interpreter.
-struct Quads<'a>(&'a Program);
+/// The interpreter's machines of any width: softpipe's 4-lane ones, or half waves for
+/// blocks that fill no more.
+struct Interpreted<'a>(&'a Program);
 
-impl Waves<QUAD> for Quads<'_> {
+impl<const N: usize> Waves<N> for Interpreted<'_> {
     fn resume(
         &self,
-        m: &mut Machine<QUAD>,
-        env: &Env,
-        shared: Option<&Storage>,
-    ) -> Result<Stop, ExecError> {
-        m.resume(self.0, env, shared)
-    }
-}
-
-/// Waves of half the width, on the interpreter (blocks that fill no more).
-struct HalfWaves<'a>(&'a Program);
-
-impl Waves<HALF_WAVE> for HalfWaves<'_> {
-    fn resume(
-        &self,
-        m: &mut Machine<HALF_WAVE>,
+        m: &mut Machine<N>,
         env: &Env,
         shared: Option<&Storage>,
     ) -> Result<Stop, ExecError> {

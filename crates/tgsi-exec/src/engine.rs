@@ -10,7 +10,7 @@ use crate::resource::Storage;
 
 /// Lanes per wave of the fragment, vertex and wide compute drivers: eight 2×2 quads.
 /// Wider waves spread each instruction's dispatch over more lanes (32 instead of 16 made
-/// the interpreter 15–40 % faster on the benchmark shaders); masks are `u32`, so 32 is
+/// the interpreter 1.2–1.8× faster on most benchmark shaders); masks are `u32`, so 32 is
 /// the widest.
 pub const WAVE: usize = 32;
 
@@ -45,7 +45,7 @@ pub trait WaveEngine: Sync {
     }
 }
 
-/// Lanes of the interpreter's compute waves for blocks of at most that many threads.
+/// Lanes of the interpreter's compute waves for blocks whose quads fill no more.
 pub const HALF_WAVE: usize = WAVE / 2;
 
 /// The reference interpreter as a [`WaveEngine`].

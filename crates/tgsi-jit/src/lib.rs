@@ -76,6 +76,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 use runtime::{status, Bytes, ConstBuffer, Frame, Host, WaveFn};
 use std::fmt;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 use tgsi_exec::resource::Storage;
 use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, Stop, WaveEngine, WAVE};
@@ -396,28 +397,25 @@ impl JitProgram {
             &heap
         };
         // The bindings of the texture instructions a kernel may sample, described for it:
-        // for the host by instruction, for the code by place (null: the host samples).
-        let textures: Vec<(usize, std::rc::Rc<sampler::TexDesc>)> = self
+        // for the code by place (null: the host samples), for the host by instruction.
+        let descs: Vec<Option<Rc<sampler::TexDesc>>> = self
             .kernel_textures
             .iter()
-            .filter_map(|&(pc, how)| {
-                Some((
-                    pc,
-                    sampler::describe(m.direct_texture(&self.program, pc, env)?, how)?,
-                ))
+            .map(|&(pc, how)| sampler::describe(m.direct_texture(&self.program, pc, env)?, how))
+            .collect();
+        let kernels: Vec<*const sampler::TexDesc> = descs
+            .iter()
+            .map(|d| {
+                d.as_ref()
+                    .filter(|d| d.has_kernel())
+                    .map_or(std::ptr::null(), Rc::as_ptr)
             })
             .collect();
-        let kernels: Vec<*const sampler::TexDesc> = self
+        let textures: Vec<(usize, Rc<sampler::TexDesc>)> = self
             .kernel_textures
             .iter()
-            .map(|&(pc, _)| {
-                textures
-                    .binary_search_by_key(&pc, |(p, _)| *p)
-                    .ok()
-                    .map(|k| &textures[k].1)
-                    .filter(|d| d.has_kernel())
-                    .map_or(std::ptr::null(), std::rc::Rc::as_ptr)
-            })
+            .zip(descs)
+            .filter_map(|(&(pc, _), d)| Some((pc, d?)))
             .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
         let mut host = Host {

@@ -166,8 +166,8 @@ pub(crate) fn group_quads(program: &Program) -> usize {
 }
 
 /// Quads of the one call that runs a compute wave: the whole wave, or, when the program
-/// fixes a block of fewer quads (`tgsi_exec::compute` chunks a workgroup's quads, rows of
-/// four threads, into waves), the smallest power of two that holds them. A call covers the
+/// fixes a block of fewer quads ([`tgsi_exec::compute::block_quads`]), the smallest power
+/// of two that holds them. A call covers the
 /// wave's lanes that run (the others are never started, and [`crate::JitProgram`] skips
 /// groups without a started lane), so small blocks do not pay for a wave's empty quads.
 fn compute_wave_quads(program: &Program) -> usize {
@@ -175,8 +175,7 @@ fn compute_wave_quads(program: &Program) -> usize {
     if program.fixed_block.iter().all(Option::is_none) {
         return wave;
     }
-    let [w, h, d] = program.fixed_block.map(|v| u64::from(v.unwrap_or(1)));
-    let quads = w.div_ceil(4).saturating_mul(h).saturating_mul(d);
+    let quads = tgsi_exec::compute::block_quads(program.fixed_block.map(|v| v.unwrap_or(1)));
     let quads = usize::try_from(quads).unwrap_or(usize::MAX);
     quads.clamp(1, wave).next_power_of_two()
 }

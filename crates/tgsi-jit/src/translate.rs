@@ -1235,11 +1235,9 @@ impl<'a, 'b> Translator<'a, 'b> {
         let active = self.mask_bits(&exec);
         let active = self.b.ins().uextend(I64, active);
         let written = inst.opcode.written_channels();
-        let out = match (self.kernel_pcs.binary_search(&pc), coords.as_slice()) {
-            (Ok(k), [s, t, _, lod]) => {
-                let (s, t, lod) = (s.clone(), t.clone(), lod.clone());
-                self.kernel_texture(k, [s, t, lod], pc, active, written)
-            }
+        let coords = <[Channel; 4]>::try_from(coords);
+        let out = match (self.kernel_pcs.binary_search(&pc), coords) {
+            (Ok(k), Ok([s, t, _, lod])) => self.kernel_texture(k, [s, t, lod], pc, active, written),
             _ => self.host_texture(pc, active, written),
         };
         self.write_all(inst, &out);

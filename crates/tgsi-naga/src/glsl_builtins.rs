@@ -204,9 +204,13 @@ impl Translator<'_> {
 
     /// The `vec4<f32>` a fragment shader's POSITION reads through a redeclared
     /// `gl_FragCoord`, where its `FS_COORD_ORIGIN` is UPPER_LEFT (TGSI's default, not GL's)
-    /// or its `FS_COORD_PIXEL_CENTER` INTEGER; `None` where GL's `gl_FragCoord` is it.
+    /// or its `FS_COORD_PIXEL_CENTER` INTEGER; `None` where GL's `gl_FragCoord` is it, and
+    /// for other targets than GLSL (SPIR-V's own fragment coordinate is TGSI's origin).
     pub(crate) fn glsl_frag_coord(&mut self) -> Option<Handle<Expression>> {
         use tgsi::enums::{CoordOrigin, PixelCenter, PropertyName};
+        if !self.options.glsl_builtins {
+            return None;
+        }
         let property = |name| self.shader.property(name).unwrap_or(0);
         let upper_left = CoordOrigin::from_number(property(PropertyName::FsCoordOrigin))
             != Some(CoordOrigin::LowerLeft);

@@ -188,7 +188,6 @@ impl Translator<'_> {
             (stage, self.options.writer_builtins(), semantic)
         {
             let value = match name {
-                Semantic::Position if !self.options.glsl_builtins => None,
                 Semantic::Position => self.glsl_frag_coord().map(|v| (v, Fill::Vec4)),
                 _ => self.glsl_builtin_input(name).map(|v| (v, Fill::Splat)),
             };
