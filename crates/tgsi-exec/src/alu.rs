@@ -181,7 +181,7 @@ impl<const N: usize> Machine<N> {
         }
         for c in mask_channels(mask) {
             let row = |k: usize| &regs[k][swizzles[k][c] as usize & 3];
-            op(&mut out[c], [row(0), row(1), row(2), row(3)]);
+            op.run(self.isa, &mut out[c], [row(0), row(1), row(2), row(3)]);
         }
         self.write(inst, 0, out, mask, exec);
     }
@@ -213,7 +213,7 @@ impl<const N: usize> Machine<N> {
             }
         }
         let [o0, o1, o2, o3] = out;
-        (op.lanes)([o0, o1, o2, o3], &rows);
+        op.lanes.run(self.isa, [o0, o1, o2, o3], &rows);
         self.write(inst, 0, out, 0xf, exec);
     }
 
@@ -259,7 +259,7 @@ impl<const N: usize> Machine<N> {
                     None => *buf = [[0; 2]; N],
                 }
             }
-            (op.lanes)(results, [s0, s1, s2]);
+            op.lanes.run(self.isa, results, [s0, s1, s2]);
             if saturate {
                 for r in results.iter_mut() {
                     *r = split(dsaturate(f64::from_bits(join(*r))).to_bits());

@@ -93,6 +93,7 @@ pub mod format;
 pub mod geometry;
 mod image;
 mod interlane;
+pub mod isa;
 pub mod machine;
 mod memory;
 mod operand;

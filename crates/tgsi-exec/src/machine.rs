@@ -6,6 +6,7 @@
 
 use crate::compile::{Inst, Program, LANE_FILES};
 use crate::emit::Emission;
+use crate::isa::Isa;
 use crate::ops::{Flow, Kind};
 use crate::resource::{Resources, Storage};
 use crate::scalar::float::{add, flr, sub};
@@ -213,6 +214,8 @@ pub struct Machine<const N: usize> {
     /// The sampler views and samplers the texture instructions have prepared, kept from
     /// wave to wave.
     pub(crate) textures: crate::texture::Prepared,
+    /// The instruction set the lane kernels run with.
+    pub(crate) isa: Isa,
 }
 
 impl<const N: usize> Machine<N> {
@@ -233,6 +236,7 @@ impl<const N: usize> Machine<N> {
                 let vertices = if f == 1 { input_vertices } else { 1 };
                 vec![[[0; N]; 4]; program.sizes[f] * vertices]
             }),
+            isa: Isa::host(),
             cond: Self::ALL,
             loop_: Self::ALL,
             cont: Self::ALL,

@@ -3,6 +3,7 @@
 //! types, replication and channel pairing come from [`tgsi::Opcode::info`]; nothing else in
 //! the crate lists opcodes.
 
+use crate::isa::{compiled, kernel_type};
 use crate::operand::{join, split};
 use crate::scalar::{double as d, float as fl, int, pack};
 use tgsi::Opcode;
@@ -106,42 +107,46 @@ pub enum Flow {
     End,
 }
 
-/// A component-wise operation over one channel of a wave: `out[l] = op(src0[l], src1[l], …)`.
-/// Sources the opcode does not have are passed as zeros; all slices have the wave's length.
-pub type LaneKernel = fn(out: &mut [u32], src: [&[u32]; 4]);
+kernel_type!(
+    /// A component-wise operation over one channel of a wave: `out[l] = op(src0[l],
+    /// src1[l], …)`. Sources the opcode does not have are passed as zeros; all slices have
+    /// the wave's length.
+    LaneKernel,
+    fn(out: &mut [u32], src: [&[u32]; 4])
+);
 
 /// A [`Kind::Component`] from a per-lane expression over the source words `a`, `b`, `c`, `d`:
-/// the scalar function is inlined into a loop over the lanes, so one indirect call runs a
-/// whole channel.
+/// the scalar function is inlined into a loop over the lanes (compiled for each
+/// [`Isa`](crate::isa::Isa)), so one indirect call runs a whole channel.
 macro_rules! lanes {
     (|$a:ident| $e:expr) => {
-        Kind::Component(|out, s| {
+        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
             for (o, &$a) in out.iter_mut().zip(s[0]) {
                 *o = $e;
             }
-        })
+        }))
     };
     (|$a:ident, $b:ident| $e:expr) => {
-        Kind::Component(|out, s| {
+        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
             for ((o, &$a), &$b) in out.iter_mut().zip(s[0]).zip(s[1]) {
                 *o = $e;
             }
-        })
+        }))
     };
     (|$a:ident, $b:ident, $c:ident| $e:expr) => {
-        Kind::Component(|out, s| {
+        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
             for (((o, &$a), &$b), &$c) in out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]) {
                 *o = $e;
             }
-        })
+        }))
     };
     (|$a:ident, $b:ident, $c:ident, $d:ident| $e:expr) => {
-        Kind::Component(|out, s| {
+        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
             let lanes = out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]).zip(s[3]);
             for ((((o, &$a), &$b), &$c), &$d) in lanes {
                 *o = $e;
             }
-        })
+        }))
     };
 }
 
@@ -156,9 +161,12 @@ pub struct WideOp {
     pub lanes: WideKernel,
 }
 
-/// A [`WideOp`] over a wave: `out[l] = f([src0[l], src1[l], src2[l]])`, each 64-bit value
-/// kept as its two words, low first; all slices have the wave's length.
-pub type WideKernel = fn(out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3]);
+kernel_type!(
+    /// A [`WideOp`] over a wave: `out[l] = f([src0[l], src1[l], src2[l]])`, each 64-bit
+    /// value kept as its two words, low first; all slices have the wave's length.
+    WideKernel,
+    fn(out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3])
+);
 
 /// A [`Kind::Wide`] from a per-lane expression over the sources `s: [u64; 3]`.
 macro_rules! wide {
@@ -169,12 +177,12 @@ macro_rules! wide {
         }
         Kind::Wide(WideOp {
             f: lane,
-            lanes: |out, src| {
+            lanes: compiled!(WideKernel, |out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3]| {
                 let lanes = out.iter_mut().zip(src[0]).zip(src[1]).zip(src[2]);
                 for (((o, &a), &b), &c) in lanes {
                     *o = split(lane([join(a), join(b), join(c)]));
                 }
-            },
+            }),
         })
     }};
 }
@@ -277,9 +285,13 @@ pub struct VectorOp {
     pub lanes: VectorKernel,
 }
 
-/// A [`VectorOp`] over a wave: `out[c][l] = f(sources of lane l)[c]`, where `src[k][c]` is
-/// channel c of source k (zeros where `f` does not read). All slices have the wave's length.
-pub type VectorKernel = fn(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3]);
+kernel_type!(
+    /// A [`VectorOp`] over a wave: `out[c][l] = f(sources of lane l)[c]`, where `src[k][c]`
+    /// is channel c of source k (zeros where `f` does not read). All slices have the
+    /// wave's length.
+    VectorKernel,
+    fn(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3])
+);
 
 /// The loop of a [`VectorKernel`] with the per-lane function `f` inlined: the lanes' words
 /// are gathered channel by channel, so that the loop vectorises where `f` allows.
@@ -324,7 +336,9 @@ macro_rules! vector {
         Kind::Vector(VectorOp {
             f: lane,
             reads: $reads,
-            lanes: |out, src| each_lane(out, src, lane),
+            lanes: compiled!(VectorKernel, |out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3]| {
+                each_lane(out, src, lane)
+            }),
         })
     }};
     (out_of_line, $reads:expr, |$s:ident| $e:expr) => {

@@ -9,6 +9,7 @@
 use crate::sampler::{self, TexDesc};
 use std::mem::offset_of;
 use std::rc::Rc;
+use tgsi_exec::isa::Isa;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::resource::Storage;
 use tgsi_exec::{Env, ExecError, Machine, Program, WAVE};
@@ -397,7 +398,7 @@ pub(crate) unsafe extern "C" fn component(
     let n = (lanes as usize).min(WAVE);
     if let Some(Kind::Component(kernel)) = host.program.insts.get(pc as usize).map(|i| i.kind) {
         let s = |k: usize| &src[k * WAVE..k * WAVE + n];
-        kernel(&mut out[..n], [s(0), s(1), s(2), s(3)]);
+        kernel.run(Isa::host(), &mut out[..n], [s(0), s(1), s(2), s(3)]);
     }
 }
 

@@ -43,8 +43,13 @@ pub fn dmad(a: f64, b: f64, c: f64) -> f64 {
     dadd(dmul(a, b), c)
 }
 
-/// DFMA: one rounding.
+/// DFMA: one rounding. A NaN operand gives the first NaN of `a`, `b`, `c`, quieted, as
+/// [`crate::scalar::float::fma`] (written out for the same reason).
 pub fn dfma(a: f64, b: f64, c: f64) -> f64 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        let n = [a, b, c].into_iter().find(|x| x.is_nan()).unwrap_or(c);
+        return f64::from_bits(n.to_bits() | 1 << 51);
+    }
     a.mul_add(b, c)
 }
 
@@ -141,24 +146,35 @@ pub fn dfrac(a: f64) -> f64 {
     a - a.floor()
 }
 
+/// `round(a)`, a NaN returned unchanged (signalling ones too), as by the float rounding
+/// opcodes ([`crate::scalar::float::flr`]): written out because the compiler may round
+/// with an instruction that quiets a signalling NaN or with integer code that keeps it,
+/// depending on the CPU it compiles for.
+fn integral(a: f64, round: fn(f64) -> f64) -> f64 {
+    if a.is_nan() {
+        return a;
+    }
+    round(a)
+}
+
 /// DFLR.
 pub fn dflr(a: f64) -> f64 {
-    a.floor()
+    integral(a, f64::floor)
 }
 
 /// DCEIL.
 pub fn dceil(a: f64) -> f64 {
-    a.ceil()
+    integral(a, f64::ceil)
 }
 
 /// DTRUNC.
 pub fn dtrunc(a: f64) -> f64 {
-    a.trunc()
+    integral(a, f64::trunc)
 }
 
 /// DROUND: half to even, like ROUND.
 pub fn dround(a: f64) -> f64 {
-    a.round_ties_even()
+    integral(a, f64::round_ties_even)
 }
 
 /// DSSG: −1 / 0 / +1; NaN → 0.

@@ -122,8 +122,14 @@ pub fn mad(a: f32, b: f32, c: f32) -> f32 {
     p + c
 }
 
-/// FMA: `a*b + c` with a single rounding.
+/// FMA: `a*b + c` with a single rounding. A NaN operand gives the first NaN of `a`, `b`,
+/// `c`, quieted (SSE's rule), written out: which NaN a fused multiply-add instruction
+/// returns depends on the operand order the compiler gives it, and glibc's `fmaf` on a CPU
+/// without one computes in doubles.
 pub fn fma(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() || b.is_nan() || c.is_nan() {
+        return sse_nan(a, sse_nan(b, c));
+    }
     a.mul_add(b, c)
 }
 
