@@ -330,6 +330,9 @@ pub struct Program {
     pub geometry: Option<GeometryInfo>,
     /// Tessellation shaders: output vertices (TCS) or the tessellator's mode (TES).
     pub tessellation: Option<TessInfo>,
+    /// Compute shaders: the last dispatch's proof of [`crate::wave_width`], kept for the
+    /// next dispatch with the same inputs.
+    pub(crate) proof: crate::wave_width::ProofMemo,
 }
 
 /// Why a shader cannot be compiled.
@@ -532,6 +535,7 @@ impl<'a> Lowering<'a> {
             fixed_block: crate::compute::fixed_block(sh),
             geometry,
             tessellation,
+            proof: Default::default(),
         })
     }
 

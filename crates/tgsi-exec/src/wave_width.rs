@@ -33,10 +33,10 @@
 //! intervals are apart or their residues leave room for both (interleaved records). Image
 //! accesses count as touching the whole image.
 
-use crate::compile::{Inst, Program, RegFile, SrcOp};
+use crate::compile::{Inst, Program, RegFile, SrcOp, LANE_FILES};
 use crate::compute::ComputeOptions;
 use crate::ops::{AtomicOp, Flow, Kind};
-use std::collections::BTreeMap;
+use std::sync::Mutex;
 use tgsi::{Opcode, Semantic};
 
 /// Lanes of softpipe's machines.
@@ -49,11 +49,33 @@ const MAX_PAIRS: usize = 1 << 20;
 /// Why a result of `program`, dispatched with `opts` on blocks of `block` threads, could
 /// differ between 32-lane waves and softpipe's 4-lane machines, naming the instruction;
 /// `None` when the proof holds and the dispatch may run in wide waves.
+///
+/// The answer depends on the program, the block, the grid, the constants and which
+/// resource slots share a resource at which offsets; the program keeps the last answer
+/// with those, so dispatching it again with the same inputs costs no analysis.
 pub fn order_dependence(
     program: &Program,
     opts: &ComputeOptions,
     block: [u32; 3],
 ) -> Option<String> {
+    let key = DispatchKey::new(opts, block);
+    // A poisoned memo (a panic while it was held) is not used.
+    if let Ok(memo) = program.proof.0.lock() {
+        if let Some((k, answer)) = memo.as_ref() {
+            if *k == key {
+                return answer.clone();
+            }
+        }
+    }
+    let answer = analyse(program, opts, block);
+    if let Ok(mut memo) = program.proof.0.lock() {
+        *memo = Some((key, answer.clone()));
+    }
+    answer
+}
+
+/// [`order_dependence`] without the memo.
+fn analyse(program: &Program, opts: &ComputeOptions, block: [u32; 3]) -> Option<String> {
     let phases = match Analysis::new(program, opts, block).run() {
         Ok(phases) => phases,
         Err(why) => return Some(why),
@@ -74,6 +96,65 @@ pub fn order_dependence(
             }
         })
     })
+}
+
+/// Everything of a dispatch the analysis reads: the block, the grid, `WORK_DIM`, the
+/// constants, and the resource layout — which BUFFER and IMAGE slots are bound, which of
+/// them view the same resource, and the buffers' offsets. (Resources are told apart by
+/// address only to find which slots share one, so a freed resource's address taken by a
+/// new one changes nothing.)
+#[derive(Clone, Debug, PartialEq)]
+struct DispatchKey {
+    block: [u32; 3],
+    grid: [u32; 3],
+    work_dim: u32,
+    constants: Vec<Vec<[u32; 4]>>,
+    /// Per BUFFER slot: its offset and the first slot (buffers, then images) that views
+    /// its resource.
+    buffers: Vec<Option<(u32, usize)>>,
+    /// Per IMAGE slot: the first slot that views its resource.
+    images: Vec<Option<usize>>,
+}
+
+impl DispatchKey {
+    fn new(opts: &ComputeOptions, block: [u32; 3]) -> DispatchKey {
+        let r = opts.resources;
+        let address =
+            |v: &std::sync::Arc<crate::resource::Resource>| std::sync::Arc::as_ptr(v) as usize;
+        let buffers = r
+            .buffers
+            .iter()
+            .map(|b| b.as_ref().map(|v| address(&v.resource)));
+        let images = r
+            .images
+            .iter()
+            .map(|i| i.as_ref().map(|v| address(&v.resource)));
+        let ids: Vec<Option<usize>> = buffers.chain(images).collect();
+        let first = |k: usize| ids[k].and_then(|a| ids.iter().position(|&b| b == Some(a)));
+        DispatchKey {
+            block,
+            grid: opts.grid,
+            work_dim: opts.work_dim,
+            constants: opts.constants.clone(),
+            buffers: (r.buffers.iter().enumerate())
+                .map(|(k, b)| b.as_ref().and_then(|v| Some((v.offset, first(k)?))))
+                .collect(),
+            images: (0..r.images.len())
+                .map(|k| first(r.buffers.len() + k))
+                .collect(),
+        }
+    }
+}
+
+/// The memo of [`order_dependence`] a [`Program`] carries: the last dispatch's key and
+/// answer. A copy of a program starts with an empty one.
+#[derive(Debug, Default)]
+pub(crate) struct ProofMemo(Mutex<Option<(DispatchKey, Option<String>)>>);
+
+impl Clone for ProofMemo {
+    fn clone(&self) -> Self {
+        ProofMemo::default()
+    }
 }
 
 /// Every BARRIER and MEMBAR of `program` in order when all are outside branches and loops
@@ -212,28 +293,61 @@ impl Range {
     }
 }
 
-/// The value ranges of the registers the program writes (TEMP, OUT, ADDR): channel ranges
-/// by (file, index); absent registers hold their initial zero.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct State(BTreeMap<(usize, i32), [Range; 4]>);
+/// The value ranges of the registers the program writes (TEMP, OUT, ADDR), by lane file
+/// and index, starting at their initial zero.
+#[derive(Clone, Debug, PartialEq)]
+struct State {
+    /// `regs[f][i]`: the channel ranges of register `i` of lane file `f` (the files
+    /// instructions do not write stay empty).
+    regs: [Vec<[Range; 4]>; LANE_FILES],
+    /// Files written through an indirect index: any of their registers may hold any word.
+    any: [bool; LANE_FILES],
+}
 
 impl State {
-    fn get(&self, key: (usize, i32)) -> [Range; 4] {
-        self.0.get(&key).copied().unwrap_or([Range::exact(0); 4])
+    /// Every register of `program` zero.
+    fn new(program: &Program) -> State {
+        let zero = [Range::exact(0); 4];
+        State {
+            regs: std::array::from_fn(|f| vec![zero; program.sizes[f]]),
+            any: [false; LANE_FILES],
+        }
     }
 
+    /// Register `index` of file `f`; outside the file, any word (the analysis assumes
+    /// nothing about a register it does not track).
+    fn get(&self, f: usize, index: i32) -> [Range; 4] {
+        let reg = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.regs[f].get(i));
+        match reg {
+            Some(r) if !self.any[f] => *r,
+            _ => [Range::ANY; 4],
+        }
+    }
+
+    /// Set register `index` of file `f` (outside the file, writes are dropped, as when
+    /// the program runs).
+    fn set(&mut self, f: usize, index: i32, v: [Range; 4]) {
+        if let Some(r) = usize::try_from(index)
+            .ok()
+            .and_then(|i| self.regs[f].get_mut(i))
+        {
+            *r = v;
+        }
+    }
+
+    /// What either state may hold.
     fn join(&self, o: &State) -> State {
-        let mut out = self.clone();
-        for (&k, v) in &o.0 {
-            let mine = self.get(k);
-            out.0.insert(k, std::array::from_fn(|c| mine[c].join(v[c])));
+        State {
+            regs: std::array::from_fn(|f| {
+                let pairs = self.regs[f].iter().zip(&o.regs[f]);
+                pairs
+                    .map(|(a, b)| std::array::from_fn(|c| a[c].join(b[c])))
+                    .collect()
+            }),
+            any: std::array::from_fn(|f| self.any[f] || o.any[f]),
         }
-        for (&k, v) in &self.0 {
-            if !o.0.contains_key(&k) {
-                out.0.insert(k, v.map(|r| r.join(Range::exact(0))));
-            }
-        }
-        out
     }
 }
 
@@ -395,7 +509,7 @@ impl<'a> Analysis<'a> {
             program,
             opts,
             block,
-            state: State::default(),
+            state: State::new(program),
         }
     }
 
@@ -494,7 +608,7 @@ impl<'a> Analysis<'a> {
         for inst in insts {
             for d in &inst.dst {
                 if let Some(f) = writable(d.file) {
-                    self.state.0.insert((f, d.index), [Range::ANY; 4]);
+                    self.state.set(f, d.index, [Range::ANY; 4]);
                 }
             }
         }
@@ -569,14 +683,10 @@ impl<'a> Analysis<'a> {
             let Some(f) = writable(d.file) else { continue };
             if d.indirect.is_some() || d.dim_indirect.is_some() {
                 // Any register of the file: forget them all.
-                let keys: Vec<_> = self.state.0.keys().filter(|k| k.0 == f).copied().collect();
-                for key in keys {
-                    self.state.0.insert(key, [Range::ANY; 4]);
-                }
-                self.state.0.insert((f, i32::MIN), [Range::ANY; 4]);
+                self.state.any[f] = true;
                 continue;
             }
-            let mut reg = self.state.get((f, d.index));
+            let mut reg = self.state.get(f, d.index);
             // Atomics write the old value to all four channels (softpipe's rule).
             let mask = match inst.kind {
                 Kind::Atomic(_) => 0xf,
@@ -590,7 +700,7 @@ impl<'a> Analysis<'a> {
                     };
                 }
             }
-            self.state.0.insert((f, d.index), reg);
+            self.state.set(f, d.index, reg);
         }
     }
 
@@ -599,33 +709,35 @@ impl<'a> Analysis<'a> {
         if !matches!(inst.kind, Kind::Component(_)) {
             return [Range::ANY; 4];
         }
-        let srcs: Vec<[Range; 4]> = inst.src.iter().map(|s| self.source(s)).collect();
-        let arg = |k: usize, c: usize| srcs.get(k).map_or(Range::exact(0), |s| s[c]);
-        std::array::from_fn(|c| {
-            let (a, b) = (arg(0, c), arg(1, c));
-            match inst.opcode {
-                Opcode::MOV => a,
-                Opcode::UADD => a.add(b),
-                Opcode::UMUL => a.mul(b),
-                Opcode::UMAD => a.mul(b).add(arg(2, c)),
-                Opcode::SHL => a.shl(b),
-                Opcode::USHR => a.ushr(b),
-                Opcode::AND => a.bitwise(b, 0, a.hi.min(b.hi), |x, y| x & y),
-                Opcode::OR => a.bitwise(b, a.lo.max(b.lo), a.join(b).bits_hi(), |x, y| x | y),
-                Opcode::XOR => a.bitwise(b, 0, a.join(b).bits_hi(), |x, y| x ^ y),
-                Opcode::UMIN => Range {
-                    lo: a.lo.min(b.lo),
-                    hi: a.hi.min(b.hi),
-                    ..a.join(b)
-                },
-                Opcode::UMAX => Range {
-                    lo: a.lo.max(b.lo),
-                    hi: a.hi.max(b.hi),
-                    ..a.join(b)
-                },
-                _ => Range::ANY,
-            }
-        })
+        // A channel of the result from the same channel of the sources.
+        let transfer: fn(Range, Range, Range) -> Range = match inst.opcode {
+            Opcode::MOV => |a, _, _| a,
+            Opcode::UADD => |a, b, _| a.add(b),
+            Opcode::UMUL => |a, b, _| a.mul(b),
+            Opcode::UMAD => |a, b, c| a.mul(b).add(c),
+            Opcode::SHL => |a, b, _| a.shl(b),
+            Opcode::USHR => |a, b, _| a.ushr(b),
+            Opcode::AND => |a, b, _| a.bitwise(b, 0, a.hi.min(b.hi), |x, y| x & y),
+            Opcode::OR => |a, b, _| a.bitwise(b, a.lo.max(b.lo), a.join(b).bits_hi(), |x, y| x | y),
+            Opcode::XOR => |a, b, _| a.bitwise(b, 0, a.join(b).bits_hi(), |x, y| x ^ y),
+            Opcode::UMIN => |a, b, _| Range {
+                lo: a.lo.min(b.lo),
+                hi: a.hi.min(b.hi),
+                ..a.join(b)
+            },
+            Opcode::UMAX => |a, b, _| Range {
+                lo: a.lo.max(b.lo),
+                hi: a.hi.max(b.hi),
+                ..a.join(b)
+            },
+            _ => return [Range::ANY; 4],
+        };
+        let srcs: [[Range; 4]; 3] = std::array::from_fn(|k| {
+            inst.src
+                .get(k)
+                .map_or([Range::exact(0); 4], |s| self.source(s))
+        });
+        std::array::from_fn(|c| transfer(srcs[0][c], srcs[1][c], srcs[2][c]))
     }
 
     /// The ranges of a source's channels after swizzling.
@@ -641,10 +753,7 @@ impl<'a> Analysis<'a> {
     fn register(&self, file: RegFile, index: i32, dim: i32) -> [Range; 4] {
         let words = |v: Option<&[u32; 4]>| v.map_or([Range::exact(0); 4], |v| v.map(Range::exact));
         if let Some(f) = writable(file) {
-            if self.state.0.contains_key(&(f, i32::MIN)) {
-                return [Range::ANY; 4];
-            }
-            return self.state.get((f, index));
+            return self.state.get(f, index);
         }
         let at = |i: i32| usize::try_from(i).ok();
         match file {

@@ -350,3 +350,76 @@ fn small_blocks_run_on_half_waves_with_softpipes_results() {
     }
     assert!(half >= 20, "only {half} programs ran on half waves");
 }
+
+/// Two stores per invocation at `tid << CONST[0][0].x` and 4 bytes further in BUFFER[1],
+/// and a load at the first place in BUFFER[0]: order-free when the shift makes records of
+/// 8 bytes or more and the two slots' bytes are apart.
+const STRIDED: &str = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 8
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL BUFFER[1]
+DCL CONST[0][0]
+DCL TEMP[0..2]
+IMM[0] UINT32 {4, 0, 0, 0}
+  0: SHL TEMP[0].x, SV[0].xxxx, CONST[0][0].xxxx
+  1: STORE BUFFER[1].x, TEMP[0].xxxx, SV[0].xxxx
+  2: UADD TEMP[1].x, TEMP[0].xxxx, IMM[0].xxxx
+  3: STORE BUFFER[1].x, TEMP[1].xxxx, SV[0].xxxx
+  4: LOAD TEMP[2].x, BUFFER[0], TEMP[0].xxxx
+  5: END
+";
+
+#[test]
+fn a_kept_proof_follows_every_input_it_depends_on() {
+    use std::sync::Arc;
+    use tgsi_exec::resource::{BufferView, Resources};
+    let kept = compile(STRIDED);
+    let (a, b) = (buffer(64), buffer(64));
+    let view = |r: &Arc<_>, offset: u32| {
+        Some(BufferView {
+            offset,
+            ..BufferView::whole(r)
+        })
+    };
+    let apart = Resources {
+        buffers: vec![view(&a, 0), view(&b, 0)],
+        ..Resources::default()
+    };
+    let shared = Resources {
+        buffers: vec![view(&a, 0), view(&a, 0)],
+        ..Resources::default()
+    };
+    let shared_apart = Resources {
+        buffers: vec![view(&a, 0), view(&a, 128)],
+        ..Resources::default()
+    };
+    // (shift, resources, block width, grid): each differs from the one before in one input.
+    let dispatches = [
+        (3, &apart, 8, 1, true),
+        (3, &apart, 8, 1, true),
+        (2, &apart, 8, 1, false),
+        (3, &apart, 8, 1, true),
+        (3, &shared, 8, 1, false),
+        (3, &shared_apart, 8, 1, true),
+        (3, &shared_apart, 32, 1, false),
+        (3, &shared_apart, 8, 1, true),
+        (3, &shared_apart, 8, 2, true),
+        (3, &shared, 8, 2, false),
+    ];
+    for (i, &(shift, res, width, groups, wide)) in dispatches.iter().enumerate() {
+        let opts = ComputeOptions {
+            grid: [groups, 1, 1],
+            constants: vec![vec![[shift, 0, 0, 0]]],
+            resources: res,
+            ..ComputeOptions::default()
+        };
+        let block = [width, 1, 1];
+        let fresh = order_dependence(&compile(STRIDED), &opts, block);
+        let answer = order_dependence(&kept, &opts, block);
+        assert_eq!(answer, fresh, "dispatch {i}");
+        assert_eq!(answer.is_none(), wide, "dispatch {i}: {answer:?}");
+    }
+}
