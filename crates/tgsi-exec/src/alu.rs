@@ -237,8 +237,11 @@ impl<const N: usize> Machine<N> {
         };
         let saturate = inst.saturate && dst.ty == OperandType::F64;
         let any64 = inst.src.iter().any(|s| s.ty.is_64bit());
-        let Scratch { out, pairs, .. } = scratch;
-        let [s0, s1, s2, results] = pairs;
+        let isa = self.isa;
+        let Scratch {
+            out, wide, zero, ..
+        } = scratch;
+        let [b0, b1, b2, spare] = wide;
         let mut mask = 0u8;
         for p in 0..2 {
             let (write, word_chan) = inst.wide_writes(p);
@@ -246,39 +249,35 @@ impl<const N: usize> Machine<N> {
                 continue;
             }
             mask |= write;
-            for (k, buf) in [&mut *s0, &mut *s1, &mut *s2].into_iter().enumerate() {
+            let mut rows: [[&[u32]; 2]; 3] = [[&zero[0], &zero[0]]; 3];
+            for (k, buf) in [&mut *b0, &mut *b1, &mut *b2].into_iter().enumerate() {
                 match inst.src.get(k) {
-                    Some(src) if src.ty.is_64bit() => self.fetch_wide(src, p, exec, res, buf),
+                    Some(src) if src.ty.is_64bit() => {
+                        let [lo, hi] = self.fetch_wide(src, p, exec, res, buf);
+                        rows[k] = [lo, hi];
+                    }
                     Some(src) => {
                         let chan = if any64 { 2 * p } else { p };
-                        let v = self.fetch(src, chan, exec, res);
-                        for (b, x) in buf.iter_mut().zip(v) {
-                            *b = [x, 0];
-                        }
+                        buf[0] = self.fetch(src, chan, exec, res);
+                        rows[k] = [&buf[0], &zero[0]];
                     }
-                    None => *buf = [[0; 2]; N],
-                }
-            }
-            op.lanes.run(self.isa, results, [s0, s1, s2]);
-            if saturate {
-                for r in results.iter_mut() {
-                    *r = split(dsaturate(f64::from_bits(join(*r))).to_bits());
+                    None => {}
                 }
             }
             match word_chan {
                 None => {
                     let (lo, hi) = out.split_at_mut(2 * p + 1);
-                    let lanes = lo[2 * p].iter_mut().zip(&mut hi[0]).zip(results.iter());
-                    for ((lo, hi), r) in lanes {
-                        *lo = r[0];
-                        *hi = r[1];
+                    let (lo, hi) = (&mut lo[2 * p], &mut hi[0]);
+                    op.lanes.run(isa, [lo, hi], rows);
+                    if saturate {
+                        for (lo, hi) in lo.iter_mut().zip(hi) {
+                            let d = dsaturate(f64::from_bits(join([*lo, *hi])));
+                            [*lo, *hi] = split(d.to_bits());
+                        }
                     }
                 }
-                Some(c) => {
-                    for (o, r) in out[c].iter_mut().zip(results.iter()) {
-                        *o = r[0];
-                    }
-                }
+                // A 32-bit result: the low words.
+                Some(c) => op.lanes.run(isa, [&mut out[c], &mut spare[0]], rows),
             }
         }
         if inst.saturate && dst.ty.is_64bit() {
@@ -300,11 +299,11 @@ impl<const N: usize> Machine<N> {
         let (m0, m1) = (d0.mask, d1.mask);
         let mut sig = [[0u32; N]; 4];
         let mut exp = [[0u32; N]; 4];
-        let mut v = [[0; 2]; N];
+        let mut buf = [[0; N]; 2];
         for p in 0..2 {
-            self.fetch_wide(src, p, exec, res, &mut v);
+            let [lo, hi] = self.fetch_wide(src, p, exec, res, &mut buf);
             for l in 0..N {
-                let (m, e) = dfracexp(f64::from_bits(join(v[l])));
+                let (m, e) = dfracexp(f64::from_bits(join([lo[l], hi[l]])));
                 let [lo, hi] = split(m.to_bits());
                 sig[2 * p][l] = lo;
                 sig[2 * p + 1][l] = hi;

@@ -26,9 +26,9 @@ pub(crate) struct Scratch<const N: usize> {
     pub out: Reg<N>,
     /// Zero, read for missing sources (never written).
     pub zero: Reg<N>,
-    /// 64-bit instructions: three sources and the result of a channel pair, as the word
-    /// pairs of each lane.
-    pub pairs: [[[u32; 2]; N]; 4],
+    /// 64-bit instructions: three sources of a channel pair (low and high words), and
+    /// the high words of a 32-bit result.
+    pub wide: [[[u32; N]; 2]; 4],
 }
 
 impl<const N: usize> Scratch<N> {
@@ -38,7 +38,7 @@ impl<const N: usize> Scratch<N> {
             src: [[[0; N]; 4]; 4],
             out: [[0; N]; 4],
             zero: [[0; N]; 4],
-            pairs: [[[0; 2]; N]; 4],
+            wide: [[[0; N]; 2]; 4],
         })
     }
 }

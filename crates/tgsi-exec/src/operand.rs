@@ -92,15 +92,6 @@ pub(crate) fn split(x: u64) -> [u32; 2] {
     [x as u32, (x >> 32) as u32]
 }
 
-/// `out[l]` = the words `lo[l]`, `hi[l]`. Out of line: on its own, the compiler sees that
-/// `out` overlaps neither source and interleaves them with vector instructions.
-#[inline(never)]
-fn interleave<const N: usize>(out: &mut [[u32; 2]; N], lo: &[u32; N], hi: &[u32; N]) {
-    for ((o, &lo), &hi) in out.iter_mut().zip(lo).zip(hi) {
-        *o = [lo, hi];
-    }
-}
-
 /// Channels `reads` of `buf` set to the words of `v`, the same in every lane.
 #[inline(always)]
 fn spread<const N: usize>(buf: &mut Reg<N>, v: [u32; 4], reads: u8) {
@@ -309,34 +300,35 @@ impl<const N: usize> Machine<N> {
         std::array::from_fn(|q| idx.get(4 * q).and_then(|&i| usize::try_from(i).ok()))
     }
 
-    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit modifiers,
-    /// into `out` (the words of each lane low first; see [`join`]).
-    pub(crate) fn fetch_wide(
-        &self,
+    /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit
+    /// modifiers: its low and high words, read in place from a register where they need
+    /// no conversion, else converted into `buf`.
+    pub(crate) fn fetch_wide<'a>(
+        &'a self,
         s: &SrcOp,
         p: usize,
         exec: u32,
         res: &Res,
-        out: &mut [[u32; 2]; N],
-    ) {
+        buf: &'a mut [[u32; N]; 2],
+    ) -> [&'a [u32; N]; 2] {
         let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
         let in_place = match s.read {
             Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
             _ => None,
         };
         match in_place {
-            Some(r) => interleave(out, &r[lo], &r[hi]),
-            None => interleave(
-                out,
-                &self.fetch_raw(s, lo, exec, res),
-                &self.fetch_raw(s, hi, exec, res),
-            ),
+            Some(r) if !s.abs && !s.neg => return [&r[lo], &r[hi]],
+            Some(r) => *buf = [r[lo], r[hi]],
+            None => *buf = [lo, hi].map(|c| self.fetch_raw(s, c, exec, res)),
         }
         if s.abs || s.neg {
-            for x in out.iter_mut() {
-                *x = split(s.modify_wide(join(*x)));
+            let [lo, hi] = buf;
+            for (lo, hi) in lo.iter_mut().zip(hi) {
+                [*lo, *hi] = split(s.modify_wide(join([*lo, *hi])));
             }
         }
+        let [lo, hi] = buf;
+        [lo, hi]
     }
 
     /// The register a directly addressed destination of a per-lane file writes, when every

@@ -163,9 +163,10 @@ pub struct WideOp {
 
 kernel_type!(
     /// A [`WideOp`] over a wave: `out[l] = f([src0[l], src1[l], src2[l]])`, each 64-bit
-    /// value kept as its two words, low first; all slices have the wave's length.
+    /// value as two rows of words, `[low, high]`, as the registers hold them; all slices
+    /// have the wave's length.
     WideKernel,
-    fn(out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3])
+    fn(out: [&mut [u32]; 2], src: [[&[u32]; 2]; 3])
 );
 
 /// A [`Kind::Wide`] from a per-lane expression over the sources `s: [u64; 3]`.
@@ -177,10 +178,16 @@ macro_rules! wide {
         }
         Kind::Wide(WideOp {
             f: lane,
-            lanes: compiled!(WideKernel, |out: &mut [[u32; 2]], src: [&[[u32; 2]]; 3]| {
-                let lanes = out.iter_mut().zip(src[0]).zip(src[1]).zip(src[2]);
-                for (((o, &a), &b), &c) in lanes {
-                    *o = split(lane([join(a), join(b), join(c)]));
+            lanes: compiled!(WideKernel, |out: [&mut [u32]; 2], src: [[&[u32]; 2]; 3]| {
+                let [lo, hi] = out;
+                let rows = src.iter().flatten().map(|r| r.len());
+                let n = rows.fold(lo.len().min(hi.len()), usize::min);
+                // Slices of one length: the compiler drops the bounds checks in the loop.
+                let (lo, hi) = (&mut lo[..n], &mut hi[..n]);
+                let src = src.map(|[l, h]| [&l[..n], &h[..n]]);
+                for l in 0..n {
+                    let words = |k: usize| join([src[k][0][l], src[k][1][l]]);
+                    [lo[l], hi[l]] = split(lane([words(0), words(1), words(2)]));
                 }
             }),
         })

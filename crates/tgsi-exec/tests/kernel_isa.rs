@@ -107,13 +107,15 @@ fn avx2_kernels_give_the_baseline_bits() {
             }
             Some(Kind::Wide(w)) => {
                 for _ in 0..WAVES {
-                    let src: [[[u32; 2]; WAVE]; 3] = std::array::from_fn(|_| {
-                        std::array::from_fn(|_| [words.word(), words.word()])
-                    });
-                    let srcs = [&src[0][..], &src[1][..], &src[2][..]];
-                    let (mut a, mut b) = ([[0; 2]; WAVE], [[1; 2]; WAVE]);
-                    w.lanes.run(base, &mut a, srcs);
-                    w.lanes.run(avx2, &mut b, srcs);
+                    // Each source's low and high words.
+                    let src: [[[u32; WAVE]; 2]; 3] =
+                        std::array::from_fn(|_| std::array::from_fn(|_| words.wave()));
+                    let rows = src.each_ref().map(|[lo, hi]| [&lo[..], &hi[..]]);
+                    let (mut a, mut b) = ([[0; WAVE]; 2], [[1; WAVE]; 2]);
+                    let [a0, a1] = &mut a;
+                    w.lanes.run(base, [a0, a1], rows);
+                    let [b0, b1] = &mut b;
+                    w.lanes.run(avx2, [b0, b1], rows);
                     assert_eq!(a, b, "{op:?} on {src:08x?}");
                 }
             }
