@@ -8,6 +8,11 @@
 //! constants given in [`RenderOptions::inputs`]; channels outside a declaration's usage mask
 //! read 0. For `INTERP_OFFSET`, POSITION changes by (1, 0, 0, 0) per pixel to the right and
 //! by (0, ±1, 0, 0) per memory row down (− for `LOWER_LEFT`); the constants do not change.
+//!
+//! A wave covers [`WAVE_WIDTH`] × [`WAVE_HEIGHT`] pixels (8 × 4: four quads side by side in
+//! two rows), nearly square, so that the pixels sharing a wave are close together: a loop
+//! or branch whose path varies smoothly over the image diverges less inside a wave than in
+//! a strip 16 pixels wide and 2 high (a wave runs as long as its slowest lane).
 
 use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
@@ -20,6 +25,15 @@ pub const MAX_SIZE: u32 = 16384;
 
 /// Largest accepted pixel count (1 GiB of RGBA32F).
 pub const MAX_PIXELS: u64 = 1 << 26;
+
+/// Pixel rows of a wave.
+pub const WAVE_HEIGHT: usize = 4;
+
+/// Pixel columns of a wave.
+pub const WAVE_WIDTH: usize = WAVE / WAVE_HEIGHT;
+
+/// Quads side by side in a wave's row of quads.
+const QUADS_ACROSS: usize = WAVE_WIDTH / 2;
 
 /// How to render.
 #[derive(Clone, Debug)]
@@ -41,7 +55,7 @@ pub struct RenderOptions {
     pub threads: usize,
     /// Instruction budget of each wave run.
     pub budget: u64,
-    /// Incremented after each finished row of quads (two pixel rows), for progress display.
+    /// Incremented by the pixel rows of each finished row of waves, for progress display.
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Textures, samplers, images and buffers.
     pub resources: Resources,
@@ -97,7 +111,8 @@ pub fn render_fragment(program: &Program, opts: &RenderOptions) -> Result<Image,
     render_fragment_with(&Interpreter(program), opts)
 }
 
-/// [`render_fragment`] on any engine (waves of [`WAVE`] lanes: quads side by side).
+/// [`render_fragment`] on any engine (waves of [`WAVE`] lanes covering [`WAVE_WIDTH`] ×
+/// [`WAVE_HEIGHT`] pixels).
 pub fn render_fragment_with(
     engine: &dyn WaveEngine,
     opts: &RenderOptions,
@@ -134,14 +149,14 @@ pub fn render_fragment_into(
     let pixels = &mut image.pixels;
     pixels.clear();
     pixels.resize(w * h, opts.clear);
-    let quad_rows = h.div_ceil(2);
+    let wave_rows = h.div_ceil(WAVE_HEIGHT);
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     }
-    .clamp(1, quad_rows);
-    let rows_per = quad_rows.div_ceil(threads);
-    let band = rows_per * 2 * w;
+    .clamp(1, wave_rows);
+    let rows_per = wave_rows.div_ceil(threads);
+    let band = rows_per * WAVE_HEIGHT * w;
     std::thread::scope(|scope| {
         let workers: Vec<_> = pixels
             .chunks_mut(band)
@@ -151,11 +166,11 @@ pub fn render_fragment_into(
                     let mut m = Machine::<WAVE>::new(program);
                     set_gradients(program, &mut m);
                     setup_inputs(program, opts, &mut m);
-                    for (r, rows) in chunk.chunks_mut(2 * w).enumerate() {
-                        let qrow = t * rows_per + r;
-                        render_quad_row(engine, opts, output, &mut m, qrow, rows)?;
+                    for (r, rows) in chunk.chunks_mut(WAVE_HEIGHT * w).enumerate() {
+                        let wave_row = t * rows_per + r;
+                        render_wave_row(engine, opts, output, &mut m, wave_row, rows)?;
                         if let Some(p) = &opts.progress {
-                            p.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            p.fetch_add(rows.len() / w, std::sync::atomic::Ordering::Relaxed);
                         }
                     }
                     Ok(())
@@ -190,20 +205,21 @@ fn color_output(program: &Program, n: u32) -> Option<usize> {
     })
 }
 
-/// Render memory rows `2·qrow` and `2·qrow + 1` (`rows` holds them, 1 or 2 rows of W).
-fn render_quad_row(
+/// Render the memory rows of wave row `wave_row` (`rows` holds them: up to
+/// [`WAVE_HEIGHT`] rows of W).
+fn render_wave_row(
     engine: &dyn WaveEngine,
     opts: &RenderOptions,
     output: Option<usize>,
     m: &mut Machine<WAVE>,
-    qrow: usize,
+    wave_row: usize,
     rows: &mut [[f32; 4]],
 ) -> Result<(), ExecError> {
     let program = engine.program();
     let (w, h) = (opts.width as usize, opts.height as usize);
     let env_consts = &opts.constants;
-    for x0 in (0..w).step_by(WAVE / 2) {
-        let lanes = lanes(program, w, h, x0, qrow);
+    for x0 in (0..w).step_by(WAVE_WIDTH) {
+        let lanes = lanes(program, w, h, x0, wave_row);
         set_wave_inputs(program, m, &lanes);
         let env = Env {
             resources: &opts.resources,
@@ -219,18 +235,18 @@ fn render_quad_row(
             })
         };
         let rows_here = rows.len() / w;
-        if alive == Machine::<WAVE>::ALL && rows_here == 2 && x0 + WAVE / 2 <= w {
-            // The whole wave covers `WAVE / 2` columns of both rows.
+        if alive == Machine::<WAVE>::ALL && rows_here == WAVE_HEIGHT && x0 + WAVE_WIDTH <= w {
+            // The whole wave covers its pixels.
             for (dy, row) in rows.chunks_exact_mut(w).enumerate() {
-                for (dx, p) in row[x0..x0 + WAVE / 2].iter_mut().enumerate() {
+                for (dx, p) in row[x0..x0 + WAVE_WIDTH].iter_mut().enumerate() {
                     *p = pixel(LANE_OF[dy][dx]);
                 }
             }
             continue;
         }
+        // Pixels outside the image are helpers, never alive.
         for l in (0..WAVE).filter(|l| alive & (1 << l) != 0) {
-            let (px, dy) = lane_pixel(x0, l);
-            if let Some(p) = rows.get_mut(dy * w + px) {
+            if let Some(p) = rows.get_mut(LANE_DY[l] * w + x0 + LANE_DX[l]) {
                 *p = pixel(l);
             }
         }
@@ -238,43 +254,49 @@ fn render_quad_row(
     Ok(())
 }
 
-/// Column and row-within-quad of lane `l` of the wave starting at column `x0`.
-fn lane_pixel(x0: usize, l: usize) -> (usize, usize) {
-    (x0 + LANE_DX[l], (l >> 1) & 1)
-}
-
-/// Column of each lane from the wave's first column: quads side by side.
+/// Column of each lane from the wave's first column: two columns per quad.
 const LANE_DX: [usize; WAVE] = {
     let mut dx = [0; WAVE];
     let mut l = 0;
     while l < WAVE {
-        dx[l] = 2 * (l / 4) + (l & 1);
+        dx[l] = 2 * (l / 4 % QUADS_ACROSS) + (l & 1);
         l += 1;
     }
     dx
 };
 
-/// The lane of each of the wave's `WAVE / 2` columns in its two rows.
-const LANE_OF: [[usize; WAVE / 2]; 2] = {
-    let mut of = [[0; WAVE / 2]; 2];
+/// Row of each lane from the wave's first row: two rows per quad.
+const LANE_DY: [usize; WAVE] = {
+    let mut dy = [0; WAVE];
     let mut l = 0;
     while l < WAVE {
-        of[(l >> 1) & 1][LANE_DX[l]] = l;
+        dy[l] = 2 * (l / 4 / QUADS_ACROSS) + ((l >> 1) & 1);
+        l += 1;
+    }
+    dy
+};
+
+/// The lane of each pixel of the wave, by row and column.
+const LANE_OF: [[usize; WAVE_WIDTH]; WAVE_HEIGHT] = {
+    let mut of = [[0; WAVE_WIDTH]; WAVE_HEIGHT];
+    let mut l = 0;
+    while l < WAVE {
+        of[LANE_DY[l]][LANE_DX[l]] = l;
         l += 1;
     }
     of
 };
 
 /// Positions and helper lanes of one wave.
-fn lanes(program: &Program, w: usize, h: usize, x0: usize, qrow: usize) -> Lanes {
+fn lanes(program: &Program, w: usize, h: usize, x0: usize, wave_row: usize) -> Lanes {
     let c = if program.pixel_center == PixelCenter::Integer {
         0.0
     } else {
         0.5
     };
-    // The two rows of the quad row: their y and whether they are inside the image.
-    let rows = [0, 1].map(|dy| {
-        let my = 2 * qrow + dy;
+    // The wave's rows: their y and whether they are inside the image.
+    let rows: [(u32, bool); WAVE_HEIGHT] = std::array::from_fn(|dy| {
+        let my = WAVE_HEIGHT * wave_row + dy;
         let y = match program.origin {
             CoordOrigin::UpperLeft => my as f32 + c,
             CoordOrigin::LowerLeft => (h as f32 - 1.0 - my as f32) + c,
@@ -285,13 +307,13 @@ fn lanes(program: &Program, w: usize, h: usize, x0: usize, qrow: usize) -> Lanes
     for (l, (x, y)) in xs.iter_mut().zip(&mut ys).enumerate() {
         // Image columns are below MAX_SIZE, so exact as i32 and as f32.
         *x = (((x0 + LANE_DX[l]) as i32) as f32 + c).to_bits();
-        *y = rows[(l >> 1) & 1].0;
+        *y = rows[LANE_DY[l]].0;
     }
     let mut helpers = 0;
-    if x0 + WAVE / 2 > w || !(rows[0].1 && rows[1].1) {
+    if x0 + WAVE_WIDTH > w || !rows.iter().all(|r| r.1) {
         for l in 0..WAVE {
-            let (px, dy) = lane_pixel(x0, l);
-            helpers |= u32::from(px >= w || !rows[dy].1) << l;
+            let outside = x0 + LANE_DX[l] >= w || !rows[LANE_DY[l]].1;
+            helpers |= u32::from(outside) << l;
         }
     }
     let pos = [xs, ys, [0.5f32.to_bits(); WAVE], [1.0f32.to_bits(); WAVE]];

@@ -399,3 +399,50 @@ fn demoted_lanes_are_helpers_that_keep_feeding_derivatives() {
     assert_eq!(out[0][2], [1.0f32.to_bits(); 4]);
     assert_eq!(out[0][3], [2.0f32.to_bits(); 4]);
 }
+
+/// Each pixel loops `x + 16·y` times and then reads CLOCK, which counts the instructions
+/// of its whole wave — as many as its slowest lane, helpers at the image's edges included.
+const WAVE_CLOCK: &str = "FRAG
+PROPERTY FS_COORD_PIXEL_CENTER INTEGER
+DCL IN[0], POSITION, LINEAR
+DCL OUT[0], COLOR
+DCL TEMP[0..2]
+IMM[0] FLT32 {0.0, 1.0, 16.0, 0.0}
+  0: MAD TEMP[1].x, IN[0].yyyy, IMM[0].zzzz, IN[0].xxxx
+  1: MOV TEMP[0].x, IMM[0].xxxx
+  2: BGNLOOP :8
+  3:   FSGE TEMP[2].x, TEMP[0].xxxx, TEMP[1].xxxx
+  4:   UIF TEMP[2].xxxx :6
+  5:     BRK
+  6:   ENDIF
+  7:   ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy
+  8: ENDLOOP :2
+  9: CLOCK TEMP[2].xy
+ 10: MOV OUT[0], TEMP[2].xxxx
+ 11: END
+";
+
+/// Waves cover 8×4 pixels (four quads in two rows), aligned to multiples of 8 columns and
+/// 4 rows: two pixels share a wave exactly when they share such a block.
+#[test]
+fn waves_cover_blocks_of_8_by_4_pixels() {
+    let program = compile(WAVE_CLOCK);
+    let (w, h) = (20usize, 10usize);
+    let opts = RenderOptions {
+        width: w as u32,
+        height: h as u32,
+        ..Default::default()
+    };
+    let image = render_fragment(&program, &opts).expect("renders");
+    let clock = |x: usize, y: usize| image.pixels[y * w + x][0].to_bits();
+    for (x, y) in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+        for (u, v) in (0..h).flat_map(|v| (0..w).map(move |u| (u, v))) {
+            let same_block = (x / 8, y / 4) == (u / 8, v / 4);
+            assert_eq!(
+                clock(x, y) == clock(u, v),
+                same_block,
+                "({x}, {y}) and ({u}, {v})"
+            );
+        }
+    }
+}

@@ -229,7 +229,7 @@ fn render_on_cpu(
 ) -> Result<tgsi_exec::Image, Failure> {
     let (engine, _) = engine::prepare(args.engine, args.math, program, name)?;
     let (width, height) = (options.width, options.height);
-    let quad_rows = height.div_ceil(2) as usize;
+    let rows_total = height as usize;
     let show = std::io::stderr().is_terminal() && u64::from(width) * u64::from(height) >= 1 << 20;
     let start = Instant::now();
     std::thread::scope(|scope| {
@@ -242,7 +242,7 @@ fn render_on_cpu(
                     let rows = progress.load(Ordering::Relaxed);
                     eprint!(
                         "\rrendering {width}x{height}: {:3}%",
-                        rows * 100 / quad_rows.max(1)
+                        rows * 100 / rows_total.max(1)
                     );
                     std::thread::sleep(Duration::from_millis(100));
                 }
