@@ -4,7 +4,7 @@
 //! A release build targets baseline x86-64 (SSE2), where a loop over a wave's lanes runs
 //! four lanes per instruction at best, and rounding (`FLR`, `ROUND`, `F2I`…), blends and
 //! unsigned conversions have no vector instruction at all. Every lane kernel of
-//! [`crate::ops`] is therefore compiled twice from one body ([`compiled!`]): once for the
+//! [`crate::ops`] is therefore compiled twice from one body (`compiled!`): once for the
 //! baseline and once with AVX2, FMA, BMI and LZCNT enabled (x86-64-v3, which every x86-64
 //! CPU since 2013–2015 has), and [`Isa::host`] picks the second where the CPU has them.
 //! Both compile the same Rust, whose float operations are exact IEEE arithmetic (no
@@ -17,7 +17,7 @@
 
 use std::sync::OnceLock;
 
-/// An instruction set a [`compiled!`] kernel can run with.
+/// An instruction set a `compiled!` kernel can run with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
     /// Baseline x86-64 (or whatever the build targets on another architecture).
