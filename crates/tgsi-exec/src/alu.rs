@@ -276,7 +276,7 @@ impl<const N: usize> Machine<N> {
                         }
                     }
                 }
-                // A 32-bit result: the low words.
+                // A 32-bit result: the low words (the high ones are dropped).
                 Some(c) => op.lanes.run(isa, [&mut out[c], &mut spare[0]], rows),
             }
         }

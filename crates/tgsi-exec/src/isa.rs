@@ -5,8 +5,9 @@
 //! four lanes per instruction at best, and rounding (`FLR`, `ROUND`, `F2I`…), blends and
 //! unsigned conversions have no vector instruction at all. Every lane kernel of
 //! [`crate::ops`] is therefore compiled twice from one body (`compiled!`): once for the
-//! baseline and once with AVX2, FMA, BMI and LZCNT enabled (x86-64-v3, which every x86-64
-//! CPU since 2013–2015 has), and [`Isa::host`] picks the second where the CPU has them.
+//! baseline and once with AVX2, FMA, BMI and LZCNT enabled (x86-64-v3: Intel's cores
+//! since Haswell, 2013, AMD's since Excavator, 2015, though not every low-end part), and
+//! [`Isa::host`] picks the second where the CPU has them.
 //! Both compile the same Rust, whose float operations are exact IEEE arithmetic (no
 //! contraction into fused multiply-adds, NaN operands chosen explicitly by
 //! [`crate::scalar`]), so they give the same bits; `tests/kernel_isa.rs` checks that on

@@ -79,8 +79,7 @@ pub(crate) fn merge_row<const N: usize>(
     }
 }
 
-/// A 64-bit value from its words, low first (kept as word pairs in memory, the interleaving
-/// and the 64-bit loads and stores vectorise).
+/// A 64-bit value from its words, low first.
 #[inline(always)]
 pub(crate) fn join([lo, hi]: [u32; 2]) -> u64 {
     u64::from(lo) | u64::from(hi) << 32
