@@ -36,7 +36,8 @@
 use crate::compile::{Inst, Program, RegFile, SrcOp, LANE_FILES};
 use crate::compute::ComputeOptions;
 use crate::ops::{AtomicOp, Flow, Kind};
-use std::sync::Mutex;
+use crate::resource::Resource;
+use std::sync::{Arc, Mutex};
 use tgsi::{Opcode, Semantic};
 
 /// Lanes of softpipe's machines.
@@ -119,8 +120,7 @@ struct DispatchKey {
 impl DispatchKey {
     fn new(opts: &ComputeOptions, block: [u32; 3]) -> DispatchKey {
         let r = opts.resources;
-        let address =
-            |v: &std::sync::Arc<crate::resource::Resource>| std::sync::Arc::as_ptr(v) as usize;
+        let address = |v: &Arc<Resource>| Arc::as_ptr(v) as usize;
         let buffers = r
             .buffers
             .iter()
@@ -308,8 +308,12 @@ impl State {
     /// Every register of `program` zero.
     fn new(program: &Program) -> State {
         let zero = [Range::exact(0); 4];
+        let written = WRITTEN.map(writable);
         State {
-            regs: std::array::from_fn(|f| vec![zero; program.sizes[f]]),
+            regs: std::array::from_fn(|f| match written.contains(&Some(f)) {
+                true => vec![zero; program.sizes[f]],
+                false => Vec::new(),
+            }),
             any: [false; LANE_FILES],
         }
     }
@@ -353,11 +357,11 @@ impl State {
 
 /// The per-lane file ([`RegFile::lane_file`]) of a register file instructions write.
 fn writable(file: RegFile) -> Option<usize> {
-    match file {
-        RegFile::Temp | RegFile::Output | RegFile::Addr => file.lane_file(),
-        _ => None,
-    }
+    WRITTEN.contains(&file).then(|| file.lane_file()).flatten()
 }
+
+/// The register files instructions write.
+const WRITTEN: [RegFile; 3] = [RegFile::Temp, RegFile::Output, RegFile::Addr];
 
 /// Which memory an access touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
