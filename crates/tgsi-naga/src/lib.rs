@@ -30,6 +30,7 @@ mod geometry_compute;
 mod geometry_glsl;
 mod glsl_builtins;
 mod glsl_stage;
+mod hlsl_repair;
 pub mod image_buffer;
 mod integer_sampling;
 mod interface;

@@ -249,7 +249,7 @@ pub fn write(
             let pipeline = back::hlsl::PipelineOptions::default();
             let mut writer = back::hlsl::Writer::new(&mut out, &opts, &pipeline);
             writer.write(module, info, None).map_err(|e| fail(&e))?;
-            Ok(Output::Text(out))
+            Ok(Output::Text(crate::hlsl_repair::repair(module, out)))
         }
     }
 }

@@ -525,11 +525,15 @@ impl Translator<'_> {
                 SampleLevel::Exact(self.body.binary(B::Add, x, b))
             }
         };
-        // A gather has no level of its own in naga (it reads level 0).
-        let level = if gather.is_some() {
-            SampleLevel::Zero
-        } else {
-            level
+        // A gather has no level of its own in naga (it reads level 0). Otherwise, level zero
+        // is given as 0.0: naga's HLSL writer names a sample at `SampleLevel::Zero` without a
+        // depth reference `SampleLevelZero`, which HLSL lacks.
+        let level = match level {
+            _ if gather.is_some() => SampleLevel::Zero,
+            SampleLevel::Zero if reference.is_none() || in_shader => {
+                SampleLevel::Exact(self.body.f32(0.0))
+            }
+            level => level,
         };
         let unit = unit.ok_or_else(|| self.unsupported("has no sampler operand"))?;
         let (coords, level) =

@@ -3,8 +3,10 @@
 //! tessellation shaders (geometry and tessellation shaders as compute shaders,
 //! `Options::geometry_as_compute`, `Options::tessellation_as_compute`; images with atomics
 //! in storage buffers, `Options::image_atomics_as_buffers`), runs
-//! naga's validator, writes SPIR-V and GLSL 4.50 and checks them with `spirv-val` and
-//! `glslangValidator` (Debian `spirv-tools`, `glslang-tools`); each target's translation
+//! naga's validator, writes SPIR-V, GLSL 4.50 and HLSL (shader model 5.1, `tgsi translate`'s
+//! default) and checks them with `spirv-val`, `glslangValidator` (Debian `spirv-tools`,
+//! `glslang-tools`) and Slang (`tools/hlslc`, see `support/hlsl_check.rs`; the stages naga
+//! lacks as HLSL compute shaders); each target's translation
 //! has its options ([`tgsi_naga::options_for`]: GLSL without 64-bit integers, built-ins
 //! naga lacks through each writer), and geometry and tessellation
 //! shaders become GLSL geometry and tessellation shaders ([`tgsi_naga::geometry_glsl`],
@@ -20,20 +22,27 @@ use std::time::{Duration, Instant};
 
 use tgsi_naga::{Output, Target, WriteOptions};
 
+#[path = "support/hlsl_check.rs"]
+mod hlsl_check;
+use hlsl_check::{Hlslc, Stage};
+
 /// Counts this translator reaches today: (corpus/stage, translated and valid, spirv-val,
-/// glslang): every shader, in both languages (what naga's IR cannot hold, SPIR-V and GLSL
-/// get through their writers: `Options::spirv_builtins`, `Options::glsl_builtins`).
-const FLOORS: [(&str, usize, usize, usize); 10] = [
-    ("mesa/vs", 700, 700, 700),
-    ("mesa/fs", 586, 586, 586),
-    ("mesa/cs", 257, 257, 257),
-    ("mesa/gs", 347, 347, 347),
-    ("virgl/vs", 538, 538, 538),
-    ("virgl/fs", 563, 563, 563),
-    ("virgl/cs", 228, 228, 228),
-    ("virgl/gs", 304, 304, 304),
-    ("virgl/tcs", 238, 238, 238),
-    ("virgl/tes", 30, 30, 30),
+/// glslang, Slang): every shader, in both languages (what naga's IR cannot hold, SPIR-V and
+/// GLSL get through their writers: `Options::spirv_builtins`, `Options::glsl_builtins`);
+/// as HLSL, all but those that need such built-ins (LAYER and HELPER_INVOCATION in a
+/// fragment shader, CLOCK), PSIZE (HLSL has no point size) or a biased depth comparison
+/// (HLSL's `SampleCmpBias` is shader model 6.8's; naga writes none).
+const FLOORS: [(&str, usize, usize, usize, usize); 10] = [
+    ("mesa/vs", 700, 700, 700, 700),
+    ("mesa/fs", 586, 586, 586, 585),
+    ("mesa/cs", 257, 257, 257, 257),
+    ("mesa/gs", 347, 347, 347, 347),
+    ("virgl/vs", 538, 538, 538, 535),
+    ("virgl/fs", 563, 563, 563, 558),
+    ("virgl/cs", 228, 228, 228, 227),
+    ("virgl/gs", 304, 304, 304, 304),
+    ("virgl/tcs", 238, 238, 238, 238),
+    ("virgl/tes", 30, 30, 30, 30),
 ];
 
 fn shared() -> PathBuf {
@@ -56,6 +65,8 @@ struct Tally {
     spirv_ok: usize,
     glsl_written: usize,
     glsl_ok: usize,
+    hlsl_written: usize,
+    hlsl_ok: usize,
     failures: BTreeMap<String, Vec<String>>,
 }
 
@@ -102,6 +113,11 @@ fn corpus_translates_and_validates() {
             "skipped: glslangValidator not found (install glslang-tools); GLSL is not validated"
         );
     }
+    let hlslc =
+        Hlslc::build(&std::env::temp_dir().join(format!("tgsi-naga-hlslc-{}", std::process::id())));
+    if let Err(e) = &hlslc {
+        eprintln!("skipped: HLSL is not compiled: {e}");
+    }
     let out_dir = std::env::temp_dir().join(format!("tgsi-naga-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("temp dir");
     let options = WriteOptions::default();
@@ -139,6 +155,7 @@ fn corpus_translates_and_validates() {
         let mut tally = Tally::default();
         let mut spirv_files = Vec::new();
         let mut glsl_files = Vec::new();
+        let mut hlsl_files = Vec::new();
         for file in &files {
             tally.total += 1;
             let text = std::fs::read_to_string(file).expect("read shader");
@@ -193,6 +210,29 @@ fn corpus_translates_and_validates() {
                             .map_err(|e| e.to_string())
                     })
             };
+            // HLSL as `tgsi translate --to hlsl` writes it (shader model 5.1).
+            let hlsl_write = WriteOptions::default();
+            let hlsl_options = stage_options(tgsi_naga::options_for_model(
+                Target::Hlsl,
+                hlsl_write.hlsl_shader_model,
+            ));
+            let hlsl = tgsi_naga::translate_with(&shader, &hlsl_options)
+                .map_err(|e| format!("{}: {}", e.item, e.reason))
+                .and_then(|m| {
+                    let info = tgsi_naga::validate(&m).map_err(|e| e.to_string())?;
+                    tgsi_naga::write(&m, &info, Target::Hlsl, &hlsl_write)
+                        .map_err(|e| e.to_string())
+                });
+            match hlsl {
+                Ok(Output::Text(src)) => {
+                    let path = out_dir.join(format!("{corpus}-{stage}-{stem}.hlsl"));
+                    std::fs::write(&path, hlsl_check::for_slang(&src)).expect("write hlsl");
+                    tally.hlsl_written += 1;
+                    hlsl_files.push((path, file.clone()));
+                }
+                Ok(Output::Words(_)) => unreachable!("HLSL is text"),
+                Err(e) => tally.fail(reason_key("hlsl", &e), file),
+            }
             if let Some((module, info)) = &validated {
                 tally.valid += 1;
                 match tgsi_naga::write(module, info, Target::SpirV, &options) {
@@ -254,9 +294,23 @@ fn corpus_translates_and_validates() {
                 }
             }
         }
+        if let Ok(hlslc) = &hlslc {
+            let hlsl_stage = match stage {
+                "vs" => Stage::Vertex,
+                "fs" => Stage::Fragment,
+                _ => Stage::Compute,
+            };
+            let paths: Vec<PathBuf> = hlsl_files.iter().map(|(p, _)| p.clone()).collect();
+            for ((_, file), result) in hlsl_files.iter().zip(hlslc.check(hlsl_stage, &paths)) {
+                match result {
+                    Ok(()) => tally.hlsl_ok += 1,
+                    Err(e) => tally.fail(reason_key("slang", &e), file),
+                }
+            }
+        }
         report.push_str(&format!(
-            "{label}: {} shaders, {} translated and valid, SPIR-V {} written / {} spirv-val, GLSL 450 {} written / {} glslang\n",
-            tally.total, tally.valid, tally.spirv_written, tally.spirv_ok, tally.glsl_written, tally.glsl_ok
+            "{label}: {} shaders, {} translated and valid, SPIR-V {} written / {} spirv-val, GLSL 450 {} written / {} glslang, HLSL 5.1 {} written / {} Slang\n",
+            tally.total, tally.valid, tally.spirv_written, tally.spirv_ok, tally.glsl_written, tally.glsl_ok, tally.hlsl_written, tally.hlsl_ok
         ));
         let mut groups: Vec<_> = tally.failures.iter().collect();
         groups.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
@@ -267,12 +321,13 @@ fn corpus_translates_and_validates() {
                 files[0]
             ));
         }
-        if let Some(&(_, valid, spv, glsl)) = FLOORS.iter().find(|f| f.0 == label) {
+        if let Some(&(_, valid, spv, glsl, hlsl)) = FLOORS.iter().find(|f| f.0 == label) {
             let spv_seen = if have_spirv_val { tally.spirv_ok } else { spv };
             let glsl_seen = if have_glslang { tally.glsl_ok } else { glsl };
-            if tally.valid < valid || spv_seen < spv || glsl_seen < glsl {
+            let hlsl_seen = if hlslc.is_ok() { tally.hlsl_ok } else { hlsl };
+            if tally.valid < valid || spv_seen < spv || glsl_seen < glsl || hlsl_seen < hlsl {
                 below_floor.push(format!(
-                    "{label}: valid {} (floor {valid}), spirv-val {spv_seen} (floor {spv}), glslang {glsl_seen} (floor {glsl})",
+                    "{label}: valid {} (floor {valid}), spirv-val {spv_seen} (floor {spv}), glslang {glsl_seen} (floor {glsl}), Slang {hlsl_seen} (floor {hlsl})",
                     tally.valid
                 ));
             }

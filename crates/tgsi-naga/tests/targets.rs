@@ -2,12 +2,18 @@
 //! images, buffers, shared memory with atomics (compare-exchange and signed minimum and
 //! maximum as loops included), subroutines, switches — translate, pass
 //! naga's validator and are written by all five back ends (or are refused with a reason
-//! where the language lacks the feature); the SPIR-V passes `spirv-val` and the GLSL
-//! `glslangValidator` when they are installed (the test says when they are not).
+//! where the language lacks the feature); the SPIR-V passes `spirv-val`, the GLSL
+//! `glslangValidator` and the HLSL Slang (`tools/hlslc`) when they are installed (the test
+//! says when they are not).
 
 use std::process::Command;
+use std::sync::OnceLock;
 
 use tgsi_naga::{Output, Target, WriteOptions};
+
+#[path = "support/hlsl_check.rs"]
+mod hlsl_check;
+use hlsl_check::Hlslc;
 
 const TEXTURES: &str = "FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
@@ -171,6 +177,27 @@ fn spirv_val(path: &std::path::Path, env: &str) -> Result<(), String> {
     }
 }
 
+/// `tools/hlslc`, built once for the tests of this file (or why it cannot be).
+fn hlslc() -> &'static Result<Hlslc, String> {
+    static HLSLC: OnceLock<Result<Hlslc, String>> = OnceLock::new();
+    HLSLC.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tgsi-naga-hlslc-{}", std::process::id()));
+        Hlslc::build(&dir)
+    })
+}
+
+/// Whether Slang compiles the HLSL `src` of a `stage` entry point (its error if not), or
+/// `None` when Slang is not here.
+fn slang(name: &str, src: &str, stage: naga::ShaderStage) -> Option<Result<(), String>> {
+    let hlslc = hlslc().as_ref().ok()?;
+    let dir = std::env::temp_dir().join(format!("tgsi-naga-targets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.hlsl"));
+    std::fs::write(&path, hlsl_check::for_slang(src)).expect("write");
+    let stage = hlsl_check::Stage::of(stage).expect("a stage HLSL has");
+    hlslc.check(stage, &[path]).pop()
+}
+
 fn check(name: &str, text: &str, ext: &str) {
     check_targets(name, text, ext, &Target::ALL);
 }
@@ -214,6 +241,16 @@ fn check_with(name: &str, text: &str, ext: &str, targets: &[Target], base: &tgsi
                     "{name}: {}",
                     String::from_utf8_lossy(&val.stdout)
                 );
+            }
+            (Target::Hlsl, Output::Text(src)) => {
+                match slang(name, &src, module.entry_points[0].stage) {
+                    Some(result) => {
+                        if let Err(e) = result {
+                            panic!("{name}: Slang: {e}\n{src}");
+                        }
+                    }
+                    None => eprintln!("skipped: Slang not found; {name}'s HLSL not compiled"),
+                }
             }
             (Target::SpirV, _) => eprintln!("skipped: spirv-val not found; {name} not validated"),
             (Target::Glsl, _) => {
@@ -1188,4 +1225,85 @@ fn fragment_coordinates_follow_the_properties_in_glsl() {
             assert!(error.to_string().contains("GLSL ES has no"), "{error}");
         }
     }
+}
+
+/// What naga 30's HLSL writer gets wrong is repaired (each was found by compiling the
+/// translations with Slang; `tools/hlslc`): a clip-distance array keeps its size in the
+/// entry point's output struct, a vertex shader samples at an explicit level 0
+/// (`SampleLevel`, not the `SampleLevelZero` HLSL lacks), a 1-D array texture's levels and
+/// layers are counted with its own overload of `GetDimensions`, and a store to a storage
+/// texture of one channel stores one. Slang compiles each shader when it is here.
+#[test]
+fn hlsl_naga_gets_wrong_is_repaired() {
+    const VERTEX_SAMPLING: &str = "VERT
+DCL IN[0]
+DCL OUT[0], POSITION
+DCL OUT[1], CLIPDIST[0]
+DCL OUT[2], CLIPDIST[1]
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+  0: TEX OUT[0], IN[0], SAMP[0], 2D
+  1: MOV OUT[1], IN[0]
+  2: MOV OUT[2], IN[0].wzyx
+  3: END
+";
+    const ONE_D_ARRAY: &str = "FRAG
+DCL OUT[0], COLOR
+DCL SAMP[0]
+DCL SVIEW[0], 1D_ARRAY, FLOAT
+IMM[0] INT32 {0, 0, 0, 0}
+  0: TXQ OUT[0], IMM[0].xxxx, SAMP[0], 1D_ARRAY
+  1: END
+";
+    let hlsl = |name: &str, text: &str| {
+        let shader = tgsi::parse(text).expect("parse");
+        let module = tgsi_naga::translate_with(&shader, &tgsi_naga::options_for(Target::Hlsl))
+            .expect("translate");
+        let info = tgsi_naga::validate(&module).expect("valid");
+        let Ok(Output::Text(src)) =
+            tgsi_naga::write(&module, &info, Target::Hlsl, &WriteOptions::default())
+        else {
+            panic!("{name}: no HLSL");
+        };
+        if let Some(Err(e)) = slang(name, &src, module.entry_points[0].stage) {
+            panic!("{name}: Slang: {e}\n{src}");
+        }
+        src
+    };
+    let vertex = hlsl("repair-vertex", VERTEX_SAMPLING);
+    let clip = vertex
+        .lines()
+        .filter(|l| l.contains(": SV_ClipDistance;"))
+        .collect::<Vec<_>>();
+    assert!(!clip.is_empty(), "{vertex}");
+    assert!(
+        clip.iter().all(|l| l.contains("[8] : SV_ClipDistance;")),
+        "{clip:?}"
+    );
+    assert!(
+        vertex.contains(".SampleLevel(") && !vertex.contains("SampleLevelZero"),
+        "{vertex}"
+    );
+    let one_d = hlsl("repair-1d-array", ONE_D_ARRAY);
+    for function in ["NagaNumLevels1DArray", "NagaNumLayers1DArray"] {
+        let body: String = one_d
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("uint {function}(")))
+            .take_while(|l| !l.starts_with('}'))
+            .collect();
+        assert!(
+            body.contains("GetDimensions(0, ret.x, ret.y, ret.z);"),
+            "{body}"
+        );
+    }
+    let compute = hlsl("repair-compute", COMPUTE);
+    assert!(compute.contains("RWTexture2D<uint> "), "{compute}");
+    let stores: Vec<&str> = compute
+        .lines()
+        .filter(|l| l.trim_start().starts_with("image0_["))
+        .collect();
+    assert!(
+        !stores.is_empty() && stores.iter().all(|l| l.ends_with(").x;")),
+        "{stores:?}"
+    );
 }

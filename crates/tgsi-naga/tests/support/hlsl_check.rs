@@ -1,0 +1,143 @@
+//! Checking HLSL with a real compiler: the repository's `tools/hlslc` (built here with the
+//! system's C compiler) runs Slang's HLSL front end and SPIR-V back end on each file. Slang's
+//! library comes from `tools/hlslc/fetch-slang.sh` (which `.ci/run` runs) in
+//! `target/slang/`, or from `TGSI_SLANG_LIB`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A built `hlslc` and the Slang library it loads.
+pub struct Hlslc {
+    binary: PathBuf,
+    library: PathBuf,
+}
+
+/// The HLSL stage `hlslc` compiles a file as.
+#[derive(Clone, Copy, Debug)]
+pub enum Stage {
+    Vertex,
+    Fragment,
+    Compute,
+}
+
+impl Stage {
+    /// The stage of a naga entry point (`None` for those HLSL lacks).
+    #[allow(dead_code)] // Not every test that includes this module uses it.
+    pub fn of(stage: naga::ShaderStage) -> Option<Stage> {
+        Some(match stage {
+            naga::ShaderStage::Vertex => Stage::Vertex,
+            naga::ShaderStage::Fragment => Stage::Fragment,
+            naga::ShaderStage::Compute => Stage::Compute,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+impl Hlslc {
+    /// Builds `tools/hlslc` into `dir`, or says why HLSL cannot be checked here.
+    pub fn build(dir: &Path) -> Result<Hlslc, String> {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let library = std::env::var_os("TGSI_SLANG_LIB")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo.join("target/slang/libslang-compiler.so"));
+        if !library.is_file() {
+            return Err(format!(
+                "{} is absent (run tools/hlslc/fetch-slang.sh)",
+                library.display()
+            ));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        let binary = dir.join("hlslc");
+        let out = Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&binary)
+            .arg(repo.join("tools/hlslc/hlslc.c"))
+            .arg("-ldl")
+            .output()
+            .map_err(|e| format!("cc does not run: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "hlslc does not build: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(Hlslc { binary, library })
+    }
+
+    /// Compiles each of `files` as `stage` with entry point `main`: `Ok` or Slang's first
+    /// error, in order. Two processes share the files (the machines have two cores); when
+    /// Slang crashes on a file, that file's result says so and the rest are compiled anew.
+    pub fn check(&self, stage: Stage, files: &[PathBuf]) -> Vec<Result<(), String>> {
+        let half = files.len().div_ceil(2).max(1);
+        std::thread::scope(|s| {
+            let jobs: Vec<_> = files
+                .chunks(half)
+                .map(|chunk| s.spawn(move || self.check_serially(stage, chunk)))
+                .collect();
+            jobs.into_iter()
+                .flat_map(|j| j.join().expect("hlslc thread"))
+                .collect()
+        })
+    }
+
+    fn check_serially(&self, stage: Stage, files: &[PathBuf]) -> Vec<Result<(), String>> {
+        let mut results = Vec::with_capacity(files.len());
+        while results.len() < files.len() {
+            let rest = &files[results.len()..];
+            let out = Command::new(&self.binary)
+                .arg("--lib")
+                .arg(&self.library)
+                .args(["--stage", stage.name()])
+                .args(rest)
+                .output()
+                .expect("hlslc runs");
+            let before = results.len();
+            let report = String::from_utf8_lossy(&out.stdout);
+            for line in report.lines().take(rest.len()) {
+                results.push(match line.strip_prefix("error ") {
+                    None => Ok(()),
+                    // "error FILE: message"
+                    Some(error) => Err(error
+                        .split_once(": ")
+                        .map_or(error, |(_, message)| message)
+                        .to_string()),
+                });
+            }
+            if results.len() < files.len() {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                if results.len() == before && out.status.code().is_some() {
+                    // Not a crash: hlslc refused to start.
+                    panic!("hlslc fails: {stderr}");
+                }
+                results.push(Err(format!("Slang crashed ({})", out.status)));
+            }
+        }
+        results
+    }
+}
+
+/// naga writes a sampler as a `static const` global read from its sampler heap
+/// (`static const SamplerState s = nagaSamplerHeap[i];`), which DXC accepts and Slang
+/// refuses (its static constants must be compile-time values); each becomes a macro for the
+/// same expression, which both accept and which reads the same sampler.
+pub fn for_slang(hlsl: &str) -> String {
+    let mut out = String::with_capacity(hlsl.len());
+    for line in hlsl.split_inclusive('\n') {
+        let sampler = ["SamplerState ", "SamplerComparisonState "]
+            .iter()
+            .find_map(|ty| line.strip_prefix("static const ")?.strip_prefix(ty));
+        match sampler.and_then(|rest| rest.trim_end().strip_suffix(';')?.split_once(" = ")) {
+            Some((name, value)) => out.push_str(&format!("#define {name} ({value})\n")),
+            None => out.push_str(line),
+        }
+    }
+    out
+}
