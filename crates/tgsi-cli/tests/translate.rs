@@ -203,6 +203,18 @@ fn untranslatable_statements_are_errors_with_positions() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("geom.tgsi: GEOM: naga 30 has no geometry")
     );
+    // HLSL has geometry shaders (written around naga's HLSL).
+    let out = tgsi(&["translate", &geom, "--to", "hlsl", "-o", "-"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hlsl = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        hlsl.contains("[maxvertexcount(1)]") && hlsl.contains("inout PointStream<"),
+        "{hlsl}"
+    );
 
     // GLSL takes geometry shaders, but their vertex stream must be a constant.
     let stream = temp_file("stream.tgsi", "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL OUT[0], POSITION\nDCL TEMP[0]\n  0: MOV OUT[0], TEMP[0]\n  1: EMIT TEMP[0].xxxx\n  2: END\n");

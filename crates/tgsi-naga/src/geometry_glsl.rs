@@ -47,29 +47,29 @@ use crate::GeometryLayout;
 
 /// The empty functions whose GLSL bodies the writer supplies (per stream: the name and
 /// the stream number).
-const EMIT: &str = "tgsi_gs_emit_stream_";
-const END_PRIMITIVE: &str = "tgsi_gs_end_stream_";
-const FINISH: &str = "tgsi_gs_finish";
+pub(crate) const EMIT: &str = "tgsi_gs_emit_stream_";
+pub(crate) const END_PRIMITIVE: &str = "tgsi_gs_end_stream_";
+pub(crate) const FINISH: &str = "tgsi_gs_finish";
 
 /// The private variables those bodies read and write.
-const CLIP_DISTANCES: &str = "tgsi_clip_distances";
-const PRIMITIVE: &str = "tgsi_primitive";
-const INVOCATION: &str = "tgsi_invocation";
+pub(crate) const CLIP_DISTANCES: &str = "tgsi_clip_distances";
+pub(crate) const PRIMITIVE: &str = "tgsi_primitive";
+pub(crate) const INVOCATION: &str = "tgsi_invocation";
 
 /// Vertex streams EMIT and ENDPRIM may name.
 const STREAMS: u32 = 4;
 
 /// What the translation of a geometry shader for a GLSL geometry stage keeps.
 pub(crate) struct GeometryStage {
-    layout: GeometryLayout,
+    pub(crate) layout: GeometryLayout,
     /// The streams EMIT and ENDPRIM name, in order, with their emit and end functions.
-    streams: Vec<(u32, Handle<Function>, Handle<Function>)>,
+    pub(crate) streams: Vec<(u32, Handle<Function>, Handle<Function>)>,
     outputs: Handle<GlobalVariable>,
     /// Vertices emitted so far.
     emitted: Handle<GlobalVariable>,
     /// A `CLIPVERTEX` output: its register, the user clip planes and the private
     /// distances to them that EMIT computes.
-    clip_vertex: Option<(u32, Handle<GlobalVariable>, Handle<GlobalVariable>)>,
+    pub(crate) clip_vertex: Option<(u32, Handle<GlobalVariable>, Handle<GlobalVariable>)>,
 }
 
 /// Translates a geometry shader into a GLSL geometry shader (see the module documentation):
@@ -242,7 +242,7 @@ impl Translator<'_> {
 
 /// The stream an EMIT or ENDPRIM names (`None`: 4 or more, none), which must be an
 /// immediate.
-fn stream_of(shader: &Shader, inst: &Instruction) -> Result<Option<u32>> {
+pub(crate) fn stream_of(shader: &Shader, inst: &Instruction) -> Result<Option<u32>> {
     let word = inst
         .src
         .first()
@@ -258,8 +258,8 @@ fn stream_of(shader: &Shader, inst: &Instruction) -> Result<Option<u32>> {
         None => Err(Error::new(
             inst.span,
             inst.opcode.name(),
-            "a GLSL geometry shader names its vertex stream by a constant: the stream must \
-             be an immediate",
+            "a GLSL or HLSL geometry shader names its vertex stream by a constant: the \
+             stream must be an immediate",
         )),
     }
 }

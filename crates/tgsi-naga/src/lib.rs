@@ -19,7 +19,8 @@
 //! ([`Options::tessellation_as_compute`]). GLSL has those stages:
 //! [`geometry_glsl`](fn@geometry_glsl) and [`tessellation_glsl`](fn@tessellation_glsl)
 //! write GLSL geometry and tessellation shaders around naga's GLSL of a one-invocation
-//! translation (see `glsl_stage`).
+//! translation (see `glsl_stage`), and [`geometry_hlsl`](fn@geometry_hlsl) an HLSL geometry
+//! shader around naga's HLSL of the same translation.
 
 mod alu;
 mod body;
@@ -28,6 +29,7 @@ mod flow;
 mod fragment;
 mod geometry_compute;
 mod geometry_glsl;
+mod geometry_hlsl;
 mod glsl_builtins;
 mod glsl_stage;
 mod hlsl_repair;
@@ -56,6 +58,7 @@ pub use error::Error;
 pub use flow::LOOP_BUDGET_BINDING;
 pub use geometry_compute::{GeometryLayout, GEOMETRY_WORKGROUP_SIZE};
 pub use geometry_glsl::geometry_glsl;
+pub use geometry_hlsl::geometry_hlsl;
 pub use image_buffer::IMAGE_BUFFER_HEADER_WORDS;
 pub use interface::{varying_location, CLIP_PLANES_BINDING};
 pub use link::pipeline_locations;

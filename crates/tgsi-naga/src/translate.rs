@@ -325,10 +325,10 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
         Processor::Geometry => Err(Error::new(
             Span::default(),
             Processor::Geometry.name(),
-            "naga 30 has no geometry stage: translate it to GLSL, which has one \
-             (tgsi_naga::geometry_glsl, `tgsi translate --to glsl`), or as a compute shader \
-             that records what it emits (Options::geometry_as_compute, `tgsi translate \
-             --geometry-as-compute`)",
+            "naga 30 has no geometry stage: translate it to GLSL or HLSL, which have one \
+             (tgsi_naga::geometry_glsl, tgsi_naga::geometry_hlsl, `tgsi translate --to \
+             glsl|hlsl`), or as a compute shader that records what it emits \
+             (Options::geometry_as_compute, `tgsi translate --geometry-as-compute`)",
         )),
         other => Err(Error::new(
             Span::default(),

@@ -1307,3 +1307,79 @@ IMM[0] INT32 {0, 0, 0, 0}
         "{stores:?}"
     );
 }
+
+/// A geometry shader becomes an HLSL geometry shader (`tgsi_naga::geometry_hlsl`): its
+/// primitive, vertex count, instances and output stream in the entry point, a strip restart
+/// where ENDPRIM ends one, varyings at naga's `LOC{L}` semantics and system values for
+/// positions, clip distances, layers and primitive ids; Slang compiles it when it is here.
+/// Streams other than 0 and point sizes are refused with their positions.
+#[test]
+fn geometry_shaders_as_hlsl_geometry_shaders() {
+    const GS: &str = "GEOM
+PROPERTY GS_INPUT_PRIMITIVE LINES_ADJACENCY
+PROPERTY GS_OUTPUT_PRIMITIVE LINE_STRIP
+PROPERTY GS_MAX_OUTPUT_VERTICES 4
+PROPERTY GS_INVOCATIONS 2
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[3]
+DCL IN[][2], PRIM_ID
+DCL SV[0], INVOCATIONID
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[3]
+DCL OUT[2], CLIPDIST[0]
+DCL OUT[3], LAYER
+DCL OUT[4], PRIM_ID
+DCL TEMP[0]
+IMM[0] UINT32 {0, 1, 0, 0}
+  0: MOV OUT[0], IN[1][0]
+  1: ADD OUT[1], IN[2][1], IN[3][1]
+  2: MOV OUT[2], IN[0][0]
+  3: MOV OUT[3].x, SV[0].xxxx
+  4: MOV OUT[4].x, IN[0][2].xxxx
+  5: EMIT IMM[0].xxxx
+  6: EMIT IMM[0].xxxx
+  7: ENDPRIM IMM[0].xxxx
+  8: EMIT IMM[0].xxxx
+  9: END
+";
+    let options = tgsi_naga::options_for(Target::Hlsl);
+    let write = WriteOptions::default();
+    let shader = tgsi::parse(GS).expect("parse");
+    let hlsl = tgsi_naga::geometry_hlsl(&shader, &options, &write).expect("translates");
+    for expected in [
+        "[maxvertexcount(4)]",
+        "[instance(2)]",
+        "void main(lineadj TgsiGsVertexIn tgsi_input[4], uint tgsi_primitive_in : SV_PrimitiveID, \
+         uint tgsi_instance_in : SV_GSInstanceID, inout LineStream<TgsiGsVertexOut> tgsi_stream)",
+        "    float4 loc3 : LOC3;",
+        "    float clip[8] : SV_ClipDistance;",
+        "    uint layer : SV_RenderTargetArrayIndex;",
+        "    uint primitive : SV_PrimitiveID;",
+        "tgsi_stream.RestartStrip();",
+    ] {
+        assert!(hlsl.contains(expected), "{expected}\n{hlsl}");
+    }
+    if let Ok(hlslc) = hlslc() {
+        let dir = std::env::temp_dir().join(format!("tgsi-naga-targets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("geometry.hlsl");
+        std::fs::write(&path, hlsl_check::for_slang(&hlsl)).expect("write");
+        let result = hlslc.check(hlsl_check::Stage::Geometry, &[path]).pop();
+        assert!(matches!(result, Some(Ok(()))), "{result:?}\n{hlsl}");
+    } else {
+        eprintln!("skipped: Slang not found; the geometry shader's HLSL is not compiled");
+    }
+    let refused = |text: &str| match tgsi::parse(text) {
+        Ok(shader) => tgsi_naga::geometry_hlsl(&shader, &options, &write)
+            .expect_err("refused")
+            .to_string(),
+        Err(e) => panic!("{}", e.message),
+    };
+    let stream_1 = refused(&GS.replace("  8: EMIT IMM[0].xxxx", "  8: EMIT IMM[0].yyyy"));
+    assert!(
+        stream_1.contains("EMIT") && stream_1.contains("stream 1"),
+        "{stream_1}"
+    );
+    let point_size = refused(&GS.replace("DCL OUT[4], PRIM_ID", "DCL OUT[4], PSIZE"));
+    assert!(point_size.contains("PSIZE"), "{point_size}");
+}

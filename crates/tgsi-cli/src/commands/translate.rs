@@ -228,6 +228,14 @@ fn translate_one(
             return Ok(glsl.map_err(translation_failed)?.into_bytes());
         }
     }
+    if target == Target::Hlsl
+        && shader.processor == tgsi::enums::Processor::Geometry
+        && !options.geometry_as_compute
+    {
+        return tgsi_naga::geometry_hlsl(shader, &options, &write_options)
+            .map(String::into_bytes)
+            .map_err(translation_failed);
+    }
     let module = tgsi_naga::translate_with(shader, &options).map_err(translation_failed)?;
     let info = tgsi_naga::validate(&module).map_err(|e| {
         eprintln!("{}: error: {e}", input.name);

@@ -18,6 +18,7 @@ pub enum Stage {
     Vertex,
     Fragment,
     Compute,
+    Geometry,
 }
 
 impl Stage {
@@ -37,6 +38,7 @@ impl Stage {
             Stage::Vertex => "vertex",
             Stage::Fragment => "fragment",
             Stage::Compute => "compute",
+            Stage::Geometry => "geometry",
         }
     }
 }

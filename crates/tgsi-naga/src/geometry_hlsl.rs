@@ -1,0 +1,331 @@
+//! A geometry shader as an HLSL geometry shader ([`geometry_hlsl`]): the translation a GLSL
+//! geometry stage gets ([`crate::geometry_glsl`](fn@crate::geometry_glsl): a compute entry
+//! point of one invocation calling empty functions to fill its inputs, emit a vertex, end a
+//! strip and finish), written by naga's HLSL back end, with the geometry stage around it.
+//!
+//! HLSL hands a geometry shader its input vertices and its output stream as parameters of
+//! the entry point, where functions cannot reach them, so naga's `main` becomes
+//! `tgsi_gs_main`, and a new entry point `main` copies the input vertices to a private
+//! array, runs it, then appends the vertices it recorded to the stream. EMIT records the
+//! output registers' vertex (while fewer than `GS_MAX_OUTPUT_VERTICES` were emitted, as in
+//! the interpreter) and ENDPRIM marks the last recorded vertex as the end of its strip
+//! (`RestartStrip` after it). Varyings are `float4` members with naga's semantics for their
+//! locations (`LOC{L}`, [`Options::varying_location`]), so a geometry shader links to naga's
+//! vertex and pixel shaders; `POSITION`, `CLIPDIST` (as the varying and `SV_ClipDistance`),
+//! `CLIPVERTEX` (distances to the user clip planes), `LAYER`, `VIEWPORT_INDEX` and `PRIMID`
+//! outputs are HLSL's system values. HLSL has multiple vertex streams only for point lists,
+//! so EMIT and ENDPRIM on streams other than 0 are refused, as are point sizes (HLSL has
+//! none).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use tgsi::enums::{File, Primitive, Semantic};
+use tgsi::opcode::Opcode;
+use tgsi::Shader;
+
+use crate::error::{Error, Result};
+use crate::geometry_glsl::{
+    stream_of, GeometryStage, CLIP_DISTANCES, EMIT, END_PRIMITIVE, FINISH, INVOCATION, PRIMITIVE,
+};
+use crate::glsl_stage::{declared, written_name, INPUTS, OUTPUTS, PROLOGUE};
+use crate::interface::CLIP_PLANES;
+use crate::targets::{validate, write, Output, Target, WriteOptions};
+use crate::translate::Options;
+
+/// What the writer declares: the input and output vertex structures, the entry point's
+/// copies of its parameters and the recorded vertices.
+const VERTEX_IN: &str = "TgsiGsVertexIn";
+const VERTEX_OUT: &str = "TgsiGsVertexOut";
+const INPUT_VERTICES: &str = "tgsi_gs_input_vertices";
+const PRIMITIVE_ID: &str = "tgsi_gs_primitive_id";
+const INSTANCE_ID: &str = "tgsi_gs_instance_id";
+const RECORDED: &str = "tgsi_gs_vertices";
+const STRIP_ENDS: &str = "tgsi_gs_strip_ends";
+const RECORDED_COUNT: &str = "tgsi_gs_vertex_count";
+/// What naga's `main` is renamed to.
+const BODY: &str = "tgsi_gs_main";
+
+/// Translates a geometry shader into an HLSL geometry shader (see the module
+/// documentation): naga validates the translation, its HLSL back end writes it with
+/// `write_options` (options for HLSL: [`crate::options_for_model`]), and the geometry
+/// stage is written around it. Streams other than 0, point sizes, and inputs or outputs
+/// HLSL has no place for are refused by name.
+///
+/// ```
+/// let text = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE \
+///             TRIANGLE_STRIP\nPROPERTY GS_MAX_OUTPUT_VERTICES 3\nDCL IN[][0], POSITION\n\
+///             DCL OUT[0], POSITION\nIMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n\
+///               1: EMIT IMM[0].xxxx\n  2: END\n";
+/// let shader = tgsi::parse(text).unwrap();
+/// let options = tgsi_naga::options_for(tgsi_naga::Target::Hlsl);
+/// let hlsl = tgsi_naga::geometry_hlsl(&shader, &options, &Default::default()).unwrap();
+/// assert!(hlsl.contains("[maxvertexcount(3)]"));
+/// assert!(hlsl.contains("inout TriangleStream<TgsiGsVertexOut> tgsi_stream"));
+/// ```
+pub fn geometry_hlsl(
+    shader: &Shader,
+    options: &Options,
+    write_options: &WriteOptions,
+) -> Result<String> {
+    if shader.processor != tgsi::Processor::Geometry {
+        return Err(Error::new(
+            tgsi::ir::Span::default(),
+            shader.processor.name(),
+            "is not a geometry shader",
+        ));
+    }
+    for inst in &shader.instructions {
+        if matches!(inst.opcode, Opcode::EMIT | Opcode::ENDPRIM) {
+            if let Some(k @ 1..) = stream_of(shader, inst)? {
+                return Err(Error::new(
+                    inst.span,
+                    inst.opcode.name(),
+                    format!(
+                        "names vertex stream {k}: HLSL geometry shaders have more than one \
+                         stream only for point lists; this translation writes stream 0 only"
+                    ),
+                ));
+            }
+        }
+    }
+    let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
+    let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
+    let defect =
+        |e: crate::WriteError| Error::new(tgsi::ir::Span::default(), "GEOM", e.to_string());
+    let info = validate(&module).map_err(defect)?;
+    let Output::Text(hlsl) = write(&module, &info, Target::Hlsl, write_options).map_err(defect)?
+    else {
+        return Err(defect(crate::WriteError::Validation("HLSL is text".into())));
+    };
+    write_stage(&stage, shader, options, &hlsl)
+}
+
+/// A member of a vertex structure: its HLSL type and name, and its semantic.
+type Member = (&'static str, String, String);
+
+/// The geometry shader: naga's HLSL of the translation with the stage's parts.
+fn write_stage(
+    gs: &GeometryStage,
+    shader: &Shader,
+    options: &Options,
+    hlsl: &str,
+) -> Result<String> {
+    const STAGE: &str = "HLSL geometry-shader";
+    let layout = &gs.layout;
+    let vertices = layout.vertices_per_primitive;
+    // Input members by name (a location read twice is declared once).
+    let mut inputs: BTreeMap<String, Member> = BTreeMap::new();
+    let mut prologue =
+        format!("    {PRIMITIVE} = {PRIMITIVE_ID};\n    {INVOCATION} = {INSTANCE_ID};\n");
+    for d in declared(shader, File::Input) {
+        let Some(semantic) = d.semantic else {
+            return Err(d.refuse("IN", "a geometry-shader input needs a semantic"));
+        };
+        let member = match semantic {
+            Semantic::PrimId => continue,
+            Semantic::Position => ("float4", "position".into(), "SV_Position".into()),
+            _ => match options.varying_location(semantic, d.semantic_index) {
+                Some(l) if semantic != Semantic::PSize => {
+                    ("float4", format!("loc{l}"), format!("LOC{l}"))
+                }
+                _ => return Err(d.refuse("IN", format!("{semantic} has no {STAGE} input"))),
+            },
+        };
+        for v in 0..vertices {
+            let slot = 1 + v * layout.input_stride + d.index;
+            let _ = writeln!(
+                prologue,
+                "    {INPUTS}.inputs[{slot}] = asuint({INPUT_VERTICES}[{v}].{});",
+                member.1
+            );
+        }
+        inputs.insert(member.1.clone(), member);
+    }
+    // Output members, and the statements that fill them from the recorded registers.
+    let mut outputs: BTreeMap<String, Member> = BTreeMap::new();
+    let mut fill = String::new();
+    let declared_outputs = declared(shader, File::Output);
+    let clip = |outputs: &mut BTreeMap<String, Member>| {
+        outputs.insert(
+            "clip".into(),
+            (
+                "float",
+                format!("clip[{CLIP_PLANES}]"),
+                "SV_ClipDistance".into(),
+            ),
+        );
+    };
+    for (k, &index) in layout.outputs.iter().enumerate() {
+        let Some(d) = declared_outputs.iter().find(|d| d.index == index) else {
+            continue;
+        };
+        let Some(semantic) = d.semantic else {
+            return Err(d.refuse("OUT", "an output needs a semantic"));
+        };
+        let words = format!("{OUTPUTS}[{k}]");
+        let system = |ty, name: &str, value: String, hlsl_semantic: &str| {
+            let line = format!("    v.{name} = {value};\n");
+            (line, (ty, name.to_string(), hlsl_semantic.to_string()))
+        };
+        let (line, member) = match semantic {
+            Semantic::Position => system(
+                "float4",
+                "position",
+                format!("asfloat({words})"),
+                "SV_Position",
+            ),
+            Semantic::Layer => system(
+                "uint",
+                "layer",
+                format!("{words}.x"),
+                "SV_RenderTargetArrayIndex",
+            ),
+            Semantic::ViewportIndex => system(
+                "uint",
+                "viewport",
+                format!("{words}.x"),
+                "SV_ViewportArrayIndex",
+            ),
+            Semantic::PrimId => system("uint", "primitive", format!("{words}.x"), "SV_PrimitiveID"),
+            Semantic::ClipVertex if gs.clip_vertex.is_some() => {
+                clip(&mut outputs);
+                for i in 0..CLIP_PLANES {
+                    let _ = writeln!(fill, "    v.clip[{i}] = {CLIP_DISTANCES}[{i}];");
+                }
+                continue;
+            }
+            _ => {
+                let location = options
+                    .varying_location(semantic, d.semantic_index)
+                    .filter(|_| !matches!(semantic, Semantic::PSize | Semantic::ClipVertex))
+                    .ok_or_else(|| d.refuse("OUT", format!("{semantic} has no {STAGE} output")))?;
+                if semantic == Semantic::ClipDist {
+                    // Pixel shaders read the varying; clipping uses the system value.
+                    clip(&mut outputs);
+                    for c in 0..4 {
+                        let i = 4 * d.semantic_index + c;
+                        if i < CLIP_PLANES {
+                            let _ = writeln!(fill, "    v.clip[{i}] = asfloat({words}[{c}]);");
+                        }
+                    }
+                }
+                let name = format!("loc{location}");
+                system(
+                    "float4",
+                    &name,
+                    format!("asfloat({words})"),
+                    &format!("LOC{location}"),
+                )
+            }
+        };
+        fill.push_str(&line);
+        outputs.insert(member.1.clone(), member);
+    }
+    let capacity = layout.max_vertices.max(1);
+    let mut declarations = String::new();
+    for (name, members) in [(VERTEX_IN, &inputs), (VERTEX_OUT, &outputs)] {
+        let _ = writeln!(declarations, "struct {name} {{");
+        for (ty, member, semantic) in members.values() {
+            let _ = writeln!(declarations, "    {ty} {member} : {semantic};");
+        }
+        let _ = writeln!(declarations, "}};\n");
+    }
+    let _ = write!(
+        declarations,
+        "static {VERTEX_IN} {INPUT_VERTICES}[{vertices}];\n\
+         static uint {PRIMITIVE_ID};\n\
+         static uint {INSTANCE_ID};\n\
+         static {VERTEX_OUT} {RECORDED}[{capacity}];\n\
+         static bool {STRIP_ENDS}[{capacity}];\n\
+         static uint {RECORDED_COUNT};\n\n"
+    );
+    let emit = format!(
+        "    if ({RECORDED_COUNT} >= {capacity}u) {{\n        return;\n    }}\n\
+         \x20   {VERTEX_OUT} v = ({VERTEX_OUT})0;\n{fill}\
+         \x20   {RECORDED}[{RECORDED_COUNT}] = v;\n\
+         \x20   {STRIP_ENDS}[{RECORDED_COUNT}] = false;\n\
+         \x20   {RECORDED_COUNT} += 1u;\n"
+    );
+    let end = format!(
+        "    if ({RECORDED_COUNT} > 0u) {{\n        {STRIP_ENDS}[{RECORDED_COUNT} - 1u] = true;\n    }}\n"
+    );
+    let mut text = hlsl.to_string();
+    for &(k, _, _) in &gs.streams {
+        text = replace_body(&text, &format!("{EMIT}{k}"), &emit)?;
+        text = replace_body(&text, &format!("{END_PRIMITIVE}{k}"), &end)?;
+    }
+    text = replace_body(&text, PROLOGUE, &prologue)?;
+    text = replace_body(&text, FINISH, "")?;
+    let compute_entry = "[numthreads(1, 1, 1)]\nvoid main()\n";
+    if !text.contains(compute_entry) {
+        return Err(defect("no compute entry point"));
+    }
+    let text = text.replacen(compute_entry, &format!("void {BODY}()\n"), 1);
+    let (primitive, stream) = hlsl_primitives(layout.input, layout.output);
+    let entry = format!(
+        "[maxvertexcount({capacity})]\n\
+         [instance({instances})]\n\
+         void main({primitive} {VERTEX_IN} tgsi_input[{vertices}], \
+         uint tgsi_primitive_in : SV_PrimitiveID, uint tgsi_instance_in : SV_GSInstanceID, \
+         inout {stream}<{VERTEX_OUT}> tgsi_stream)\n\
+         {{\n\
+         \x20   for (uint v = 0u; v < {vertices}u; v++) {{\n\
+         \x20       {INPUT_VERTICES}[v] = tgsi_input[v];\n\
+         \x20   }}\n\
+         \x20   {PRIMITIVE_ID} = tgsi_primitive_in;\n\
+         \x20   {INSTANCE_ID} = tgsi_instance_in;\n\
+         \x20   {RECORDED_COUNT} = 0u;\n\
+         \x20   {BODY}();\n\
+         \x20   for (uint i = 0u; i < {RECORDED_COUNT}; i++) {{\n\
+         \x20       tgsi_stream.Append({RECORDED}[i]);\n\
+         \x20       if ({STRIP_ENDS}[i]) {{\n\
+         \x20           tgsi_stream.RestartStrip();\n\
+         \x20       }}\n\
+         \x20   }}\n\
+         }}\n",
+        instances = layout.invocations,
+    );
+    Ok(format!("{declarations}{text}\n{entry}"))
+}
+
+/// HLSL's input primitive and output stream type.
+fn hlsl_primitives(input: Primitive, output: Primitive) -> (&'static str, &'static str) {
+    let input = match input {
+        Primitive::Points => "point",
+        Primitive::Lines => "line",
+        Primitive::LinesAdjacency => "lineadj",
+        Primitive::TrianglesAdjacency => "triangleadj",
+        _ => "triangle",
+    };
+    let output = match output {
+        Primitive::Points => "PointStream",
+        Primitive::LineStrip => "LineStream",
+        _ => "TriangleStream",
+    };
+    (input, output)
+}
+
+/// A failure to find what naga's HLSL back end is known to write (a translator defect).
+fn defect(what: &str) -> Error {
+    Error::new(
+        tgsi::ir::Span::default(),
+        "HLSL",
+        format!("naga's HLSL is not as expected: {what}"),
+    )
+}
+
+/// Gives the parameterless function `name` of naga's HLSL the body `body` (then `return;`).
+fn replace_body(hlsl: &str, name: &str, body: &str) -> Result<String> {
+    let head = format!("void {}()\n{{\n", written_name(name));
+    let start = hlsl.find(&head).ok_or_else(|| defect(name))? + head.len();
+    let end = hlsl[start..]
+        .find("\n}\n")
+        .map(|e| start + e + 1)
+        .ok_or_else(|| defect(name))?;
+    Ok(format!(
+        "{}{body}    return;\n{}",
+        &hlsl[..start],
+        &hlsl[end..]
+    ))
+}
