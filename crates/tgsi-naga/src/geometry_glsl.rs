@@ -93,6 +93,17 @@ pub fn geometry_glsl(
     options: &Options,
     write_options: &WriteOptions,
 ) -> Result<String> {
+    let (module, stage) = translate_geometry_stage(shader, options)?;
+    let text = naga_glsl(&module, "GEOM", write_options)?;
+    stage.write_glsl(shader, options, &text)
+}
+
+/// The translation of a geometry shader for a geometry stage (GLSL's or HLSL's), and its
+/// emitting functions.
+pub(crate) fn translate_geometry_stage(
+    shader: &Shader,
+    options: &Options,
+) -> Result<(naga::Module, Rc<GeometryStage>)> {
     if shader.processor != tgsi::Processor::Geometry {
         return Err(Error::new(
             tgsi::ir::Span::default(),
@@ -102,8 +113,7 @@ pub fn geometry_glsl(
     }
     let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
     let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
-    let text = naga_glsl(&module, "GEOM", write_options)?;
-    stage.write_glsl(shader, options, &text)
+    Ok((module, stage))
 }
 
 impl Translator<'_> {

@@ -26,9 +26,10 @@ use tgsi::Shader;
 
 use crate::error::{Error, Result};
 use crate::geometry_glsl::{
-    stream_of, GeometryStage, CLIP_DISTANCES, EMIT, END_PRIMITIVE, FINISH, INVOCATION, PRIMITIVE,
+    stream_of, translate_geometry_stage, GeometryStage, CLIP_DISTANCES, EMIT, END_PRIMITIVE,
+    FINISH, INVOCATION, PRIMITIVE,
 };
-use crate::glsl_stage::{declared, written_name, INPUTS, OUTPUTS, PROLOGUE};
+use crate::glsl_stage::{declared, replace_function_body, Braces, INPUTS, OUTPUTS, PROLOGUE};
 use crate::interface::CLIP_PLANES;
 use crate::targets::{validate, write, Output, Target, WriteOptions};
 use crate::translate::Options;
@@ -68,13 +69,6 @@ pub fn geometry_hlsl(
     options: &Options,
     write_options: &WriteOptions,
 ) -> Result<String> {
-    if shader.processor != tgsi::Processor::Geometry {
-        return Err(Error::new(
-            tgsi::ir::Span::default(),
-            shader.processor.name(),
-            "is not a geometry shader",
-        ));
-    }
     for inst in &shader.instructions {
         if matches!(inst.opcode, Opcode::EMIT | Opcode::ENDPRIM) {
             if let Some(k @ 1..) = stream_of(shader, inst)? {
@@ -89,8 +83,7 @@ pub fn geometry_hlsl(
             }
         }
     }
-    let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
-    let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
+    let (module, stage) = translate_geometry_stage(shader, options)?;
     let defect =
         |e: crate::WriteError| Error::new(tgsi::ir::Span::default(), "GEOM", e.to_string());
     let info = validate(&module).map_err(defect)?;
@@ -252,11 +245,11 @@ fn write_stage(
     );
     let mut text = hlsl.to_string();
     for &(k, _, _) in &gs.streams {
-        text = replace_body(&text, &format!("{EMIT}{k}"), &emit)?;
-        text = replace_body(&text, &format!("{END_PRIMITIVE}{k}"), &end)?;
+        text = replace_function_body(&text, Braces::Hlsl, &format!("{EMIT}{k}"), &emit)?;
+        text = replace_function_body(&text, Braces::Hlsl, &format!("{END_PRIMITIVE}{k}"), &end)?;
     }
-    text = replace_body(&text, PROLOGUE, &prologue)?;
-    text = replace_body(&text, FINISH, "")?;
+    text = replace_function_body(&text, Braces::Hlsl, PROLOGUE, &prologue)?;
+    text = replace_function_body(&text, Braces::Hlsl, FINISH, "")?;
     let compute_entry = "[numthreads(1, 1, 1)]\nvoid main()\n";
     if !text.contains(compute_entry) {
         return Err(defect("no compute entry point"));
@@ -313,19 +306,4 @@ fn defect(what: &str) -> Error {
         "HLSL",
         format!("naga's HLSL is not as expected: {what}"),
     )
-}
-
-/// Gives the parameterless function `name` of naga's HLSL the body `body` (then `return;`).
-fn replace_body(hlsl: &str, name: &str, body: &str) -> Result<String> {
-    let head = format!("void {}()\n{{\n", written_name(name));
-    let start = hlsl.find(&head).ok_or_else(|| defect(name))? + head.len();
-    let end = hlsl[start..]
-        .find("\n}\n")
-        .map(|e| start + e + 1)
-        .ok_or_else(|| defect(name))?;
-    Ok(format!(
-        "{}{body}    return;\n{}",
-        &hlsl[..start],
-        &hlsl[end..]
-    ))
 }

@@ -119,18 +119,48 @@ pub(crate) fn written_name(name: &str) -> String {
     }
 }
 
+/// Where naga's back ends put a function's opening brace.
+#[derive(Clone, Copy)]
+pub(crate) enum Braces {
+    /// On the line of the signature (GLSL).
+    Glsl,
+    /// On a line of its own (HLSL).
+    Hlsl,
+}
+
 /// Gives the parameterless function `name` of naga's GLSL the body `body` (then `return;`).
 pub(crate) fn replace_body(glsl: &str, name: &str, body: &str) -> Result<String> {
-    let head = format!("void {}() {{\n", written_name(name));
-    let start = glsl.find(&head).ok_or_else(|| defect(name))? + head.len();
-    let end = glsl[start..]
+    replace_function_body(glsl, Braces::Glsl, name, body)
+}
+
+/// Gives the parameterless function `name` of naga's GLSL or HLSL (`braces`) the body
+/// `body` (then `return;`).
+pub(crate) fn replace_function_body(
+    text: &str,
+    braces: Braces,
+    name: &str,
+    body: &str,
+) -> Result<String> {
+    let (head, language) = match braces {
+        Braces::Glsl => (format!("void {}() {{\n", written_name(name)), "GLSL"),
+        Braces::Hlsl => (format!("void {}()\n{{\n", written_name(name)), "HLSL"),
+    };
+    let missing = || {
+        Error::new(
+            Span::default(),
+            language,
+            format!("naga's {language} is not as expected: {name}"),
+        )
+    };
+    let start = text.find(&head).ok_or_else(missing)? + head.len();
+    let end = text[start..]
         .find("\n}\n")
         .map(|e| start + e + 1)
-        .ok_or_else(|| defect(name))?;
+        .ok_or_else(missing)?;
     Ok(format!(
         "{}{body}    return;\n{}",
-        &glsl[..start],
-        &glsl[end..]
+        &text[..start],
+        &text[end..]
     ))
 }
 
