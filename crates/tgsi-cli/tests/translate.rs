@@ -501,3 +501,67 @@ fn unknown_target_is_a_usage_error() {
     let out = tgsi(&["translate", &src, "--to", "dxil"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn tessellation_shader_pairs_become_hlsl_hull_and_domain_shaders() {
+    let tcs_text = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\n\
+                    DCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\nDCL OUT[1], TESSOUTER\n\
+                    DCL OUT[2], TESSINNER\nDCL ADDR[0]\nIMM[0] FLT32 {4.0, 0.0, 0.0, 0.0}\n\
+                      0: UARL ADDR[0].x, SV[0].xxxx\n  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n\
+                      2: MOV OUT[1], IMM[0].xxxx\n  3: MOV OUT[2], IMM[0].xxxx\n  4: END\n";
+    let tcs = temp_file("pair.tesc.tgsi", tcs_text);
+    let tes = temp_file(
+        "pair.tese.tgsi",
+        "TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nPROPERTY TES_SPACING 2\nDCL IN[][0], POSITION\n\
+         DCL SV[0], TESSCOORD\nDCL OUT[0], POSITION\n  0: MUL OUT[0], IN[0][0], SV[0].xxxx\n\
+           1: END\n",
+    );
+    let dir = std::env::temp_dir().join(format!("tgsi-translate-hlsl-pair-{}", std::process::id()));
+    let out = tgsi(
+        &[
+            "translate",
+            &tcs,
+            &tes,
+            "--to",
+            "hlsl",
+            "--patch-vertices",
+            "4",
+            "-o",
+        ]
+        .into_iter()
+        .chain([dir.to_str().expect("utf-8")])
+        .collect::<Vec<_>>(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hull = std::fs::read_to_string(dir.join("pair.tesc.hlsl")).expect("hull shader");
+    let domain = std::fs::read_to_string(dir.join("pair.tese.hlsl")).expect("domain shader");
+    assert!(hull.contains("[outputcontrolpoints(3)]"), "{hull}");
+    assert!(hull.contains("InputPatch<TgsiHsVertexIn, 4>"), "{hull}");
+    assert!(domain.contains("[domain(\"tri\")]"), "{domain}");
+    // Alone, either needs the other.
+    let out = tgsi(&["translate", &tcs, "--to", "hlsl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("give the control and the evaluation shader together"),
+        "{err}"
+    );
+    // An error names the shader it is in.
+    let barrier = temp_file(
+        "barrier.tesc.tgsi",
+        &tcs_text.replace("  4: END", "  4: BARRIER\n  5: END"),
+    );
+    let out = tgsi(
+        &["translate", &barrier, &tes, "--to", "hlsl", "-o"]
+            .into_iter()
+            .chain([dir.to_str().expect("utf-8")])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("barrier.tesc.tgsi:14:6: BARRIER: "), "{err}");
+}

@@ -17,10 +17,9 @@
 //! so EMIT and ENDPRIM on streams other than 0 are refused, as are point sizes (HLSL has
 //! none).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use tgsi::enums::{File, Primitive, Semantic};
+use tgsi::enums::Primitive;
 use tgsi::opcode::Opcode;
 use tgsi::Shader;
 
@@ -29,9 +28,11 @@ use crate::geometry_glsl::{
     stream_of, translate_geometry_stage, GeometryStage, CLIP_DISTANCES, EMIT, END_PRIMITIVE,
     FINISH, INVOCATION, PRIMITIVE,
 };
-use crate::glsl_stage::{declared, replace_function_body, Braces, INPUTS, OUTPUTS, PROLOGUE};
-use crate::interface::CLIP_PLANES;
-use crate::targets::{validate, write, Output, Target, WriteOptions};
+use crate::glsl_stage::{replace_function_body, Braces, INPUTS, PROLOGUE};
+use crate::hlsl_stage::{
+    entry_point_as_function, input_members, naga_hlsl, structure, vertex_outputs,
+};
+use crate::targets::WriteOptions;
 use crate::translate::Options;
 
 /// What the writer declares: the input and output vertex structures, the entry point's
@@ -84,18 +85,9 @@ pub fn geometry_hlsl(
         }
     }
     let (module, stage) = translate_geometry_stage(shader, options)?;
-    let defect =
-        |e: crate::WriteError| Error::new(tgsi::ir::Span::default(), "GEOM", e.to_string());
-    let info = validate(&module).map_err(defect)?;
-    let Output::Text(hlsl) = write(&module, &info, Target::Hlsl, write_options).map_err(defect)?
-    else {
-        return Err(defect(crate::WriteError::Validation("HLSL is text".into())));
-    };
+    let hlsl = naga_hlsl(&module, "GEOM", write_options)?;
     write_stage(&stage, shader, options, &hlsl)
 }
-
-/// A member of a vertex structure: its HLSL type and name, and its semantic.
-type Member = (&'static str, String, String);
 
 /// The geometry shader: naga's HLSL of the translation with the stage's parts.
 fn write_stage(
@@ -107,131 +99,30 @@ fn write_stage(
     const STAGE: &str = "HLSL geometry-shader";
     let layout = &gs.layout;
     let vertices = layout.vertices_per_primitive;
-    // Input members by name (a location read twice is declared once).
-    let mut inputs: BTreeMap<String, Member> = BTreeMap::new();
+    let (inputs, read) = input_members(shader, options, STAGE, |_| true)?;
     let mut prologue =
         format!("    {PRIMITIVE} = {PRIMITIVE_ID};\n    {INVOCATION} = {INSTANCE_ID};\n");
-    for d in declared(shader, File::Input) {
-        let Some(semantic) = d.semantic else {
-            return Err(d.refuse("IN", "a geometry-shader input needs a semantic"));
-        };
-        let member = match semantic {
-            Semantic::PrimId => continue,
-            Semantic::Position => ("float4", "position".into(), "SV_Position".into()),
-            _ => match options.varying_location(semantic, d.semantic_index) {
-                Some(l) if semantic != Semantic::PSize => {
-                    ("float4", format!("loc{l}"), format!("LOC{l}"))
-                }
-                _ => return Err(d.refuse("IN", format!("{semantic} has no {STAGE} input"))),
-            },
-        };
+    for (d, member) in &read {
         for v in 0..vertices {
             let slot = 1 + v * layout.input_stride + d.index;
             let _ = writeln!(
                 prologue,
-                "    {INPUTS}.inputs[{slot}] = asuint({INPUT_VERTICES}[{v}].{});",
-                member.1
+                "    {INPUTS}.inputs[{slot}] = asuint({INPUT_VERTICES}[{v}].{member});"
             );
         }
-        inputs.insert(member.1.clone(), member);
     }
-    // Output members, and the statements that fill them from the recorded registers.
-    let mut outputs: BTreeMap<String, Member> = BTreeMap::new();
-    let mut fill = String::new();
-    let declared_outputs = declared(shader, File::Output);
-    let clip = |outputs: &mut BTreeMap<String, Member>| {
-        outputs.insert(
-            "clip".into(),
-            (
-                "float",
-                format!("clip[{CLIP_PLANES}]"),
-                "SV_ClipDistance".into(),
-            ),
-        );
-    };
-    for (k, &index) in layout.outputs.iter().enumerate() {
-        let Some(d) = declared_outputs.iter().find(|d| d.index == index) else {
-            continue;
-        };
-        let Some(semantic) = d.semantic else {
-            return Err(d.refuse("OUT", "an output needs a semantic"));
-        };
-        let words = format!("{OUTPUTS}[{k}]");
-        let system = |ty, name: &str, value: String, hlsl_semantic: &str| {
-            let line = format!("    v.{name} = {value};\n");
-            (line, (ty, name.to_string(), hlsl_semantic.to_string()))
-        };
-        let (line, member) = match semantic {
-            Semantic::Position => system(
-                "float4",
-                "position",
-                format!("asfloat({words})"),
-                "SV_Position",
-            ),
-            Semantic::Layer => system(
-                "uint",
-                "layer",
-                format!("{words}.x"),
-                "SV_RenderTargetArrayIndex",
-            ),
-            Semantic::ViewportIndex => system(
-                "uint",
-                "viewport",
-                format!("{words}.x"),
-                "SV_ViewportArrayIndex",
-            ),
-            Semantic::PrimId => system("uint", "primitive", format!("{words}.x"), "SV_PrimitiveID"),
-            Semantic::ClipVertex if gs.clip_vertex.is_some() => {
-                clip(&mut outputs);
-                for i in 0..CLIP_PLANES {
-                    let _ = writeln!(fill, "    v.clip[{i}] = {CLIP_DISTANCES}[{i}];");
-                }
-                continue;
-            }
-            _ => {
-                let location = options
-                    .varying_location(semantic, d.semantic_index)
-                    .filter(|_| !matches!(semantic, Semantic::PSize | Semantic::ClipVertex))
-                    .ok_or_else(|| d.refuse("OUT", format!("{semantic} has no {STAGE} output")))?;
-                if semantic == Semantic::ClipDist {
-                    // Pixel shaders read the varying; clipping uses the system value.
-                    clip(&mut outputs);
-                    for c in 0..4 {
-                        let i = 4 * d.semantic_index + c;
-                        if i < CLIP_PLANES {
-                            let _ = writeln!(fill, "    v.clip[{i}] = asfloat({words}[{c}]);");
-                        }
-                    }
-                }
-                let name = format!("loc{location}");
-                system(
-                    "float4",
-                    &name,
-                    format!("asfloat({words})"),
-                    &format!("LOC{location}"),
-                )
-            }
-        };
-        fill.push_str(&line);
-        outputs.insert(member.1.clone(), member);
-    }
+    let clip_vertex = gs.clip_vertex.is_some().then_some(CLIP_DISTANCES);
+    let (outputs, fill) = vertex_outputs(shader, &layout.outputs, options, STAGE, clip_vertex)?;
     let capacity = layout.max_vertices.max(1);
-    let mut declarations = String::new();
-    for (name, members) in [(VERTEX_IN, &inputs), (VERTEX_OUT, &outputs)] {
-        let _ = writeln!(declarations, "struct {name} {{");
-        for (ty, member, semantic) in members.values() {
-            let _ = writeln!(declarations, "    {ty} {member} : {semantic};");
-        }
-        let _ = writeln!(declarations, "}};\n");
-    }
-    let _ = write!(
-        declarations,
-        "static {VERTEX_IN} {INPUT_VERTICES}[{vertices}];\n\
+    let declarations = format!(
+        "{}{}static {VERTEX_IN} {INPUT_VERTICES}[{vertices}];\n\
          static uint {PRIMITIVE_ID};\n\
          static uint {INSTANCE_ID};\n\
          static {VERTEX_OUT} {RECORDED}[{capacity}];\n\
          static bool {STRIP_ENDS}[{capacity}];\n\
-         static uint {RECORDED_COUNT};\n\n"
+         static uint {RECORDED_COUNT};\n\n",
+        structure(VERTEX_IN, &inputs),
+        structure(VERTEX_OUT, &outputs),
     );
     let emit = format!(
         "    if ({RECORDED_COUNT} >= {capacity}u) {{\n        return;\n    }}\n\
@@ -250,11 +141,7 @@ fn write_stage(
     }
     text = replace_function_body(&text, Braces::Hlsl, PROLOGUE, &prologue)?;
     text = replace_function_body(&text, Braces::Hlsl, FINISH, "")?;
-    let compute_entry = "[numthreads(1, 1, 1)]\nvoid main()\n";
-    if !text.contains(compute_entry) {
-        return Err(defect("no compute entry point"));
-    }
-    let text = text.replacen(compute_entry, &format!("void {BODY}()\n"), 1);
+    let text = entry_point_as_function(&text, BODY)?;
     let (primitive, stream) = hlsl_primitives(layout.input, layout.output);
     let entry = format!(
         "[maxvertexcount({capacity})]\n\
@@ -297,13 +184,4 @@ fn hlsl_primitives(input: Primitive, output: Primitive) -> (&'static str, &'stat
         _ => "TriangleStream",
     };
     (input, output)
-}
-
-/// A failure to find what naga's HLSL back end is known to write (a translator defect).
-fn defect(what: &str) -> Error {
-    Error::new(
-        tgsi::ir::Span::default(),
-        "HLSL",
-        format!("naga's HLSL is not as expected: {what}"),
-    )
 }

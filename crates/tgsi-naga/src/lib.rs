@@ -19,8 +19,9 @@
 //! ([`Options::tessellation_as_compute`]). GLSL has those stages:
 //! [`geometry_glsl`](fn@geometry_glsl) and [`tessellation_glsl`](fn@tessellation_glsl)
 //! write GLSL geometry and tessellation shaders around naga's GLSL of a one-invocation
-//! translation (see `glsl_stage`), and [`geometry_hlsl`](fn@geometry_hlsl) an HLSL geometry
-//! shader around naga's HLSL of the same translation.
+//! translation (see `glsl_stage`), and [`geometry_hlsl`](fn@geometry_hlsl) and
+//! [`tessellation_hlsl`](fn@tessellation_hlsl) HLSL geometry, hull and domain shaders around
+//! naga's HLSL of the same translations.
 
 mod alu;
 mod body;
@@ -33,6 +34,7 @@ mod geometry_hlsl;
 mod glsl_builtins;
 mod glsl_stage;
 mod hlsl_repair;
+mod hlsl_stage;
 pub mod image_buffer;
 mod integer_sampling;
 mod interface;
@@ -49,6 +51,7 @@ mod spv_repair;
 mod targets;
 pub mod tess_compute;
 mod tess_glsl;
+mod tess_hlsl;
 mod texture;
 mod translate;
 mod vertex_compute;
@@ -68,6 +71,7 @@ pub use resources::{
 pub use targets::{validate, write, Output, Target, WriteError, WriteOptions};
 pub use tess_compute::{control_vertices_out, TESS_EVAL_WORKGROUP_SIZE};
 pub use tess_glsl::tessellation_glsl;
+pub use tess_hlsl::tessellation_hlsl;
 pub use texture::sampler_targets;
 pub use translate::{
     CompareFunc, CoordinateWrap, DepthCompare, LodQuery, MipFilter, Options, TexelSampler, Wrap,

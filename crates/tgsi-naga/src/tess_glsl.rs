@@ -48,20 +48,20 @@ use crate::translate::{Options, Translator};
 use crate::vertex_compute::{declared_outputs, vertex_io_strides};
 
 /// The functions whose GLSL bodies the writer gives.
-const END: &str = "tgsi_end";
-const PUBLISH: &str = "tgsi_publish";
-const GATHER: &str = "tgsi_gather";
+pub(crate) const END: &str = "tgsi_end";
+pub(crate) const PUBLISH: &str = "tgsi_publish";
+pub(crate) const GATHER: &str = "tgsi_gather";
 /// Written out in `main` as `tgsi_publish(); barrier(); tgsi_gather();`.
-const BARRIER: &str = "tgsi_barrier";
+pub(crate) const BARRIER: &str = "tgsi_barrier";
 
 /// The private variables those bodies read and write.
-const VERTICES_IN: &str = "tgsi_vertices_in";
-const PRIMITIVE: &str = "tgsi_primitive";
-const INVOCATION: &str = "tgsi_invocation";
-const TESS_COORD: &str = "tgsi_tess_coord";
-const TESS_OUTER: &str = "tgsi_tess_outer";
-const TESS_INNER: &str = "tgsi_tess_inner";
-const OUTPUT_FILE: &str = "tgsi_output_file";
+pub(crate) const VERTICES_IN: &str = "tgsi_vertices_in";
+pub(crate) const PRIMITIVE: &str = "tgsi_primitive";
+pub(crate) const INVOCATION: &str = "tgsi_invocation";
+pub(crate) const TESS_COORD: &str = "tgsi_tess_coord";
+pub(crate) const TESS_OUTER: &str = "tgsi_tess_outer";
+pub(crate) const TESS_INNER: &str = "tgsi_tess_inner";
+pub(crate) const OUTPUT_FILE: &str = "tgsi_output_file";
 const SEEN: &str = "tgsi_outputs_seen";
 
 /// The GLSL of the outer and inner tessellation levels as `uvec4` words.

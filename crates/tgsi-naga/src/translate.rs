@@ -334,9 +334,10 @@ fn stage(shader: &Shader) -> Result<ShaderStage> {
             Span::default(),
             other.name(),
             "naga 30 has no tessellation stages: translate it to GLSL, which has them \
-             (tgsi_naga::tessellation_glsl, `tgsi translate --to glsl`), or as a compute \
-             shader (Options::tessellation_as_compute, `tgsi translate \
-             --tessellation-as-compute`)",
+             (tgsi_naga::tessellation_glsl, `tgsi translate --to glsl`), to HLSL with its \
+             partner as hull and domain shaders (tgsi_naga::tessellation_hlsl, `tgsi \
+             translate tcs.tgsi tes.tgsi --to hlsl`), or as a compute shader \
+             (Options::tessellation_as_compute, `tgsi translate --tessellation-as-compute`)",
         )),
     }
 }

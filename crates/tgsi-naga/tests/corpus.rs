@@ -7,7 +7,8 @@
 //! default) and checks them with `spirv-val`, `glslangValidator` (Debian `spirv-tools`,
 //! `glslang-tools`) and Slang (`tools/hlslc`, see `support/hlsl_check.rs`; geometry
 //! shaders as HLSL geometry shaders, [`tgsi_naga::geometry_hlsl`], tessellation shaders as
-//! HLSL compute shaders); each target's translation
+//! hull and domain shaders, [`tgsi_naga::tessellation_hlsl`], each paired with a partner
+//! from the corpus); each target's translation
 //! has its options ([`tgsi_naga::options_for`]: GLSL without 64-bit integers, built-ins
 //! naga lacks through each writer), and geometry and tessellation
 //! shaders become GLSL geometry and tessellation shaders ([`tgsi_naga::geometry_glsl`],
@@ -31,7 +32,8 @@ use hlsl_check::{Hlslc, Stage};
 /// glslang, Slang): every shader, in both languages (what naga's IR cannot hold, SPIR-V and
 /// GLSL get through their writers: `Options::spirv_builtins`, `Options::glsl_builtins`);
 /// as HLSL, all but those that need such built-ins (LAYER and HELPER_INVOCATION in a
-/// fragment shader, CLOCK), write PSIZE (HLSL has no point size) or make a biased depth comparison
+/// fragment shader, CLOCK), read or write PSIZE (HLSL has no point size), have control
+/// points wait for each other (BARRIER) or make a biased depth comparison
 /// (HLSL's `SampleCmpBias` is shader model 6.8's; naga writes none).
 const FLOORS: [(&str, usize, usize, usize, usize); 10] = [
     ("mesa/vs", 700, 700, 700, 700),
@@ -42,8 +44,8 @@ const FLOORS: [(&str, usize, usize, usize, usize); 10] = [
     ("virgl/fs", 563, 563, 563, 558),
     ("virgl/cs", 228, 228, 228, 227),
     ("virgl/gs", 304, 304, 304, 303),
-    ("virgl/tcs", 238, 238, 238, 238),
-    ("virgl/tes", 30, 30, 30, 30),
+    ("virgl/tcs", 238, 238, 238, 233),
+    ("virgl/tes", 30, 30, 30, 29),
 ];
 
 fn shared() -> PathBuf {
@@ -139,6 +141,22 @@ fn corpus_translates_and_validates() {
         .flat_map(|corpus| stages.map(|(stage, ext)| (corpus, stage, ext)))
         .filter(|&(corpus, _, _)| root.join(corpus).is_dir())
         .filter(|&(corpus, stage, _)| root.join(corpus).join(stage).is_dir());
+    // HLSL needs a tessellation shader's partner: each control shader of the corpus is
+    // paired with an evaluation shader of the corpus and each evaluation shader with a
+    // control shader (the k-th with the k-th, round the list; partners the translation
+    // refuses, such as control shaders with BARRIER, are passed over).
+    let pool = |stage: &str| -> Vec<tgsi::Shader> {
+        let dir = root.join("virgl").join(stage);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|f| tgsi::parse(&std::fs::read_to_string(f).ok()?).ok())
+            .collect()
+    };
+    let (controls, evaluations) = (pool("tcs"), pool("tes"));
     for (corpus, stage, ext) in all {
         let stage_options = |options: tgsi_naga::Options| tgsi_naga::Options {
             geometry_as_compute: stage == "gs",
@@ -157,7 +175,7 @@ fn corpus_translates_and_validates() {
         let mut spirv_files = Vec::new();
         let mut glsl_files = Vec::new();
         let mut hlsl_files = Vec::new();
-        for file in &files {
+        for (k, file) in files.iter().enumerate() {
             tally.total += 1;
             let text = std::fs::read_to_string(file).expect("read shader");
             let shader = match tgsi::parse(&text) {
@@ -217,8 +235,44 @@ fn corpus_translates_and_validates() {
                 Target::Hlsl,
                 hlsl_write.hlsl_shader_model,
             ));
-            // Geometry shaders as HLSL geometry shaders.
-            let hlsl = if stage == "gs" {
+            // Geometry shaders as HLSL geometry shaders, tessellation shaders as hull and
+            // domain shaders.
+            let tessellation = |control: &tgsi::Shader, evaluation: &tgsi::Shader| {
+                let options = tgsi_naga::Options {
+                    tessellation_as_compute: false,
+                    ..hlsl_options.clone()
+                };
+                let n = tgsi_naga::control_vertices_out(control).map_err(|e| e.to_string())?;
+                tgsi_naga::tessellation_hlsl(control, evaluation, n, &options, &hlsl_write)
+                    .map_err(|(p, e)| (p, format!("{}: {}", e.item, e.reason)))
+                    .map_err(|(p, e)| format!("{}: {e}", p.name()))
+            };
+            let partnered = |pool: &[tgsi::Shader], half: usize| {
+                let tries = pool.len().max(1);
+                let mut last = Err("no partner in the corpus".to_string());
+                for i in 0..tries {
+                    let Some(partner) = pool.get((k + i) % pool.len().max(1)) else {
+                        break;
+                    };
+                    let pair = if half == 0 {
+                        tessellation(&shader, partner)
+                    } else {
+                        tessellation(partner, &shader)
+                    };
+                    let own = if half == 0 { "TESS_CTRL" } else { "TESS_EVAL" };
+                    match pair {
+                        Ok(texts) => return Ok(Output::Text(texts[half].clone())),
+                        Err(e) if e.starts_with(own) => return Err(e),
+                        Err(e) => last = Err(e),
+                    }
+                }
+                last
+            };
+            let hlsl = if stage == "tcs" {
+                partnered(&evaluations, 0)
+            } else if stage == "tes" {
+                partnered(&controls, 1)
+            } else if stage == "gs" {
                 let options = tgsi_naga::Options {
                     geometry_as_compute: false,
                     ..hlsl_options.clone()
@@ -311,6 +365,8 @@ fn corpus_translates_and_validates() {
                 "vs" => Stage::Vertex,
                 "fs" => Stage::Fragment,
                 "gs" => Stage::Geometry,
+                "tcs" => Stage::Hull,
+                "tes" => Stage::Domain,
                 _ => Stage::Compute,
             };
             let paths: Vec<PathBuf> = hlsl_files.iter().map(|(p, _)| p.clone()).collect();

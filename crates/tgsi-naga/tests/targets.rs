@@ -1383,3 +1383,124 @@ IMM[0] UINT32 {0, 1, 0, 0}
     let point_size = refused(&GS.replace("DCL OUT[4], PRIM_ID", "DCL OUT[4], PSIZE"));
     assert!(point_size.contains("PSIZE"), "{point_size}");
 }
+
+/// A control and an evaluation shader become an HLSL hull and domain shader
+/// (`tgsi_naga::tessellation_hlsl`): the domain, partitioning and winding of the evaluation
+/// shader on the hull shader (GL's clockwise is D3D's counter-clockwise), the input patch
+/// size given, a patch-constant function running every invocation, the factors as
+/// `SV_TessFactor` and `SV_InsideTessFactor`, `PATCH` outputs read back by the domain
+/// shader, the primitive's number passed to the patch-constant function in the control
+/// points; Slang compiles both when it is here. BARRIER and point sizes are refused, each
+/// with the shader it is in.
+#[test]
+fn tessellation_shaders_as_hlsl_hull_and_domain_shaders() {
+    const TCS: &str = "TESS_CTRL
+PROPERTY TCS_VERTICES_OUT 4
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[0]
+DCL SV[0], INVOCATIONID
+DCL SV[1], PRIM_ID
+DCL OUT[][0], POSITION
+DCL OUT[][1], GENERIC[2]
+DCL OUT[2], TESSOUTER
+DCL OUT[3], TESSINNER
+DCL OUT[4], PATCH[1]
+DCL TEMP[0]
+DCL ADDR[0]
+IMM[0] FLT32 {2.0, 3.0, 0.0, 0.0}
+  0: UARL ADDR[0].x, SV[0].xxxx
+  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]
+  2: ADD OUT[ADDR[0].x][1], IN[ADDR[0].x][1], IMM[0].xxxx
+  3: MOV OUT[2], IMM[0].xxxx
+  4: MOV OUT[3].xy, IMM[0].yyyy
+  5: U2F TEMP[0].x, SV[1].xxxx
+  6: MOV OUT[4], TEMP[0].xxxx
+  7: END
+";
+    const TES: &str = "TESS_EVAL
+PROPERTY TES_PRIM_MODE 7
+PROPERTY TES_SPACING 1
+PROPERTY TES_VERTEX_ORDER_CW 1
+PROPERTY TES_POINT_MODE 0
+DCL IN[][0], POSITION
+DCL IN[][1], GENERIC[2]
+DCL IN[2], PATCH[1]
+DCL IN[3], TESSOUTER
+DCL SV[0], TESSCOORD
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[4]
+DCL TEMP[0]
+  0: MUL TEMP[0], IN[0][0], SV[0].xxxx
+  1: MAD OUT[0], IN[3][0], SV[0].yyyy, TEMP[0]
+  2: ADD OUT[1], IN[2], IN[1][1]
+  3: END
+";
+    let options = tgsi_naga::options_for(Target::Hlsl);
+    let write = WriteOptions::default();
+    let (tcs, tes) = (
+        tgsi::parse(TCS).expect("tcs"),
+        tgsi::parse(TES).expect("tes"),
+    );
+    let [hull, domain] = tgsi_naga::tessellation_hlsl(&tcs, &tes, 3, &options, &write)
+        .unwrap_or_else(|(p, e)| panic!("{}: {e}", p.name()));
+    for expected in [
+        "[domain(\"quad\")]",
+        "[partitioning(\"fractional_even\")]",
+        "[outputtopology(\"triangle_ccw\")]",
+        "[outputcontrolpoints(4)]",
+        "[patchconstantfunc(\"tgsi_patch_constants\")]",
+        "InputPatch<TgsiHsVertexIn, 3> tgsi_patch",
+        "const OutputPatch<TgsiHsControlPoint, 4> tgsi_points",
+        "    float outer[4] : SV_TessFactor;",
+        "    float inner[2] : SV_InsideTessFactor;",
+        "    float4 patch1 : PATCH1;",
+        "    uint primitive : TGSI_PRIMITIVE_ID;",
+        "for (uint i = 0u; i < 4u; i++) {",
+    ] {
+        assert!(hull.contains(expected), "{expected}\n{hull}");
+    }
+    for expected in [
+        "[domain(\"quad\")]",
+        "float2 tgsi_location : SV_DomainLocation",
+        "const OutputPatch<TgsiHsControlPoint, 4> tgsi_points",
+        "asuint(tgsi_patch_constants_in.patch1)",
+        "    float4 loc",
+        " : SV_Position;",
+    ] {
+        assert!(domain.contains(expected), "{expected}\n{domain}");
+    }
+    if let Ok(hlslc) = hlslc() {
+        let dir = std::env::temp_dir().join(format!("tgsi-naga-targets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for (name, text, stage) in [
+            ("hull.hlsl", &hull, hlsl_check::Stage::Hull),
+            ("domain.hlsl", &domain, hlsl_check::Stage::Domain),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, hlsl_check::for_slang(text)).expect("write");
+            let result = hlslc.check(stage, &[path]).pop();
+            assert!(matches!(result, Some(Ok(()))), "{name}: {result:?}\n{text}");
+        }
+    } else {
+        eprintln!("skipped: Slang not found; the hull and domain shaders are not compiled");
+    }
+    let refused = |tcs: &str, tes: &str| {
+        let (tcs, tes) = (
+            tgsi::parse(tcs).expect("tcs"),
+            tgsi::parse(tes).expect("tes"),
+        );
+        match tgsi_naga::tessellation_hlsl(&tcs, &tes, 3, &options, &write) {
+            Ok(_) => panic!("translated, but should be refused"),
+            Err((processor, e)) => (processor, e.to_string()),
+        }
+    };
+    let (processor, barrier) = refused(&TCS.replace("  5: U2F", "  5: BARRIER\n  6: U2F"), TES);
+    assert_eq!(processor, tgsi::Processor::TessCtrl);
+    assert!(barrier.contains("BARRIER"), "{barrier}");
+    let (processor, size) = refused(
+        TCS,
+        &TES.replace("DCL OUT[1], GENERIC[4]", "DCL OUT[1], PSIZE"),
+    );
+    assert_eq!(processor, tgsi::Processor::TessEval);
+    assert!(size.contains("PSIZE"), "{size}");
+}

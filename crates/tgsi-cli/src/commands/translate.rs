@@ -64,7 +64,8 @@ pub struct TranslateArgs {
     /// domain point), their patches and outputs in storage buffers (group 3; see the
     /// README); the host tessellates between them: naga and WebGPU have no tessellation
     /// stages. Without it a tessellation shader translates to GLSL as a GLSL tessellation
-    /// shader and is refused by the other targets.
+    /// shader, a control and an evaluation shader given together to HLSL as a hull and a
+    /// domain shader, and the other targets refuse them.
     #[arg(long)]
     pub tessellation_as_compute: bool,
     /// Hold every image an atomic names (R32_UINT, R32_SINT, R32_FLOAT), and every BUFFER
@@ -83,6 +84,11 @@ pub struct TranslateArgs {
     /// and most devices': 32).
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub max_varying_locations: u32,
+    /// HLSL tessellation: the vertices of an input patch (GL's GL_PATCH_VERTICES), which
+    /// a hull shader fixes and TGSI leaves to the draw; default: the control shader's
+    /// TCS_VERTICES_OUT.
+    #[arg(long, value_name = "N")]
+    pub patch_vertices: Option<u32>,
 }
 
 /// Parses `SEMANTIC[N]=L` (`SEMANTIC=L` for index 0).
@@ -173,7 +179,7 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Io(format!("{}: {e}", args.output)))?;
     }
     for (input, shader) in &shaders {
-        let bytes = translate_one(args, target, input, shader, &locations)?;
+        let bytes = translate_one(args, target, input, shader, &shaders, &locations)?;
         let output = if shaders.len() > 1 {
             let stem = std::path::Path::new(&input.name)
                 .file_stem()
@@ -198,6 +204,7 @@ fn translate_one(
     target: Target,
     input: &input::Input,
     shader: &tgsi::Shader,
+    pipeline: &[(input::Input, tgsi::Shader)],
     locations: &BTreeMap<(Semantic, u32), u32>,
 ) -> Result<Vec<u8>, Failure> {
     let options = tgsi_naga::Options {
@@ -228,8 +235,15 @@ fn translate_one(
             return Ok(glsl.map_err(translation_failed)?.into_bytes());
         }
     }
+    use tgsi::enums::Processor;
     if target == Target::Hlsl
-        && shader.processor == tgsi::enums::Processor::Geometry
+        && matches!(shader.processor, Processor::TessCtrl | Processor::TessEval)
+        && !options.tessellation_as_compute
+    {
+        return hlsl_tessellation(args, shader, pipeline, &options, &write_options);
+    }
+    if target == Target::Hlsl
+        && shader.processor == Processor::Geometry
         && !options.geometry_as_compute
     {
         return tgsi_naga::geometry_hlsl(shader, &options, &write_options)
@@ -246,4 +260,51 @@ fn translate_one(
         Failure::Invalid
     })?;
     Ok(output.into_bytes())
+}
+
+/// A tessellation shader as an HLSL hull or domain shader: HLSL needs the control and the
+/// evaluation shader together.
+fn hlsl_tessellation(
+    args: &TranslateArgs,
+    shader: &tgsi::Shader,
+    pipeline: &[(input::Input, tgsi::Shader)],
+    options: &tgsi_naga::Options,
+    write_options: &WriteOptions,
+) -> Result<Vec<u8>, Failure> {
+    use tgsi::enums::Processor;
+    let find = |processor| pipeline.iter().find(|(_, s)| s.processor == processor);
+    let (Some(control), Some(evaluation)) = (find(Processor::TessCtrl), find(Processor::TessEval))
+    else {
+        eprintln!(
+            "error: an HLSL hull shader needs its domain shader's layout and a domain shader its \
+             hull shader's outputs: give the control and the evaluation shader together \
+             (or --tessellation-as-compute)"
+        );
+        return Err(Failure::Invalid);
+    };
+    let vertices = match args.patch_vertices {
+        Some(n) => n,
+        None => tgsi_naga::control_vertices_out(&control.1).map_err(|e| {
+            eprintln!("{}: {e}", control.0.name);
+            Failure::Invalid
+        })?,
+    };
+    let [hull, domain] =
+        tgsi_naga::tessellation_hlsl(&control.1, &evaluation.1, vertices, options, write_options)
+            .map_err(|(processor, e)| {
+            let name = if processor == Processor::TessCtrl {
+                &control.0.name
+            } else {
+                &evaluation.0.name
+            };
+            let sep = if e.position().is_some() { ":" } else { ": " };
+            eprintln!("{name}{sep}{e}");
+            Failure::Invalid
+        })?;
+    let text = if shader.processor == Processor::TessCtrl {
+        hull
+    } else {
+        domain
+    };
+    Ok(text.into_bytes())
 }

@@ -19,6 +19,8 @@ pub enum Stage {
     Fragment,
     Compute,
     Geometry,
+    Hull,
+    Domain,
 }
 
 impl Stage {
@@ -39,6 +41,8 @@ impl Stage {
             Stage::Fragment => "fragment",
             Stage::Compute => "compute",
             Stage::Geometry => "geometry",
+            Stage::Hull => "hull",
+            Stage::Domain => "domain",
         }
     }
 }
