@@ -5,15 +5,17 @@
  * been parsed and type-checked as HLSL, its entry point's signature checked for its stage,
  * and its code lowered to SPIR-V (which spirv-val then checks).
  *
- *   hlslc --lib LIBSLANG --stage STAGE [--entry NAME] [--profile P] [--out-dir DIR] FILE...
+ *   hlslc --lib LIBSLANG --stage STAGE [--target spirv|glsl] [--entry NAME] [--profile P]
+ *         [--out-dir DIR] FILE...
  *
  * LIBSLANG: the path of libslang-compiler.so (`.ci/run` takes it from the slangpy wheel on
  * PyPI into target/slang/). STAGE: vertex, fragment, compute, geometry, hull or domain.
- * The entry point is NAME (default "main"); P is a Slang profile (default "spirv_1_3").
+ * The entry point is NAME (default "main"); P is a Slang profile (default "spirv_1_3", or
+ * "glsl_450" for --target glsl: Slang writes GLSL, which tgsi-naga's tests run on Mesa).
  * All files are compiled in one process (loading Slang's core module once takes most of a
  * second). For each FILE it prints one line, "ok FILE" or "error FILE: first diagnostic",
  * and with --out-dir writes DIR/BASENAME.spv (Slang's OpSource names Slang as the source
- * language, which SPIR-V Tools 2023 does not know; it is dropped). Exit status 0 when every
+ * language, which SPIR-V Tools 2023 does not know; it is dropped) or DIR/BASENAME.glsl. Exit status 0 when every
  * file compiled, 1 when one did not or Slang cannot be loaded, 2 on usage errors.
  *
  * It calls Slang's C entry points (the "deprecated" compile-request API, which has a plain
@@ -26,7 +28,7 @@
 #include <string.h>
 
 /* Slang's enumerations, as slang.h numbers them. */
-enum { SLANG_TARGET_SPIRV = 6, SLANG_SOURCE_LANGUAGE_HLSL = 2 };
+enum { SLANG_TARGET_GLSL = 2, SLANG_TARGET_SPIRV = 6, SLANG_SOURCE_LANGUAGE_HLSL = 2 };
 
 static const struct {
    const char *name;
@@ -156,17 +158,28 @@ static int write_spirv(const char *path, const uint32_t *words, size_t count)
    return fclose(f) == 0;
 }
 
+/* Writes Slang's text output. */
+static int write_text(const char *path, const char *text, size_t size)
+{
+   FILE *f = fopen(path, "wb");
+   if (!f)
+      return 0;
+   fwrite(text, 1, size, f);
+   return fclose(f) == 0;
+}
+
 static int usage(void)
 {
    fprintf(stderr, "usage: hlslc --lib LIBSLANG --stage vertex|fragment|compute|geometry|hull|"
-                   "domain [--entry NAME] [--profile P] [--out-dir DIR] FILE...\n");
+                   "domain [--target spirv|glsl] [--entry NAME] [--profile P] [--out-dir DIR] "
+                   "FILE...\n");
    return 2;
 }
 
 int main(int argc, char **argv)
 {
-   const char *lib = NULL, *entry = "main", *profile = "spirv_1_3", *out_dir = NULL;
-   int stage = 0, first_file = argc;
+   const char *lib = NULL, *entry = "main", *profile = NULL, *out_dir = NULL;
+   int stage = 0, first_file = argc, glsl = 0;
    for (int i = 1; i < argc; i++) {
       if (i + 1 < argc && strcmp(argv[i], "--lib") == 0) {
          lib = argv[++i];
@@ -174,6 +187,12 @@ int main(int argc, char **argv)
          entry = argv[++i];
       } else if (i + 1 < argc && strcmp(argv[i], "--profile") == 0) {
          profile = argv[++i];
+      } else if (i + 1 < argc && strcmp(argv[i], "--target") == 0) {
+         i++;
+         if (strcmp(argv[i], "glsl") == 0)
+            glsl = 1;
+         else if (strcmp(argv[i], "spirv") != 0)
+            return usage();
       } else if (i + 1 < argc && strcmp(argv[i], "--out-dir") == 0) {
          out_dir = argv[++i];
       } else if (i + 1 < argc && strcmp(argv[i], "--stage") == 0) {
@@ -199,6 +218,8 @@ int main(int argc, char **argv)
       fprintf(stderr, "hlslc: Slang gives no session\n");
       return 1;
    }
+   if (!profile)
+      profile = glsl ? "glsl_450" : "spirv_1_3";
    int profile_id = slang.find_profile(session, profile);
    int failed = 0;
    for (int i = first_file; i < argc; i++) {
@@ -210,7 +231,7 @@ int main(int argc, char **argv)
          continue;
       }
       void *request = slang.create_request(session);
-      slang.set_target(request, SLANG_TARGET_SPIRV);
+      slang.set_target(request, glsl ? SLANG_TARGET_GLSL : SLANG_TARGET_SPIRV);
       /* Unoptimised: what Slang made of the HLSL, not what SPIRV-Tools' optimiser makes of
          that (which crashes on a few valid modules). */
       slang.set_optimization(request, 0);
@@ -228,10 +249,10 @@ int main(int argc, char **argv)
          failed = 1;
       } else if (out_dir) {
          const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-         size_t n = strlen(out_dir) + strlen(base) + 6;
+         size_t n = strlen(out_dir) + strlen(base) + 7;
          char *out = malloc(n);
-         snprintf(out, n, "%s/%s.spv", out_dir, base);
-         if (!write_spirv(out, code, size / 4)) {
+         snprintf(out, n, "%s/%s.%s", out_dir, base, glsl ? "glsl" : "spv");
+         if (glsl ? !write_text(out, code, size) : !write_spirv(out, code, size / 4)) {
             printf("error %s: cannot write %s\n", path, out);
             failed = 1;
          } else {

@@ -99,7 +99,13 @@ fn write_stage(
     const STAGE: &str = "HLSL geometry-shader";
     let layout = &gs.layout;
     let vertices = layout.vertices_per_primitive;
-    let (inputs, read) = input_members(shader, options, STAGE, |_| true)?;
+    let (mut inputs, read) = input_members(shader, options, STAGE, |_| true)?;
+    if inputs.is_empty() {
+        // A shader that reads no vertex still declares its primitive's vertices, which an
+        // empty structure would not carry to every compiler (Slang loses the primitive).
+        let position = ("float4", "position".to_string(), "SV_Position".to_string());
+        inputs.insert(position.1.clone(), position);
+    }
     let mut prologue =
         format!("    {PRIMITIVE} = {PRIMITIVE_ID};\n    {INVOCATION} = {INSTANCE_ID};\n");
     for (d, member) in &read {

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use tgsi_naga::{Output, Target, WriteOptions};
 
 #[path = "support/hlsl_check.rs"]
+#[allow(dead_code)] // Each test uses a part of it.
 mod hlsl_check;
 use hlsl_check::{Hlslc, Stage};
 

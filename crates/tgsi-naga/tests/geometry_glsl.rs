@@ -16,9 +16,17 @@
 //! translation refuses are listed with their reason and not compared. Varyings whose
 //! default location GL does not have (clip distances at 46 + n) get locations below 32
 //! through `Options::varying_locations`, as a GL host would give them.
+//!
+//! The HLSL geometry shaders of `tgsi_naga::geometry_hlsl` are run the same way, through the
+//! GLSL Slang makes of them (`tools/hlslc --target glsl`; skipped, saying so, without
+//! Slang's library): a check of the HLSL's meaning, not only of its syntax, as far as
+//! Slang translates it faithfully.
 
 #[path = "support/gl_harness.rs"]
 mod gl_harness;
+#[path = "support/hlsl_check.rs"]
+#[allow(dead_code)] // Each test uses a part of it.
+mod hlsl_check;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -150,7 +158,29 @@ struct Harnesses {
     glrun: Option<PathBuf>,
 }
 
-fn run_case(harnesses: &Harnesses, case: &Path, work: &Path) -> Result<Outcome, String> {
+/// Writes a geometry shader as GLSL for a case with these options: the text, or why the
+/// translation refuses it (`Ok(Err(_))`), or a failure.
+type Writer<'a> =
+    dyn Fn(&tgsi::Shader, &tgsi_naga::Options) -> Result<Result<String, String>, String> + 'a;
+
+/// The GLSL geometry shader of [`tgsi_naga::geometry_glsl`].
+fn glsl_writer(
+    gs: &tgsi::Shader,
+    options: &tgsi_naga::Options,
+) -> Result<Result<String, String>, String> {
+    match tgsi_naga::geometry_glsl(gs, options, &WriteOptions::default()) {
+        Ok(text) => Ok(Ok(text)),
+        Err(e) if e.reason.contains("stream 0") => Ok(Err(format!("refused: {e}"))),
+        Err(e) => Err(format!("gs.tgsi: {e}")),
+    }
+}
+
+fn run_case(
+    harnesses: &Harnesses,
+    case: &Path,
+    work: &Path,
+    writer: &Writer,
+) -> Result<Outcome, String> {
     let parse = |name: &str| {
         let text = std::fs::read_to_string(case.join(name)).map_err(|e| e.to_string())?;
         tgsi::parse(&text).map_err(|e| format!("{name}: {e}"))
@@ -169,13 +199,9 @@ fn run_case(harnesses: &Harnesses, case: &Path, work: &Path) -> Result<Outcome, 
             .map_err(|e| e.to_string())?,
         ..tgsi_naga::options_for(Target::Glsl)
     };
-    let write = WriteOptions::default();
-    let geometry = match tgsi_naga::geometry_glsl(&gs, &options, &write) {
+    let geometry = match writer(&gs, &options)? {
         Ok(text) => text,
-        Err(e) if e.reason.contains("stream 0") => {
-            return Ok(Outcome::Skipped(format!("refused: {e}")))
-        }
-        Err(e) => return Err(format!("gs.tgsi: {e}")),
+        Err(why) => return Ok(Outcome::Skipped(why)),
     };
     let vertex = gl_harness::vertex_glsl(&vs, &options)?;
     // The translated vertex shader reads IN[i] at location i: give attribute i that name.
@@ -437,6 +463,101 @@ fn compare(case: &Path, output: &Path, offsets: &[Offsets]) -> Result<usize, Str
 
 #[test]
 fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
+    run_all("geometry-glsl", &glsl_writer, "");
+}
+
+/// The HLSL geometry shaders of `tgsi_naga::geometry_hlsl` run the same way, through the
+/// GLSL Slang makes of them (`tools/hlslc --target glsl`): the varyings' HLSL members get
+/// `[[vk::location(L)]]` for their `LOC{L}` semantics (so Slang keeps GL's locations), and
+/// Slang's output variables are renamed as naga's GLSL names them, which the capture
+/// names. A case's geometry shader that HLSL refuses (a stream other than 0) is listed.
+#[test]
+fn hlsl_geometry_shaders_run_on_mesa_through_slang_as_softpipe_ran_them() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("geometry-hlsl-slang");
+    let hlslc = match hlsl_check::Hlslc::build(&dir) {
+        Ok(h) => h,
+        Err(why) => {
+            eprintln!("skipped: HLSL is not compiled: {why}");
+            return;
+        }
+    };
+    let count = std::cell::Cell::new(0);
+    let writer = |gs: &tgsi::Shader, options: &tgsi_naga::Options| {
+        let options = tgsi_naga::Options {
+            varying_locations: options.varying_locations.clone(),
+            ..tgsi_naga::options_for(Target::Hlsl)
+        };
+        let hlsl = match tgsi_naga::geometry_hlsl(gs, &options, &WriteOptions::default()) {
+            Ok(text) => text,
+            Err(e) if e.reason.contains("stream") || e.reason.contains("PSIZE") => {
+                return Ok(Err(format!("refused: {e}")))
+            }
+            Err(e) => return Err(format!("gs.tgsi: {e}")),
+        };
+        count.set(count.get() + 1);
+        let path = dir.join(format!("gs{}.hlsl", count.get()));
+        std::fs::write(&path, hlsl_check::for_slang(&with_vulkan_locations(&hlsl)))
+            .map_err(|e| e.to_string())?;
+        let glsl = hlslc.glsl(hlsl_check::Stage::Geometry, &path)?;
+        Ok(Ok(with_naga_output_names(&glsl)))
+    };
+    run_all("geometry-hlsl", &writer, " (HLSL through Slang's GLSL)");
+}
+
+/// `[[vk::location(L)]]` before each `float4 locL : LOCL;` member.
+fn with_vulkan_locations(hlsl: &str) -> String {
+    let mut out = String::with_capacity(hlsl.len());
+    for line in hlsl.split_inclusive('\n') {
+        let location = line
+            .strip_prefix("    float4 loc")
+            .and_then(|rest| rest.split_once(" : LOC"))
+            .map(|(l, _)| l)
+            .filter(|l| l.parse::<u32>().is_ok());
+        if let Some(l) = location {
+            out.push_str(&format!("    [[vk::location({l})]] {}", &line[4..]));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Slang's GLSL with each output variable (`layout(location = L)` then `out vec4 NAME;`)
+/// named `_gs2fs_location{L}` and each input variable (`in vec4 NAME[V];`)
+/// `_vs2fs_location{L}`, as naga's GLSL (and so the captures) names them.
+fn with_naga_output_names(glsl: &str) -> String {
+    let lines: Vec<&str> = glsl.lines().collect();
+    let mut renames = Vec::new();
+    for pair in lines.windows(2) {
+        let Some(l) = pair[0]
+            .strip_prefix("layout(location = ")
+            .and_then(|rest| rest.strip_suffix(')'))
+        else {
+            continue;
+        };
+        let output = pair[1]
+            .strip_prefix("out vec4 ")
+            .map(|n| (n, "_gs2fs_location"));
+        let input = pair[1]
+            .strip_prefix("in vec4 ")
+            .map(|n| (n, "_vs2fs_location"));
+        if let Some((name, naga)) = output.or(input) {
+            let name = name.trim().trim_end_matches(';');
+            let name = name.split('[').next().unwrap_or(name);
+            renames.push((name.to_string(), format!("{naga}{l}")));
+        }
+    }
+    let mut out = glsl.to_string();
+    // Longest first, so that no name is replaced inside another.
+    renames.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
+    for (name, naga) in renames {
+        out = out.replace(&name, &naga);
+    }
+    out
+}
+
+/// Runs every gsref case with the geometry shader `writer` writes.
+fn run_all(work: &str, writer: &Writer, how: &str) {
     let cases = cases();
     if cases.is_empty() {
         eprintln!("skipped: no gsref cases ({} absent)", shared().display());
@@ -457,7 +578,7 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
     .map_err(|why| eprintln!("glrun: {why}"))
     .ok();
     let harnesses = Harnesses { gsref, glrun };
-    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("geometry-glsl");
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(work);
     // gsref needs Mesa's EGL and softpipe: a case's own GLSL must run first.
     std::fs::create_dir_all(&work).expect("work directory");
     let probe = Command::new(&harnesses.gsref)
@@ -485,7 +606,7 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
     let (mut departing, mut skipped, mut failures) = (Vec::new(), Vec::new(), Vec::new());
     for case in &cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();
-        match run_case(&harnesses, case, &work) {
+        match run_case(&harnesses, case, &work, writer) {
             Ok(Outcome::Identical(n)) => {
                 identical += 1;
                 words += n;
@@ -499,9 +620,9 @@ fn translated_geometry_shaders_run_on_mesa_as_softpipe_ran_them() {
         }
     }
     eprintln!(
-        "{identical} of {} gsref cases identical to softpipe (or to the spec where softpipe \
-         departs from it), {} identical to softpipe's departing run ({}); {words} words; {} \
-         not compared{}{}",
+        "{identical} of {} gsref cases identical to softpipe{how} (or to the spec where \
+         softpipe departs from it), {} identical to softpipe's departing run ({}); {words} \
+         words; {} not compared{}{}",
         cases.len(),
         departing.len(),
         departing.join(", "),

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use tgsi_naga::{Output, Target, WriteOptions};
 
 #[path = "support/hlsl_check.rs"]
+#[allow(dead_code)] // Each test uses a part of it.
 mod hlsl_check;
 use hlsl_check::Hlslc;
 

@@ -25,7 +25,6 @@ pub enum Stage {
 
 impl Stage {
     /// The stage of a naga entry point (`None` for those HLSL lacks).
-    #[allow(dead_code)] // Not every test that includes this module uses it.
     pub fn of(stage: naga::ShaderStage) -> Option<Stage> {
         Some(match stage {
             naga::ShaderStage::Vertex => Stage::Vertex,
@@ -127,6 +126,34 @@ impl Hlslc {
             }
         }
         results
+    }
+}
+
+impl Hlslc {
+    /// The GLSL Slang makes of the HLSL file `path` compiled as `stage` (written beside it),
+    /// or Slang's first error.
+    pub fn glsl(&self, stage: Stage, path: &Path) -> Result<String, String> {
+        let dir = path.parent().ok_or("a file without a directory")?;
+        let out = Command::new(&self.binary)
+            .arg("--lib")
+            .arg(&self.library)
+            .args(["--stage", stage.name(), "--target", "glsl", "--out-dir"])
+            .arg(dir)
+            .arg(path)
+            .output()
+            .map_err(|e| e.to_string())?;
+        let report = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() || !report.starts_with("ok ") {
+            return Err(format!(
+                "Slang: {}{} ({})",
+                report.trim(),
+                String::from_utf8_lossy(&out.stderr).trim(),
+                out.status
+            ));
+        }
+        let name = path.file_name().ok_or("a file without a name")?;
+        let glsl = dir.join(format!("{}.glsl", name.to_string_lossy()));
+        std::fs::read_to_string(&glsl).map_err(|e| format!("{}: {e}", glsl.display()))
     }
 }
 
