@@ -7,8 +7,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tgsi::Processor;
 use std::sync::Arc;
+use tgsi::Processor;
 use tgsi_exec::resource::{BufferView, Resource, Resources};
 use tgsi_exec::{
     render_fragment_with, run_compute_with, run_vertices_with, ComputeOptions, ExecError,

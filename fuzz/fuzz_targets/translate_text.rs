@@ -8,8 +8,10 @@
 //! Every valid module is written by all five back ends, and every shader is also written as
 //! SPIR-V with SPIR-V's built-ins (`Options::spirv_builtins`) and as
 //! GLSL with GLSL's built-ins (`Options::glsl_builtins`), geometry and tessellation shaders
-//! as GLSL stages (`tgsi_naga::geometry_glsl`, `tgsi_naga::tessellation_glsl`). Nothing may
-//! panic.
+//! as GLSL stages (`tgsi_naga::geometry_glsl`, `tgsi_naga::tessellation_glsl`) and as HLSL
+//! stages (`tgsi_naga::geometry_hlsl`; `tgsi_naga::tessellation_hlsl`, a control shader with
+//! a fixed evaluation shader and an evaluation shader with a fixed control shader). Nothing
+//! may panic.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -87,6 +89,15 @@ fn emulating() -> Options {
     }
 }
 
+/// The partners of fuzzed tessellation shaders in HLSL.
+const CONTROL: &str = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\n\
+    DCL SV[0], INVOCATIONID\nDCL OUT[][0], POSITION\nDCL OUT[][1], GENERIC[0]\n\
+    DCL OUT[2], TESSOUTER\nDCL OUT[3], TESSINNER\nDCL OUT[4], PATCH[0]\nDCL ADDR[0]\n\
+      0: UARL ADDR[0].x, SV[0].xxxx\n  1: MOV OUT[ADDR[0].x][0], IN[ADDR[0].x][0]\n  2: END\n";
+const EVALUATION: &str = "TESS_EVAL\nPROPERTY TES_PRIM_MODE 7\nPROPERTY TES_SPACING 0\n\
+    DCL IN[][0], POSITION\nDCL IN[1], PATCH[0]\nDCL SV[0], TESSCOORD\nDCL OUT[0], POSITION\n\
+      0: MUL OUT[0], IN[0][0], SV[0].xxxx\n  1: END\n";
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -111,6 +122,40 @@ fuzz_target!(|data: &[u8]| {
                     let _ = tgsi_naga::write(&module, &info, Target::Glsl, &write);
                 }
             }
+        }
+        // HLSL's geometry, hull and domain shaders, written around naga's HLSL.
+        let hlsl_options = Options {
+            geometry_as_compute: false,
+            tessellation_as_compute: false,
+            ..options.clone()
+        };
+        match shader.processor {
+            tgsi::Processor::Geometry => {
+                let _ = tgsi_naga::geometry_hlsl(&shader, &hlsl_options, &write);
+            }
+            tgsi::Processor::TessCtrl | tgsi::Processor::TessEval => {
+                let partner = if shader.processor == tgsi::Processor::TessCtrl {
+                    EVALUATION
+                } else {
+                    CONTROL
+                };
+                let partner = tgsi::parse(partner).expect("the partners parse");
+                let (control, evaluation) = if shader.processor == tgsi::Processor::TessCtrl {
+                    (&shader, &partner)
+                } else {
+                    (&partner, &shader)
+                };
+                for vertices in [1, 3, 32] {
+                    let _ = tgsi_naga::tessellation_hlsl(
+                        control,
+                        evaluation,
+                        vertices,
+                        &hlsl_options,
+                        &write,
+                    );
+                }
+            }
+            _ => {}
         }
         // SPIR-V's built-ins, completed in naga's words.
         let spirv_options = Options {
