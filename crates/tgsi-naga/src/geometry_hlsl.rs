@@ -13,9 +13,12 @@
 //! locations (`LOC{L}`, [`Options::varying_location`]), so a geometry shader links to naga's
 //! vertex and pixel shaders; `POSITION`, `CLIPDIST` (as the varying and `SV_ClipDistance`),
 //! `CLIPVERTEX` (distances to the user clip planes), `LAYER`, `VIEWPORT_INDEX` and `PRIMID`
-//! outputs are HLSL's system values. HLSL has multiple vertex streams only for point lists,
-//! so EMIT and ENDPRIM on streams other than 0 are refused, as are point sizes (HLSL has
-//! none).
+//! outputs are HLSL's system values; a shader that reads no vertex still declares its
+//! input vertices with a position (with an empty structure Slang loses the input
+//! primitive). HLSL has several vertex streams for point lists (as GL has them: only with
+//! points), as one `PointStream` each, but Slang, the only HLSL compiler the tests have,
+//! implements none, so EMIT and ENDPRIM on streams other than 0 are refused, as are point
+//! sizes (HLSL has none).
 
 use std::fmt::Write as _;
 

@@ -15,7 +15,8 @@
 //! outputs as they are at the end. Invocations run one after another there, not side by
 //! side, so BARRIER (which would make an invocation wait for the others) is refused: HLSL's
 //! control points cannot synchronise. As in the interpreter, per-patch outputs nobody
-//! writes are zero.
+//! writes are zero; a channel several invocations write with different values (a race in
+//! GL without BARRIER) keeps the last invocation's value.
 //!
 //! **Domain.** The evaluation shader reads the control points (`OutputPatch`), the
 //! per-patch values, `SV_DomainLocation` (TESSCOORD: `(u, v, w, 0)` for triangles, `(u, v,
