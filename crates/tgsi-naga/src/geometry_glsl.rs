@@ -36,12 +36,12 @@ use tgsi::Shader;
 
 use crate::error::{Error, Result};
 use crate::glsl_stage::{
-    declared, naga_glsl, output_statements, per_vertex_input, replace_body, stage_layout,
+    declared, naga_text, output_statements, per_vertex_input, replace_body, stage_layout,
     OutputTarget, StageEnd, INPUTS, OUTPUTS, PROLOGUE,
 };
 use crate::interface::{clip_distances, CLIP_PLANES};
 use crate::per_vertex::VertexCount;
-use crate::targets::WriteOptions;
+use crate::targets::{Target, WriteOptions};
 use crate::translate::{Options, Translator};
 use crate::GeometryLayout;
 
@@ -94,7 +94,7 @@ pub fn geometry_glsl(
     write_options: &WriteOptions,
 ) -> Result<String> {
     let (module, stage) = translate_geometry_stage(shader, options)?;
-    let text = naga_glsl(&module, "GEOM", write_options)?;
+    let text = naga_text(&module, "GEOM", Target::Glsl, write_options)?;
     stage.write_glsl(shader, options, &text)
 }
 

@@ -31,11 +31,9 @@ use crate::geometry_glsl::{
     stream_of, translate_geometry_stage, GeometryStage, CLIP_DISTANCES, EMIT, END_PRIMITIVE,
     FINISH, INVOCATION, PRIMITIVE,
 };
-use crate::glsl_stage::{replace_function_body, Braces, INPUTS, PROLOGUE};
-use crate::hlsl_stage::{
-    entry_point_as_function, input_members, naga_hlsl, structure, vertex_outputs,
-};
-use crate::targets::WriteOptions;
+use crate::glsl_stage::{naga_text, replace_function_body, Braces, INPUTS, PROLOGUE};
+use crate::hlsl_stage::{entry_point_as_function, input_members, structure, vertex_outputs};
+use crate::targets::{Target, WriteOptions};
 use crate::translate::Options;
 
 /// What the writer declares: the input and output vertex structures, the entry point's
@@ -88,7 +86,7 @@ pub fn geometry_hlsl(
         }
     }
     let (module, stage) = translate_geometry_stage(shader, options)?;
-    let hlsl = naga_hlsl(&module, "GEOM", write_options)?;
+    let hlsl = naga_text(&module, "GEOM", Target::Hlsl, write_options)?;
     write_stage(&stage, shader, options, &hlsl)
 }
 

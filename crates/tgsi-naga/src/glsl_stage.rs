@@ -86,17 +86,19 @@ pub(crate) fn declared(shader: &Shader, file: File) -> Vec<Declared> {
         .collect()
 }
 
-/// Validates a stage's translation and writes it with naga's GLSL back end.
-pub(crate) fn naga_glsl(
+/// Validates a stage's translation and writes it with naga's back end for `target` (GLSL
+/// or HLSL: the stages naga lacks are written around that text).
+pub(crate) fn naga_text(
     module: &naga::Module,
     stage: &str,
+    target: Target,
     write_options: &WriteOptions,
 ) -> Result<String> {
     let defect = |e: crate::WriteError| Error::new(Span::default(), stage, e.to_string());
     let info = validate(module).map_err(defect)?;
-    match write(module, &info, Target::Glsl, write_options).map_err(defect)? {
+    match write(module, &info, target, write_options).map_err(defect)? {
         Output::Text(text) => Ok(text),
-        Output::Words(_) => Err(Error::new(Span::default(), stage, "GLSL is text")),
+        Output::Words(_) => Err(Error::new(Span::default(), stage, "not text")),
     }
 }
 

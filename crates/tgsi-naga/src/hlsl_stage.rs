@@ -21,7 +21,6 @@ use tgsi::Shader;
 use crate::error::{Error, Result};
 use crate::glsl_stage::{declared, Declared, OUTPUTS};
 use crate::interface::CLIP_PLANES;
-use crate::targets::{validate, write, Output, Target, WriteOptions};
 use crate::translate::Options;
 
 /// A member of a vertex structure: its HLSL type, its name (with an array size, if any)
@@ -30,20 +29,6 @@ pub(crate) type Member = (&'static str, String, String);
 
 /// The members of a structure by name.
 pub(crate) type Members = BTreeMap<String, Member>;
-
-/// Validates a stage's translation and writes it with naga's HLSL back end.
-pub(crate) fn naga_hlsl(
-    module: &naga::Module,
-    stage: &str,
-    write_options: &WriteOptions,
-) -> Result<String> {
-    let defect = |e: crate::WriteError| Error::new(Span::default(), stage, e.to_string());
-    let info = validate(module).map_err(defect)?;
-    match write(module, &info, Target::Hlsl, write_options).map_err(defect)? {
-        Output::Text(text) => Ok(text),
-        Output::Words(_) => Err(Error::new(Span::default(), stage, "HLSL is text")),
-    }
-}
 
 /// A failure to find what naga's HLSL back end is known to write (a translator defect).
 pub(crate) fn defect(what: &str) -> Error {

@@ -38,11 +38,11 @@ use tgsi::{Processor, Shader};
 
 use crate::error::{Error, Result};
 use crate::glsl_stage::{
-    declared, naga_glsl, output_statements, per_vertex_input, replace_body, replace_calls,
+    declared, naga_text, output_statements, per_vertex_input, replace_body, replace_calls,
     stage_layout, Declared, OutputTarget, StageEnd, INPUTS, OUTPUTS, PROLOGUE,
 };
 use crate::per_vertex::VertexCount;
-use crate::targets::WriteOptions;
+use crate::targets::{Target, WriteOptions};
 use crate::tess_compute::{control_vertices_out, SharedOutputs};
 use crate::translate::{Options, Translator};
 use crate::vertex_compute::{declared_outputs, vertex_io_strides};
@@ -99,7 +99,7 @@ pub fn tessellation_glsl(
         ));
     }
     let (module, _) = crate::translate::translate_glsl_stage(shader, options)?;
-    let text = naga_glsl(&module, name, write_options)?;
+    let text = naga_text(&module, name, Target::Glsl, write_options)?;
     if shader.processor == Processor::TessCtrl {
         control_glsl(shader, options, &text)
     } else {
@@ -284,37 +284,79 @@ fn patch_words(
     }
 }
 
+/// The tessellator's configuration an evaluation shader declares (`TES_PRIM_MODE`,
+/// `TES_SPACING`, `TES_VERTEX_ORDER_CW`, `TES_POINT_MODE`), for GLSL and HLSL alike.
+pub(crate) struct TessLayout {
+    pub primitive: TessPrimitive,
+    pub spacing: TessSpacing,
+    /// GL's clockwise winding.
+    pub clockwise: bool,
+    pub points: bool,
+}
+
+/// The domain a tessellator divides.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TessPrimitive {
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+/// How a tessellator spaces its divisions.
+#[derive(Clone, Copy)]
+pub(crate) enum TessSpacing {
+    FractionalOdd,
+    FractionalEven,
+    Equal,
+}
+
+impl TessLayout {
+    /// The layout of an evaluation shader, or why it has none (a primitive mode that is
+    /// not GL's triangles, quads or isolines).
+    pub(crate) fn of(shader: &Shader) -> Result<TessLayout> {
+        let property = |name: PropertyName| shader.property(name);
+        let primitive = match property(PropertyName::TesPrimMode) {
+            Some(4) => TessPrimitive::Triangles,
+            Some(7) => TessPrimitive::Quads,
+            Some(1) => TessPrimitive::Isolines,
+            other => {
+                return Err(Error::new(
+                    Span::default(),
+                    PropertyName::TesPrimMode.name(),
+                    format!("{other:?} is not a tessellation primitive (4, 7 or 1)"),
+                ))
+            }
+        };
+        let spacing = match property(PropertyName::TesSpacing) {
+            Some(0) => TessSpacing::FractionalOdd,
+            Some(1) => TessSpacing::FractionalEven,
+            _ => TessSpacing::Equal,
+        };
+        Ok(TessLayout {
+            primitive,
+            spacing,
+            clockwise: property(PropertyName::TesVertexOrderCw) == Some(1),
+            points: property(PropertyName::TesPointMode) == Some(1),
+        })
+    }
+}
+
 /// The GLSL of an evaluation shader.
 fn evaluation_glsl(shader: &Shader, options: &Options, glsl: &str) -> Result<String> {
     const STAGE: &str = "GLSL tessellation-evaluation";
-    let property = |name: PropertyName| shader.property(name);
-    let primitive = match property(PropertyName::TesPrimMode) {
-        Some(4) => "triangles",
-        Some(7) => "quads",
-        Some(1) => "isolines",
-        other => {
-            return Err(Error::new(
-                Span::default(),
-                PropertyName::TesPrimMode.name(),
-                format!("{other:?} is not a tessellation primitive (4, 7 or 1)"),
-            ))
-        }
+    let layout = TessLayout::of(shader)?;
+    let primitive = match layout.primitive {
+        TessPrimitive::Triangles => "triangles",
+        TessPrimitive::Quads => "quads",
+        TessPrimitive::Isolines => "isolines",
     };
-    let spacing = match property(PropertyName::TesSpacing) {
-        Some(0) => "fractional_odd_spacing",
-        Some(1) => "fractional_even_spacing",
-        _ => "equal_spacing",
+    let spacing = match layout.spacing {
+        TessSpacing::FractionalOdd => "fractional_odd_spacing",
+        TessSpacing::FractionalEven => "fractional_even_spacing",
+        TessSpacing::Equal => "equal_spacing",
     };
-    let order = if property(PropertyName::TesVertexOrderCw) == Some(1) {
-        "cw"
-    } else {
-        "ccw"
-    };
-    let points = if property(PropertyName::TesPointMode) == Some(1) {
-        ", point_mode"
-    } else {
-        ""
-    };
+    let order = if layout.clockwise { "cw" } else { "ccw" };
+    let points = if layout.points { ", point_mode" } else { "" };
     let mut declarations = format!("layout({primitive}, {spacing}, {order}{points}) in;\n");
     let (stride, _) = vertex_io_strides(shader);
     let inputs = declared(shader, File::Input);

@@ -16,7 +16,7 @@
 //! side, so BARRIER (which would make an invocation wait for the others) is refused: HLSL's
 //! control points cannot synchronise. As in the interpreter, per-patch outputs nobody
 //! writes are zero; a channel several invocations write with different values (a race in
-//! GL without BARRIER) keeps the last invocation's value.
+//! GL without BARRIER) keeps the value of the last invocation that writes it.
 //!
 //! **Domain.** The evaluation shader reads the control points (`OutputPatch`), the
 //! per-patch values, `SV_DomainLocation` (TESSCOORD: `(u, v, w, 0)` for triangles, `(u, v,
@@ -28,22 +28,21 @@
 
 use std::fmt::Write as _;
 
-use tgsi::enums::{File, PropertyName, Semantic};
+use tgsi::enums::{File, Semantic};
 use tgsi::ir::Span;
 use tgsi::opcode::Opcode;
 use tgsi::{Processor, Shader};
 
 use crate::error::{Error, Result};
-use crate::glsl_stage::{declared, replace_function_body, Braces, INPUTS, PROLOGUE};
+use crate::glsl_stage::{declared, naga_text, replace_function_body, Braces, INPUTS, PROLOGUE};
 use crate::hlsl_stage::{
-    entry_point_as_function, input_members, naga_hlsl, structure, vertex_member, vertex_outputs,
-    Members,
+    entry_point_as_function, input_members, structure, vertex_member, vertex_outputs, Members,
 };
-use crate::targets::WriteOptions;
+use crate::targets::{Target, WriteOptions};
 use crate::tess_compute::control_vertices_out;
 use crate::tess_glsl::{
-    BARRIER, END, GATHER, INVOCATION, OUTPUT_FILE, PRIMITIVE, PUBLISH, TESS_COORD, TESS_INNER,
-    TESS_OUTER, VERTICES_IN,
+    TessLayout, TessPrimitive, TessSpacing, BARRIER, END, GATHER, INVOCATION, OUTPUT_FILE,
+    PRIMITIVE, PUBLISH, TESS_COORD, TESS_INNER, TESS_OUTER, VERTICES_IN,
 };
 use crate::translate::Options;
 use crate::vertex_compute::{declared_outputs, vertex_io_strides};
@@ -88,30 +87,22 @@ impl Domain {
     };
 
     fn of(evaluation: &Shader) -> Result<Domain> {
-        let property = |name: PropertyName| evaluation.property(name);
-        let (name, location, outer, inner) = match property(PropertyName::TesPrimMode) {
-            Some(4) => ("tri", 3, 3, 1),
-            Some(7) => ("quad", 2, 4, 2),
-            Some(1) => ("isoline", 2, 2, 0),
-            other => {
-                return Err(Error::new(
-                    Span::default(),
-                    PropertyName::TesPrimMode.name(),
-                    format!("{other:?} is not a tessellation primitive (4, 7 or 1)"),
-                ))
-            }
+        let layout = TessLayout::of(evaluation)?;
+        let (name, location, outer, inner) = match layout.primitive {
+            TessPrimitive::Triangles => ("tri", 3, 3, 1),
+            TessPrimitive::Quads => ("quad", 2, 4, 2),
+            TessPrimitive::Isolines => ("isoline", 2, 2, 0),
         };
-        let partitioning = match property(PropertyName::TesSpacing) {
-            Some(0) => "fractional_odd",
-            Some(1) => "fractional_even",
-            _ => "integer",
+        let partitioning = match layout.spacing {
+            TessSpacing::FractionalOdd => "fractional_odd",
+            TessSpacing::FractionalEven => "fractional_even",
+            TessSpacing::Equal => "integer",
         };
-        let gl_clockwise = property(PropertyName::TesVertexOrderCw) == Some(1);
-        let topology = if property(PropertyName::TesPointMode) == Some(1) {
+        let topology = if layout.points {
             "point"
-        } else if name == "isoline" {
+        } else if layout.primitive == TessPrimitive::Isolines {
             "line"
-        } else if gl_clockwise {
+        } else if layout.clockwise {
             "triangle_ccw"
         } else {
             "triangle_cw"
@@ -184,7 +175,7 @@ pub fn tessellation_hlsl(
     let domain = Domain::of(evaluation).map_err(|e| (Processor::TessEval, e))?;
     let (module, _) = crate::translate::translate_glsl_stage(evaluation, options)
         .map_err(|e| (Processor::TessEval, e))?;
-    let domain_shader = naga_hlsl(&module, "TESS_EVAL", write_options)
+    let domain_shader = naga_text(&module, "TESS_EVAL", Target::Hlsl, write_options)
         .and_then(|text| {
             domain_hlsl(
                 evaluation,
@@ -233,7 +224,7 @@ fn hull(
     let domain = Domain::of(evaluation).unwrap_or(Domain::TRIANGLES);
     let vertices_out = control_vertices_out(control)?;
     let (module, _) = crate::translate::translate_glsl_stage(control, options)?;
-    let text = naga_hlsl(&module, "TESS_CTRL", write_options)?;
+    let text = naga_text(&module, "TESS_CTRL", Target::Hlsl, write_options)?;
     let (hull, control_points, patch) = hull_hlsl(
         control,
         options,
