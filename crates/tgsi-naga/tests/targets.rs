@@ -1505,3 +1505,59 @@ DCL TEMP[0]
     assert_eq!(processor, tgsi::Processor::TessEval);
     assert!(size.contains("PSIZE"), "{size}");
 }
+
+/// 64-bit integers and doubles compile with Slang at shader model 5.1 (64-bit integers
+/// built from their words, `tgsi translate`'s default) and at 6.0 (HLSL's `uint64_t`).
+#[test]
+fn hlsl_64_bit_values_at_shader_models_5_and_6() {
+    const WIDE: &str = "FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+DCL TEMP[0..3]
+IMM[0] UINT32 {7, 3, 4294967295, 1}
+IMM[1] FLT64 {1.5, -2.25}
+  0: U2I64 TEMP[0].xy, IN[0].xxxx
+  1: U64ADD TEMP[1].xy, TEMP[0].xyxy, IMM[0].xyxy
+  2: U64MUL TEMP[1].zw, TEMP[1].xyxy, IMM[0].zwzw
+  3: U64DIV TEMP[2].xy, TEMP[1].zwzw, IMM[0].xyxy
+  4: I64MOD TEMP[2].zw, TEMP[1].zwzw, IMM[0].zwzw
+  5: U64SHL TEMP[3].xy, TEMP[2].xyxy, IMM[0].yyyy
+  6: I64SHR TEMP[3].zw, TEMP[2].zwzw, IMM[0].xxxx
+  7: U64SLT TEMP[0].x, TEMP[3].xyxy, TEMP[3].zwzw
+  8: I642D TEMP[2].xy, TEMP[3].zwzw
+  9: DMUL TEMP[2].xy, TEMP[2].xyxy, IMM[1].xyxy
+ 10: DADD TEMP[2].zw, TEMP[2].xyxy, IMM[1].zwzw
+ 11: D2U64 TEMP[1].xy, TEMP[2].zwzw
+ 12: U642F TEMP[0].y, TEMP[1].xyxy
+ 13: D2F TEMP[0].z, TEMP[2].zwzw
+ 14: MOV OUT[0], TEMP[0]
+ 15: END
+";
+    let shader = tgsi::parse(WIDE).unwrap_or_else(|e| panic!("{}", e.message));
+    for model in [(5, 1), (6, 0)] {
+        let options = tgsi_naga::options_for_model(Target::Hlsl, model);
+        let module = tgsi_naga::translate_with(&shader, &options).expect("translate");
+        let info = tgsi_naga::validate(&module).expect("valid");
+        let write = WriteOptions {
+            hlsl_shader_model: model,
+            ..WriteOptions::default()
+        };
+        let Ok(Output::Text(hlsl)) = tgsi_naga::write(&module, &info, Target::Hlsl, &write) else {
+            panic!("no HLSL at shader model {model:?}");
+        };
+        assert_eq!(
+            hlsl.contains("int64_t"),
+            model >= (6, 0),
+            "{model:?}\n{hlsl}"
+        );
+        let name = format!("wide-sm{}{}", model.0, model.1);
+        match slang(&name, &hlsl, naga::ShaderStage::Fragment) {
+            Some(result) => {
+                if let Err(e) = result {
+                    panic!("shader model {model:?}: Slang: {e}\n{hlsl}");
+                }
+            }
+            None => eprintln!("skipped: Slang not found; {name} is not compiled"),
+        }
+    }
+}
