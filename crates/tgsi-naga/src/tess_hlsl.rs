@@ -21,7 +21,11 @@
 //! **Domain.** The evaluation shader reads the control points (`OutputPatch`), the
 //! per-patch values, `SV_DomainLocation` (TESSCOORD: `(u, v, w, 0)` for triangles, `(u, v,
 //! 0, 0)` for quads and isolines), the factors as TESSOUTER and TESSINNER, and
-//! `SV_PrimitiveID`; its outputs leave as a vertex shader's would. TGSI follows GL, whose
+//! `SV_PrimitiveID`; its outputs leave as a vertex shader's would. The levels reach it as
+//! the control shader wrote them (all four outer and both inner ones, in patch constants
+//! of their own beside the factors, which hold only what the domain uses), or GL's default
+//! levels (1.0) where the control shader declares none, as the interpreter takes the
+//! host's. TGSI follows GL, whose
 //! tessellation domain has its origin at the lower left where D3D's is at the upper left,
 //! so GL's clockwise winding is D3D's counter-clockwise (Vulkan's specification describes
 //! the same flip between its two domain origins).
@@ -292,6 +296,9 @@ fn hull_hlsl(
             ("float", name, "SV_InsideTessFactor".into()),
         );
     }
+    // The levels' words: the output file's, or GL's default levels (1.0) where the shader
+    // declares none (as the interpreter takes the host's defaults then).
+    let mut levels: [Option<String>; 2] = [None, None];
     for d in declared(shader, File::Output) {
         let Some(semantic) = d.semantic else {
             return Err(d.refuse("OUT", "an output needs a semantic"));
@@ -306,27 +313,8 @@ fn hull_hlsl(
         }
         let words = file(format!("{}u", 1 + d.index));
         match semantic {
-            Semantic::TessOuter => {
-                for c in 0..domain.outer as usize {
-                    let letter = ["x", "y", "z", "w"][c];
-                    let _ = writeln!(
-                        return_patch,
-                        "    p.outer[{c}] = asfloat({words}.{letter});"
-                    );
-                }
-            }
-            Semantic::TessInner if domain.inner == 1 => {
-                let _ = writeln!(return_patch, "    p.inner = asfloat({words}.x);");
-            }
-            Semantic::TessInner => {
-                for c in 0..domain.inner as usize {
-                    let letter = ["x", "y"][c];
-                    let _ = writeln!(
-                        return_patch,
-                        "    p.inner[{c}] = asfloat({words}.{letter});"
-                    );
-                }
-            }
+            Semantic::TessOuter => levels[0] = Some(words),
+            Semantic::TessInner => levels[1] = Some(words),
             Semantic::Patch => {
                 let name = format!("patch{}", d.semantic_index);
                 let _ = writeln!(return_patch, "    p.{name} = asfloat({words});");
@@ -340,6 +328,43 @@ fn hull_hlsl(
                 ))
             }
         }
+    }
+    // The factors the tessellator takes, and the levels as written for the domain shader
+    // (which reads all four outer and both inner levels, whatever the domain uses).
+    let [outer, inner] =
+        levels.map(|l| l.unwrap_or_else(|| "asuint(float4(1.0, 1.0, 1.0, 1.0))".into()));
+    for (c, letter) in ["x", "y", "z", "w"]
+        .iter()
+        .enumerate()
+        .take(domain.outer as usize)
+    {
+        let _ = writeln!(
+            return_patch,
+            "    p.outer[{c}] = asfloat({outer}.{letter});"
+        );
+    }
+    match domain.inner {
+        1 => {
+            let _ = writeln!(return_patch, "    p.inner = asfloat({inner}.x);");
+        }
+        n => {
+            for (c, letter) in ["x", "y"].iter().enumerate().take(n as usize) {
+                let _ = writeln!(
+                    return_patch,
+                    "    p.inner[{c}] = asfloat({inner}.{letter});"
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        return_patch,
+        "    p.levels_outer = asfloat({outer});\n    p.levels_inner = asfloat({inner}.xy);"
+    );
+    for (ty, name, semantic) in [
+        ("float4", "levels_outer", "TGSI_TESS_OUTER"),
+        ("float2", "levels_inner", "TGSI_TESS_INNER"),
+    ] {
+        patch.insert(name.into(), (ty, name.into(), semantic.into()));
     }
     let mut text = hlsl.to_string();
     text = replace_function_body(&text, Braces::Hlsl, PROLOGUE, &prologue)?;
@@ -425,22 +450,11 @@ fn domain_hlsl(
         3 => format!("float4({DOMAIN_LOCATION}, 0.0)"),
         _ => format!("float4({DOMAIN_LOCATION}, 0.0, 0.0)"),
     };
-    let factors = |name: &str, count: u32| {
-        let mut words: Vec<String> = (0..count)
-            .map(|c| match (name, count) {
-                ("inner", 1) => format!("{CONSTANTS_IN}.inner"),
-                _ => format!("{CONSTANTS_IN}.{name}[{c}]"),
-            })
-            .collect();
-        words.resize(4, "0.0".into());
-        format!("asuint(float4({}))", words.join(", "))
-    };
     let mut prologue = format!(
         "    {VERTICES_IN} = {vertices}u;\n    {PRIMITIVE} = {PRIMITIVE_ID};\n\
          \x20   {TESS_COORD} = asuint({location});\n\
-         \x20   {TESS_OUTER} = {};\n    {TESS_INNER} = {};\n",
-        factors("outer", domain.outer),
-        factors("inner", domain.inner),
+         \x20   {TESS_OUTER} = asuint({CONSTANTS_IN}.levels_outer);\n\
+         \x20   {TESS_INNER} = asuint(float4({CONSTANTS_IN}.levels_inner, 0.0, 0.0));\n"
     );
     let mut copies = String::new();
     for d in declared(shader, File::Input) {

@@ -496,30 +496,15 @@ fn hlsl_geometry_shaders_run_on_mesa_through_slang_as_softpipe_ran_them() {
         };
         count.set(count.get() + 1);
         let path = dir.join(format!("gs{}.hlsl", count.get()));
-        std::fs::write(&path, hlsl_check::for_slang(&with_vulkan_locations(&hlsl)))
-            .map_err(|e| e.to_string())?;
+        std::fs::write(
+            &path,
+            hlsl_check::for_slang(&hlsl_check::with_vulkan_locations(&hlsl)),
+        )
+        .map_err(|e| e.to_string())?;
         let glsl = hlslc.glsl(hlsl_check::Stage::Geometry, &path)?;
         Ok(Ok(with_naga_output_names(&glsl)))
     };
     run_all("geometry-hlsl", &writer, " (HLSL through Slang's GLSL)");
-}
-
-/// `[[vk::location(L)]]` before each `float4 locL : LOCL;` member.
-fn with_vulkan_locations(hlsl: &str) -> String {
-    let mut out = String::with_capacity(hlsl.len());
-    for line in hlsl.split_inclusive('\n') {
-        let location = line
-            .strip_prefix("    float4 loc")
-            .and_then(|rest| rest.split_once(" : LOC"))
-            .map(|(l, _)| l)
-            .filter(|l| l.parse::<u32>().is_ok());
-        if let Some(l) = location {
-            out.push_str(&format!("    [[vk::location({l})]] {}", &line[4..]));
-        } else {
-            out.push_str(line);
-        }
-    }
-    out
 }
 
 /// Slang's GLSL with each output variable (`layout(location = L)` then `out vec4 NAME;`)

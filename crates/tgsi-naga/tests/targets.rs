@@ -1456,6 +1456,7 @@ DCL TEMP[0]
         "    float inner[2] : SV_InsideTessFactor;",
         "    float4 patch1 : PATCH1;",
         "    uint primitive : TGSI_PRIMITIVE_ID;",
+        "    float4 levels_outer : TGSI_TESS_OUTER;",
         "for (uint i = 0u; i < 4u; i++) {",
     ] {
         assert!(hull.contains(expected), "{expected}\n{hull}");
@@ -1465,6 +1466,7 @@ DCL TEMP[0]
         "float2 tgsi_location : SV_DomainLocation",
         "const OutputPatch<TgsiHsControlPoint, 4> tgsi_points",
         "asuint(tgsi_patch_constants_in.patch1)",
+        "asuint(tgsi_patch_constants_in.levels_outer)",
         "    float4 loc",
         " : SV_Position;",
     ] {

@@ -8,9 +8,20 @@
 //! case recorded, and its primitive counts, must come back. glrun is built here (Debian
 //! `build-essential libegl-dev libgl-dev`, Mesa's `libgl1-mesa-dri`); without it, the
 //! corpus, or a context Mesa gives it, the test says so and is skipped.
+//!
+//! The HLSL hull and domain shaders of `tgsi_naga::tessellation_hlsl` are drawn the same way
+//! through the GLSL Slang makes of them (`tools/hlslc --target glsl`), completed where
+//! Slang's GLSL back end leaves tessellation shaders unfinished (see [`slang_control`],
+//! [`slang_evaluation`], [`patch_varyings`]): the tessellator's layout then comes from the
+//! evaluation shader's properties, so this checks what the shaders compute — control
+//! points, the patch-constant function, levels, `PATCH` values, the domain location — not
+//! the hull shader's layout attributes.
 
 #[path = "support/gl_harness.rs"]
 mod gl_harness;
+#[path = "support/hlsl_check.rs"]
+#[allow(dead_code)] // Each test uses a part of it.
+mod hlsl_check;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,8 +143,21 @@ fn captured(last: &tgsi::Shader, prefix: &str) -> (Vec<String>, Vec<(u32, usize)
     (names, offsets)
 }
 
-/// Translates a case's shaders, draws them and compares; returns the words compared.
-fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
+/// How a case's tessellation shaders reach Mesa: as tgsi-naga's GLSL stages, or as its
+/// HLSL hull and domain shaders turned into GLSL by Slang.
+enum Route<'a> {
+    Glsl,
+    HlslThroughSlang(&'a hlsl_check::Hlslc),
+}
+
+/// What a case's run gave: the words compared, or why the route does not take the case.
+enum Outcome {
+    Identical(usize),
+    Refused(String),
+}
+
+/// Translates a case's shaders, draws them and compares.
+fn run_case(glrun: &Path, case: &Path, route: &Route) -> Result<Outcome, String> {
     let meta = json(&case.join("meta.json"));
     let parse = |name: &str| -> Result<Option<tgsi::Shader>, String> {
         match std::fs::read_to_string(case.join(name)) {
@@ -162,10 +186,52 @@ fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
     let glsl = |s: &tgsi::Shader, name: &str| {
         tgsi_naga::tessellation_glsl(s, &options, &write).map_err(|e| format!("{name}: {e}"))
     };
-    if let Some(tcs) = parse("tcs.tgsi")? {
-        stage("--tcs", "shader.tesc", glsl(&tcs, "tcs.tgsi")?)?;
+    match route {
+        Route::Glsl => {
+            if let Some(tcs) = parse("tcs.tgsi")? {
+                stage("--tcs", "shader.tesc", glsl(&tcs, "tcs.tgsi")?)?;
+            }
+            stage("--tes", "shader.tese", glsl(&tes, "tes.tgsi")?)?;
+        }
+        Route::HlslThroughSlang(hlslc) => {
+            let Some(tcs) = parse("tcs.tgsi")? else {
+                return Ok(Outcome::Refused(
+                    "no control shader (HLSL needs a hull shader)".into(),
+                ));
+            };
+            let options = tgsi_naga::options_for(Target::Hlsl);
+            let n = tgsi_naga::control_vertices_out(&tcs).map_err(|e| e.to_string())?;
+            let patch = num(&meta["patch_vertices"]) as u32;
+            let [hull, domain] =
+                match tgsi_naga::tessellation_hlsl(&tcs, &tes, patch, &options, &write) {
+                    Ok(pair) => pair,
+                    Err((p, e)) if e.item == "BARRIER" => {
+                        return Ok(Outcome::Refused(format!("{}: {e}", p.name())))
+                    }
+                    Err((p, e)) => return Err(format!("{}: {e}", p.name())),
+                };
+            let slang = |name: &str, text: &str, stage: hlsl_check::Stage| {
+                let path = dir.join(name);
+                let text = hlsl_check::for_slang(&hlsl_check::with_vulkan_locations(text));
+                std::fs::write(&path, text).map_err(|e| e.to_string())?;
+                hlslc.glsl(stage, &path)
+            };
+            let hull = slang("hull.hlsl", &hull, hlsl_check::Stage::Hull)?;
+            let domain = slang("domain.hlsl", &domain, hlsl_check::Stage::Domain)?;
+            let hull = patch_varyings(
+                &slang_control(&hull, n),
+                "entryPointParam_tgsi_patch_constants_",
+                "patch out",
+            );
+            let domain = patch_varyings(
+                &slang_evaluation(&domain, &tes)?,
+                "tgsi_constants_",
+                "patch in",
+            );
+            stage("--tcs", "shader.tesc", hull)?;
+            stage("--tes", "shader.tese", domain)?;
+        }
     }
-    stage("--tes", "shader.tese", glsl(&tes, "tes.tgsi")?)?;
     let (names, offsets) = match parse("gs.tgsi")? {
         Some(gs) => {
             let text = tgsi_naga::geometry_glsl(&gs, &options, &write)
@@ -234,7 +300,154 @@ fn run_case(glrun: &Path, case: &Path) -> Result<usize, String> {
             }
         }
     }
-    Ok(compared)
+    Ok(Outcome::Identical(compared))
+}
+
+/// What Mesa needs of Slang's GLSL for a hull shader that Slang leaves out or gets wrong
+/// (Slang's GLSL back end does not finish tessellation shaders): `layout(vertices = N)
+/// out`, a patch-constant function that returns nothing (it writes the levels itself but
+/// keeps its HLSL return type), per-vertex inputs sized as GL wants (unsized), and outputs
+/// indexed by `gl_InvocationID` itself rather than a copy.
+fn slang_control(glsl: &str, vertices: u32) -> String {
+    let mut text = unsized_inputs(glsl).replacen(
+        "layout(column_major) buffer;\n",
+        &format!("layout(column_major) buffer;\nlayout(vertices = {vertices}) out;\n"),
+        1,
+    );
+    let copies: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("uint ")?;
+            let (name, value) = rest.split_once(" = ")?;
+            (value == "uint(gl_InvocationID);").then(|| name.to_string())
+        })
+        .collect();
+    for name in copies {
+        text = text.replace(&format!("[{name}]"), "[gl_InvocationID]");
+    }
+    text.lines()
+        .map(|l| match l.split_once(" tgsi_patch_constants_0(") {
+            Some((_, rest)) if !l.starts_with(' ') => format!("void tgsi_patch_constants_0({rest}"),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What Mesa needs of Slang's GLSL for a domain shader: the tessellator's layout (GL's, from
+/// the evaluation shader's properties: Slang writes none), unsized per-vertex inputs, and
+/// the outputs named as naga's GLSL names a vertex shader's (`_vs2fs_location{L}`), which
+/// the capture names.
+fn slang_evaluation(glsl: &str, tes: &tgsi::Shader) -> Result<String, String> {
+    use tgsi::enums::PropertyName as P;
+    let primitive = match tes.property(P::TesPrimMode) {
+        Some(4) => "triangles",
+        Some(7) => "quads",
+        Some(1) => "isolines",
+        other => return Err(format!("TES_PRIM_MODE {other:?}")),
+    };
+    let spacing = match tes.property(P::TesSpacing) {
+        Some(0) => "fractional_odd_spacing",
+        Some(1) => "fractional_even_spacing",
+        _ => "equal_spacing",
+    };
+    let order = if tes.property(P::TesVertexOrderCw) == Some(1) {
+        "cw"
+    } else {
+        "ccw"
+    };
+    let points = if tes.property(P::TesPointMode) == Some(1) {
+        ", point_mode"
+    } else {
+        ""
+    };
+    let text = unsized_inputs(glsl).replacen(
+        "layout(column_major) buffer;\n",
+        &format!(
+            "layout(column_major) buffer;\nlayout({primitive}, {spacing}, {order}{points}) in;\n"
+        ),
+        1,
+    );
+    // The control points' varyings at their own locations (Slang numbers them after the
+    // patch constants).
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for i in 1..lines.len() {
+        let location = lines[i]
+            .strip_prefix("in vec4 tgsi_points_loc")
+            .and_then(|rest| rest.split_once('_'))
+            .map(|(l, _)| l.to_string());
+        if let Some(l) = location.filter(|_| lines[i - 1].starts_with("layout(location = ")) {
+            lines[i - 1] = format!("layout(location = {l})");
+        }
+    }
+    let text = lines.join("\n") + "\n";
+    let mut renames = Vec::new();
+    for pair in lines.windows(2) {
+        let location = pair[0]
+            .strip_prefix("layout(location = ")
+            .and_then(|rest| rest.strip_suffix(')'));
+        let name = pair[1]
+            .strip_prefix("out vec4 ")
+            .and_then(|n| n.strip_suffix(';'));
+        if let (Some(l), Some(name)) = (location, name) {
+            renames.push((name.trim().to_string(), format!("_vs2fs_location{l}")));
+        }
+    }
+    renames.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
+    Ok(renames
+        .into_iter()
+        .fold(text, |text, (name, naga)| text.replace(&name, &naga)))
+}
+
+/// Slang's GLSL passes the patch constants other than the factors (`layout(location = 0)
+/// out vecN {prefix}NAME_0;` in the hull shader, `… in vecN {prefix}NAME_0;` in the
+/// domain shader) as per-vertex varyings, all at location 0; they become `{qualifier} vecN
+/// tgsi_patch_NAME`, linked by name.
+fn patch_varyings(glsl: &str, prefix: &str, qualifier: &str) -> String {
+    let direction = qualifier.rsplit(' ').next().unwrap_or(qualifier);
+    let lines: Vec<&str> = glsl.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut renames = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let declared = lines.get(i + 1).and_then(|next| {
+            let rest = next.strip_prefix(direction)?.trim_start();
+            let (ty, name) = rest.split_once(' ')?;
+            let name = name.trim().strip_suffix(';')?;
+            let member = name.strip_prefix(prefix)?.strip_suffix("_0")?;
+            Some((ty, name, member))
+        });
+        match declared {
+            Some((ty, name, member)) if lines[i].starts_with("layout(location = ") => {
+                out.push(format!("{qualifier} {ty} tgsi_patch_{member};"));
+                renames.push((name.to_string(), format!("tgsi_patch_{member}")));
+                i += 2;
+            }
+            _ => {
+                out.push(lines[i].to_string());
+                i += 1;
+            }
+        }
+    }
+    let text = out.join("\n") + "\n";
+    renames
+        .into_iter()
+        .fold(text, |text, (name, ours)| text.replace(&name, &ours))
+}
+
+/// Slang's `in vec4  name[N];` per-vertex inputs as `in vec4 name[];`.
+fn unsized_inputs(glsl: &str) -> String {
+    glsl.lines()
+        .map(|l| match l.strip_prefix("in vec4 ") {
+            Some(rest) if rest.ends_with("];") => {
+                let name = rest.trim().split('[').next().unwrap_or(rest);
+                format!("in vec4 {name}[];")
+            }
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 /// Whether glrun can draw here: the first case's own GLSL (`shader.*`) must run.
@@ -296,21 +509,80 @@ fn translated_tessellation_shaders_run_on_mesa_as_llvmpipe_ran_them() {
         eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
         return;
     }
-    let (mut identical, mut words, mut failures) = (0, 0, Vec::new());
-    for case in &cases {
+    run_all(&glrun, &cases, &Route::Glsl, "");
+}
+
+/// The HLSL hull and domain shaders of `tgsi_naga::tessellation_hlsl` run the same way,
+/// through the GLSL Slang makes of them, which Mesa takes once what Slang's GLSL back end
+/// leaves out is added (see [`slang_control`], [`slang_evaluation`]; the tessellator's
+/// layout then comes from the evaluation shader's properties, not from the hull shader's
+/// attributes). Cases the HLSL route does not take (no control shader, BARRIER) are listed.
+#[test]
+fn hlsl_tessellation_shaders_run_on_mesa_through_slang_as_llvmpipe_ran_them() {
+    let root = shared().join("corpus/tessref");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("meta.json").is_file())
+        .collect();
+    cases.sort();
+    let Some(first) = cases.first() else {
+        eprintln!("skipped: no tessref cases ({} absent)", root.display());
+        return;
+    };
+    let hlslc = match hlsl_check::Hlslc::build(&tmp().join("hlslc")) {
+        Ok(h) => h,
+        Err(why) => {
+            eprintln!("skipped: HLSL is not compiled: {why}");
+            return;
+        }
+    };
+    let glrun = match build_glrun() {
+        Ok(t) => t,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    if let Err(why) = can_draw(&glrun, first) {
+        eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
+        return;
+    }
+    run_all(
+        &glrun,
+        &cases,
+        &Route::HlslThroughSlang(&hlslc),
+        " (HLSL through Slang's GLSL)",
+    );
+}
+
+/// Runs every case by `route`; fails on any difference.
+fn run_all(glrun: &Path, cases: &[PathBuf], route: &Route, how: &str) {
+    let (mut identical, mut words, mut failures, mut refused) = (0, 0, Vec::new(), Vec::new());
+    for case in cases {
         let name = case.file_name().unwrap_or_default().to_string_lossy();
-        match run_case(&glrun, case) {
-            Ok(n) => {
+        match run_case(glrun, case, route) {
+            Ok(Outcome::Identical(n)) => {
                 identical += 1;
                 words += n;
             }
+            Ok(Outcome::Refused(why)) => refused.push(format!("{name}: {why}")),
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     eprintln!(
-        "{identical} of {} tessref cases identical to llvmpipe's run of the original GLSL \
-         ({words} words)",
-        cases.len()
+        "{identical} of {} tessref cases identical to llvmpipe's run of the original GLSL{how} \
+         ({words} words){}{}",
+        cases.len(),
+        if refused.is_empty() {
+            ""
+        } else {
+            "; not taken:\n  "
+        },
+        refused.join("\n  ")
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(identical > 0, "no case was compared");
 }

@@ -174,3 +174,22 @@ pub fn for_slang(hlsl: &str) -> String {
     }
     out
 }
+
+/// `[[vk::location(L)]]` before each `float4 locL : LOCL;` member, so that Slang keeps
+/// GL's varying locations when it writes GLSL (it numbers them itself otherwise).
+pub fn with_vulkan_locations(hlsl: &str) -> String {
+    let mut out = String::with_capacity(hlsl.len());
+    for line in hlsl.split_inclusive('\n') {
+        let location = line
+            .strip_prefix("    float4 loc")
+            .and_then(|rest| rest.split_once(" : LOC"))
+            .map(|(l, _)| l)
+            .filter(|l| l.parse::<u32>().is_ok());
+        if let Some(l) = location {
+            out.push_str(&format!("    [[vk::location({l})]] {}", &line[4..]));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
