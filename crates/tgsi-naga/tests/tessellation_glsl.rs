@@ -485,31 +485,9 @@ fn can_draw(glrun: &Path, case: &Path) -> Result<(), String> {
 
 #[test]
 fn translated_tessellation_shaders_run_on_mesa_as_llvmpipe_ran_them() {
-    let root = shared().join("corpus/tessref");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("meta.json").is_file())
-        .collect();
-    cases.sort();
-    let Some(first) = cases.first() else {
-        eprintln!("skipped: no tessref cases ({} absent)", root.display());
-        return;
-    };
-    let glrun = match build_glrun() {
-        Ok(t) => t,
-        Err(why) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
-    };
-    if let Err(why) = can_draw(&glrun, first) {
-        eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
-        return;
+    if let Some((glrun, cases)) = drawable_cases() {
+        run_all(&glrun, &cases, &Route::Glsl, "");
     }
-    run_all(&glrun, &cases, &Route::Glsl, "");
 }
 
 /// The HLSL hull and domain shaders of `tgsi_naga::tessellation_hlsl` run the same way,
@@ -519,6 +497,22 @@ fn translated_tessellation_shaders_run_on_mesa_as_llvmpipe_ran_them() {
 /// attributes). Cases the HLSL route does not take (no control shader, BARRIER) are listed.
 #[test]
 fn hlsl_tessellation_shaders_run_on_mesa_through_slang_as_llvmpipe_ran_them() {
+    let hlslc = match hlsl_check::Hlslc::build(&tmp().join("hlslc")) {
+        Ok(h) => h,
+        Err(why) => {
+            eprintln!("skipped: HLSL is not compiled: {why}");
+            return;
+        }
+    };
+    if let Some((glrun, cases)) = drawable_cases() {
+        let route = Route::HlslThroughSlang(&hlslc);
+        run_all(&glrun, &cases, &route, " (HLSL through Slang's GLSL)");
+    }
+}
+
+/// glrun and the tessref cases, or `None` (saying why) when they are absent or glrun cannot
+/// draw here.
+fn drawable_cases() -> Option<(PathBuf, Vec<PathBuf>)> {
     let root = shared().join("corpus/tessref");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
         .into_iter()
@@ -530,32 +524,20 @@ fn hlsl_tessellation_shaders_run_on_mesa_through_slang_as_llvmpipe_ran_them() {
     cases.sort();
     let Some(first) = cases.first() else {
         eprintln!("skipped: no tessref cases ({} absent)", root.display());
-        return;
-    };
-    let hlslc = match hlsl_check::Hlslc::build(&tmp().join("hlslc")) {
-        Ok(h) => h,
-        Err(why) => {
-            eprintln!("skipped: HLSL is not compiled: {why}");
-            return;
-        }
+        return None;
     };
     let glrun = match build_glrun() {
         Ok(t) => t,
         Err(why) => {
             eprintln!("skipped: {why}");
-            return;
+            return None;
         }
     };
     if let Err(why) = can_draw(&glrun, first) {
         eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
-        return;
+        return None;
     }
-    run_all(
-        &glrun,
-        &cases,
-        &Route::HlslThroughSlang(&hlslc),
-        " (HLSL through Slang's GLSL)",
-    );
+    Some((glrun, cases))
 }
 
 /// Runs every case by `route`; fails on any difference.
