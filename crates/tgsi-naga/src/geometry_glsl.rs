@@ -111,7 +111,7 @@ pub(crate) fn translate_geometry_stage(
             "is not a geometry shader",
         ));
     }
-    let (module, stage) = crate::translate::translate_glsl_stage(shader, options)?;
+    let (module, stage) = crate::translate::translate_one_invocation(shader, options)?;
     let stage = stage.ok_or_else(|| Error::new(tgsi::ir::Span::default(), "GEOM", "no stage"))?;
     Ok((module, stage))
 }

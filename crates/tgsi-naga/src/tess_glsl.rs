@@ -98,7 +98,7 @@ pub fn tessellation_glsl(
             "is not a tessellation shader",
         ));
     }
-    let (module, _) = crate::translate::translate_glsl_stage(shader, options)?;
+    let (module, _) = crate::translate::translate_one_invocation(shader, options)?;
     let text = naga_text(&module, name, Target::Glsl, write_options)?;
     if shader.processor == Processor::TessCtrl {
         control_glsl(shader, options, &text)

@@ -80,16 +80,6 @@ struct Domain {
 }
 
 impl Domain {
-    /// A stand-in for a layout in error (which the evaluation shader reports).
-    const TRIANGLES: Domain = Domain {
-        name: "tri",
-        location: 3,
-        outer: 3,
-        inner: 1,
-        partitioning: "integer",
-        topology: "triangle_cw",
-    };
-
     fn of(evaluation: &Shader) -> Result<Domain> {
         let layout = TessLayout::of(evaluation)?;
         let (name, location, outer, inner) = match layout.primitive {
@@ -167,17 +157,11 @@ pub fn tessellation_hlsl(
             return Err((processor, error));
         }
     }
-    let hull = hull(
-        control,
-        evaluation,
-        patch_vertices_in,
-        options,
-        write_options,
-    )
-    .map_err(|e| (Processor::TessCtrl, e))?;
-    let (hull, vertices_out, control_points, patch) = hull;
     let domain = Domain::of(evaluation).map_err(|e| (Processor::TessEval, e))?;
-    let (module, _) = crate::translate::translate_glsl_stage(evaluation, options)
+    let hull = hull(control, &domain, patch_vertices_in, options, write_options)
+        .map_err(|e| (Processor::TessCtrl, e))?;
+    let (hull, vertices_out, control_points, patch) = hull;
+    let (module, _) = crate::translate::translate_one_invocation(evaluation, options)
         .map_err(|e| (Processor::TessEval, e))?;
     let domain_shader = naga_text(&module, "TESS_EVAL", Target::Hlsl, write_options)
         .and_then(|text| {
@@ -199,7 +183,7 @@ pub fn tessellation_hlsl(
 /// control points and of its patch constants.
 fn hull(
     control: &Shader,
-    evaluation: &Shader,
+    domain: &Domain,
     patch_vertices_in: u32,
     options: &Options,
     write_options: &WriteOptions,
@@ -224,16 +208,14 @@ fn hull(
              control shader's invocations one after another",
         ));
     }
-    // The evaluation shader's layout: errors in it are the evaluation shader's.
-    let domain = Domain::of(evaluation).unwrap_or(Domain::TRIANGLES);
     let vertices_out = control_vertices_out(control)?;
-    let (module, _) = crate::translate::translate_glsl_stage(control, options)?;
+    let (module, _) = crate::translate::translate_one_invocation(control, options)?;
     let text = naga_text(&module, "TESS_CTRL", Target::Hlsl, write_options)?;
     let (hull, control_points, patch) = hull_hlsl(
         control,
         options,
         &text,
-        &domain,
+        domain,
         patch_vertices_in,
         vertices_out,
     )?;

@@ -347,9 +347,11 @@ pub(crate) fn translate(shader: &Shader, options: &Options) -> Result<Module> {
     translate_module(shader, options, false).map(|(module, _)| module)
 }
 
-/// Translates a geometry or tessellation shader for a GLSL stage ([`crate::glsl_stage()`]):
-/// the module, and a geometry shader's emitting functions.
-pub(crate) fn translate_glsl_stage(
+/// Translates a geometry or tessellation shader as one invocation of a compute entry point
+/// whose stage-specific parts are private variables and calls of empty functions, for the
+/// GLSL and HLSL stages written around it ([`crate::glsl_stage()`], `hlsl_stage`): the
+/// module, and a geometry shader's emitting functions.
+pub(crate) fn translate_one_invocation(
     shader: &Shader,
     options: &Options,
 ) -> Result<(Module, Option<Rc<GeometryStage>>)> {

@@ -502,43 +502,13 @@ fn hlsl_geometry_shaders_run_on_mesa_through_slang_as_softpipe_ran_them() {
         )
         .map_err(|e| e.to_string())?;
         let glsl = hlslc.glsl(hlsl_check::Stage::Geometry, &path)?;
-        Ok(Ok(with_naga_output_names(&glsl)))
+        Ok(Ok(hlsl_check::with_naga_varying_names(
+            &glsl,
+            Some("_gs2fs_location"),
+            Some("_vs2fs_location"),
+        )))
     };
     run_all("geometry-hlsl", &writer, " (HLSL through Slang's GLSL)");
-}
-
-/// Slang's GLSL with each output variable (`layout(location = L)` then `out vec4 NAME;`)
-/// named `_gs2fs_location{L}` and each input variable (`in vec4 NAME[V];`)
-/// `_vs2fs_location{L}`, as naga's GLSL (and so the captures) names them.
-fn with_naga_output_names(glsl: &str) -> String {
-    let lines: Vec<&str> = glsl.lines().collect();
-    let mut renames = Vec::new();
-    for pair in lines.windows(2) {
-        let Some(l) = pair[0]
-            .strip_prefix("layout(location = ")
-            .and_then(|rest| rest.strip_suffix(')'))
-        else {
-            continue;
-        };
-        let output = pair[1]
-            .strip_prefix("out vec4 ")
-            .map(|n| (n, "_gs2fs_location"));
-        let input = pair[1]
-            .strip_prefix("in vec4 ")
-            .map(|n| (n, "_vs2fs_location"));
-        if let Some((name, naga)) = output.or(input) {
-            let name = name.trim().trim_end_matches(';');
-            let name = name.split('[').next().unwrap_or(name);
-            renames.push((name.to_string(), format!("{naga}{l}")));
-        }
-    }
-    let mut out = glsl.to_string();
-    // Longest first, so that no name is replaced inside another.
-    renames.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
-    for (name, naga) in renames {
-        out = out.replace(&name, &naga);
-    }
-    out
 }
 
 /// Runs every gsref case with the geometry shader `writer` writes.

@@ -381,22 +381,11 @@ fn slang_evaluation(glsl: &str, tes: &tgsi::Shader) -> Result<String, String> {
         }
     }
     let text = lines.join("\n") + "\n";
-    let mut renames = Vec::new();
-    for pair in lines.windows(2) {
-        let location = pair[0]
-            .strip_prefix("layout(location = ")
-            .and_then(|rest| rest.strip_suffix(')'));
-        let name = pair[1]
-            .strip_prefix("out vec4 ")
-            .and_then(|n| n.strip_suffix(';'));
-        if let (Some(l), Some(name)) = (location, name) {
-            renames.push((name.trim().to_string(), format!("_vs2fs_location{l}")));
-        }
-    }
-    renames.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
-    Ok(renames
-        .into_iter()
-        .fold(text, |text, (name, naga)| text.replace(&name, &naga)))
+    Ok(hlsl_check::with_naga_varying_names(
+        &text,
+        Some("_vs2fs_location"),
+        None,
+    ))
 }
 
 /// Slang's GLSL passes the patch constants other than the factors (`layout(location = 0)

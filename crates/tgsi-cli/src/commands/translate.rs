@@ -178,8 +178,14 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
         std::fs::create_dir_all(&args.output)
             .map_err(|e| Failure::Io(format!("{}: {e}", args.output)))?;
     }
+    // HLSL's hull and domain shaders are translated together, once for both files.
+    let pair = std::cell::OnceCell::new();
+    let pipeline = Pipeline {
+        shaders: &shaders,
+        hlsl_tessellation: &pair,
+    };
     for (input, shader) in &shaders {
-        let bytes = translate_one(args, target, input, shader, &shaders, &locations)?;
+        let bytes = translate_one(args, target, input, shader, &pipeline, &locations)?;
         let output = if shaders.len() > 1 {
             let stem = std::path::Path::new(&input.name)
                 .file_stem()
@@ -198,13 +204,21 @@ pub fn run(args: &TranslateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The shaders of one `tgsi translate`, and the HLSL hull and domain shaders of its
+/// tessellation shaders once they are translated (`None`: the translation failed and said
+/// why).
+struct Pipeline<'a> {
+    shaders: &'a [(input::Input, tgsi::Shader)],
+    hlsl_tessellation: &'a std::cell::OnceCell<Option<[String; 2]>>,
+}
+
 /// The translation of one shader.
 fn translate_one(
     args: &TranslateArgs,
     target: Target,
     input: &input::Input,
     shader: &tgsi::Shader,
-    pipeline: &[(input::Input, tgsi::Shader)],
+    pipeline: &Pipeline,
     locations: &BTreeMap<(Semantic, u32), u32>,
 ) -> Result<Vec<u8>, Failure> {
     let options = tgsi_naga::Options {
@@ -263,14 +277,35 @@ fn translate_one(
 }
 
 /// A tessellation shader as an HLSL hull or domain shader: HLSL needs the control and the
-/// evaluation shader together.
+/// evaluation shader together, which are translated at the first of them.
 fn hlsl_tessellation(
     args: &TranslateArgs,
     shader: &tgsi::Shader,
-    pipeline: &[(input::Input, tgsi::Shader)],
+    pipeline: &Pipeline,
     options: &tgsi_naga::Options,
     write_options: &WriteOptions,
 ) -> Result<Vec<u8>, Failure> {
+    use tgsi::enums::Processor;
+    let pair = pipeline
+        .hlsl_tessellation
+        .get_or_init(|| translate_pair(args, pipeline.shaders, options, write_options));
+    let [hull, domain] = pair.as_ref().ok_or(Failure::Invalid)?;
+    let text = if shader.processor == Processor::TessCtrl {
+        hull
+    } else {
+        domain
+    };
+    Ok(text.clone().into_bytes())
+}
+
+/// The HLSL hull and domain shaders of the pipeline's control and evaluation shaders, or
+/// `None` once the reason they have none is printed (with the file it is in).
+fn translate_pair(
+    args: &TranslateArgs,
+    pipeline: &[(input::Input, tgsi::Shader)],
+    options: &tgsi_naga::Options,
+    write_options: &WriteOptions,
+) -> Option<[String; 2]> {
     use tgsi::enums::Processor;
     let find = |processor| pipeline.iter().find(|(_, s)| s.processor == processor);
     let (Some(control), Some(evaluation)) = (find(Processor::TessCtrl), find(Processor::TessEval))
@@ -280,18 +315,22 @@ fn hlsl_tessellation(
              hull shader's outputs: give the control and the evaluation shader together \
              (or --tessellation-as-compute)"
         );
-        return Err(Failure::Invalid);
+        return None;
     };
     let vertices = match args.patch_vertices {
         Some(n) => n,
-        None => tgsi_naga::control_vertices_out(&control.1).map_err(|e| {
-            eprintln!("{}: {e}", control.0.name);
-            Failure::Invalid
-        })?,
+        None => match tgsi_naga::control_vertices_out(&control.1) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("{}: {e}", control.0.name);
+                return None;
+            }
+        },
     };
-    let [hull, domain] =
-        tgsi_naga::tessellation_hlsl(&control.1, &evaluation.1, vertices, options, write_options)
-            .map_err(|(processor, e)| {
+    match tgsi_naga::tessellation_hlsl(&control.1, &evaluation.1, vertices, options, write_options)
+    {
+        Ok(pair) => Some(pair),
+        Err((processor, e)) => {
             let name = if processor == Processor::TessCtrl {
                 &control.0.name
             } else {
@@ -299,12 +338,7 @@ fn hlsl_tessellation(
             };
             let sep = if e.position().is_some() { ":" } else { ": " };
             eprintln!("{name}{sep}{e}");
-            Failure::Invalid
-        })?;
-    let text = if shader.processor == Processor::TessCtrl {
-        hull
-    } else {
-        domain
-    };
-    Ok(text.into_bytes())
+            None
+        }
+    }
 }

@@ -74,7 +74,27 @@ impl Hlslc {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        Ok(Hlslc { binary, library })
+        let hlslc = Hlslc { binary, library };
+        // A library that does not load (another C library, a broken download) means the
+        // checks cannot run here, not that the HLSL is wrong.
+        let probe = dir.join("probe.hlsl");
+        std::fs::write(&probe, "[numthreads(1, 1, 1)] void main() {}\n")
+            .map_err(|e| e.to_string())?;
+        let out = Command::new(&hlslc.binary)
+            .arg("--lib")
+            .arg(&hlslc.library)
+            .args(["--stage", "compute"])
+            .arg(&probe)
+            .output()
+            .map_err(|e| format!("hlslc does not run: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "Slang does not compile a trivial shader here: {}{}",
+                String::from_utf8_lossy(&out.stdout).trim(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(hlslc)
     }
 
     /// Compiles each of `files` as `stage` with entry point `main`: `Ok` or Slang's first
@@ -192,4 +212,39 @@ pub fn with_vulkan_locations(hlsl: &str) -> String {
         }
     }
     out
+}
+
+/// Slang's GLSL with its `vec4` varyings named as naga's GLSL names them (and so as the
+/// transform-feedback captures name them): each `layout(location = L)` followed by
+/// `out vec4 NAME…;` (or `in vec4 NAME…;`) renames NAME to `{output_prefix}L` (or
+/// `{input_prefix}L`); a prefix of `None` leaves those alone.
+pub fn with_naga_varying_names(
+    glsl: &str,
+    output_prefix: Option<&str>,
+    input_prefix: Option<&str>,
+) -> String {
+    let lines: Vec<&str> = glsl.lines().collect();
+    let mut renames = Vec::new();
+    for pair in lines.windows(2) {
+        let Some(l) = pair[0]
+            .strip_prefix("layout(location = ")
+            .and_then(|rest| rest.strip_suffix(')'))
+        else {
+            continue;
+        };
+        let output = output_prefix.and_then(|p| Some((pair[1].strip_prefix("out vec4 ")?, p)));
+        let input = input_prefix.and_then(|p| Some((pair[1].strip_prefix("in vec4 ")?, p)));
+        if let Some((name, prefix)) = output.or(input) {
+            let name = name.trim().trim_end_matches(';');
+            let name = name.split('[').next().unwrap_or(name);
+            renames.push((name.to_string(), format!("{prefix}{l}")));
+        }
+    }
+    // Longest first, so that no name is replaced inside another.
+    renames.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
+    renames
+        .into_iter()
+        .fold(glsl.to_string(), |text, (name, naga)| {
+            text.replace(&name, &naga)
+        })
 }
