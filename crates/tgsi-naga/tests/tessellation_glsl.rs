@@ -150,6 +150,16 @@ enum Route<'a> {
     HlslThroughSlang(&'a hlsl_check::Hlslc),
 }
 
+impl Route<'_> {
+    /// The route's own work directory: the two tests run in parallel.
+    fn work(&self) -> PathBuf {
+        tmp().join(match self {
+            Route::Glsl => "glsl",
+            Route::HlslThroughSlang(_) => "hlsl",
+        })
+    }
+}
+
 /// What a case's run gave: the words compared, or why the route does not take the case.
 enum Outcome {
     Identical(usize),
@@ -172,7 +182,7 @@ fn run_case(glrun: &Path, case: &Path, route: &Route) -> Result<Outcome, String>
     let vs = parse("vs.tgsi")?.ok_or("no vs.tgsi")?;
     let tes = parse("tes.tgsi")?.ok_or("no tes.tgsi")?;
     let vertex = gl_harness::vertex_glsl(&vs, &options)?;
-    let dir = tmp().join(case.file_name().unwrap_or_default());
+    let dir = route.work().join(case.file_name().unwrap_or_default());
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let mut args: Vec<String> = Vec::new();
     let mut stage = |option: &str, file: &str, text: String| -> Result<(), String> {
@@ -440,7 +450,7 @@ fn unsized_inputs(glsl: &str) -> String {
 }
 
 /// Whether glrun can draw here: the first case's own GLSL (`shader.*`) must run.
-fn can_draw(glrun: &Path, case: &Path) -> Result<(), String> {
+fn can_draw(glrun: &Path, case: &Path, work: &Path) -> Result<(), String> {
     let meta = json(&case.join("meta.json"));
     let mut args: Vec<String> = Vec::new();
     for (option, file) in [
@@ -461,7 +471,7 @@ fn can_draw(glrun: &Path, case: &Path) -> Result<(), String> {
     let run = Command::new(glrun)
         .args(&args)
         .arg("--out")
-        .arg(tmp().join("probe.bin"))
+        .arg(work.join("probe.bin"))
         .env("GALLIUM_DRIVER", "llvmpipe")
         .output()
         .map_err(|e| e.to_string())?;
@@ -474,8 +484,9 @@ fn can_draw(glrun: &Path, case: &Path) -> Result<(), String> {
 
 #[test]
 fn translated_tessellation_shaders_run_on_mesa_as_llvmpipe_ran_them() {
-    if let Some((glrun, cases)) = drawable_cases() {
-        run_all(&glrun, &cases, &Route::Glsl, "");
+    let route = Route::Glsl;
+    if let Some((glrun, cases)) = drawable_cases(&route.work()) {
+        run_all(&glrun, &cases, &route, "");
     }
 }
 
@@ -493,15 +504,15 @@ fn hlsl_tessellation_shaders_run_on_mesa_through_slang_as_llvmpipe_ran_them() {
             return;
         }
     };
-    if let Some((glrun, cases)) = drawable_cases() {
-        let route = Route::HlslThroughSlang(&hlslc);
+    let route = Route::HlslThroughSlang(&hlslc);
+    if let Some((glrun, cases)) = drawable_cases(&route.work()) {
         run_all(&glrun, &cases, &route, " (HLSL through Slang's GLSL)");
     }
 }
 
 /// glrun and the tessref cases, or `None` (saying why) when they are absent or glrun cannot
-/// draw here.
-fn drawable_cases() -> Option<(PathBuf, Vec<PathBuf>)> {
+/// draw here (probed in `work`).
+fn drawable_cases(work: &Path) -> Option<(PathBuf, Vec<PathBuf>)> {
     let root = shared().join("corpus/tessref");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
         .into_iter()
@@ -522,7 +533,10 @@ fn drawable_cases() -> Option<(PathBuf, Vec<PathBuf>)> {
             return None;
         }
     };
-    if let Err(why) = can_draw(&glrun, first) {
+    if let Err(why) = std::fs::create_dir_all(work)
+        .map_err(|e| e.to_string())
+        .and_then(|()| can_draw(&glrun, first, work))
+    {
         eprintln!("skipped: glrun cannot draw here (Mesa's EGL and llvmpipe): {why}");
         return None;
     }

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `../shared`, or `TGSI_SHARED`.
 pub fn shared() -> PathBuf {
@@ -14,16 +15,24 @@ pub fn shared() -> PathBuf {
 }
 
 /// Builds the C program `source` as `dir/name` (linked with EGL, OpenGL and libm), or says
-/// why it cannot.
+/// why it cannot. Tests of one binary run in parallel and may build the same harness: each
+/// build writes a file of its own and renames it into place, so no test runs a half-written
+/// binary.
 pub fn build(source: &Path, dir: &Path, name: &str) -> Result<PathBuf, String> {
     if !source.is_file() {
         return Err(format!("{} is absent", source.display()));
     }
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    static BUILDS: AtomicUsize = AtomicUsize::new(0);
     let binary = dir.join(name);
+    let partial = dir.join(format!(
+        "{name}.{}.{}.partial",
+        std::process::id(),
+        BUILDS.fetch_add(1, Ordering::Relaxed)
+    ));
     let out = Command::new("cc")
         .args(["-O2", "-o"])
-        .arg(&binary)
+        .arg(&partial)
         .arg(source)
         .args(["-lEGL", "-lOpenGL", "-lm"])
         .output()
@@ -37,6 +46,7 @@ pub fn build(source: &Path, dir: &Path, name: &str) -> Result<PathBuf, String> {
                 .unwrap_or("")
         ));
     }
+    std::fs::rename(&partial, &binary).map_err(|e| format!("{name}: {e}"))?;
     Ok(binary)
 }
 
