@@ -146,6 +146,13 @@ impl<const N: usize> Machine<N> {
     /// [`Machine::write`] for the channels `mask` of `dst`, lane by lane.
     fn write_lanes(&mut self, dst: &DstOp, out: &Reg<N>, mask: u8, exec: u32, saturate: bool) {
         if let Some(reg) = self.direct_dst(dst) {
+            if exec == Self::ALL && saturate {
+                // Every lane: nothing to merge.
+                for c in mask_channels(mask) {
+                    reg[c] = out[c].map(saturate_word);
+                }
+                return;
+            }
             for c in mask_channels(mask) {
                 merge_row(&mut reg[c], &out[c], exec, saturate);
             }

@@ -458,10 +458,18 @@ impl<const N: usize> Machine<N> {
         res: &Res,
         scratch: &mut Scratch<N>,
     ) -> Result<(), ExecError> {
+        let exec = self.exec();
+        // With no lane executing, an instruction changes nothing: every write, memory
+        // access, emission and stack operation is limited to the executing lanes. (It
+        // still counts: the remainder of a loop's last pass after every lane has left by
+        // BRK runs with no lane, as in softpipe.)
+        if exec == 0 {
+            return Ok(());
+        }
         match inst.kind {
-            Kind::Component(op) => self.component(inst, res, self.exec(), op, scratch),
-            Kind::Vector(op) => self.vector(inst, res, self.exec(), op, scratch),
-            Kind::Wide(op) => self.wide(inst, res, self.exec(), op, scratch),
+            Kind::Component(op) => self.component(inst, res, exec, op, scratch),
+            Kind::Vector(op) => self.vector(inst, res, exec, op, scratch),
+            Kind::Wide(op) => self.wide(inst, res, exec, op, scratch),
             _ => return self.step_other(program, inst, pc, res),
         }
         Ok(())

@@ -292,7 +292,7 @@ pub(crate) fn replicated(
                 return None;
             }
             let operands: Vec<&[Value]> = operands.iter().map(|o| &o[..]).collect();
-            return sl::call_on_lanes(b, &operands, func).first().copied();
+            return sl::call_on_lanes(b, &operands, func, None).first().copied();
         }
     };
     Some(b.w(r))

@@ -122,11 +122,13 @@ unsafe fn unary(p: *mut u32, n: u64, f: fn(f32) -> f32) {
 /// The host function `func` ([`host_function`]) on the word vectors of `operands` (one
 /// list per operand, all of the same length n: the bases, then the exponents for POW),
 /// stored one after the other: one call for all of them, so that the registers live
-/// across it are saved once. Returns the n result vectors.
+/// across it are saved once; with `when`, only if that value is nonzero (otherwise the
+/// results are the stored operands' words). Returns the n result vectors.
 pub(crate) fn call_on_lanes(
     b: &mut FunctionBuilder,
     operands: &[&[Value]],
     func: usize,
+    when: Option<Value>,
 ) -> Vec<Value> {
     let n = operands.first().map_or(0, |o| o.len());
     let vectors: Vec<Value> = operands.iter().flat_map(|o| o.iter().copied()).collect();
@@ -142,7 +144,19 @@ pub(crate) fn call_on_lanes(
     let callee = b.ins().iconst(I64, func as i64);
     let at = b.ins().stack_addr(I64, slot, 0);
     let count = b.ins().iconst(I64, n as i64);
+    let join = when.map(|when| {
+        let (call, join) = (b.create_block(), b.create_block());
+        b.ins().brif(when, call, &[], join, &[]);
+        b.switch_to_block(call);
+        b.seal_block(call);
+        join
+    });
     b.ins().call_indirect(sig, callee, &[at, count]);
+    if let Some(join) = join {
+        b.ins().jump(join, &[]);
+        b.switch_to_block(join);
+        b.seal_block(join);
+    }
     (0..n)
         .map(|i| b.ins().stack_load(I64, I32X4, slot, 16 * i as i32))
         .collect()

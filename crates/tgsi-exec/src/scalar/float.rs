@@ -140,20 +140,12 @@ pub fn lrp(a: f32, b: f32, c: f32) -> f32 {
 
 /// CMP: `a < 0 ? b : c` (NaN and −0 select `c`).
 pub fn cmp(a: f32, b: f32, c: f32) -> f32 {
-    if a < 0.0 {
-        b
-    } else {
-        c
-    }
+    f32::from_bits(super::select(a < 0.0, b.to_bits(), c.to_bits()))
 }
 
 /// CND (legacy): `c > 0.5 ? a : b`.
 pub fn cnd(a: f32, b: f32, c: f32) -> f32 {
-    if c > 0.5 {
-        a
-    } else {
-        b
-    }
+    f32::from_bits(super::select(c > 0.5, a.to_bits(), b.to_bits()))
 }
 
 /// CLAMP (legacy): the spec's `clamp(x, lo, hi) = (x < lo) ? lo : (x > hi) ? hi : x`, a bit

@@ -172,11 +172,7 @@ pub fn xor(a: u32, b: u32) -> u32 {
 
 /// UCMP: `a ≠ 0 ? b : c` (bit copy).
 pub fn ucmp(a: u32, b: u32, c: u32) -> u32 {
-    if a != 0 {
-        b
-    } else {
-        c
-    }
+    super::select(a != 0, b, c)
 }
 
 /// SAD (legacy): `|a − b| + c`, unsigned.

@@ -10,3 +10,12 @@ pub mod double;
 pub mod float;
 pub mod int;
 pub mod pack;
+
+/// The bits of `if_true` where `cond` holds, else those of `if_false`. Written as a mask,
+/// not a branch: in a loop over lanes, LLVM turns `if cond { b[i] } else { c[i] }` into a
+/// load through a selected pointer, one lane at a time, where this stays a vector blend.
+#[inline(always)]
+pub fn select(cond: bool, if_true: u32, if_false: u32) -> u32 {
+    let m = u32::from(cond).wrapping_neg();
+    if_true & m | if_false & !m
+}

@@ -6,7 +6,10 @@
 //! instructions in a row, one per channel; such a run — the same opcode, consecutive, no
 //! instruction reading a register an earlier one of the run writes — fetches every
 //! source first, computes all the lanes in one call and then writes the results in
-//! program order, which is what running the instructions one by one gives.
+//! program order, which is what running the instructions one by one gives. A run (of one
+//! instruction or more) where no lane executes makes no call: its results are not written
+//! to any lane that reads them (the rest of a loop's last pass after every lane has left
+//! by BRK runs so, as in the interpreter, which skips such instructions' work too).
 
 use super::Translator;
 use crate::scalar_lanes as sl;
@@ -16,8 +19,8 @@ use tgsi_exec::compile::Inst;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::Program;
 
-/// The runs of `program` (first instruction → length, at least 2); none with
-/// approximate transcendentals, which are vector code.
+/// The runs of `program` (first instruction → length); none with approximate
+/// transcendentals, which are vector code.
 pub(super) fn runs(program: &Program, approximate: bool) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
     if approximate {
@@ -27,7 +30,7 @@ pub(super) fn runs(program: &Program, approximate: bool) -> HashMap<usize, usize
     let mut pc = 0;
     while pc < insts.len() {
         let n = run_at(insts, pc);
-        if n >= 2 {
+        if n > 0 {
             out.insert(pc, n);
         }
         pc += n.max(1);
@@ -97,7 +100,9 @@ impl Translator<'_, '_> {
             }
         }
         let operands: Vec<&[Value]> = operands.iter().map(Vec::as_slice).collect();
-        let results = sl::call_on_lanes(self.b, &operands, func);
+        let exec = self.exec_all();
+        let any = self.any_of(&exec);
+        let results = sl::call_on_lanes(self.b, &operands, func, Some(any));
         for (k, (inst, ch)) in insts.iter().zip(results.chunks(self.g)).enumerate() {
             self.pc = first + k;
             self.write_replicated(inst, ch.to_vec());
