@@ -382,6 +382,44 @@ impl Program {
         Lowering::new(shader).run()
     }
 
+    /// What the interpreter counts after the BRK at `brk` once no lane executes (every lane
+    /// of its loop has left): the instructions up to and including the ENDLOOP of its loop,
+    /// as it passes them — an IF or ELSE that no lane executes goes to its ELSE or ENDIF,
+    /// an inner loop runs its body once and leaves. An engine may go to the loop's end at
+    /// once and add this count. `None` when the BRK leaves a switch, or the way holds other
+    /// control flow (switches, subroutines, legacy flow), a barrier or the end.
+    pub fn dead_loop_tail(&self, brk: usize) -> Option<u64> {
+        let at = self.insts.get(brk)?;
+        if !matches!(at.kind, Kind::Flow(Flow::Brk)) || at.in_switch {
+            return None;
+        }
+        let (mut pc, mut count, mut depth) = (brk + 1, 0u64, 0usize);
+        loop {
+            let inst = self.insts.get(pc)?;
+            count += 1;
+            let next = match inst.kind {
+                Kind::Flow(Flow::EndLoop) if depth == 0 => return Some(count),
+                Kind::Flow(Flow::EndLoop) => {
+                    depth -= 1;
+                    pc + 1
+                }
+                Kind::Flow(Flow::BgnLoop) => {
+                    depth += 1;
+                    pc + 1
+                }
+                Kind::Flow(Flow::If { .. } | Flow::Else) => inst.target,
+                Kind::Flow(Flow::Brk) if inst.in_switch => return None,
+                Kind::Flow(Flow::EndIf | Flow::Brk | Flow::BreakC | Flow::Cont) => pc + 1,
+                Kind::Flow(_) | Kind::Sync => return None,
+                _ => pc + 1,
+            };
+            if next <= pc {
+                return None;
+            }
+            pc = next;
+        }
+    }
+
     /// Vertices of one input primitive: how many copies of the input registers the machine
     /// holds (`IN[v][i]`); 1 except for geometry shaders.
     pub(crate) fn input_vertices(&self) -> usize {

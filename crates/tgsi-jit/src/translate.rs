@@ -95,6 +95,9 @@ enum Open {
         saved_cont: Mask,
         body: Block,
         exit: Block,
+        /// Where a BRK that leaves no lane in the loop goes: the ENDLOOP, which then
+        /// leaves (created by the first such BRK).
+        dead: Option<Block>,
     },
 }
 
@@ -583,6 +586,56 @@ impl<'a, 'b> Translator<'a, 'b> {
         self.b.any(acc)
     }
 
+    /// After a BRK: when no lane is left in the innermost loop (every lane has left it or
+    /// returned), go to the loop's end at once, counting what the interpreter counts on
+    /// the way there with no lane executing ([`Program::dead_loop_tail`]), with the
+    /// condition mask the loop's end would have (that before the outermost IF around the
+    /// BRK inside the loop): the rest of a loop's last pass costs nothing. Lanes that never
+    /// entered the loop keep their loop bits, so the test holds for loops every running
+    /// lane entered (those outside any IF).
+    fn leave_dead_loop(&mut self) {
+        let Some(tail) = self.program.dead_loop_tail(self.pc) else {
+            return;
+        };
+        let Some(loop_at) = self
+            .opens
+            .iter()
+            .rposition(|o| matches!(o, Open::Loop { .. }))
+        else {
+            return;
+        };
+        let outer_if = match self.opens.get(loop_at + 1) {
+            Some(Open::If { saved, .. }) => Some(*saved),
+            _ => None,
+        };
+        let dead = match &mut self.opens[loop_at] {
+            Open::Loop { dead, .. } => *dead.get_or_insert_with(|| self.b.create_block()),
+            Open::If { .. } => return,
+        };
+        let left: Channel = (0..self.g)
+            .map(|k| {
+                let l = self.b.use_var(self.loop_[k]);
+                let f = self.b.use_var(self.func[k]);
+                self.b.ins().band(l, f)
+            })
+            .collect();
+        let any = self.any_of(&left);
+        let (skip, go_on) = (self.b.create_block(), self.b.create_block());
+        self.flush();
+        self.b.ins().brif(any, go_on, &[], skip, &[]);
+        self.b.switch_to_block(skip);
+        self.b.seal_block(skip);
+        if let Some(saved) = outer_if {
+            let cond = self.get_mask(saved);
+            self.set_mask(self.cond, &cond);
+        }
+        self.pending = tail as i64 - 1;
+        self.flush();
+        self.b.ins().jump(dead, &[]);
+        self.b.switch_to_block(go_on);
+        self.b.seal_block(go_on);
+    }
+
     /// Copy mask variables.
     fn copy_mask(&mut self, from: Mask) -> Mask {
         let mut to = from;
@@ -752,6 +805,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     saved_cont,
                     body,
                     exit,
+                    dead: None,
                 });
             }
             Flow::EndLoop => {
@@ -760,10 +814,18 @@ impl<'a, 'b> Translator<'a, 'b> {
                     saved_cont,
                     body,
                     exit,
+                    dead,
                 }) = self.opens.pop()
                 else {
                     return;
                 };
+                if let Some(dead) = dead {
+                    // The loop's end is also where a BRK that leaves no lane in the loop
+                    // goes, counted there but for this ENDLOOP.
+                    self.pending -= 1;
+                    self.jump_and_switch(dead, dead);
+                    self.pending = 1;
+                }
                 let cont = self.get_mask(saved_cont);
                 self.set_mask(self.cont, &cont);
                 let exec = self.exec_all();
@@ -799,6 +861,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     self.b.def_var(self.loop_[k], n);
                 }
                 self.exec_cache = None;
+                self.leave_dead_loop();
             }
             Flow::Cont => {
                 let exec = self.exec_all();

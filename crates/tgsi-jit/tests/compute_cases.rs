@@ -127,6 +127,70 @@ fn instruction_counts_and_budgets_match_the_interpreter() {
 }
 
 #[test]
+fn leaving_a_loop_early_counts_what_the_interpreter_counts() {
+    // Every lane leaves at the same BRK with the rest of the pass (an IF/ELSE the lanes
+    // disagree on, an inner loop) still ahead: the JIT goes to the loop's end at once and
+    // must count what the interpreter passes with no lane executing
+    // (`Program::dead_loop_tail`).
+    let text = "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 32
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL TEMP[0..2]
+IMM[0] UINT32 {1, 3, 8, 0}
+  0: MOV TEMP[0], IMM[0].wwww
+  1: MOV TEMP[1], IMM[0].wwww
+  2: BGNLOOP
+  3:   USGE TEMP[2].x, TEMP[0].xxxx, IMM[0].yyyy
+  4:   UIF TEMP[2].xxxx
+  5:     BRK
+  6:   ENDIF
+  7:   UADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+  8:   USLT TEMP[2].y, SV[0].xxxx, IMM[0].zzzz
+  9:   UIF TEMP[2].yyyy
+ 10:     UADD TEMP[1].x, TEMP[1].xxxx, SV[0].xxxx
+ 11:   ELSE
+ 12:     UADD TEMP[1].x, TEMP[1].xxxx, IMM[0].xxxx
+ 13:   ENDIF
+ 14:   MOV TEMP[0].y, IMM[0].wwww
+ 15:   BGNLOOP
+ 16:     UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx
+ 17:     USGE TEMP[2].z, TEMP[0].yyyy, IMM[0].yyyy
+ 18:     UIF TEMP[2].zzzz
+ 19:       BRK
+ 20:     ENDIF
+ 21:     UADD TEMP[1].y, TEMP[1].yyyy, TEMP[0].yyyy
+ 22:   ENDLOOP
+ 23: ENDLOOP
+ 24: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].zzzz
+ 25: STORE BUFFER[0].xy, TEMP[2].xxxx, TEMP[1].xyyy
+ 26: END
+";
+    let (program, jit) = compile(text);
+    // ENDIF, UADD, USLT, the UIF (to its ELSE), the ELSE (to its ENDIF), the ENDIF, MOV,
+    // the inner loop once (BGNLOOP, UADD, USGE, the UIF to its ENDIF, ENDIF, UADD,
+    // ENDLOOP) and the outer ENDLOOP; ENDIF, UADD, ENDLOOP.
+    assert_eq!(program.dead_loop_tail(5), Some(15));
+    assert_eq!(program.dead_loop_tail(19), Some(3));
+    let want = dispatch(&program, None, [1, 1, 1]).expect("interpreter");
+    let got = dispatch(&program, Some(&jit), [1, 1, 1]).expect("jit");
+    assert_eq!(got.1, WAVE as u32, "one 32-lane wave");
+    assert!(
+        want == got,
+        "{:?} instructions on the interpreter, {:?} on the JIT",
+        want.2,
+        got.2
+    );
+    // The count is the budget's edge on both engines.
+    let count = want.2;
+    assert!(dispatch_with(&program, Some(&jit), [1, 1, 1], count, 4096).is_ok());
+    let short = dispatch_with(&program, Some(&jit), [1, 1, 1], count - 1, 4096);
+    assert!(matches!(short, Err(ExecError::Budget { .. })), "{short:?}");
+}
+
+#[test]
 fn branches_and_returns_count_once_per_wave() {
     // Quads take different sides of nested branches and return at different places; the
     // wave runs an instruction when any of its quads does.

@@ -64,6 +64,67 @@ fn an_endless_loop_fails_exactly_as_on_the_interpreter() {
 }
 
 #[test]
+fn leaving_a_loop_early_restores_the_masks() {
+    // Half the lanes run a loop that every lane leaves in its second pass, the upper row of
+    // each quad at one BRK and the lower row (last) at another, in the ELSE of the first,
+    // with an IF/ELSE and an inner loop still ahead: the JIT goes to the loop's end at once, and after it the
+    // condition mask must be the loop's own again (the lanes of both BRKs), then the
+    // outer ELSE's.
+    same_image(
+        "FRAG
+DCL IN[0], POSITION
+DCL OUT[0], COLOR
+DCL TEMP[0..3]
+IMM[0] FLT32 {1.0, 3.0, 0.5, 0.0}
+IMM[1] FLT32 {4.0, 0.25, 2.0, 0.0}
+  0: MOV TEMP[0], IMM[0].wwww
+  1: MOV TEMP[1], IN[0]
+  2: SLT TEMP[3].x, IN[0].xxxx, IMM[1].xxxx
+  3: IF TEMP[3].xxxx
+  4:   BGNLOOP
+  5:     SGE TEMP[2].x, TEMP[0].xxxx, IMM[0].zzzz
+  6:     IF TEMP[2].xxxx
+  7:       SLT TEMP[2].w, IN[0].yyyy, IMM[0].xxxx
+  8:       IF TEMP[2].wwww
+  9:         BRK
+ 10:       ELSE
+ 11:         BRK
+ 12:       ENDIF
+ 13:     ENDIF
+ 14:     ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+ 15:     SLT TEMP[2].y, TEMP[1].yyyy, IMM[1].zzzz
+ 16:     IF TEMP[2].yyyy
+ 17:       MUL TEMP[1], TEMP[1], IMM[0].zzzz
+ 18:     ELSE
+ 19:       ADD TEMP[1], TEMP[1], IMM[0].zzzz
+ 20:     ENDIF
+ 21:     MOV TEMP[0].y, IMM[0].wwww
+ 22:     BGNLOOP
+ 23:       ADD TEMP[0].y, TEMP[0].yyyy, IMM[0].xxxx
+ 24:       SGE TEMP[2].z, TEMP[0].yyyy, IMM[0].yyyy
+ 25:       IF TEMP[2].zzzz
+ 26:         BRK
+ 27:       ENDIF
+ 28:       MAD TEMP[1], TEMP[1], IMM[0].zzzz, IMM[0].xxxx
+ 29:     ENDLOOP
+ 30:   ENDLOOP
+ 31:   MUL TEMP[1], TEMP[1], IMM[1].yyyy
+ 32: ELSE
+ 33:   MOV TEMP[1], IMM[1]
+ 34: ENDIF
+ 35: MOV OUT[0], TEMP[1]
+ 36: END
+",
+        &RenderOptions {
+            width: 8,
+            height: 8,
+            clear: [-1.0, -2.0, -3.0, -4.0],
+            ..Default::default()
+        },
+    );
+}
+
+#[test]
 fn kills_returns_and_nested_loops_match_the_interpreter() {
     let opts = RenderOptions {
         width: 11,
