@@ -446,3 +446,84 @@ fn waves_cover_blocks_of_8_by_4_pixels() {
         }
     }
 }
+
+#[test]
+fn the_rest_of_a_pass_no_lane_runs_is_counted_as_the_interpreter_runs_it() {
+    // Every lane leaves at the BRK of instruction 3 in the first pass; the interpreter then
+    // passes the rest of the pass with an empty mask: ENDIF, the IF to its ELSE, the ELSE
+    // to its ENDIF, ENDIF, the inner loop once (BGNLOOP, the IF to its ENDIF, ENDIF,
+    // ENDLOOP) and the outer ENDLOOP.
+    let text = "FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+IMM[0] FLT32 {1.0, 2.0, 0.0, 0.0}
+  0: MOV OUT[0], IMM[0].zzzz
+  1: BGNLOOP
+  2:   IF IMM[0].xxxx
+  3:     BRK
+  4:   ENDIF
+  5:   IF IN[0].xxxx
+  6:     MOV OUT[0].x, IMM[0].yyyy
+  7:   ELSE
+  8:     MOV OUT[0].x, IMM[0].xxxx
+  9:   ENDIF
+ 10:   BGNLOOP
+ 11:     IF IMM[0].xxxx
+ 12:       BRK
+ 13:     ENDIF
+ 14:   ENDLOOP
+ 15: ENDLOOP
+ 16: MOV OUT[0].y, IMM[0].xxxx
+ 17: END
+";
+    let program = compile(text);
+    assert_eq!(program.dead_loop_tail(3), Some(9));
+    assert_eq!(program.dead_loop_tail(12), Some(2), "ENDIF, ENDLOOP");
+    assert_eq!(program.dead_loop_tail(2), None, "not a BRK");
+    let mut m = tgsi_exec::machine::Machine::<4>::new(&program);
+    m.inputs_mut()[0] = lane_ids();
+    let env = tgsi_exec::machine::Env {
+        resources: &tgsi_exec::resource::NO_RESOURCES,
+        consts: &[],
+        budget: 1000,
+        helpers: 0,
+    };
+    m.run(&program, &env).unwrap();
+    // MOV, BGNLOOP, IF, BRK; the rest of the pass; MOV, END.
+    assert_eq!(m.executed(), 4 + 9 + 2);
+    assert_eq!(
+        m.outputs()[0][0],
+        [0; 4],
+        "the rest of the pass wrote nothing"
+    );
+
+    // A BRK that leaves a switch, and a way through a call or a switch: no count.
+    let program = compile(
+        "FRAG
+DCL OUT[0], COLOR
+IMM[0] UINT32 {1, 0, 0, 0}
+  0: BGNLOOP
+  1:   SWITCH IMM[0].xxxx
+  2:     CASE IMM[0].xxxx
+  3:       BRK
+  4:   ENDSWITCH
+  5:   BRK
+  6:   SWITCH IMM[0].xxxx
+  7:     DEFAULT
+  8:       BRK
+  9:   ENDSWITCH
+ 10: ENDLOOP
+ 11: BGNLOOP
+ 12:   BRK
+ 13:   CAL :16
+ 14: ENDLOOP
+ 15: END
+ 16: BGNSUB
+ 17:   RET
+ 18: ENDSUB
+",
+    );
+    assert_eq!(program.dead_loop_tail(3), None, "leaves the switch");
+    assert_eq!(program.dead_loop_tail(5), None, "a switch on the way");
+    assert_eq!(program.dead_loop_tail(12), None, "a call on the way");
+}
