@@ -596,11 +596,11 @@ impl<const N: usize> Machine<N> {
         Ok(Some(match flow {
             Flow::If { int } => {
                 self.cond_stack.push(self.cond);
-                let v = self.fetch(&inst.src[0], 0, exec, res);
+                let s = &inst.src[0];
                 self.cond &= if int {
-                    lanes_where(&v, |x| x != 0)
+                    self.lanes_of(s, exec, res, |x| x != 0)
                 } else {
-                    lanes_where(&v, |x| f32::from_bits(x) != 0.0)
+                    self.lanes_of(s, exec, res, |x| f32::from_bits(x) != 0.0)
                 };
                 // A side no lane executes is skipped: a lane that is not executing has no
                 // say, whatever its registers hold (so the instructions counted do not
@@ -708,8 +708,7 @@ impl<const N: usize> Machine<N> {
                 next
             }
             Flow::BreakC => {
-                let v = self.fetch(&inst.src[0], 0, exec, res);
-                let lanes = exec & lanes_where(&v, |x| x != 0);
+                let lanes = exec & self.lanes_of(&inst.src[0], exec, res, |x| x != 0);
                 if inst.in_switch {
                     self.switch.mask &= !lanes;
                 } else {
@@ -753,8 +752,8 @@ impl<const N: usize> Machine<N> {
             }
             Flow::Cal => self.call(program, inst, pc, exec)?,
             Flow::CallNz => {
-                let v = self.fetch(&inst.src[0], 0, exec, res);
-                let lanes = exec & lanes_where(&v, |x| f32::from_bits(x) != 0.0);
+                let s = &inst.src[0];
+                let lanes = exec & self.lanes_of(s, exec, res, |x| f32::from_bits(x) != 0.0);
                 self.call(program, inst, pc, lanes)?
             }
             Flow::Ret => {

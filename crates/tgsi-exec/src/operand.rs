@@ -8,7 +8,7 @@
 //! not check them at all), so no shader can make the machine panic.
 
 use crate::compile::{DstOp, Indirect, Read, RegFile, SrcOp};
-use crate::machine::{Machine, Reg, Res};
+use crate::machine::{lanes_where, Machine, Reg, Res};
 use crate::scalar::float::saturate;
 use tgsi::opcode::OperandType;
 
@@ -297,6 +297,24 @@ impl<const N: usize> Machine<N> {
             None => [i64::from(s.index); N],
         };
         std::array::from_fn(|q| idx.get(4 * q).and_then(|&i| usize::try_from(i).ok()))
+    }
+
+    /// The lanes where channel x of source `s` (modified) satisfies `p`: the tests of IF,
+    /// UIF, BREAKC and CALLNZ, on the register's row in place when the source needs no
+    /// modifier (a copy there cost a stall: the copy's stores and the test's loads did
+    /// not line up).
+    #[inline(always)]
+    pub(crate) fn lanes_of(&self, s: &SrcOp, exec: u32, res: &Res, p: impl Fn(u32) -> bool) -> u32 {
+        if let Read::Lane { file, index } = s.read {
+            if !s.abs && !s.neg {
+                let c = s.swizzle[0] as usize & 3;
+                return match self.lane_reg(file, 0, index as i64) {
+                    Some(r) => lanes_where(&r[c], p),
+                    None => lanes_where(&[0; N], p),
+                };
+            }
+        }
+        lanes_where(&self.fetch(s, 0, exec, res), p)
     }
 
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit
