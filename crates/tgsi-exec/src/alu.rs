@@ -6,7 +6,7 @@
 use crate::compile::{DstOp, Inst};
 use crate::machine::Scratch;
 use crate::machine::{lanes_where, Machine, Reg, Res, MAX_ADDRESS_STACK};
-use crate::operand::{join, mask_channels, merge_row, saturate_word, split};
+use crate::operand::{join, mask_channels, saturate_word, split, MERGE_ROW};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp, WideOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 use tgsi::opcode::OperandType;
@@ -145,6 +145,7 @@ impl<const N: usize> Machine<N> {
 
     /// [`Machine::write`] for the channels `mask` of `dst`, lane by lane.
     fn write_lanes(&mut self, dst: &DstOp, out: &Reg<N>, mask: u8, exec: u32, saturate: bool) {
+        let isa = self.isa;
         if let Some(reg) = self.direct_dst(dst) {
             if exec == Self::ALL && saturate {
                 // Every lane: nothing to merge.
@@ -154,7 +155,7 @@ impl<const N: usize> Machine<N> {
                 return;
             }
             for c in mask_channels(mask) {
-                merge_row(&mut reg[c], &out[c], exec, saturate);
+                MERGE_ROW.run(isa, &mut reg[c], &out[c], exec, saturate);
             }
             return;
         }

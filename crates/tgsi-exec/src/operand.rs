@@ -8,6 +8,7 @@
 //! not check them at all), so no shader can make the machine panic.
 
 use crate::compile::{DstOp, Indirect, Read, RegFile, SrcOp};
+use crate::isa::{compiled, kernel_type};
 use crate::machine::{lanes_where, Machine, Reg, Res};
 use crate::scalar::float::saturate;
 use tgsi::opcode::OperandType;
@@ -63,21 +64,26 @@ pub(crate) fn saturate_word(x: u32) -> u32 {
     saturate(f32::from_bits(x)).to_bits()
 }
 
-/// Write `vals` into `row` for the lanes in `exec`, saturated if `saturate`.
-#[inline(always)]
-pub(crate) fn merge_row<const N: usize>(
-    row: &mut [u32; N],
-    vals: &[u32; N],
-    exec: u32,
-    saturate: bool,
-) {
-    for (l, (r, &v)) in row.iter_mut().zip(vals).enumerate() {
-        let v = if saturate { saturate_word(v) } else { v };
-        // All ones for a lane outside `exec`, which keeps its word (a select, no branch).
-        let keep = (exec >> l & 1).wrapping_sub(1);
-        *r = *r & keep | v & !keep;
-    }
-}
+kernel_type!(
+    /// Write `vals` into `row` for the lanes in `exec`, saturated if `saturate`.
+    MergeKernel,
+    fn(row: &mut [u32], vals: &[u32], exec: u32, saturate: bool)
+);
+
+/// The one [`MergeKernel`]: a select per lane, no branch (with AVX2, a variable shift
+/// makes each lane's mask).
+pub(crate) const MERGE_ROW: MergeKernel =
+    compiled!(MergeKernel, |row: &mut [u32],
+                            vals: &[u32],
+                            exec: u32,
+                            saturate: bool| {
+        for (l, (r, &v)) in row.iter_mut().zip(vals).enumerate() {
+            let v = if saturate { saturate_word(v) } else { v };
+            // All ones for a lane outside `exec`, which keeps its word.
+            let keep = (exec >> l & 1).wrapping_sub(1);
+            *r = *r & keep | v & !keep;
+        }
+    });
 
 /// A 64-bit value from its words, low first.
 #[inline(always)]
