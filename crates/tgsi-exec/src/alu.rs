@@ -12,13 +12,12 @@ use crate::scalar::{double::dfracexp, double::dsaturate};
 use tgsi::opcode::OperandType;
 
 impl<const N: usize> Machine<N> {
-    /// Execute one of the other ALU instructions (kill, derivative…; the machine loop runs
-    /// the component-wise, vector and 64-bit ones).
+    /// Execute one of the other ALU instructions (kill, DFRACEXP, …; the machine loop runs
+    /// the component-wise, vector, 64-bit and derivative ones).
     pub(crate) fn alu(&mut self, inst: &Inst, res: &Res) {
         let exec = self.exec();
         match inst.kind {
             Kind::FracExp => self.fracexp(inst, res, exec),
-            Kind::Deriv(d) => self.deriv(inst, res, exec, d),
             Kind::Kill => self.kill |= exec,
             Kind::Demote => {
                 self.kill |= exec;
@@ -40,6 +39,7 @@ impl<const N: usize> Machine<N> {
             Kind::Component(_)
             | Kind::Vector(_)
             | Kind::Wide(_)
+            | Kind::Deriv(_)
             | Kind::PushA
             | Kind::PopA
             | Kind::Clock
@@ -330,9 +330,9 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Quad derivatives (lanes of a quad: TL, TR, BL, BR).
-    fn deriv(&mut self, inst: &Inst, res: &Res, exec: u32, d: Deriv) {
+    pub(crate) fn deriv(&mut self, inst: &Inst, res: &Res, exec: u32, d: Deriv, out: &mut Reg<N>) {
         let mask = inst.dst.first().map_or(0, |d| d.mask);
-        let mut out = [[0u32; N]; 4];
+        // Only the channels of `mask` are computed, and only they are written.
         for (c, o) in out.iter_mut().enumerate() {
             if mask & (1 << c) == 0 {
                 continue;
@@ -352,6 +352,6 @@ impl<const N: usize> Machine<N> {
                 }
             }
         }
-        self.write(inst, 0, &out, 0xf, exec);
+        self.write(inst, 0, out, mask, exec);
     }
 }

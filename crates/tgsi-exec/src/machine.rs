@@ -470,6 +470,7 @@ impl<const N: usize> Machine<N> {
             Kind::Component(op) => self.component(inst, res, exec, op, scratch),
             Kind::Vector(op) => self.vector(inst, res, exec, op, scratch),
             Kind::Wide(op) => self.wide(inst, res, exec, op, scratch),
+            Kind::Deriv(d) => self.deriv(inst, res, exec, d, &mut scratch.out),
             _ => return self.step_other(program, inst, pc, res),
         }
         Ok(())
