@@ -147,13 +147,6 @@ impl<const N: usize> Machine<N> {
     fn write_lanes(&mut self, dst: &DstOp, out: &Reg<N>, mask: u8, exec: u32, saturate: bool) {
         let isa = self.isa;
         if let Some(reg) = self.direct_dst(dst) {
-            if exec == Self::ALL && saturate {
-                // Every lane: nothing to merge.
-                for c in mask_channels(mask) {
-                    reg[c] = out[c].map(saturate_word);
-                }
-                return;
-            }
             for c in mask_channels(mask) {
                 MERGE_ROW.run(isa, &mut reg[c], &out[c], exec, saturate);
             }

@@ -608,10 +608,10 @@ impl<'a, 'b> Translator<'a, 'b> {
             Some(Open::If { saved, .. }) => Some(*saved),
             _ => None,
         };
-        let dead = match &mut self.opens[loop_at] {
-            Open::Loop { dead, .. } => *dead.get_or_insert_with(|| self.b.create_block()),
-            Open::If { .. } => return,
+        let Open::Loop { dead, .. } = &mut self.opens[loop_at] else {
+            return;
         };
+        let dead = *dead.get_or_insert_with(|| self.b.create_block());
         let left: Channel = (0..self.g)
             .map(|k| {
                 let l = self.b.use_var(self.loop_[k]);

@@ -102,12 +102,13 @@ pub(crate) fn naga_text(
     }
 }
 
-/// A failure to find what naga's GLSL back end is known to write (a translator defect).
-fn defect(what: &str) -> Error {
+/// A failure to find what naga's back end for `language` (GLSL, HLSL) is known to write
+/// (a translator defect).
+pub(crate) fn defect(language: &str, what: &str) -> Error {
     Error::new(
         Span::default(),
-        "GLSL",
-        format!("naga's GLSL is not as expected: {what}"),
+        language,
+        format!("naga's {language} is not as expected: {what}"),
     )
 }
 
@@ -189,7 +190,7 @@ pub(crate) fn stage_layout(glsl: &str, declarations: &str) -> Result<String> {
     let compute_layout = glsl
         .lines()
         .find(|l| l.starts_with("layout(local_size_x"))
-        .ok_or_else(|| defect("no compute layout"))?;
+        .ok_or_else(|| defect("GLSL", "no compute layout"))?;
     Ok(glsl
         .replacen(compute_layout, declarations.trim_end(), 1)
         .replacen("#extension GL_ARB_compute_shader : require\n", "", 1))

@@ -15,10 +15,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use tgsi::enums::Semantic;
-use tgsi::ir::Span;
 use tgsi::Shader;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::glsl_stage::{declared, Declared, OUTPUTS};
 use crate::interface::CLIP_PLANES;
 use crate::translate::Options;
@@ -30,20 +29,11 @@ pub(crate) type Member = (&'static str, String, String);
 /// The members of a structure by name.
 pub(crate) type Members = BTreeMap<String, Member>;
 
-/// A failure to find what naga's HLSL back end is known to write (a translator defect).
-pub(crate) fn defect(what: &str) -> Error {
-    Error::new(
-        Span::default(),
-        "HLSL",
-        format!("naga's HLSL is not as expected: {what}"),
-    )
-}
-
 /// naga's HLSL with its compute entry point turned into the function `name`.
 pub(crate) fn entry_point_as_function(hlsl: &str, name: &str) -> Result<String> {
     let compute_entry = "[numthreads(1, 1, 1)]\nvoid main()\n";
     if !hlsl.contains(compute_entry) {
-        return Err(defect("no compute entry point"));
+        return Err(crate::glsl_stage::defect("HLSL", "no compute entry point"));
     }
     Ok(hlsl.replacen(compute_entry, &format!("void {name}()\n"), 1))
 }
