@@ -471,7 +471,7 @@ impl<const N: usize> Machine<N> {
             Kind::Vector(op) => self.vector(inst, res, exec, op, scratch),
             Kind::Wide(op) => self.wide(inst, res, exec, op, scratch),
             Kind::Deriv(d) => self.deriv(inst, res, exec, d, &mut scratch.out),
-            _ => return self.step_other(program, inst, pc, res),
+            _ => return self.step_other(program, inst, pc, res, scratch),
         }
         Ok(())
     }
@@ -485,6 +485,7 @@ impl<const N: usize> Machine<N> {
         inst: &Inst,
         pc: usize,
         res: &Res,
+        scratch: &mut Scratch<N>,
     ) -> Result<(), ExecError> {
         match inst.kind {
             Kind::PushA | Kind::PopA => {
@@ -496,7 +497,7 @@ impl<const N: usize> Machine<N> {
             }
             Kind::Clock => self.clock(inst, self.executed),
             Kind::Load | Kind::Store | Kind::Atomic(_) | Kind::Resq | Kind::Handle => {
-                self.memory(inst, res)
+                self.memory(inst, res, scratch)
             }
             Kind::Vote(_) | Kind::Ballot | Kind::ReadFirst | Kind::ReadInvoc => {
                 self.interlane(inst, res)

@@ -31,7 +31,7 @@
 //!   interpreter has no bindless resources; the handle only names the slot).
 
 use crate::compile::{Indirect, Inst, RegFile};
-use crate::machine::{Machine, Reg, Res};
+use crate::machine::{Machine, Reg, Res, Scratch};
 use crate::ops::{AtomicOp, Kind};
 use crate::resource::{BufferView, Storage};
 use std::sync::atomic::Ordering::Relaxed;
@@ -217,9 +217,9 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Execute LOAD, STORE, an atomic, RESQ or a handle opcode.
-    pub(crate) fn memory(&mut self, inst: &Inst, res: &Res) {
+    pub(crate) fn memory(&mut self, inst: &Inst, res: &Res, scratch: &mut Scratch<N>) {
         let exec = self.exec();
-        if self.direct_load_store(inst, res, exec) {
+        if self.direct_load_store(inst, res, exec, scratch) {
             return;
         }
         let (file, units, counters) = if matches!(inst.kind, Kind::Store) {
@@ -356,7 +356,13 @@ impl<const N: usize> Machine<N> {
     /// LOAD or STORE on a directly named buffer or shared memory that shows bytes (the
     /// common case, without working out a slot per lane); `false` for the others.
     #[inline(always)]
-    fn direct_load_store(&mut self, inst: &Inst, res: &Res, exec: u32) -> bool {
+    fn direct_load_store(
+        &mut self,
+        inst: &Inst,
+        res: &Res,
+        exec: u32,
+        scratch: &mut Scratch<N>,
+    ) -> bool {
         let store = matches!(inst.kind, Kind::Store);
         let (file, index, indirect) = match (inst.kind, inst.src.first(), inst.dst.first()) {
             (Kind::Load, Some(s), _) => (s.file, s.index, s.indirect.is_some()),
@@ -371,27 +377,26 @@ impl<const N: usize> Machine<N> {
             return false;
         };
         let mask = inst.dst.first().map_or(0, |d| d.mask & 0xf);
+        let Scratch { src, out, .. } = scratch;
+        let [buf0, buf1, ..] = src;
         if store {
-            let addr = self.fetch_src(inst, 0, 0, exec, res);
-            let mut vals = [[0u32; N]; 4];
-            for (c, v) in vals.iter_mut().enumerate() {
-                if mask & (1 << c) != 0 {
-                    *v = self.fetch_src(inst, 1, c, exec, res);
-                }
-            }
-            store_bytes(data, base, size, &addr, &vals, mask, self.memory_lanes());
+            let (Some(a), Some(v)) = (inst.src.first(), inst.src.get(1)) else {
+                return false;
+            };
+            // The address and value rows read in place (no copy of a register).
+            let addr = &self.operand(a, exec, res, buf0)[a.swizzle[0] as usize & 3];
+            let value = self.operand(v, exec, res, buf1);
+            let vals = v.swizzle.map(|c| &value[c as usize & 3]);
+            store_bytes(data, base, size, addr, vals, mask, self.memory_lanes());
         } else {
-            let addr = self.fetch_src(inst, 1, 0, exec, res);
-            let mut out = [[0u32; N]; 4];
-            load_bytes(
-                &mut out,
-                data,
-                base,
-                size,
-                &addr,
-                8 - mask.leading_zeros() as usize,
-            );
-            self.write(inst, 0, &out, mask, exec);
+            let Some(a) = inst.src.get(1) else {
+                return false;
+            };
+            // The address row read in place (no copy of a register).
+            let addr = &self.operand(a, exec, res, buf1)[a.swizzle[0] as usize & 3];
+            let words = 8 - mask.leading_zeros() as usize;
+            load_bytes(out, data, base, size, addr, words);
+            self.write(inst, 0, out, mask, exec);
         }
         true
     }
@@ -429,8 +434,9 @@ impl<const N: usize> Machine<N> {
 }
 
 /// LOAD of `words` words at `addr[l]` for every lane from the `size` bytes of `data` from
-/// byte `base`: [`Machine::memory`]'s rule, with each lane's aligned words read straight
-/// from the storage.
+/// byte `base` into channels `0..words` of `out` (every lane's: zeros where they do not
+/// fit): [`Machine::memory`]'s rule, with each lane's aligned words read straight from the
+/// storage.
 #[inline(always)]
 fn load_bytes<const N: usize>(
     out: &mut Reg<N>,
@@ -440,14 +446,15 @@ fn load_bytes<const N: usize>(
     addr: &[u32; N],
     words: usize,
 ) {
-    let n = 4 * words as u32;
-    if n == 0 || size < n {
+    if words == 1 && load_aligned_words(&mut out[0], data, base, size, addr) {
         return;
     }
+    let n = 4 * words as u32;
     let whole = data.whole_words();
     let space = Space::Bytes { data, base, size };
     for (l, &at) in addr.iter().enumerate() {
-        if at > size - n {
+        if size < n || at > size - n {
+            out.iter_mut().take(words).for_each(|o| o[l] = 0);
             continue;
         }
         let abs = base.saturating_add(at as usize);
@@ -469,6 +476,42 @@ fn load_bytes<const N: usize>(
     }
 }
 
+/// LOAD of one word for every lane where each lane's word is aligned and inside the `size`
+/// bytes of `data` from byte `base` (the usual case: one check for the wave, then a plain
+/// read per lane), into `row`; `false`, with `row` untouched, where some lane's is not.
+#[inline(always)]
+fn load_aligned_words<const N: usize>(
+    row: &mut [u32; N],
+    data: &Storage,
+    base: usize,
+    size: u32,
+    addr: &[u32; N],
+) -> bool {
+    if !all_aligned_inside(addr, base, size) {
+        return false;
+    }
+    let (whole, first) = (data.whole_words(), base / 4);
+    for (o, &at) in row.iter_mut().zip(addr) {
+        *o = whole
+            .get(first + (at / 4) as usize)
+            .map_or(0, |w| w.load(Relaxed));
+    }
+    true
+}
+
+/// Whether the word at `addr[l]` of every lane is aligned and inside the `size` bytes
+/// from byte `base` (one check for the wave, which compiles to vector code).
+#[inline(always)]
+fn all_aligned_inside<const N: usize>(addr: &[u32; N], base: usize, size: u32) -> bool {
+    let Some(last) = size.checked_sub(4) else {
+        return false;
+    };
+    let misfit = addr
+        .iter()
+        .fold(0, |bad, &at| bad | u32::from(at > last) | at & 3);
+    misfit == 0 && base.is_multiple_of(4)
+}
+
 /// STORE of the channels `mask` of `vals` at `addr[l]` for the lanes `lanes`, in lane
 /// order, into the `size` bytes of `data` from byte `base`: [`Machine::memory`]'s rule,
 /// aligned words written straight into the storage.
@@ -478,11 +521,24 @@ fn store_bytes<const N: usize>(
     base: usize,
     size: u32,
     addr: &[u32; N],
-    vals: &Reg<N>,
+    vals: [&[u32; N]; 4],
     mask: u8,
     lanes: u32,
 ) {
     let whole = data.whole_words();
+    // One channel, every lane's word aligned and inside (the usual STORE): one check for
+    // the wave, then a plain write per storing lane.
+    if mask == 1 && all_aligned_inside(addr, base, size) {
+        let first = base / 4;
+        for (l, (&at, &v)) in addr.iter().zip(vals[0]).enumerate() {
+            if lanes & (1 << l) != 0 {
+                if let Some(w) = whole.get(first + (at / 4) as usize) {
+                    w.store(v, Relaxed);
+                }
+            }
+        }
+        return;
+    }
     let space = Space::Bytes { data, base, size };
     for (l, &at) in addr.iter().enumerate() {
         if lanes & (1 << l) == 0 || size < at {

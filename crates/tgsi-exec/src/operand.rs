@@ -326,6 +326,7 @@ impl<const N: usize> Machine<N> {
     /// Pair `p` (channels 2p, 2p+1 after swizzle) of a 64-bit source, with 64-bit
     /// modifiers: its low and high words, read in place from a register where they need
     /// no conversion, else converted into `buf`.
+    #[inline(always)]
     pub(crate) fn fetch_wide<'a>(
         &'a self,
         s: &SrcOp,
@@ -337,6 +338,13 @@ impl<const N: usize> Machine<N> {
         let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
         let in_place = match s.read {
             Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
+            // An immediate's words spread straight into `buf` (its modifiers are 32-bit
+            // ones: a modified 64-bit immediate takes the general path).
+            Read::Imm(v) if !s.abs && !s.neg => {
+                *buf = [[v[lo]; N], [v[hi]; N]];
+                let [lo, hi] = buf;
+                return [lo, hi];
+            }
             _ => None,
         };
         match in_place {

@@ -133,6 +133,111 @@ IMM[1] UINT32 {2864434397, 0, 0, 0}
     assert_eq!(words(&input), [11, 22, 33, 44], "loads do not write");
 }
 
+/// One-channel LOADs and STOREs of a whole wave by the rule, where the interpreter reads or
+/// writes every lane at once (each lane's word aligned and inside its view) and where one
+/// lane leaves that case: the last word of the view, one past it, misaligned addresses,
+/// a view starting between words, a view whose size is not whole words, and every lane
+/// on one address (the last lane's store stays). Each case runs in 32-lane waves and on
+/// softpipe's 4-lane machines, against a model of the rule.
+#[test]
+fn one_channel_wave_loads_and_stores_at_the_edges_of_their_views() {
+    // Lane j loads the word at `scale·j + bias` of BUFFER[0] into word j of BUFFER[1],
+    // and stores j at that address of BUFFER[2], which has BUFFER[0]'s view.
+    let shader = |scale: u32, bias: u32| {
+        format!(
+            "COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 32
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL BUFFER[0]
+DCL BUFFER[1]
+DCL BUFFER[2]
+DCL TEMP[0..2]
+IMM[0] UINT32 {{{scale}, {bias}, 4, 0}}
+  0: UMAD TEMP[0].x, SV[0].xxxx, IMM[0].xxxx, IMM[0].yyyy
+  1: LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx
+  2: UMUL TEMP[2].x, SV[0].xxxx, IMM[0].zzzz
+  3: STORE BUFFER[1].x, TEMP[2].xxxx, TEMP[1].xxxx
+  4: STORE BUFFER[2].x, TEMP[0].xxxx, SV[0].xxxx
+  5: END
+"
+        )
+    };
+    // The rule on a view's bytes: a word that fits is read (or written) whatever its
+    // alignment; one that does not reads 0 (is dropped).
+    let fits = |at: u32, size: u32| at.checked_add(4).is_some_and(|end| end <= size);
+    let source: Vec<u8> = (0..160u32).map(|i| (i * 37 + 11) as u8).collect();
+    // (scale, bias, view offset, view size)
+    let cases = [
+        (4, 0, 0, 128),
+        (4, 4, 0, 128),
+        (4, 8, 0, 132),
+        (4, 2, 0, 140),
+        (8, 1, 0, 160),
+        (4, 0, 2, 128),
+        (4, 0, 4, 126),
+        (0, 12, 0, 128),
+        (0, 125, 0, 128),
+    ];
+    for (scale, bias, offset, size) in cases {
+        let view_bytes = &source[offset as usize..(offset + size) as usize];
+        let mut want_loads = [0u32; 32];
+        let mut want_stored = vec![0xeeu8; size as usize];
+        for j in 0..32u32 {
+            let at = scale * j + bias;
+            if fits(at, size) {
+                let b = &view_bytes[at as usize..at as usize + 4];
+                want_loads[j as usize] = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                want_stored[at as usize..at as usize + 4].copy_from_slice(&j.to_le_bytes());
+            }
+        }
+        for softpipe_waves in [false, true] {
+            let input = Arc::new(Resource::buffer(&source));
+            let stored = Arc::new(Resource::buffer(&vec![0xee; source.len()]));
+            let loads = buffer(&[0xffff_ffff; 32]);
+            let part = |r: &Arc<Resource>| {
+                Some(BufferView {
+                    resource: Arc::clone(r),
+                    offset,
+                    size,
+                })
+            };
+            let resources = Resources {
+                buffers: vec![part(&input), view(&loads), part(&stored)],
+                ..Resources::default()
+            };
+            let stats = run_compute(
+                &compile(&shader(scale, bias)),
+                &ComputeOptions {
+                    resources: &resources,
+                    softpipe_waves,
+                    ..ComputeOptions::default()
+                },
+            )
+            .unwrap();
+            let case = format!("scale {scale}, bias {bias}, view {offset}+{size}, {stats:?}");
+            let wave = if softpipe_waves { 4 } else { 32 };
+            assert_eq!(stats.wave_lanes, wave, "{case}");
+            assert_eq!(words(&loads), want_loads, "loads: {case}");
+            let bytes = stored.data.to_bytes();
+            assert_eq!(
+                &bytes[offset as usize..(offset + size) as usize],
+                &want_stored[..],
+                "stores: {case}"
+            );
+            assert!(
+                bytes[..offset as usize].iter().all(|&b| b == 0xee),
+                "{case}"
+            );
+            assert!(
+                bytes[(offset + size) as usize..].iter().all(|&b| b == 0xee),
+                "{case}"
+            );
+        }
+    }
+}
+
 #[test]
 fn ssbo_atomics_in_softpipe_order_and_out_of_bounds() {
     // 6 invocations (two waves, the second with two helper lanes): each adds 1 to word 0 and
