@@ -50,6 +50,19 @@ impl SrcOp {
         }
         x
     }
+
+    /// [`SrcOp::modify`] of a row of lanes in place, the modifiers' choice made once for
+    /// the row, so that the lane loop is one vector operation.
+    #[inline(always)]
+    pub(crate) fn modify_row<const N: usize>(&self, row: &mut [u32; N]) {
+        let keep = if self.abs { 0x7fff_ffff } else { u32::MAX };
+        if self.neg && !self.ty.is_float_like() {
+            row.iter_mut().for_each(|x| *x = (*x & keep).wrapping_neg());
+        } else {
+            let flip = if self.neg { 0x8000_0000 } else { 0 };
+            row.iter_mut().for_each(|x| *x = *x & keep ^ flip);
+        }
+    }
 }
 
 /// The channels (0 to 3) whose bits are set in `mask`.
@@ -209,7 +222,8 @@ impl<const N: usize> Machine<N> {
                 Some(r) if !(s.abs || s.neg) => return r,
                 Some(r) => {
                     for c in mask_channels(reads) {
-                        buf[c] = r[c].map(|x| s.modify(x));
+                        buf[c] = r[c];
+                        s.modify_row(&mut buf[c]);
                     }
                     return buf;
                 }
@@ -238,7 +252,7 @@ impl<const N: usize> Machine<N> {
         for c in mask_channels(reads) {
             buf[c] = self.fetch_raw(s, c, exec, res);
             if s.abs || s.neg {
-                buf[c].iter_mut().for_each(|x| *x = s.modify(*x));
+                s.modify_row(&mut buf[c]);
             }
         }
     }
@@ -290,7 +304,7 @@ impl<const N: usize> Machine<N> {
             Read::Fetch => self.fetch_raw(s, c, exec, res),
         };
         if s.abs || s.neg {
-            v.iter_mut().for_each(|x| *x = s.modify(*x));
+            s.modify_row(&mut v);
         }
         v
     }
@@ -435,6 +449,59 @@ impl<const N: usize> Machine<N> {
             let at = usize::try_from(vertex[l] * stride + index[l]).ok();
             if let Some(r) = at.and_then(|i| self.regs[2].get_mut(i)) {
                 r[chan] = [vals[l]; N];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row's modifiers are each word's: `|x|`, `-x` and `-|x|` on float-like and integer
+    /// sources, over signs, zeros, NaNs, denormals and the integer extremes.
+    #[test]
+    fn a_modified_row_is_each_word_modified() {
+        let words = [
+            0,
+            0x8000_0000,
+            1,
+            0x7fff_ffff,
+            0xffff_ffff,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7fc0_0000,
+            0xffc0_0001,
+            0x0000_0001,
+            0x8000_0001,
+            0x7f80_0000,
+            0xff80_0000,
+            42,
+            0xdead_beef,
+            0x1234_5678,
+        ];
+        for ty in [OperandType::F32, OperandType::I32, OperandType::U32] {
+            for (abs, neg) in [(false, false), (true, false), (false, true), (true, true)] {
+                let s = SrcOp {
+                    file: RegFile::Temp,
+                    index: 0,
+                    indirect: None,
+                    dim: 0,
+                    dim_indirect: None,
+                    swizzle: [0, 1, 2, 3],
+                    abs,
+                    neg,
+                    ty,
+                    read: Read::Fetch,
+                    reads: 0xf,
+                };
+                let mut row = words;
+                s.modify_row(&mut row);
+                assert_eq!(
+                    row,
+                    words.map(|x| s.modify(x)),
+                    "{ty:?} abs {abs} neg {neg}"
+                );
             }
         }
     }
