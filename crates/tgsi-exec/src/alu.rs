@@ -123,8 +123,9 @@ impl<const N: usize> Machine<N> {
     }
 
     /// Write the channels of `mask` (within the destination's write mask) of `out`. The
-    /// common case (a register every lane owns, all lanes active, no saturation) is a copy
-    /// inlined into the caller; [`Machine::write_lanes`] does the rest.
+    /// common case (a register every lane owns, all lanes active or no inactive lane
+    /// reading the old value later, no saturation) is a copy inlined into the caller;
+    /// [`Machine::write_lanes`] does the rest.
     #[inline(always)]
     pub(crate) fn write(&mut self, inst: &Inst, d: usize, out: &Reg<N>, mask: u8, exec: u32) {
         let Some(dst) = inst.dst.get(d) else {
@@ -132,15 +133,27 @@ impl<const N: usize> Machine<N> {
         };
         let mask = dst.mask & mask;
         let saturate = inst.saturate && !dst.ty.is_64bit();
-        if exec == Self::ALL && !saturate {
+        // The channels written in every lane (`Inst::unblended` is destination 0's).
+        let every_lane = if exec == Self::ALL {
+            mask
+        } else if d == 0 {
+            mask & inst.unblended
+        } else {
+            0
+        };
+        let mut rest = mask;
+        if every_lane != 0 && !saturate {
             if let Some(reg) = self.direct_dst(dst) {
-                for c in mask_channels(mask) {
+                for c in mask_channels(every_lane) {
                     reg[c] = out[c];
                 }
-                return;
+                rest &= !every_lane;
+                if rest == 0 {
+                    return;
+                }
             }
         }
-        self.write_lanes(dst, out, mask, exec, saturate);
+        self.write_lanes(dst, out, rest, exec, saturate);
     }
 
     /// [`Machine::write`] for the channels `mask` of `dst`, lane by lane.

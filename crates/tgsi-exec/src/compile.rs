@@ -6,6 +6,7 @@
 use crate::geometry::GeometryInfo;
 use crate::ops::{self, Flow, Kind};
 use crate::tessellation::TessInfo;
+use crate::unblended::{interpreter_observes, unblended_writes};
 use std::fmt;
 use tgsi::opcode::{OperandType, StageRestriction};
 use tgsi::{
@@ -255,6 +256,10 @@ pub struct Inst {
     pub tex: Option<Box<TexOp>>,
     /// The IMAGE access of a memory opcode whose resource is an image.
     pub image: Option<ImageAccess>,
+    /// The channels of destination 0 (a directly addressed temporary) that the
+    /// interpreter writes in every lane, whatever the execution mask: no lane inactive at
+    /// the write reads the old value later ([`crate::unblended`]).
+    pub unblended: u8,
     /// Where it was written.
     pub span: Span,
 }
@@ -556,7 +561,7 @@ impl<'a> Lowering<'a> {
             message,
         })?;
         let prop = |name| sh.property(name).unwrap_or(0);
-        Ok(Program {
+        let mut program = Program {
             processor: sh.processor,
             insts,
             imms: std::mem::take(&mut self.imms),
@@ -574,7 +579,12 @@ impl<'a> Lowering<'a> {
             geometry,
             tessellation,
             proof: Default::default(),
-        })
+        };
+        let unblended = unblended_writes(&program, interpreter_observes, false);
+        for (inst, channels) in program.insts.iter_mut().zip(unblended.writes) {
+            inst.unblended = channels;
+        }
+        Ok(program)
     }
 
     /// Match blocks; returns per instruction `(target, in_switch)`.
@@ -855,6 +865,7 @@ impl<'a> Lowering<'a> {
             in_switch,
             tex: tex.map(Box::new),
             image,
+            unblended: 0,
             span: ins.span,
         })
     }

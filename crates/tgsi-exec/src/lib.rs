@@ -4,7 +4,9 @@
 //! `tgsi_exec` on x86-64 (see `tgsi-formats.md` part C).
 //!
 //! * [`scalar`]: the semantics of every ALU opcode as plain functions, shared with the JIT.
-//! * [`Program::compile`]: lowering a [`tgsi::Shader`] into an executable form.
+//! * [`Program::compile`]: lowering a [`tgsi::Shader`] into an executable form;
+//!   [`unblended`] finds the writes no inactive lane can observe (both engines skip their
+//!   masking).
 //! * [`Machine`]: a wave of `N` lanes (2×2 quads) with structured execution masks.
 //! * [`WaveEngine`]: what runs a wave; the [`Interpreter`] is one, `tgsi-jit` another.
 //! * [`render_fragment`]: run a fragment shader over a W×H grid into an RGBA32F [`Image`].
@@ -107,6 +109,7 @@ pub mod tessellation;
 pub mod tessellator;
 mod texop;
 pub mod texture;
+pub mod unblended;
 pub mod vertex;
 pub mod wave_width;
 

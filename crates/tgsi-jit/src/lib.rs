@@ -18,7 +18,7 @@
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction
 //!   budget is counted the same way and checked at every loop end. Results are blended
 //!   into temporaries under the execution mask only where a lane inactive at the write
-//!   could read the old value later (`unmasked.rs`: liveness at the points where waiting
+//!   could read the old value later (`tgsi_exec::unblended`: liveness at the points where waiting
 //!   lanes resume).
 //! * Programs whose quads do not interact (no loads, stores, atomics, inter-lane opcodes
 //!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
@@ -66,7 +66,6 @@ mod sampler;
 mod scalar_lanes;
 pub mod support;
 mod translate;
-mod unmasked;
 mod vector_int;
 
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
@@ -101,7 +100,7 @@ pub struct JitProgram {
     const_registers: Vec<usize>,
     zeros: Vec<[u32; 4]>,
     /// The code is correct only for waves whose lanes all start active
-    /// ([`unmasked::Unmasked::full_waves_only`]); the interpreter runs the others.
+    /// ([`tgsi_exec::unblended::Unblended::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
     /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
     kernel_textures: Vec<(usize, tgsi_exec::texture::DirectLod)>,
@@ -169,7 +168,7 @@ impl JitProgram {
         }
         let start = Instant::now();
         let group = support::group_quads(&program);
-        let unmasked = unmasked::unmasked_writes(&program);
+        let unmasked = tgsi_exec::unblended::unblended_writes(&program, support::observes, true);
         let full_waves_only = unmasked.full_waves_only;
         let (module, func, sites) =
             build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;

@@ -268,6 +268,13 @@ pub(crate) fn memory_space(inst: &Inst) -> Option<usize> {
 /// is 32).
 pub(crate) const MAX_BUFFER_SLOTS: usize = 64;
 
+/// The instructions whose temporary reads may see other lanes than the ones they write,
+/// for [`tgsi_exec::unblended::unblended_writes`]: derivatives, texture instructions and
+/// what runs on the interpreter's step (which also writes its own results, merged).
+pub(crate) fn observes(inst: &Inst) -> bool {
+    matches!(inst.kind, Kind::Deriv(_) | Kind::Texture) || runs_on_step(inst)
+}
+
 /// Whether the compiled code hands `inst` to the interpreter's single-instruction step
 /// (memory, DFRACEXP and other whole-wave operations, texture instructions with an
 /// indirect operand, and other indirect operands than gathered constants) rather than compiling it or calling a lane kernel (64-bit

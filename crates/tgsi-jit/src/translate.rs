@@ -8,7 +8,7 @@
 //! instructions and by the same rules, so every instruction sees the mask the interpreter
 //! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. A
 //! result is blended with the register's old value under the execution mask unless
-//! [`crate::unmasked`] finds that no lane inactive there reads the old value. The
+//! [`tgsi_exec::unblended`] finds that no lane inactive there reads the old value. The
 //! instruction count follows the interpreter's as well, and is checked against the budget
 //! at every loop end and at the exit.
 //!
@@ -150,7 +150,7 @@ pub(crate) struct Translator<'a, 'b> {
     /// half), kept equal to the channels at every write, so those reads need no joining.
     shadows: HashMap<(usize, usize), Vec<[Variable; 2]>>,
     /// Per instruction, the temporary channels written without a blend
-    /// ([`crate::unmasked`]).
+    /// ([`tgsi_exec::unblended`]).
     unmasked: Vec<u8>,
     /// The instruction being translated.
     pc: usize,
@@ -1058,7 +1058,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     }
 
     /// Write channel `c` of a directly addressed destination for the lanes in `exec` (in
-    /// every lane when [`crate::unmasked`] says no lane needs the old value).
+    /// every lane when [`tgsi_exec::unblended`] says no lane needs the old value).
     fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {

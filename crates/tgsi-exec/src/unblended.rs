@@ -1,31 +1,32 @@
-//! Which writes to temporaries need no blend with the execution mask.
+//! Which writes to temporaries need no blend with the execution mask, for both engines.
 //!
-//! The interpreter writes a destination only in the active lanes; the compiled code does
-//! the same by blending each result with the register's old value. The blend (and keeping
-//! the old value alive for it, which costs registers) is only needed when an inactive lane
-//! will read that old value later. A lane inactive at a write either never runs again (it
-//! was inactive from the start or returned) or waits at a resume point of a structure
-//! enclosing the write: the ELSE or ENDIF of an IF whose branch it did not take, the end
-//! of a loop it continued (the next iteration) or the instruction after a loop it left.
-//! So when the written channel is dead at every enclosing resume point (ordinary liveness
-//! over the program's per-lane control-flow graph), the result can be written to every
-//! lane.
+//! An engine writes a destination only in the active lanes: the interpreter merges each
+//! result into the register under the execution mask, compiled code blends it with the
+//! register's old value. The merge is only needed when an inactive lane will read that
+//! old value later. A lane inactive at a write either never runs again (it was inactive
+//! from the start or returned) or waits at a resume point of a structure enclosing the
+//! write: the ELSE or ENDIF of an IF whose branch it did not take, the end of a loop it
+//! continued (the next iteration) or the instruction after a loop it left. So when the
+//! written channel is dead at every enclosing resume point (ordinary liveness over the
+//! program's per-lane control-flow graph), the result can be written to every lane.
 //!
-//! Lanes see each other's values through derivatives, texture instructions (sampling
-//! takes its LOD from the whole quad, and register texel offsets and indirect slots from
-//! its first lane, active or not) and the instructions run on the interpreter's step
-//! (inter-lane opcodes read other lanes): the channels those read keep their blends wherever a lane may be
-//! inactive, so what a neighbour sees is what the interpreter would show it (values reach
-//! those channels only through blended writes, which leave inactive lanes alone). Outside
-//! every IF and loop of a program without RET, only lanes inactive from the start can be
-//! inactive: there such writes go unblended too, and the code may only run waves whose
-//! lanes all start active ([`Unmasked::full_waves_only`]; the others go to the
-//! interpreter). Programs that address temporaries indirectly keep every blend.
+//! Lanes see each other's values through the instructions the caller names
+//! (`observes`): derivatives, texture instructions (sampling takes its LOD from the whole
+//! quad, and register texel offsets and indirect slots from its first lane, active or
+//! not), inter-lane opcodes, and for the JIT the instructions it hands to the
+//! interpreter's step. The channels those read keep their merges wherever a lane may be
+//! inactive, so what a neighbour sees is what a merging engine would show it (values reach
+//! those channels only through merged writes, which leave inactive lanes alone); those
+//! instructions' own writes keep their merges too. Outside every IF and loop of a program
+//! without RET, only lanes inactive from the start can be inactive: an engine that runs
+//! only waves whose lanes all start active may write such channels unmerged there too
+//! ([`Unblended::full_waves_only`] says when that was done). Programs that address
+//! temporaries indirectly, or whose control flow the analysis does not follow (switches,
+//! subroutines, legacy jumps), keep every merge.
 
-use crate::support;
-use tgsi_exec::compile::{Inst, RegFile};
-use tgsi_exec::ops::{Flow, Kind};
-use tgsi_exec::Program;
+use crate::compile::{Inst, RegFile};
+use crate::ops::{Flow, Kind};
+use crate::Program;
 
 /// Largest number of temporary channels analysed (the temporaries the translator keeps
 /// in SSA variables never exceed it); programs with more keep every blend.
@@ -63,19 +64,26 @@ impl Set {
     }
 }
 
-/// The writes to temporaries compiled without a blend.
-pub(crate) struct Unmasked {
-    /// For each instruction, the channels (bit c) of its temporary destination written in
-    /// every lane.
-    pub(crate) writes: Vec<u8>,
+/// The writes to temporaries that need no merge.
+pub struct Unblended {
+    /// For each instruction, the channels (bit c) of its temporary destination that may
+    /// be written in every lane.
+    pub writes: Vec<u8>,
     /// Some of those writes are correct only when every lane of the wave starts active.
-    pub(crate) full_waves_only: bool,
+    pub full_waves_only: bool,
 }
 
-/// Which writes of `program` to temporaries need no blend.
-pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
+/// Which component-wise and vector writes of `program` to temporaries need no merge, where
+/// `observes` names the instructions whose reads may see other lanes than the ones they
+/// write (their channels, and their own writes, keep the merges) and `full_waves` says
+/// whether the caller runs only waves whose lanes all start active.
+pub fn unblended_writes(
+    program: &Program,
+    observes: impl Fn(&Inst) -> bool,
+    full_waves: bool,
+) -> Unblended {
     let insts = &program.insts;
-    let none = Unmasked {
+    let none = Unblended {
         writes: vec![0; insts.len()],
         full_waves_only: false,
     };
@@ -87,10 +95,7 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
         .iter()
         .any(|i| matches!(i.kind, Kind::Flow(Flow::Ret)));
     let mut observed = Set::empty(channels);
-    for inst in insts
-        .iter()
-        .filter(|i| matches!(i.kind, Kind::Deriv(_) | Kind::Texture) || support::runs_on_step(i))
-    {
+    for inst in insts.iter().filter(|i| observes(i)) {
         for (index, c) in temp_reads(inst) {
             observed.insert(index * 4 + c);
         }
@@ -107,7 +112,7 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
     let mut out = none;
     // Outside every structure, with no lane returned: only lanes inactive from the start
     // can be inactive.
-    let settled = |waiting: &Vec<Set>| waiting.is_empty() && !returns;
+    let settled = |waiting: &Vec<Set>| full_waves && waiting.is_empty() && !returns;
     for (pc, inst) in insts.iter().enumerate() {
         match inst.kind {
             Kind::Flow(Flow::If { .. }) => {
@@ -128,7 +133,7 @@ pub(crate) fn unmasked_writes(program: &Program) -> Unmasked {
             Kind::Flow(Flow::EndIf | Flow::EndLoop) => {
                 waiting.pop();
             }
-            Kind::Component(_) | Kind::Vector(_) if !support::runs_on_step(inst) => {
+            Kind::Component(_) | Kind::Vector(_) if !observes(inst) => {
                 if let Some((index, mask)) = temp_dst(inst) {
                     let needed = waiting.last().unwrap_or(&empty);
                     for c in (0..4).filter(|&c| mask & (1 << c) != 0) {
@@ -279,18 +284,51 @@ fn temp_reads(inst: &Inst) -> impl Iterator<Item = (usize, usize)> + '_ {
     values.chain(addresses)
 }
 
+/// The interpreter's `observes` for [`unblended_writes`]: the instructions whose
+/// temporary reads may see other lanes than the ones they write (derivatives, texture
+/// instructions, INTERP_OFFSET, the inter-lane opcodes) and those with an indirect
+/// operand (a destination takes its index from each quad's first lane).
+pub(crate) fn interpreter_observes(inst: &Inst) -> bool {
+    let indirect = inst
+        .src
+        .iter()
+        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
+        || inst
+            .dst
+            .iter()
+            .any(|d| d.indirect.is_some() || d.dim_indirect.is_some());
+    indirect
+        || matches!(
+            inst.kind,
+            Kind::Deriv(_)
+                | Kind::Texture
+                | Kind::InterpOffset
+                | Kind::Vote(_)
+                | Kind::Ballot
+                | Kind::ReadFirst
+                | Kind::ReadInvoc
+        )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::unmasked_writes;
-    use tgsi_exec::Program;
+    use super::{interpreter_observes, unblended_writes, Unblended};
+    use crate::Program;
 
-    fn analyse(body: &str) -> super::Unmasked {
+    fn analyse(body: &str, full_waves: bool) -> Unblended {
         let text = format!(
             "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
              IMM[0] FLT32 {{0.5, 1.0, 2.0, 0.0}}\n{body}"
         );
         let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{e}"));
-        unmasked_writes(&Program::compile(&shader).unwrap_or_else(|e| panic!("{e}")))
+        let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+        let u = unblended_writes(&program, interpreter_observes, full_waves);
+        // The interpreter's own analysis is the one without full waves.
+        if !full_waves {
+            let own: Vec<u8> = program.insts.iter().map(|i| i.unblended).collect();
+            assert_eq!(own, u.writes);
+        }
+        u
     }
 
     #[test]
@@ -299,6 +337,7 @@ mod tests {
             "  0: MOV TEMP[1], IMM[0].wwww\n  1: BGNLOOP\n  2: SGE TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx\n\
                3: IF TEMP[0].xxxx\n  4: BRK\n  5: ENDIF\n  6: MUL TEMP[2].xy, TEMP[1].xxxx, IMM[0].xxxx\n\
                7: ADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].yyyy\n  8: ENDLOOP\n  9: MOV OUT[0], TEMP[1]\n 10: END\n",
+            true,
         );
         let m = u.writes;
         assert!(!u.full_waves_only);
@@ -316,6 +355,7 @@ mod tests {
             "  0: MOV TEMP[1], IMM[0].xxxx\n  1: IF IN[0].xxxx\n  2: MOV TEMP[1].x, IMM[0].yyyy\n\
                3: MOV TEMP[2].x, IMM[0].yyyy\n  4: MOV TEMP[3].x, IN[0].xxxx\n  5: DDX TEMP[0].x, TEMP[3].xxxx\n\
                6: ELSE\n  7: MOV OUT[0], TEMP[1]\n  8: ENDIF\n  9: END\n",
+            true,
         );
         // TEMP[1].x is read by the lanes waiting at the ELSE; TEMP[3].x by a derivative.
         let m = u.writes;
@@ -330,11 +370,15 @@ mod tests {
         let body = "  0: MUL TEMP[0], IN[0], IMM[0].zzzz\n  1: DDX TEMP[1], TEMP[0]\n\
                       2: IF IN[0].xxxx\n  3: MOV TEMP[0], IMM[0].yyyy\n  4: ENDIF\n\
                       5: DDY TEMP[2], TEMP[0]\n  6: MOV OUT[0], TEMP[2]\n";
-        let u = analyse(&format!("{body}  7: END\n"));
+        let u = analyse(&format!("{body}  7: END\n"), true);
         assert_eq!((u.writes[0], u.writes[3]), (0b1111, 0));
         assert!(u.full_waves_only);
+        // Without full waves (the interpreter) the derivative's source keeps its merge.
+        let u = analyse(&format!("{body}  7: END\n"), false);
+        assert_eq!((u.writes[0], u.writes[3]), (0, 0));
+        assert!(!u.full_waves_only);
         // A lane that returned is inactive outside structures too.
-        let u = analyse(&format!("{body}  7: RET\n  8: END\n"));
+        let u = analyse(&format!("{body}  7: RET\n  8: END\n"), true);
         assert_eq!((u.writes[0], u.writes[3]), (0, 0));
         assert!(!u.full_waves_only);
     }
