@@ -35,31 +35,36 @@ impl SrcOp {
         x
     }
 
-    /// Apply the modifiers to one word: `|x|` clears the sign bit, then negate flips it
-    /// (float-like types) or negates the integer.
-    pub(crate) fn modify(&self, mut x: u32) -> u32 {
-        if self.abs {
-            x &= 0x7fff_ffff;
+    /// The modifiers as operations on a word: `|x|` clears the sign bit, then negate flips
+    /// it (float-like types) or negates the integer. Returns `(keep, flip, negate)`: the
+    /// word becomes `x & keep ^ flip`, then its integer negation where `negate`.
+    #[inline(always)]
+    fn word_ops(&self) -> (u32, u32, bool) {
+        let keep = if self.abs { 0x7fff_ffff } else { u32::MAX };
+        let float = self.ty.is_float_like();
+        let flip = if self.neg && float { 0x8000_0000 } else { 0 };
+        (keep, flip, self.neg && !float)
+    }
+
+    /// Apply the modifiers to one word ([`SrcOp::word_ops`]).
+    pub(crate) fn modify(&self, x: u32) -> u32 {
+        let (keep, flip, negate) = self.word_ops();
+        let x = x & keep ^ flip;
+        if negate {
+            x.wrapping_neg()
+        } else {
+            x
         }
-        if self.neg {
-            x = if self.ty.is_float_like() {
-                x ^ 0x8000_0000
-            } else {
-                x.wrapping_neg()
-            };
-        }
-        x
     }
 
     /// [`SrcOp::modify`] of a row of lanes in place, the modifiers' choice made once for
     /// the row, so that the lane loop is one vector operation.
     #[inline(always)]
     pub(crate) fn modify_row<const N: usize>(&self, row: &mut [u32; N]) {
-        let keep = if self.abs { 0x7fff_ffff } else { u32::MAX };
-        if self.neg && !self.ty.is_float_like() {
+        let (keep, flip, negate) = self.word_ops();
+        if negate {
             row.iter_mut().for_each(|x| *x = (*x & keep).wrapping_neg());
         } else {
-            let flip = if self.neg { 0x8000_0000 } else { 0 };
             row.iter_mut().for_each(|x| *x = *x & keep ^ flip);
         }
     }
