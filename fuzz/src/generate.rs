@@ -126,7 +126,7 @@ fn indirect(g: &GenIndirect) -> (Indirect, i32) {
         },
         index: (g.index % 8) as i32,
         component: g.component % 4,
-        array_id: (g.array_id % 1024) as u32 * (g.array_id >= 1024) as u32,
+        array_id: (g.array_id % 1024) * u16::from(g.array_id >= 1024),
     };
     // Offsets fit the 16-bit signed token field.
     (ind, g.offset as i32)
@@ -224,7 +224,7 @@ impl GenShader {
         let mut d = Declaration::new(f, first, last);
         d.dimension = g.dimension.map(u32::from);
         d.usage_mask = WriteMask(if g.mask == 0 { 0xf } else { g.mask % 16 }.max(1));
-        d.array_id = g.array_id.map(|a| (a % 1024) as u32);
+        d.array_id = g.array_id.map(|a| a % 1024);
         d.local = g.local;
         d.semantic = g.semantic.map(|(name, index)| SemanticDecl {
             name: pick(Semantic::ALL, name),
@@ -309,7 +309,7 @@ fn instruction(g: &GenInst) -> Instruction {
         } else {
             TextureTarget::Unknown
         };
-        inst.texture = Some(TextureInfo {
+        inst.texture = Some(Box::new(TextureInfo {
             target,
             return_type: ReturnType::Unknown,
             offsets: g
@@ -322,7 +322,7 @@ fn instruction(g: &GenInst) -> Instruction {
                     swizzle: swz.map(|c| c % 4),
                 })
                 .collect(),
-        });
+        }));
     }
     if info.has(opcode::MEM) {
         inst.memory = Some(MemoryInfo {

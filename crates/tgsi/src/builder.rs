@@ -161,7 +161,7 @@ impl Reg {
     }
 
     /// Indirect addressing: `FILE[addr.c + index]`, restricted to `array_id` (0: none).
-    pub const fn indirect(mut self, addr: Reg, component: u8, array_id: u32) -> Reg {
+    pub const fn indirect(mut self, addr: Reg, component: u8, array_id: u16) -> Reg {
         self.reg.indirect = Some(Indirect {
             file: addr.reg.file,
             index: addr.reg.index,
@@ -234,7 +234,7 @@ pub struct Builder {
     /// CAL instructions and the subroutine they call.
     calls: Vec<(usize, Subroutine)>,
     next_temp: u32,
-    next_array: u32,
+    next_array: u16,
 }
 
 impl Builder {
@@ -347,7 +347,7 @@ impl Builder {
     /// `DCL TEMP[a..b], ARRAY(id)` for an array of `n` (at least 1) new temporaries; the
     /// handle is its first register, to be indexed with [`Reg::indirect`] and the returned
     /// ArrayID.
-    pub fn decl_temp_array(&mut self, n: u32) -> (Reg, u32) {
+    pub fn decl_temp_array(&mut self, n: u32) -> (Reg, u16) {
         let first = self.next_temp;
         let last = first.saturating_add(n.max(1) - 1);
         self.next_temp = last.saturating_add(1);
@@ -436,7 +436,7 @@ impl Builder {
         inst.dst = dst.iter().map(|r| r.dst()).collect();
         inst.src = src.iter().map(|r| r.src()).collect();
         if info.has(opcode::TEX) || info.has(opcode::SVIEW_OFFSETS) {
-            inst.texture = Some(TextureInfo::unknown());
+            inst.texture = Some(Box::new(TextureInfo::unknown()));
         }
         if info.has(opcode::MEM) {
             inst.memory = Some(MemoryInfo::NONE);

@@ -221,8 +221,9 @@ pub struct Indirect {
     pub index: i32,
     /// Component read from it (0..4).
     pub component: u8,
-    /// Array the access is restricted to (0: none).
-    pub array_id: u32,
+    /// Array the access is restricted to (0: none). The token field is 10 bits wide; the
+    /// validator refuses larger ids.
+    pub array_id: u16,
 }
 
 /// The second (outer) index of a 2-D register: `CONST[1][…]`, `IN[vertex][…]`.
@@ -608,8 +609,9 @@ pub struct Instruction {
     pub src: Operands<Src, INLINE_SRC>,
     /// Branch label: an instruction index.
     pub label: Option<u32>,
-    /// Texture token.
-    pub texture: Option<TextureInfo>,
+    /// Texture token (boxed: few instructions have one, and every instruction pays for
+    /// the size of this field).
+    pub texture: Option<Box<TextureInfo>>,
     /// Memory token.
     pub memory: Option<MemoryInfo>,
     /// Where it was written.
@@ -690,7 +692,7 @@ pub struct Declaration {
     /// Channels that may be accessed.
     pub usage_mask: WriteMask,
     /// `ARRAY(n)`.
-    pub array_id: Option<u32>,
+    pub array_id: Option<u16>,
     /// `LOCAL`.
     pub local: bool,
     /// Semantic.

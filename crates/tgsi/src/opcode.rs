@@ -210,6 +210,10 @@ macro_rules! opcode_table {
             $( pub const $ident: Opcode = Opcode($idx); )*
         }
 
+        /// The mnemonics, indexed by [`Opcode`], for tables built at compile time (a
+        /// constant cannot read [`OPCODES`]).
+        pub(crate) const NAMES: &[&str] = &[ $( stringify!($ident), )* ];
+
         /// The opcode table, indexed by [`Opcode`].
         pub static OPCODES: &[OpcodeInfo] = &[
             $( OpcodeInfo {

@@ -63,7 +63,7 @@ pub struct IoInfo {
     /// Interpolation mode and location (fragment inputs).
     pub interpolation: Option<(Interpolate, InterpLocation)>,
     /// ArrayID, if any.
-    pub array_id: Option<u32>,
+    pub array_id: Option<u16>,
     /// `INVARIANT`.
     pub invariant: bool,
 }

@@ -626,7 +626,7 @@ fn hostile_ir_never_panics_and_never_passes_what_encode_refuses() {
                             file: rng.pick(files),
                             index: rng.pick(&ints),
                             component: rng.pick(&[0, 3, 9]),
-                            array_id: rng.pick(&[0, 1, 2, u32::MAX]),
+                            array_id: rng.pick(&[0, 1, 2, u16::MAX]),
                         });
                     }
                 }

@@ -212,7 +212,7 @@ impl Out for IrOut<'_> {
         inst.texture = opcode
             .info()
             .has(opcode::SVIEW_OFFSETS)
-            .then(TextureInfo::unknown);
+            .then(|| Box::new(TextureInfo::unknown()));
         inst.memory = None;
         Some(())
     }
@@ -232,11 +232,11 @@ impl Out for IrOut<'_> {
 
     #[inline(always)]
     fn target(&mut self, target: TextureTarget) {
-        self.0.texture = Some(TextureInfo {
+        self.0.texture = Some(Box::new(TextureInfo {
             target,
             return_type: ReturnType::Unknown,
             offsets: Vec::new(),
-        });
+        }));
     }
 
     #[inline(always)]
@@ -348,7 +348,7 @@ fn indirect_word(ind: &Indirect) -> Option<u32> {
         r::IND_FILE.put(file_number(ind.file)?)
             | signed(r::IND_INDEX, ind.index)?
             | unsigned(r::IND_SWIZZLE, ind.component as u32)?
-            | unsigned(r::IND_ARRAY_ID, ind.array_id)?,
+            | unsigned(r::IND_ARRAY_ID, ind.array_id.into())?,
     )
 }
 
@@ -728,7 +728,7 @@ impl<'a, const CANONICAL: bool> Scan<'a, CANONICAL> {
         let mut array_id = 0;
         if self.peek() == b'(' {
             self.at += 1;
-            array_id = self.uint().filter(|&id| id < 1 << 10)?;
+            array_id = self.uint().filter(|&id| id < 1 << 10)? as u16;
             self.eat(b')')?;
             // The printer writes no array id of 0.
             self.note(array_id != 0);

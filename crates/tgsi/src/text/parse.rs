@@ -766,9 +766,15 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                 if id < 0 {
                     return self.error_at(id_span, format!("array id {id} is negative"));
                 }
+                // Ids of 1024 and more are read (the validator refuses them, naming the
+                // 10-bit token field) up to what the IR holds.
+                let Ok(id) = u16::try_from(id) else {
+                    return self
+                        .error_at(id_span, format!("array id {id} does not fit in 16 bits"));
+                };
                 self.cur.skip_ws()?;
                 self.expect_char(b')')?;
-                decl.array_id = Some(id as u32);
+                decl.array_id = Some(id);
             }
         }
 
@@ -1097,7 +1103,9 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
         inst.dst.clear();
         inst.src.clear();
         inst.label = None;
-        inst.texture = info.has(opcode::SVIEW_OFFSETS).then(TextureInfo::unknown);
+        inst.texture = info
+            .has(opcode::SVIEW_OFFSETS)
+            .then(|| Box::new(TextureInfo::unknown()));
         inst.memory = info.has(opcode::MEM).then_some(MemoryInfo::NONE);
         inst.span = span;
 
@@ -1137,11 +1145,11 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
                     self.inst.src.push(src);
                 } else {
                     let target = self.texture_target()?;
-                    self.inst.texture = Some(TextureInfo {
+                    self.inst.texture = Some(Box::new(TextureInfo {
                         target,
                         return_type: ReturnType::Unknown,
                         offsets: Vec::new(),
-                    });
+                    }));
                 }
             }
         }
@@ -1291,7 +1299,7 @@ impl<'a, S: Sink> Parser<'a, '_, '_, S> {
             self.cur.skip_ws()?;
             self.expect_char(b')')?;
             if let Some(ind) = bracket.indirect.as_mut() {
-                ind.array_id = id;
+                ind.array_id = id as u16;
             }
         }
         Ok(bracket)

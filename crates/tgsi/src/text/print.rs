@@ -119,13 +119,76 @@ impl Sink for Printer {
 /// ever appends whole `&str`s and ASCII characters).
 struct Buf(Vec<u8>);
 
+/// A short piece of text in a fixed-size block: the first `len` bytes are the text, the rest
+/// zeros. Appending it stores the whole block and then cuts the length back, a few fixed
+/// stores where appending a slice of varying length calls `memcpy` (the printer's names,
+/// numbers and instruction numbers).
+#[derive(Clone, Copy)]
+struct Chunk<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> Chunk<N> {
+    /// `text` as a chunk; fails to compile (in a constant) when it does not fit.
+    const fn new(text: &str) -> Chunk<N> {
+        let text = text.as_bytes();
+        assert!(text.len() <= N, "a name longer than its chunk");
+        let mut bytes = [0; N];
+        let mut i = 0;
+        while i < text.len() {
+            bytes[i] = text[i];
+            i += 1;
+        }
+        Chunk {
+            bytes,
+            len: text.len(),
+        }
+    }
+
+    /// A chunk of each of `names`, in order.
+    const fn table<const M: usize>(names: &[&str]) -> [Chunk<N>; M] {
+        let mut table = [Chunk {
+            bytes: [0; N],
+            len: 0,
+        }; M];
+        let mut i = 0;
+        while i < M {
+            table[i] = Chunk::new(names[i]);
+            i += 1;
+        }
+        table
+    }
+}
+
+/// Opcode mnemonics as chunks, indexed by [`Opcode`].
+const OPCODE_NAMES: [Chunk<16>; opcode::NAMES.len()] = Chunk::table(opcode::NAMES);
+
+/// Register file names as chunks, indexed by [`File`] (declaration order is `File::ALL`'s).
+const FILE_NAMES: [Chunk<8>; File::ALL.len()] = {
+    let mut names = [""; File::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = File::ALL[i].name();
+        i += 1;
+    }
+    Chunk::table(&names)
+};
+
 impl Buf {
     #[inline]
     fn push_str(&mut self, s: &str) {
         self.0.extend_from_slice(s.as_bytes());
     }
 
-    #[inline]
+    #[inline(always)]
+    fn push_chunk<const N: usize>(&mut self, chunk: &Chunk<N>) {
+        let len = self.0.len() + chunk.len;
+        self.0.extend_from_slice(&chunk.bytes);
+        self.0.truncate(len);
+    }
+
+    #[inline(always)]
     fn push(&mut self, c: char) {
         if c.is_ascii() {
             self.0.push(c as u8);
@@ -143,7 +206,8 @@ impl Write for Buf {
 }
 
 /// Appends the decimal digits of `value` (as `{}` would print it).
-fn push_u64(out: &mut Buf, mut value: u64) {
+#[inline(always)]
+fn push_u64(out: &mut Buf, value: u64) {
     // Register indices and operand numbers are mostly one or two digits.
     if value < 10 {
         out.0.push(b'0' + value as u8);
@@ -154,20 +218,28 @@ fn push_u64(out: &mut Buf, mut value: u64) {
         out.0.push(b'0' + (value % 10) as u8);
         return;
     }
-    let mut digits = [0u8; 20];
-    let mut n = digits.len();
+    out.push_chunk(&digits(value, 0));
+}
+
+/// The decimal digits of `value` after `pad` spaces (at most 4).
+#[inline(always)]
+fn digits(mut value: u64, pad: usize) -> Chunk<24> {
+    let mut bytes = [b' '; 24];
+    let len = pad.min(4) + value.max(1).ilog10() as usize + 1;
+    let mut at = len;
     loop {
-        n -= 1;
-        digits[n] = b'0' + (value % 10) as u8;
+        at -= 1;
+        bytes[at] = b'0' + (value % 10) as u8;
         value /= 10;
         if value == 0 {
             break;
         }
     }
-    out.0.extend_from_slice(&digits[n..]);
+    Chunk { bytes, len }
 }
 
 /// Appends a signed number as `{}` prints it.
+#[inline(always)]
 fn push_i64(out: &mut Buf, value: i64) {
     if value < 0 {
         out.push('-');
@@ -176,6 +248,7 @@ fn push_i64(out: &mut Buf, value: i64) {
 }
 
 /// Appends `[value]`.
+#[inline(always)]
 fn push_index(out: &mut Buf, value: i64) {
     out.push('[');
     push_i64(out, value);
@@ -240,6 +313,7 @@ impl Printer {
         let _ = writeln!(self.out, "PROPERTY {} {}", prop.name.name(), value);
     }
 
+    #[inline(always)]
     fn write_mask(&mut self, mask: WriteMask) {
         if mask != WriteMask::XYZW {
             self.out.push('.');
@@ -432,8 +506,9 @@ impl Printer {
         }
     }
 
+    #[inline(always)]
     fn register(&mut self, reg: &Register) {
-        self.out.push_str(reg.file.name());
+        self.out.push_chunk(&FILE_NAMES[reg.file as usize]);
         if let Some(dim) = &reg.dimension {
             match &dim.indirect {
                 Some(ind) => self.indirect(ind, dim.index),
@@ -447,15 +522,16 @@ impl Printer {
     }
 
     /// The `%3d: ` instruction number.
+    #[inline(always)]
     fn instruction_number(&mut self, index: usize) {
-        for _ in (index.max(1).ilog10() as usize + 1)..3 {
-            self.out.push(' ');
-        }
-        push_u64(&mut self.out, index as u64);
+        let width = index.max(1).ilog10() as usize + 1;
+        self.out
+            .push_chunk(&digits(index as u64, 3usize.saturating_sub(width)));
         self.out.push_str(": ");
     }
 
     /// The instruction number and the indentation, which the opcode may change.
+    #[inline(always)]
     fn instruction_start(&mut self, index: usize, info: &OpcodeInfo) {
         self.instruction_number(index);
         if info.has(opcode::DEDENT) {
@@ -475,7 +551,7 @@ impl Printer {
     fn instruction(&mut self, index: usize, inst: &Instruction) {
         let info = inst.opcode.info();
         self.instruction_start(index, info);
-        self.out.push_str(info.name);
+        self.out.push_chunk(&OPCODE_NAMES[inst.opcode.index()]);
         if inst.saturate {
             self.out.push_str("_SAT");
         }

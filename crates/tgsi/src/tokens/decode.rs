@@ -322,7 +322,7 @@ fn declaration(rd: &mut Reader, head: u32, at: usize) -> Result<Declaration, Dec
     }
     if d::ARRAY.get(head) != 0 {
         let w = rd.next("the array word")?;
-        decl.array_id = Some(d::ARRAY_ID.get(w));
+        decl.array_id = Some(d::ARRAY_ID.get(w) as u16);
     }
     let n = group::NR_TOKENS.get(head) as usize;
     if n != rd.pos - at {
@@ -345,7 +345,7 @@ fn indirect(rd: &mut Reader) -> Result<Indirect, DecodeError> {
         file: file(at, r::IND_FILE.get(w))?,
         index: r::IND_INDEX.get_signed(w),
         component: r::IND_SWIZZLE.get(w) as u8,
-        array_id: r::IND_ARRAY_ID.get(w),
+        array_id: r::IND_ARRAY_ID.get(w) as u16,
     })
 }
 
@@ -445,7 +445,7 @@ fn instruction(rd: &mut Reader, head: u32, at: usize) -> Result<Instruction, Dec
                 swizzle,
             });
         }
-        inst.texture = Some(tex);
+        inst.texture = Some(Box::new(tex));
     }
     if i::MEMORY.get(head) != 0 {
         let w_at = rd.pos;

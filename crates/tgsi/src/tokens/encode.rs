@@ -237,7 +237,7 @@ fn declaration(decl: &Declaration, out: &mut Vec<u32>) -> Result<(), EncodeError
         _ => {}
     }
     if let Some(id) = decl.array_id {
-        out.push(check(span, d::ARRAY_ID, id, "array id")?);
+        out.push(check(span, d::ARRAY_ID, id.into(), "array id")?);
     }
     let count = (out.len() - head_at) as u32;
     out[head_at] = group::TYPE.put(group::DECLARATION)
@@ -264,7 +264,7 @@ fn indirect_word(span: Span, ind: &Indirect) -> Result<u32, EncodeError> {
             ind.component as u32,
             "address component",
         )?
-        | check(span, r::IND_ARRAY_ID, ind.array_id, "array id")?)
+        | check(span, r::IND_ARRAY_ID, ind.array_id.into(), "array id")?)
 }
 
 /// The swizzle fields of a source word, or the error of the first channel that does not

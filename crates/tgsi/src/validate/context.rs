@@ -35,7 +35,7 @@ pub(super) struct Ctx<'a> {
     /// The first declaration covering each register of a resource file.
     resources: HashMap<(File, u32), &'a Declaration>,
     /// Declarations with an ArrayID, per (file, id); the first one wins.
-    arrays: HashMap<(File, u32), &'a Declaration>,
+    arrays: HashMap<(File, u16), &'a Declaration>,
     /// Keys of diagnostics reported at most once per shader.
     once: HashSet<(Code, String)>,
     diags: Vec<Diagnostic>,
@@ -135,7 +135,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The declaration carrying ArrayID `id` in `file`.
-    pub fn array(&self, file: File, id: u32) -> Option<&'a Declaration> {
+    pub fn array(&self, file: File, id: u16) -> Option<&'a Declaration> {
         self.arrays.get(&(file, id)).copied()
     }
 

@@ -19,7 +19,7 @@ use crate::tokens::layout;
 /// Runs the declaration rules.
 pub(super) fn check(ctx: &mut Ctx) {
     let shader = ctx.shader;
-    let mut array_ids: HashMap<(File, u32), &Declaration> = HashMap::new();
+    let mut array_ids: HashMap<(File, u16), &Declaration> = HashMap::new();
     for decl in &shader.declarations {
         attributes(ctx, decl);
         if let Some(id) = decl.array_id.filter(|&id| id != 0) {

@@ -48,7 +48,7 @@ pub(super) fn check(ctx: &mut Ctx) {
             unsigned(ctx, span, d::IMAGE_FORMAT, format.0.into(), "image format");
         }
         if let Some(id) = decl.array_id {
-            unsigned(ctx, span, d::ARRAY_ID, id, "ArrayID");
+            unsigned(ctx, span, d::ARRAY_ID, id.into(), "ArrayID");
         }
     }
     for inst in &shader.instructions {
@@ -106,7 +106,7 @@ fn register(ctx: &mut Ctx, span: Span, index_field: Field, reg: &Register) {
     let dim_indirect = reg.dimension.and_then(|dim| dim.indirect);
     for ind in [reg.indirect, dim_indirect].into_iter().flatten() {
         signed(ctx, span, r::IND_INDEX, ind.index, "address register index");
-        unsigned(ctx, span, r::IND_ARRAY_ID, ind.array_id, "ArrayID");
+        unsigned(ctx, span, r::IND_ARRAY_ID, ind.array_id.into(), "ArrayID");
     }
 }
 

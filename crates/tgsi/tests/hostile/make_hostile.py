@@ -90,7 +90,7 @@ TEXT = {
     "t_sview_return_type_unknown": "FRAG\nDCL SVIEW[0], 2D, UNKNOWN\n",
     "t_semantic_unknown": "FRAG\nDCL IN[0], BOGUS\n",
     "t_semantic_index_overflow": "FRAG\nDCL IN[0], GENERIC[4294967296]\n",
-    "t_stream_out_of_range": "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL OUT[0], POSITION, STREAM(0, 0, 0, 9)\n",
+    "t_stream_out_of_range": "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL OUT[0], POSITION, STREAM(0, 0, 0, 9)\n  0: END\n",
     "t_gs_input_without_primitive": "GEOM\nDCL IN[][0], POSITION\n",
     "t_array_id_negative": "FRAG\nDCL TEMP[0..3], ARRAY(-1)\n",
     # immediates
@@ -124,6 +124,7 @@ TEXT = {
     "t_nesting_300": F + "".join("BGNLOOP\n" for _ in range(300)) + "".join("ENDLOOP\n" for _ in range(300)) + "END\n",
     # validator: token field widths
     "t_dcl_array_id_11_bits": "FRAG\nDCL TEMP[0..3], ARRAY(1024)\n  0: END\n",
+    "t_dcl_array_id_17_bits": "FRAG\nDCL TEMP[0..3], ARRAY(65536)\n  0: END\n",
     "t_semantic_index_17_bits": "FRAG\nDCL IN[0], GENERIC[65536], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n",
     # validator: Gallium limits (p_state.h)
     "t_inputs_81": "FRAG\nDCL IN[80], GENERIC[0], PERSPECTIVE\n  0: END\n",
