@@ -21,6 +21,12 @@
 #     `tgsi bench --engine jit --approx-math --threads 1` the JIT with approximate
 #     transcendentals (column jit-am-1t; not bit-exact, so not part of "exact").
 #
+# After the cases, the same run times the text paths on the generated 16 MiB shader
+# (`big_shader --time`: the library, thread CPU time; `scripts/bench-parse.sh`: `tgsi fmt`
+# and `tgsi asm` as whole processes) and prints them as a second table beside the issue's
+# targets and Mesa's figure (Mesa's parser cannot be timed here: its symbols are not
+# exported by swrast_dri.so or libvirglrenderer). --no-text leaves that table out.
+#
 # A compute case is dispatched once by shared/tools/csref (its grid, not --size), which
 # times softpipe and llvmpipe 1 thread (mean of at least 0.3 s); `tgsi run` must leave
 # softpipe's bytes in every output buffer, and `tgsi bench` times the same dispatch. Its
@@ -44,7 +50,8 @@
 #   --size WxH      bench size (default 256x256)
 #   --reps N        fsref repetitions per driver, median taken (default 3)
 #   --min-time S    seconds per measurement, fsref and tgsi bench (default 1)
-#   --markdown      print the table in Markdown (for the README)
+#   --markdown      print the tables in Markdown (for the README)
+#   --no-text       skip the text paths
 #
 # Needs: build-essential libegl-dev libgl-dev libgl1-mesa-dri (Debian 12, Mesa 22.3), bc,
 # python3 (texref and csref cases).
@@ -59,12 +66,14 @@ size=256x256
 reps=3
 secs=1
 markdown=0
+text=1
 while [ $# -gt 0 ]; do
     case $1 in
     --size) size=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --min-time) secs=$2; shift 2 ;;
     --markdown) markdown=1; shift ;;
+    --no-text) text=0; shift ;;
     -h | --help) usage 0 ;;
     --) shift; break ;;
     -*) echo "bench-render.sh: unknown option $1" >&2; usage 2 >&2 ;;
@@ -230,3 +239,32 @@ BEGIN {
 }
 END { if (fell) print (md ? "\n" : "") "`*`: the JIT left this shader to the interpreter (shaders most of whose instructions it would hand to the interpreter anyway, compute dispatches that keep the 4-lane machines of softpipe, barriers inside control flow); jit-ms is then the time to decide" }
 ' "$rows"
+
+[ "$text" = 1 ] || exit 0
+echo "text paths: big_shader --time, bench-parse.sh" >&2
+cargo build --release -q -p tgsi --example big_shader --manifest-path "$root/Cargo.toml"
+"$root/target/release/examples/big_shader" --time 16 >"$work/text"
+bash "$root/scripts/bench-parse.sh" 16 5 "$tgsi" >>"$work/text"
+awk -v md="$markdown" '
+# "NAME  X MB/s ..." lines: the path and its MB/s (the first figure; CPU time for tgsi fmt/asm).
+/MB\/s/ {
+    for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") break
+    name = $1; for (k = 2; k < i; k++) name = name " " $k
+    target = ""
+    if (name == "text -> IR -> text") target = ">= 200"
+    if (name == "text -> tokens (assemble)") target = ">= 350"
+    mesa = name == "text -> tokens (assemble)" ? "116 (tgsi_text_translate, the issue\047s figure)" : ""
+    rows[++n] = name; mbs[n] = $i; targets[n] = target; mesas[n] = mesa
+}
+END {
+    if (md) {
+        print "\nText paths on the generated 16 MiB shader, MB/s of text, one thread (library: thread CPU time, best of 9 samples; tgsi fmt/asm: whole process, CPU time, best of 5)\n"
+        print "| path | MB/s | target | Mesa 22.3 |"
+        print "|---|---:|---|---|"
+        for (i = 1; i <= n; i++) printf "| %s | %s | %s | %s |\n", rows[i], mbs[i], targets[i], mesas[i]
+    } else {
+        print "\nText paths on the generated 16 MiB shader, MB/s of text, one thread"
+        for (i = 1; i <= n; i++) printf "%-28s %8s  %-7s %s\n", rows[i], mbs[i], targets[i], mesas[i]
+    }
+}
+' "$work/text"
