@@ -120,7 +120,7 @@ impl Sink for Printer {
 struct Buf(Vec<u8>);
 
 /// A short piece of text in a fixed-size block: the first `len` bytes are the text, the rest
-/// zeros. Appending it stores the whole block and then cuts the length back, a few fixed
+/// filler. Appending it stores the whole block and then cuts the length back, a few fixed
 /// stores where appending a slice of varying length calls `memcpy` (the printer's names,
 /// numbers and instruction numbers).
 #[derive(Clone, Copy)]
@@ -628,5 +628,47 @@ impl Printer {
             }
         }
         self.out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numbers and instruction numbers, written as fixed-size chunks, read as `format!`
+    /// writes them: every digit count, each side of every power of ten, the extremes.
+    #[test]
+    fn chunked_numbers_print_as_format_does() {
+        let mut values = vec![0, 1, 9, u64::from(u32::MAX), i64::MAX as u64, u64::MAX];
+        for k in 1..20 {
+            let p = 10u64.pow(k);
+            values.extend([p - 1, p, p + 1]);
+        }
+        for v in values {
+            let mut out = Buf(Vec::new());
+            push_u64(&mut out, v);
+            assert_eq!(out.0, v.to_string().into_bytes(), "{v}");
+            let mut p = Printer::new(PrintOptions::default(), 0);
+            p.instruction_number(v as usize);
+            assert_eq!(p.out.0, format!("{v:3}: ").into_bytes(), "{v}");
+        }
+        for v in [i64::MIN, -1, -100, 0, 100] {
+            let mut out = Buf(Vec::new());
+            push_i64(&mut out, v);
+            assert_eq!(out.0, v.to_string().into_bytes(), "{v}");
+        }
+    }
+
+    /// Every opcode and register-file name comes out of its chunk whole.
+    #[test]
+    fn name_chunks_hold_the_names() {
+        for (i, info) in opcode::OPCODES.iter().enumerate() {
+            let c = &OPCODE_NAMES[i];
+            assert_eq!(&c.bytes[..c.len], info.name.as_bytes());
+        }
+        for &file in File::ALL {
+            let c = &FILE_NAMES[file as usize];
+            assert_eq!(&c.bytes[..c.len], file.name().as_bytes());
+        }
     }
 }
