@@ -102,53 +102,48 @@ impl Shader {
 
     /// Whether [`Shader::order`] describes exactly the items present.
     pub fn order_is_complete(&self) -> bool {
-        let count = |k| self.order.iter().filter(|&&o| o == k).count();
-        count(ItemKind::Property) == self.properties.len()
-            && count(ItemKind::Declaration) == self.declarations.len()
-            && count(ItemKind::Immediate) == self.immediates.len()
-            && count(ItemKind::Instruction) == self.instructions.len()
+        let mut counts = [0usize; 4];
+        for &kind in &self.order {
+            counts[kind as usize] += 1;
+        }
+        counts
+            == [
+                self.properties.len(),
+                self.declarations.len(),
+                self.immediates.len(),
+                self.instructions.len(),
+            ]
     }
 
-    /// All statements in stream order (see [`Shader::order`]).
-    pub fn items(&self) -> Vec<Item<'_>> {
-        let canonical;
-        let order: &[ItemKind] = if self.order_is_complete() {
-            &self.order
-        } else {
-            canonical = [
-                (ItemKind::Property, self.properties.len()),
-                (ItemKind::Declaration, self.declarations.len()),
-                (ItemKind::Immediate, self.immediates.len()),
-                (ItemKind::Instruction, self.instructions.len()),
-            ]
-            .iter()
-            .flat_map(|&(k, n)| std::iter::repeat_n(k, n))
-            .collect::<Vec<_>>();
-            &canonical
-        };
-        let (mut p, mut d, mut m, mut i) = (0, 0, 0, 0);
-        let mut out = Vec::with_capacity(order.len());
-        for kind in order {
-            match kind {
-                ItemKind::Property => {
-                    out.push(Item::Property(&self.properties[p]));
-                    p += 1;
-                }
-                ItemKind::Declaration => {
-                    out.push(Item::Declaration(&self.declarations[d]));
-                    d += 1;
-                }
-                ItemKind::Immediate => {
-                    out.push(Item::Immediate(m, &self.immediates[m]));
-                    m += 1;
-                }
-                ItemKind::Instruction => {
-                    out.push(Item::Instruction(i, &self.instructions[i]));
-                    i += 1;
-                }
-            }
-        }
-        out
+    /// All statements in stream order (see [`Shader::order`]), one at a time (a shader of
+    /// millions of statements needs no list of them).
+    pub fn items(&self) -> impl Iterator<Item = Item<'_>> + '_ {
+        let lists = [
+            (ItemKind::Property, self.properties.len()),
+            (ItemKind::Declaration, self.declarations.len()),
+            (ItemKind::Immediate, self.immediates.len()),
+            (ItemKind::Instruction, self.instructions.len()),
+        ];
+        // The recorded order, or the canonical one where it does not account for every item.
+        let complete = self.order_is_complete();
+        let recorded: &[ItemKind] = if complete { &self.order } else { &[] };
+        let canonical = lists
+            .into_iter()
+            .filter(move |_| !complete)
+            .flat_map(|(kind, n)| std::iter::repeat_n(kind, n));
+        let order = recorded.iter().copied().chain(canonical);
+        let mut next = [0usize; 4];
+        order.map_while(move |kind| {
+            let at = &mut next[kind as usize];
+            let i = *at;
+            *at += 1;
+            Some(match kind {
+                ItemKind::Property => Item::Property(self.properties.get(i)?),
+                ItemKind::Declaration => Item::Declaration(self.declarations.get(i)?),
+                ItemKind::Immediate => Item::Immediate(i, self.immediates.get(i)?),
+                ItemKind::Instruction => Item::Instruction(i, self.instructions.get(i)?),
+            })
+        })
     }
 
     /// The value of the last occurrence of a property, if any.
