@@ -1,6 +1,6 @@
 //! Text straight to token words: the parser hands each statement to the encoder as soon as
 //! it is read, so no [`Shader`](crate::Shader) is built. The result, words or error, is
-//! exactly that of [`encode`](super::encode) after [`parse`](crate::parse).
+//! exactly that of [`encode`](fn@super::encode) after [`parse`](crate::parse).
 
 use super::encode::Assembler;
 use super::EncodeError;

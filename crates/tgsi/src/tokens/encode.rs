@@ -17,7 +17,7 @@ pub fn encode(shader: &Shader) -> Result<Vec<u32>, EncodeError> {
 }
 
 /// Token words built statement by statement, as [`encode`] does for a shader and
-/// [`super::assemble`] for text while it is parsed. After the first statement that does
+/// [`super::assemble()`] for text while it is parsed. After the first statement that does
 /// not fit, later ones are ignored and [`Assembler::finish`] reports that one.
 pub(crate) struct Assembler {
     out: Vec<u32>,
