@@ -164,6 +164,34 @@ impl<const N: usize> Chunk<N> {
 /// Opcode mnemonics as chunks, indexed by [`Opcode`].
 const OPCODE_NAMES: [Chunk<16>; opcode::NAMES.len()] = Chunk::table(opcode::NAMES);
 
+/// Write masks as chunks (`.` and the letters), indexed by the mask's bits; the full mask
+/// prints nothing.
+const WRITE_MASKS: [Chunk<8>; 16] = {
+    let mut masks = [Chunk {
+        bytes: [0; 8],
+        len: 0,
+    }; 16];
+    let mut m = 0;
+    while m < 15 {
+        let mut chunk = Chunk {
+            bytes: [0; 8],
+            len: 1,
+        };
+        chunk.bytes[0] = b'.';
+        let mut c = 0;
+        while c < 4 {
+            if m & (1 << c) != 0 {
+                chunk.bytes[chunk.len] = channel_letter(c) as u8;
+                chunk.len += 1;
+            }
+            c += 1;
+        }
+        masks[m as usize] = chunk;
+        m += 1;
+    }
+    masks
+};
+
 /// Register file names as chunks, indexed by [`File`] (declaration order is `File::ALL`'s).
 const FILE_NAMES: [Chunk<8>; File::ALL.len()] = {
     let mut names = [""; File::ALL.len()];
@@ -218,24 +246,46 @@ fn push_u64(out: &mut Buf, value: u64) {
         out.0.push(b'0' + (value % 10) as u8);
         return;
     }
-    out.push_chunk(&digits(value, 0));
+    push_number(out, value, 0);
 }
 
-/// The decimal digits of `value` after `pad` spaces (at most 4).
+/// Appends `value` in decimal, right-aligned in `width` characters (`%*u`).
 #[inline(always)]
-fn digits(mut value: u64, pad: usize) -> Chunk<24> {
-    let mut bytes = [b' '; 24];
-    let len = pad.min(4) + value.max(1).ilog10() as usize + 1;
-    let mut at = len;
-    loop {
-        at -= 1;
-        bytes[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
+fn push_number(out: &mut Buf, value: u64, width: usize) {
+    // Up to eight characters are built in a register, the first in its lowest byte, and
+    // stored at once (digits stored one by one and read back as a block would stall).
+    let (mut rest, mut text, mut len) = (value, 0u64, 0);
+    while len < 8 {
+        text = text << 8 | u64::from(b'0' + (rest % 10) as u8);
+        rest /= 10;
+        len += 1;
+        if rest == 0 {
             break;
         }
     }
-    Chunk { bytes, len }
+    if rest == 0 && width <= 8 {
+        let pad = width.saturating_sub(len);
+        if pad > 0 {
+            let spaces = 0x2020_2020_2020_2020u64 & ((1 << (8 * pad)) - 1);
+            text = text << (8 * pad) | spaces;
+            len += pad;
+        }
+        out.push_chunk(&Chunk {
+            bytes: text.to_le_bytes(),
+            len,
+        });
+        return;
+    }
+    // Longer: right to left in a block.
+    let mut bytes = [b' '; 24];
+    let digits = value.max(1).ilog10() as usize + 1;
+    let len = width.min(4).max(digits);
+    let mut value = value;
+    for at in (len - digits..len).rev() {
+        bytes[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+    out.push_chunk(&Chunk { bytes, len });
 }
 
 /// Appends a signed number as `{}` prints it.
@@ -250,6 +300,22 @@ fn push_i64(out: &mut Buf, value: i64) {
 /// Appends `[value]`.
 #[inline(always)]
 fn push_index(out: &mut Buf, value: i64) {
+    // Most indices are below 100: one chunk.
+    if let Ok(v @ 0..100) = u8::try_from(value) {
+        let (tens, ones) = (b'0' + v / 10, b'0' + v % 10);
+        out.push_chunk(&if v < 10 {
+            Chunk {
+                bytes: [b'[', ones, b']', 0],
+                len: 3,
+            }
+        } else {
+            Chunk {
+                bytes: [b'[', tens, ones, b']'],
+                len: 4,
+            }
+        });
+        return;
+    }
     out.push('[');
     push_i64(out, value);
     out.push(']');
@@ -313,14 +379,18 @@ impl Printer {
         let _ = writeln!(self.out, "PROPERTY {} {}", prop.name.name(), value);
     }
 
+    /// `.` and the letters of `mask`; nothing for the full mask.
     #[inline(always)]
     fn write_mask(&mut self, mask: WriteMask) {
-        if mask != WriteMask::XYZW {
-            self.out.push('.');
-            for c in 0..4 {
-                if mask.has(c) {
-                    self.out.push(channel_letter(c as u8));
-                }
+        if let Some(chunk) = WRITE_MASKS.get(usize::from(mask.0)) {
+            self.out.push_chunk(chunk);
+            return;
+        }
+        // Bits above the four channels (a mask built in code): the channels' letters.
+        self.out.push('.');
+        for c in 0..4 {
+            if mask.has(c) {
+                self.out.push(channel_letter(c as u8));
             }
         }
     }
@@ -524,9 +594,7 @@ impl Printer {
     /// The `%3d: ` instruction number.
     #[inline(always)]
     fn instruction_number(&mut self, index: usize) {
-        let width = index.max(1).ilog10() as usize + 1;
-        self.out
-            .push_chunk(&digits(index as u64, 3usize.saturating_sub(width)));
+        push_number(&mut self.out, index as u64, 3);
         self.out.push_str(": ");
     }
 
@@ -581,10 +649,11 @@ impl Printer {
             }
             self.register(&src.reg);
             if src.swizzle != Swizzle::IDENTITY {
-                self.out.push('.');
-                for c in src.swizzle.0 {
-                    self.out.push(channel_letter(c));
-                }
+                let [x, y, z, w] = src.swizzle.0.map(|c| channel_letter(c) as u8);
+                self.out.push_chunk(&Chunk {
+                    bytes: [b'.', x, y, z, w, 0, 0, 0],
+                    len: 5,
+                });
             }
             if src.absolute {
                 self.out.push('|');
