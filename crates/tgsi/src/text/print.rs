@@ -728,6 +728,31 @@ mod tests {
         }
     }
 
+    /// Write masks (every byte, those a token cannot hold included) and small indices
+    /// print as the letter-by-letter form does.
+    #[test]
+    fn chunked_masks_and_indices_print_as_spelled_out() {
+        for m in 0..=u8::MAX {
+            let mut p = Printer::new(PrintOptions::default(), 0);
+            p.write_mask(WriteMask(m));
+            let want = if m == 0xf {
+                String::new()
+            } else {
+                let letters: String = (0..4)
+                    .filter(|&c| m & (1 << c) != 0)
+                    .map(|c| b"xyzw"[c] as char)
+                    .collect();
+                format!(".{letters}")
+            };
+            assert_eq!(p.out.0, want.into_bytes(), "mask {m:#x}");
+        }
+        for v in [-1000, -1, 0, 9, 10, 99, 100, 255, 256, 32767] {
+            let mut out = Buf(Vec::new());
+            push_index(&mut out, v);
+            assert_eq!(out.0, format!("[{v}]").into_bytes());
+        }
+    }
+
     /// Every opcode and register-file name comes out of its chunk whole.
     #[test]
     fn name_chunks_hold_the_names() {
