@@ -147,6 +147,11 @@ pub(crate) enum Read {
 }
 
 impl SrcOp {
+    /// Whether the register or its outer index is addressed indirectly.
+    pub fn is_indirect(&self) -> bool {
+        self.indirect.is_some() || self.dim_indirect.is_some()
+    }
+
     /// The register channels read for the result channels in `mask`.
     pub(crate) fn swizzle_reads(&self, mask: u8) -> u8 {
         (0..4)
@@ -156,8 +161,9 @@ impl SrcOp {
 
     /// `self` with its [`Read`] decided; `imms` are the program's immediates.
     fn with_read(mut self, imms: &[[u32; 4]]) -> SrcOp {
-        let direct = self.indirect.is_none() && self.dim_indirect.is_none();
-        let index = usize::try_from(self.index).ok().filter(|_| direct);
+        let index = usize::try_from(self.index)
+            .ok()
+            .filter(|_| !self.is_indirect());
         let dim = usize::try_from(self.dim).ok();
         self.read = match (self.file.lane_file(), self.file, index, dim) {
             (Some(file), _, Some(index), Some(0)) => Read::Lane { file, index },
@@ -192,6 +198,13 @@ pub struct DstOp {
     /// The per-lane file (see [`RegFile::lane_file`]) and register a directly addressed
     /// destination writes, decided when compiling for the machine's common write path.
     pub(crate) direct: Option<(usize, usize)>,
+}
+
+impl DstOp {
+    /// Whether the register or its outer index is addressed indirectly.
+    pub fn is_indirect(&self) -> bool {
+        self.indirect.is_some() || self.dim_indirect.is_some()
+    }
 }
 
 /// A `SAMP[i]` or `SVIEW[i]` operand of a texture instruction.

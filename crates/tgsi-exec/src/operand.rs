@@ -155,7 +155,7 @@ impl<const N: usize> Machine<N> {
     /// Raw words of channel `c` of a source register, before modifiers.
     #[inline(always)]
     fn fetch_raw(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
-        if s.indirect.is_none() && s.dim_indirect.is_none() {
+        if !s.is_indirect() {
             self.fetch_direct(s, c, res)
         } else {
             self.fetch_indirect(s, c, exec, res)

@@ -24,7 +24,7 @@
 //! temporaries indirectly, or whose control flow the analysis does not follow (switches,
 //! subroutines, legacy jumps), keep every merge.
 
-use crate::compile::{Inst, RegFile};
+use crate::compile::{DstOp, Inst, RegFile, SrcOp};
 use crate::ops::{Flow, Kind};
 use crate::Program;
 
@@ -179,17 +179,17 @@ fn indirect_temp(inst: &Inst) -> bool {
     inst.src
         .iter()
         .chain(offsets)
-        .any(|s| s.file == RegFile::Temp && (s.indirect.is_some() || s.dim_indirect.is_some()))
+        .any(|s| s.file == RegFile::Temp && s.is_indirect())
         || inst
             .dst
             .iter()
-            .any(|d| d.file == RegFile::Temp && (d.indirect.is_some() || d.dim_indirect.is_some()))
+            .any(|d| d.file == RegFile::Temp && d.is_indirect())
 }
 
 /// The directly addressed temporary an instruction writes, with its write mask.
 fn temp_dst(inst: &Inst) -> Option<(usize, u8)> {
     let d = inst.dst.first()?;
-    if d.file != RegFile::Temp || d.indirect.is_some() || d.dim_indirect.is_some() {
+    if d.file != RegFile::Temp || d.is_indirect() {
         return None;
     }
     Some((usize::try_from(d.index).ok()?, d.mask))
@@ -289,15 +289,8 @@ fn temp_reads(inst: &Inst) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// instructions, INTERP_OFFSET, the inter-lane opcodes) and those with an indirect
 /// operand (a destination takes its index from each quad's first lane).
 pub(crate) fn interpreter_observes(inst: &Inst) -> bool {
-    let indirect = inst
-        .src
-        .iter()
-        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
-        || inst
-            .dst
-            .iter()
-            .any(|d| d.indirect.is_some() || d.dim_indirect.is_some());
-    indirect
+    inst.src.iter().any(SrcOp::is_indirect)
+        || inst.dst.iter().any(DstOp::is_indirect)
         || matches!(
             inst.kind,
             Kind::Deriv(_)

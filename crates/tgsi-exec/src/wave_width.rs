@@ -685,7 +685,7 @@ impl<'a> Analysis<'a> {
         let results = self.results(inst);
         for (k, d) in inst.dst.iter().enumerate() {
             let Some(f) = writable(d.file) else { continue };
-            if d.indirect.is_some() || d.dim_indirect.is_some() {
+            if d.is_indirect() {
                 // Any register of the file: forget them all.
                 self.state.any[f] = true;
                 continue;
@@ -746,7 +746,7 @@ impl<'a> Analysis<'a> {
 
     /// The ranges of a source's channels after swizzling.
     fn source(&self, s: &SrcOp) -> [Range; 4] {
-        if s.abs || s.neg || s.indirect.is_some() || s.dim_indirect.is_some() {
+        if s.abs || s.neg || s.is_indirect() {
             return [Range::ANY; 4];
         }
         let reg = self.register(s.file, s.index, s.dim);

@@ -6,7 +6,7 @@
 //! natively or through a call into the interpreter.
 
 use tgsi::Processor;
-use tgsi_exec::compile::{Inst, RegFile, SlotOp};
+use tgsi_exec::compile::{Inst, RegFile, SlotOp, SrcOp};
 use tgsi_exec::ops::{Flow, Kind};
 use tgsi_exec::Program;
 
@@ -43,10 +43,7 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
         }
     }
     for (pc, inst) in program.insts.iter().enumerate() {
-        let indirect = inst
-            .src
-            .iter()
-            .any(|s| s.indirect.is_some() || s.dim_indirect.is_some());
+        let indirect = inst.src.iter().any(SrcOp::is_indirect);
         let ok = match inst.kind {
             Kind::Flow(_) if indirect => false,
             Kind::Flow(flow) => {
@@ -298,10 +295,7 @@ fn samples_directly(inst: &Inst) -> bool {
     };
     let direct_slot = |s: &Option<SlotOp>| s.is_none_or(|s| s.indirect.is_none());
     !has_indirect(inst)
-        && tex
-            .offsets
-            .as_ref()
-            .is_none_or(|o| o.indirect.is_none() && o.dim_indirect.is_none())
+        && tex.offsets.as_ref().is_none_or(|o| !o.is_indirect())
         && direct_slot(&tex.sampler)
         && direct_slot(&tex.view)
 }
@@ -321,10 +315,7 @@ fn gathers_constants(inst: &Inst) -> bool {
 
 /// Whether an instruction has an indirectly addressed operand.
 fn has_indirect(inst: &Inst) -> bool {
-    inst.src
-        .iter()
-        .any(|s| s.indirect.is_some() || s.dim_indirect.is_some())
-        || inst.dst.iter().any(|d| d.indirect.is_some())
+    inst.src.iter().any(SrcOp::is_indirect) || inst.dst.iter().any(|d| d.indirect.is_some())
 }
 
 /// Whether the code generator's vector instructions run on this CPU (x86-64 with SSE4.1:

@@ -1773,7 +1773,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// The 64-bit copy of the pair of a directly addressed SSA temporary that pair `p` of
     /// the source `s` reads whole, when it has one (a variable per chunk and half).
     fn shadow_of(&self, s: &SrcOp, p: usize) -> Option<Vec<[Variable; 2]>> {
-        if s.file != RegFile::Temp || s.indirect.is_some() || s.dim_indirect.is_some() {
+        if s.file != RegFile::Temp || s.is_indirect() {
             return None;
         }
         let i = self.in_range(0, s.index, 0)?;
@@ -1866,7 +1866,7 @@ fn live_after(insts: &[Inst], from: usize, count: usize) -> Vec<u8> {
             if s.file != RegFile::Temp {
                 continue;
             }
-            if s.indirect.is_some() || s.dim_indirect.is_some() {
+            if s.is_indirect() {
                 return all;
             }
             let Some(i) = usize::try_from(s.index).ok().filter(|&i| i < count) else {
@@ -1910,7 +1910,7 @@ pub(crate) fn direct_constants(program: &Program) -> Vec<usize> {
     for inst in &program.insts {
         let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
         for s in inst.src.iter().chain(offsets) {
-            if s.file != RegFile::Const || s.indirect.is_some() || s.dim_indirect.is_some() {
+            if s.file != RegFile::Const || s.is_indirect() {
                 continue;
             }
             let (Ok(dim), Ok(index)) = (usize::try_from(s.dim), usize::try_from(s.index)) else {

@@ -77,10 +77,7 @@ fn member(inst: &Inst) -> bool {
             .dst
             .iter()
             .all(|d| d.indirect.is_none() && d.file.lane_file().is_some() && !d.ty.is_64bit())
-        && inst
-            .src
-            .iter()
-            .all(|s| s.indirect.is_none() && s.dim_indirect.is_none())
+        && inst.src.iter().all(|s| !s.is_indirect())
 }
 
 impl Translator<'_, '_> {
