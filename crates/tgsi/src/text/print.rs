@@ -164,15 +164,15 @@ impl<const N: usize> Chunk<N> {
 /// Opcode mnemonics as chunks, indexed by [`Opcode`].
 const OPCODE_NAMES: [Chunk<16>; opcode::NAMES.len()] = Chunk::table(opcode::NAMES);
 
-/// Write masks as chunks (`.` and the letters), indexed by the mask's bits; the full mask
-/// prints nothing.
-const WRITE_MASKS: [Chunk<8>; 16] = {
+/// Write masks as chunks for [`Printer::write_mask`]: entry 16 + c is `.` and the letters
+/// of the channels c; entry c the same, except the full mask's, which is empty.
+const WRITE_MASKS: [Chunk<8>; 32] = {
     let mut masks = [Chunk {
         bytes: [0; 8],
         len: 0,
-    }; 16];
+    }; 32];
     let mut m = 0;
-    while m < 15 {
+    while m < 32 {
         let mut chunk = Chunk {
             bytes: [0; 8],
             len: 1,
@@ -180,13 +180,15 @@ const WRITE_MASKS: [Chunk<8>; 16] = {
         chunk.bytes[0] = b'.';
         let mut c = 0;
         while c < 4 {
-            if m & (1 << c) != 0 {
+            if m & 0xf & (1 << c) != 0 {
                 chunk.bytes[chunk.len] = channel_letter(c) as u8;
                 chunk.len += 1;
             }
             c += 1;
         }
-        masks[m as usize] = chunk;
+        if m != 0xf {
+            masks[m as usize] = chunk;
+        }
         m += 1;
     }
     masks
@@ -379,20 +381,15 @@ impl Printer {
         let _ = writeln!(self.out, "PROPERTY {} {}", prop.name.name(), value);
     }
 
-    /// `.` and the letters of `mask`; nothing for the full mask.
+    /// `.` and the letters of `mask`'s channels, unless it is the full mask.
     #[inline(always)]
     fn write_mask(&mut self, mask: WriteMask) {
-        if let Some(chunk) = WRITE_MASKS.get(usize::from(mask.0)) {
-            self.out.push_chunk(chunk);
-            return;
-        }
-        // Bits above the four channels (a mask built in code): the channels' letters.
-        self.out.push('.');
-        for c in 0..4 {
-            if mask.has(c) {
-                self.out.push(channel_letter(c as u8));
-            }
-        }
+        // Masks up to 0xf index their own entry (0xf: nothing); larger ones, which only
+        // code can build, the entry of their channels that always prints (16 + channels,
+        // never above the mask itself). No branch: masks vary from line to line.
+        let m = mask.0;
+        self.out
+            .push_chunk(&WRITE_MASKS[usize::from(m.min(16 + (m & 0xf)))]);
     }
 
     fn declaration(&mut self, processor: Processor, decl: &Declaration) {
