@@ -22,8 +22,10 @@
 //!   lanes resume).
 //! * Programs whose quads do not interact (no loads, stores, atomics, inter-lane opcodes
 //!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
-//!   the interpreter's step run a quad at a time, so each quad leaves loops on its own and
-//!   the function is an eighth of the size.
+//!   the interpreter's step run a few quads per call instead of the whole wave: four in
+//!   straight-line code, whose quads' dependency chains then interleave (two or one where
+//!   the function would grow too big), and one or two with loops, so each quad leaves its
+//!   loops on its own.
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
@@ -40,8 +42,8 @@
 //!   code any quad passed (`support::counts_sites`). Other programs that fix a block of
 //!   fewer quads than a wave compile for those quads only.
 //!
-//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs (default
-//! 1, or 2 for small loops: `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
+//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs
+//! (`support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
 //! `speed`), for measuring what the optimiser gains.
 //!
@@ -167,11 +169,11 @@ impl JitProgram {
             return Err(NotCompiled(why));
         }
         let start = Instant::now();
-        let group = support::group_quads(&program);
+        let grouping = support::group_quads(&program);
         let unmasked = tgsi_exec::unblended::unblended_writes(&program, support::observes, true);
         let full_waves_only = unmasked.full_waves_only;
-        let (module, func, sites) =
-            build(&program, group, options, unmasked.writes).map_err(NotCompiled)?;
+        let (module, func, group, sites) =
+            build(&program, grouping, options, &unmasked.writes).map_err(NotCompiled)?;
         let const_registers = translate::direct_constants(&program);
         let zeros = vec![[0; 4]; const_registers.iter().copied().max().unwrap_or(0)];
         Ok(JitProgram {
@@ -202,6 +204,13 @@ impl JitProgram {
     /// Time spent compiling.
     pub fn compile_time(&self) -> Duration {
         self.compile_time
+    }
+
+    /// Quads each call of the compiled code runs: four for straight-line code (fewer
+    /// where its function would be big), one or two with loops, the whole wave where
+    /// lanes meet (see the crate's documentation).
+    pub fn quads_per_call(&self) -> usize {
+        self.group
     }
 }
 
@@ -240,39 +249,61 @@ pub(crate) fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetI
         .map_err(|e| format!("cranelift: {e}"))
 }
 
-/// Translate and compile; returns the module owning the code, the entry point and the
-/// sizes of the sites the code counts (`translate::Translator::translate`).
+/// Translate and compile; returns the module owning the code, the entry point, the quads
+/// per call (`grouping`'s, or fewer where it shrinks) and the sizes of the sites the code
+/// counts (`translate::Translator::translate`).
 fn build(
     program: &Program,
-    group: usize,
+    grouping: support::Grouping,
     options: Options,
-    unmasked: Vec<u8>,
-) -> Result<(JITModule, WaveFn, Vec<u32>), String> {
-    // Translate first: the function's size decides the register allocator, or that the
-    // program is too big to compile.
+    unmasked: &[u8],
+) -> Result<(JITModule, WaveFn, usize, Vec<u32>), String> {
+    // Translate first: the function's size decides the quads per call, the register
+    // allocator, or that the program is too big to compile.
     let probe = isa("backtracking")?;
     let ptr = probe.pointer_type();
     let mut signature = cranelift_codegen::ir::Signature::new(probe.default_call_conv());
     signature.params.push(AbiParam::new(ptr));
     signature.returns.push(AbiParam::new(types::I32));
-    let mut func = cranelift_codegen::ir::Function::with_name_signature(
-        UserFuncName::default(),
-        signature.clone(),
-    );
     let mut fctx = FunctionBuilderContext::new();
-    let sites = {
+    let mut translate = |group: usize| {
+        let mut func = cranelift_codegen::ir::Function::with_name_signature(
+            UserFuncName::default(),
+            signature.clone(),
+        );
         let mut b = FunctionBuilder::new(&mut func, &mut fctx);
         let sites = translate::Translator::translate(
             &mut b,
             program,
             group,
             options.approximate_math,
-            unmasked,
+            unmasked.to_vec(),
             ptr,
             probe.default_call_conv(),
         );
         b.finalize(probe.frontend_config());
-        sites
+        (func, sites)
+    };
+    let (mut func, sites, group) = if grouping.shrinks {
+        // Translated for one quad first: the grouped function has about that size times
+        // the quads, and a big program is not translated for more quads at all.
+        let (func, sites) = translate(1);
+        let size = func.dfg.num_insts();
+        let fits = |g: &usize| size.saturating_mul(*g) <= support::GROUPED_SIZE;
+        match (1..=grouping.quads.ilog2())
+            .rev()
+            .map(|k| 1 << k)
+            .find(fits)
+        {
+            Some(group) => {
+                let (func, sites) = translate(group);
+                (func, sites, group)
+            }
+            None => (func, sites, 1),
+        }
+    } else {
+        let (func, sites) = translate(grouping.quads);
+        (func, sites, grouping.quads)
     };
     let size = func.dfg.num_insts();
     if size > MAX_FUNCTION_SIZE {
@@ -313,7 +344,7 @@ fn build(
     // SAFETY: the function was built with the signature `fn(*mut Frame) -> i32` in the
     // platform's C calling convention.
     let func = unsafe { std::mem::transmute::<*const u8, WaveFn>(code) };
-    Ok((module, func, sites))
+    Ok((module, func, group, sites))
 }
 
 /// Constant buffers whose table `call` keeps on the stack (the usual few; a call clears

@@ -109,58 +109,98 @@ pub(crate) fn mostly_stepped(program: &Program) -> Option<String> {
     })
 }
 
+/// How many quads each call of the compiled code runs ([`group_quads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grouping {
+    /// Quads per call, the count to try first.
+    pub quads: usize,
+    /// Whether fewer quads serve as well: straight-line code is grouped only for the
+    /// independent work it gives the processor, so where its function would have more
+    /// than [`GROUPED_SIZE`] Cranelift instructions it takes fewer quads (down to one)
+    /// rather than grow compile time and the values competing for registers.
+    pub shrinks: bool,
+}
+
 /// Quads each call of the compiled code runs. Lanes are independent except through
 /// instructions that see the whole wave ([`sees_the_wave`]): programs with one run the
 /// whole wave in one call, in the interpreter's order; programs with instructions handed
 /// to the interpreter's step run half a wave per call ([`STEPPED_QUADS`]: the step works
 /// on whatever lanes a call hands it, and fewer calls per wave would not pay for the
-/// bigger function). The others run a quad at a time,
-/// so each quad leaves loops and skips branches on its own, fewer values compete for
-/// registers and the function is an eighth of the size; or two quads when a program with
-/// loops keeps few 32-bit values ([`SMALL_FOOTPRINT`]), whose dependency chains then interleave
-/// (the Julia and Mandelbrot loops run 20–50 % faster so; straight-line code gains less
-/// than its compile time grows). `TGSI_JIT_QUADS` (1, 2, 4 or 8)
-/// overrides. Texture instructions are among these: a quad's samples depend on its own
-/// lanes only (derivatives, the first lane's slots and offsets), and the interpreter's
-/// step samples only quads with an active lane.
+/// bigger function).
+///
+/// The others run a few quads per call, each instruction's operations for one quad
+/// beside those for the next, so that their dependency chains interleave: one quad's
+/// 128-bit vectors alone leave most of the processor's floating-point units waiting on
+/// latencies (a long ALU chain runs 1.6 times as fast with four quads, and a host call
+/// of an exact transcendental then serves 16 lanes instead of 4).
+/// * Straight-line programs run [`STRAIGHT_QUADS`], fewer where the function would
+///   outgrow [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
+/// * Programs with loops run a quad at a time, so each quad leaves its loops on its own
+///   and fewer values compete for registers; or two quads when they keep few 32-bit
+///   values ([`SMALL_FOOTPRINT`]; the Julia and Mandelbrot loops run 20–50 % faster so).
+/// * 64-bit values take two vectors a quad already: such programs run a quad at a time
+///   (the doubles benchmark: 5–15 % slower with two quads).
+///
+/// `TGSI_JIT_QUADS` (1, 2, 4 or 8) overrides. Texture instructions are among these: a
+/// quad's samples depend on its own lanes only (derivatives, the first lane's slots and
+/// offsets), and the interpreter's step samples only quads with an active lane.
 ///
 /// Compute programs run a quad at a time when they have no loops and see other lanes only
 /// through compiled LOADs and STOREs and top-level barriers ([`counts_sites`]): each quad
 /// then runs to the next barrier before the next quad starts, which is softpipe's own
 /// order (the order a 32-lane wave may replace only where `tgsi_exec::wave_width` proves
 /// the results the same).
-pub(crate) fn group_quads(program: &Program) -> usize {
+pub(crate) fn group_quads(program: &Program) -> Grouping {
+    let fixed = |quads| Grouping {
+        quads,
+        shrinks: false,
+    };
     if counts_sites(program) {
-        return 1;
+        return fixed(1);
     }
     // Other compute waves stop at barriers as a whole, and memory sees every lane in
     // order. The interpreter's step works on the whole wave whatever the lanes: a program
     // that hands it instructions calls it once a wave, not once a quad.
     if program.processor == Processor::Compute {
-        return compute_wave_quads(program);
+        return fixed(compute_wave_quads(program));
     }
     if program.insts.iter().any(sees_the_wave) {
-        return tgsi_exec::WAVE / 4;
+        return fixed(tgsi_exec::WAVE / 4);
     }
     if program.insts.iter().any(runs_on_step) {
-        return STEPPED_QUADS;
+        return fixed(STEPPED_QUADS);
     }
     let has = |f: fn(&Kind) -> bool| program.insts.iter().any(|i| f(&i.kind));
     let loops = has(|k| matches!(k, Kind::Flow(Flow::BgnLoop)));
-    // 64-bit values take two vectors a quad already (the doubles benchmark: 5–15 % slower
-    // with two quads).
     let wide = has(|k| matches!(k, Kind::Wide(_)));
-    let chosen = if loops && !wide && written_temp_channels(program) <= SMALL_FOOTPRINT {
-        2
+    let chosen = if wide {
+        fixed(1)
+    } else if !loops {
+        Grouping {
+            quads: STRAIGHT_QUADS,
+            shrinks: true,
+        }
+    } else if written_temp_channels(program) <= SMALL_FOOTPRINT {
+        fixed(2)
     } else {
-        1
+        fixed(1)
     };
     std::env::var("TGSI_JIT_QUADS")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|n: &usize| n.is_power_of_two() && *n <= tgsi_exec::WAVE / 4)
-        .unwrap_or(chosen)
+        .map_or(chosen, fixed)
 }
+
+/// Quads per call of straight-line fragment and vertex programs ([`group_quads`]).
+const STRAIGHT_QUADS: usize = 4;
+
+/// Largest function, in Cranelift instructions, that straight-line code is grouped into
+/// ([`Grouping::shrinks`]), estimated as its size for one quad times the quads (which is
+/// a little more than the real size: the ALU-chain benchmark has 2,000 for one quad and
+/// 6,600 for four). The raytrace benchmark has 3,700 for one quad: at four, 12,300 took
+/// the single-pass register allocator and ran at 0.55 times the speed of two.
+pub(crate) const GROUPED_SIZE: usize = 10_000;
 
 /// Quads of the one call that runs a compute wave: the whole wave, or, when the program
 /// fixes a block of fewer quads ([`tgsi_exec::compute::block_quads`]), the smallest power

@@ -326,3 +326,65 @@ fn lrp_of_two_nans_keeps_the_defined_one() {
     let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
     assert_eq!(want.values, got.values);
 }
+
+/// Quads per call of the JIT's code for `text`.
+fn quads_per_call(text: &str) -> usize {
+    let (program, _) = engine(text);
+    tgsi_jit::JitProgram::compile(program)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .quads_per_call()
+}
+
+/// A straight-line fragment shader of `n` vec4 multiply-adds over a few temporaries.
+fn straight_line(n: usize) -> String {
+    let mut text = String::from(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..3]\n\
+         IMM[0] FLT32 {0.5, 0.25, 1.0, 2.0}\n0: MOV TEMP[0], IN[0]\n1: MOV TEMP[1], IN[0].yzwx\n",
+    );
+    for i in 0..n {
+        let (d, a, b) = ((i + 2) % 4, i % 4, (i + 1) % 4);
+        text.push_str(&format!(
+            "{}: MAD TEMP[{d}], TEMP[{a}], IMM[0].yxwz, TEMP[{b}].wzyx\n",
+            i + 2
+        ));
+    }
+    text.push_str(&format!(
+        "{}: MOV OUT[0], TEMP[{}]\n{}: END\n",
+        n + 2,
+        (n + 1) % 4,
+        n + 3
+    ));
+    text
+}
+
+#[test]
+fn straight_line_code_runs_several_quads_per_call_unless_it_is_big() {
+    let opts = RenderOptions {
+        width: 13,
+        height: 7,
+        ..Default::default()
+    };
+    // Four quads per call, their dependency chains side by side; fewer where the function
+    // would be big (and a quad at a time for a very big one); the same bits in every case,
+    // on an image whose last calls have quads without lanes.
+    let small = straight_line(20);
+    assert_eq!(quads_per_call(&small), 4);
+    same_image(&small, &opts);
+    let big = straight_line(150);
+    assert!(
+        (2..4).contains(&quads_per_call(&big)),
+        "{}",
+        quads_per_call(&big)
+    );
+    same_image(&big, &opts);
+    let huge = straight_line(2000);
+    assert_eq!(quads_per_call(&huge), 1);
+    same_image(&huge, &opts);
+    // Loops: a quad at a time, or two when the loop keeps few values.
+    let looped = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
+        IMM[0] FLT32 {0.5, 0.25, 1.0, 2.0}\n0: MOV TEMP[0], IN[0]\n1: BGNLOOP\n\
+        2: MUL TEMP[0], TEMP[0], IMM[0].xxxx\n3: FSLT TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n\
+        4: UIF TEMP[0].wwww\n5: BRK\n6: ENDIF\n7: ENDLOOP\n8: MOV OUT[0], TEMP[0]\n9: END\n";
+    assert_eq!(quads_per_call(looped), 2);
+    same_image(looped, &opts);
+}
