@@ -16,14 +16,19 @@
 //!
 //! | function | bound |
 //! |---|---|
-//! | [`ex2`] | 2 ULP where `2^x` is normal; within one step of 2⁻¹⁴⁹ below |
+//! | [`ex2`] | 2 ULP for `x > −125.5`; +0 from there down (flushed, as GPUs do) |
 //! | [`lg2`] | 2 ULP |
 //! | [`sin`], [`cos`] | 2⁻²² absolute for `\|x\| ≤ 2¹⁶`; beyond, some value in [−1, 1] (sin 0 and cos 1 from 2³⁰ on) |
-//! | [`pow`] | `ex2(y · lg2 \|x\|)`: `2 + 4 · \|y · log2 x\|` ULP |
+//! | [`pow`] | `ex2(y · lg2 \|x\|)`: `2 + 4 · \|y · log2 x\|` ULP (∞ where that reaches past the largest float) |
+//!
+//! No step produces a subnormal float from normal operands (x86 computes those in
+//! microcode, dozens of times slower): `ex2` flushes such results to zero, and `lg2` reads
+//! a subnormal input through an integer conversion.
 //!
 //! Special values: `ex2(±∞) = ∞, 0`; `lg2(0) = −∞`, `lg2(∞) = ∞`, `lg2(x < 0) = NaN`;
-//! `sin`/`cos` of ±∞ are NaN; `pow(x, 0) = pow(1, y) = 1`, a negative `x` with an integral
-//! `y` gives `±|x|^y` by `y`'s parity and with any other `y` NaN (as `powf`); NaN inputs
+//! `sin`/`cos` of ±∞ are NaN; `pow(x, 0) = pow(1, y) = 1`, an `x` with the sign bit and an
+//! integral `y` give `±|x|^y` by `y`'s parity, and with any other `y` NaN for a finite
+//! negative `x` and `|x|^y` for −0 and −∞ (as `powf`); NaN inputs
 //! give NaN, except that `pow(NaN, 0)` is 1 (as `powf`); `pow(−1, ±∞)` is NaN (`powf`: 1).
 
 /// The operations the approximations are written in. Every operation is exact IEEE
@@ -233,26 +238,31 @@ pub fn ex2<A: Arith>(a: &mut A, x: A::F) -> A::F {
     let fq = a.mul(f, q);
     let one = a.float(1.0);
     let p = a.add(one, fq);
-    // 2^n as 2^h · 2^(n−h), both factors normal for n in [−151, 129]; the second product
-    // rounds once where the result is subnormal.
+    // p · 2^n, which is normal from n = −125 on (p > 2^−½); below, +0.
+    let lowest = a.float(-125.0);
+    let flushed = a.lt(n, lowest);
+    let n = a.select(flushed, lowest, n);
+    // 2^n as 2^h · 2^(n−h), both factors normal for n in [−125, 129].
     let n = a.to_int(n);
     let h = a.sar(n, 1);
     let l = a.isub(n, h);
     let (sh, sl) = (pow2(a, h), pow2(a, l));
     let p = a.mul(p, sh);
-    a.mul(p, sl)
+    let p = a.mul(p, sl);
+    let zero = a.float(0.0);
+    a.select(flushed, zero, p)
 }
 
 /// Approximate LG2: `log2 x`.
 pub fn lg2<A: Arith>(a: &mut A, x: A::F) -> A::F {
-    // Subnormals are scaled by 2²³ into the normal range first.
+    // A subnormal is its bits as an integer times 2⁻¹⁴⁹: that integer, converted, is
+    // normal (an exact conversion, where a multiply would take the slow path).
     let min_normal = a.float(f32::MIN_POSITIVE);
     let small = a.lt(x, min_normal);
-    let scale = a.float(8_388_608.0);
-    let scaled = a.mul(x, scale);
+    let scaled = a.to_float(x);
     let x_normal = a.select(small, scaled, x);
-    let (minus_23, zero) = (a.float(-23.0), a.float(0.0));
-    let bias = a.select(small, minus_23, zero);
+    let (minus_149, zero) = (a.float(-149.0), a.float(0.0));
+    let bias = a.select(small, minus_149, zero);
     // x = m · 2^e with m in [√½, √2).
     let sqrt_half = a.bits_const(SQRT_HALF_BITS);
     let t = a.isub(x_normal, sqrt_half);
@@ -365,7 +375,8 @@ pub fn pow<A: Arith>(a: &mut A, x: A::F, y: A::F) -> A::F {
     let l = lg2(a, abs_x);
     let yl = a.mul(y, l);
     let p = ex2(a, yl);
-    // A negative base: an odd integral exponent negates, a non-integral one gives NaN.
+    // A base with the sign bit (−0 and −∞ too): an odd integral exponent negates; other
+    // exponents give NaN for a finite negative base (−0 and −∞ keep `p`).
     let half = a.float(0.5);
     let half_y = a.mul(y, half);
     let half_y_int = a.trunc(half_y);
@@ -376,10 +387,17 @@ pub fn pow<A: Arith>(a: &mut A, x: A::F, y: A::F) -> A::F {
     let y_int = a.trunc(y);
     let integral = a.eq(y_int, y);
     let nan = a.float(f32::NAN);
-    let signed = a.select(integral, signed, nan);
+    let minus_inf = a.float(f32::NEG_INFINITY);
+    let infinite = a.eq(x, minus_inf);
+    let finite_otherwise = a.select(infinite, p, nan);
     let zero = a.float(0.0);
-    let negative = a.lt(x, zero);
-    let r = a.select(negative, signed, p);
+    let below_zero = a.lt(x, zero);
+    let otherwise = a.select(below_zero, finite_otherwise, p);
+    let negative = a.select(integral, signed, otherwise);
+    let sign_bit = a.and(x, sign);
+    let no_sign = a.bits_const(0);
+    let positive = a.ieq(sign_bit, no_sign);
+    let r = a.select(positive, p, negative);
     let one = a.float(1.0);
     let y_zero = a.eq(y, zero);
     let r = a.select(y_zero, one, r);
@@ -404,6 +422,11 @@ mod tests {
 
     /// Every `stride`-th float, and the special values.
     fn inputs() -> impl Iterator<Item = f32> {
+        inputs_every(stride())
+    }
+
+    /// Every `n`-th float, and the special values.
+    fn inputs_every(n: usize) -> impl Iterator<Item = f32> {
         let special = [
             0.0,
             -0.0,
@@ -416,10 +439,7 @@ mod tests {
             f32::MAX,
             f32::from_bits(1),
         ];
-        (0..=u32::MAX)
-            .step_by(stride())
-            .map(f32::from_bits)
-            .chain(special)
+        (0..=u32::MAX).step_by(n).map(f32::from_bits).chain(special)
     }
 
     /// The distance from `approx` to `exact` in units in the last place of `exact` as a
@@ -444,12 +464,18 @@ mod tests {
         let (err, at) = worst(inputs().filter_map(|x| {
             let r = ex2(&mut Scalar, x);
             let exact = 2f64.powf(f64::from(x));
-            if x.is_nan() || exact > f64::from(f32::MAX) || exact < 2f64.powi(-150) {
+            if x.is_nan() || exact > f64::from(f32::MAX) {
                 let expected = if x.is_nan() { f32::NAN } else { exact as f32 };
                 assert_eq!(r.is_nan(), expected.is_nan(), "ex2({x:e}) = {r:e}");
                 if !x.is_nan() {
                     assert!(r == expected || ulps(r, exact) <= 1.0, "ex2({x:e}) = {r:e}");
                 }
+                specials += 1;
+                return None;
+            }
+            if x <= -125.5 {
+                // Flushed: +0, never a subnormal.
+                assert_eq!(r.to_bits(), 0, "ex2({x:e}) = {r:e}");
                 specials += 1;
                 return None;
             }
@@ -459,7 +485,8 @@ mod tests {
         assert!(err <= 2.0, "ex2: {err} ULP at {at:e}");
         assert_eq!(ex2(&mut Scalar, 0.0), 1.0);
         assert_eq!(ex2(&mut Scalar, 10.0), 1024.0);
-        assert_eq!(ex2(&mut Scalar, -149.0), f32::from_bits(1));
+        assert_eq!(ex2(&mut Scalar, -125.0), 2f32.powi(-125));
+        assert_eq!(ex2(&mut Scalar, -126.0).to_bits(), 0);
     }
 
     #[test]
@@ -518,7 +545,7 @@ mod tests {
             -17.5, -3.0, -2.2, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0, 2.4, 3.0, 7.0, 40.5,
         ];
         let mut worst_excess: (f64, f32, f32) = (0.0, 0.0, 0.0);
-        for x in inputs().step_by(7) {
+        for x in inputs_every(7 * stride()) {
             for y in exponents {
                 let r = pow(&mut Scalar, x, y);
                 let exact = f64::from(x).powf(f64::from(y));
@@ -526,9 +553,9 @@ mod tests {
                     assert!(r.is_nan(), "pow({x:e}, {y}) = {r:e}");
                     continue;
                 }
-                if exact.abs() > f64::from(f32::MAX) || exact.abs() < f64::from(f32::MIN_POSITIVE) {
-                    // Overflow and underflow: the right infinity or a (sub)normal of
-                    // the right sign near zero.
+                if exact.abs() > f64::from(f32::MAX) || exact.abs() < 2f64.powi(-125) {
+                    // Overflow and underflow: the right infinity, or a zero or a small
+                    // normal of the right sign (below 2⁻¹²⁵·⁵ EX2 flushes).
                     let big = exact.abs() > 1.0;
                     assert!(
                         (r.abs() >= f32::MAX) == big && r.is_sign_negative() == (exact < 0.0)
@@ -539,6 +566,13 @@ mod tests {
                 }
                 let z = (f64::from(y) * f64::from(x).abs().log2()).abs();
                 let allowed = 2.0 + z * 4.0;
+                if r.is_infinite()
+                    && exact.abs() * (1.0 + allowed * 2f64.powi(-23)) >= f64::from(f32::MAX)
+                {
+                    // Within the bound of the largest float: may overflow.
+                    assert_eq!(r.is_sign_negative(), exact < 0.0, "pow({x:e}, {y}) = {r:e}");
+                    continue;
+                }
                 let excess = ulps(r, exact) / allowed;
                 if excess > worst_excess.0 {
                     worst_excess = (excess, x, y);
@@ -551,5 +585,22 @@ mod tests {
         assert_eq!(pow(&mut Scalar, -2.0, 3.0), -8.0);
         assert_eq!(pow(&mut Scalar, 0.0, 0.0), 1.0);
         assert!(pow(&mut Scalar, -2.0, 0.5).is_nan());
+        // −0 and −∞: the sign by the parity of an integral exponent, else that of +0, +∞.
+        let inf = f32::INFINITY;
+        for (x, y, want) in [
+            (-0.0, -3.0, -inf),
+            (-0.0, 3.0, -0.0),
+            (-0.0, 0.5, 0.0),
+            (-0.0, -0.5, inf),
+            (-inf, 3.0, -inf),
+            (-inf, -3.0, -0.0),
+            (-inf, 2.0, inf),
+            (-inf, 0.25, inf),
+            (-inf, -0.25, 0.0),
+        ] {
+            let r = pow(&mut Scalar, x, y);
+            assert_eq!(r.to_bits(), want.to_bits(), "pow({x:e}, {y}) = {r:e}");
+            assert_eq!(r.to_bits(), x.powf(y).to_bits(), "powf({x:e}, {y})");
+        }
     }
 }
