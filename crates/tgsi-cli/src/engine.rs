@@ -34,11 +34,11 @@ impl EngineChoice {
 /// `--approx-math`, for the commands that offer the JIT.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct MathArgs {
-    /// JIT only: compute EX2, LG2, SIN, COS and POW with vector approximations instead of
-    /// glibc's functions lane by lane. Faster on transcendental-heavy shaders; those
-    /// opcodes' results are then no longer bit-identical to the interpreter and softpipe
-    /// (error bounds: EX2 and LG2 within 2 ULP, SIN and COS within 2^-22 for |x| <= 65536;
-    /// see the README).
+    /// JIT only: compute EX2, LG2, SIN and COS with vector approximations instead of
+    /// glibc's functions lane by lane (POW stays exact). Faster where those opcodes
+    /// dominate; their results are then no longer bit-identical to the interpreter and
+    /// softpipe (error bounds: EX2 and LG2 within 2 ULP, EX2 flushing results below
+    /// 2^-125.5 to zero; SIN and COS within 2^-22 for |x| <= 65536; see the README).
     #[arg(long)]
     pub approx_math: bool,
 }

@@ -16,27 +16,29 @@ use tgsi_exec::scalar::approx::{self, Arith};
 /// [`Arith`] on `f32x4` values; conditions are `i32x4` lane masks.
 struct Vector<'a, 'b>(&'a mut FunctionBuilder<'b>);
 
-/// EX2, LG2, SIN, COS or POW of the word vectors `x` (and `y`, POW's exponent) as words,
-/// approximately; `None` for other opcodes, having emitted nothing.
-pub(crate) fn transcendental(
-    b: &mut FunctionBuilder,
-    op: Opcode,
-    x: Value,
-    y: Option<Value>,
-) -> Option<Value> {
-    let f: fn(&mut Vector, Value, Option<Value>) -> Option<Value> = match op {
-        Opcode::EX2 => |v, x, _| Some(approx::ex2(v, x)),
-        Opcode::LG2 => |v, x, _| Some(approx::lg2(v, x)),
-        Opcode::SIN => |v, x, _| Some(approx::sin(v, x)),
-        Opcode::COS => |v, x, _| Some(approx::cos(v, x)),
-        Opcode::POW => |v, x, y| {
-            let y = v.0.f(y?);
-            Some(approx::pow(v, x, y))
-        },
+/// The approximation of `op`, if it is one of those computed approximately (EX2, LG2,
+/// SIN and COS; POW keeps glibc's `powf`, see `tgsi_exec::scalar::approx`).
+fn approximation(op: Opcode) -> Option<fn(&mut Vector, Value) -> Value> {
+    Some(match op {
+        Opcode::EX2 => |v, x| approx::ex2(v, x),
+        Opcode::LG2 => |v, x| approx::lg2(v, x),
+        Opcode::SIN => |v, x| approx::sin(v, x),
+        Opcode::COS => |v, x| approx::cos(v, x),
         _ => return None,
-    };
+    })
+}
+
+/// Whether `op` is computed approximately under [`crate::Options::approximate_math`].
+pub(crate) fn approximates(op: Opcode) -> bool {
+    approximation(op).is_some()
+}
+
+/// EX2, LG2, SIN or COS of the word vector `x` as words, approximately; `None` for other
+/// opcodes, having emitted nothing.
+pub(crate) fn transcendental(b: &mut FunctionBuilder, op: Opcode, x: Value) -> Option<Value> {
+    let f = approximation(op)?;
     let xf = b.f(x);
-    let r = f(&mut Vector(b), xf, y)?;
+    let r = f(&mut Vector(b), xf);
     Some(b.w(r))
 }
 
@@ -98,9 +100,6 @@ impl Arith for Vector<'_, '_> {
     }
     fn round(&mut self, x: Value) -> Value {
         self.0.ins().nearest(x)
-    }
-    fn trunc(&mut self, x: Value) -> Value {
-        self.0.ins().trunc(x)
     }
     fn to_int(&mut self, x: Value) -> Value {
         let w = self.0.w(x);

@@ -148,13 +148,13 @@ impl std::error::Error for NotCompiled {}
 /// How the JIT compiles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Compute EX2, LG2, SIN, COS and POW with the vector approximations of
+    /// Compute EX2, LG2, SIN and COS with the vector approximations of
     /// [`tgsi_exec::scalar::approx`] (error bounds there) instead of glibc's functions one
-    /// lane at a time, no longer bit-identical to the interpreter for those opcodes. Seldom
-    /// faster on x86-64: glibc's single-precision functions, called for four lanes or more
-    /// at once, cost about a nanosecond a lane, much as these four-lane forms do, whose
-    /// longer code also leaves fewer registers to the code around them (the README has
-    /// the measurements). Off by default. Waves the
+    /// lane at a time, no longer bit-identical to the interpreter for those opcodes; POW
+    /// stays glibc's `powf`, which was faster than its approximation. Gains where those
+    /// opcodes dominate (the transcendental benchmark 1.2×): glibc's single-precision
+    /// functions, called for four lanes or more at once, cost about a nanosecond a lane
+    /// here, these about half that. Off by default. Waves the
     /// interpreter runs (a program the JIT does not compile, or a wave re-run to report
     /// an exhausted instruction budget) keep the exact results.
     pub approximate_math: bool,

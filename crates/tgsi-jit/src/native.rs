@@ -226,8 +226,8 @@ fn int_cc(op: Opcode) -> Option<IntCC> {
 }
 
 /// One chunk of a replicated opcode; `s[k][c]` is channel `c` of source `k`. With
-/// `approximate`, EX2, LG2, SIN, COS and POW are `tgsi_exec::scalar::approx`'s
-/// approximations instead of glibc's functions.
+/// `approximate`, EX2, LG2, SIN and COS are `tgsi_exec::scalar::approx`'s approximations
+/// instead of glibc's functions.
 pub(crate) fn replicated(
     b: &mut FunctionBuilder,
     op: Opcode,
@@ -250,7 +250,7 @@ pub(crate) fn replicated(
     };
     let x = s.first()?[0];
     if approximate {
-        if let Some(r) = approx::transcendental(b, op, x, s.get(1).map(|y| y[0])) {
+        if let Some(r) = approx::transcendental(b, op, x) {
             return Some(r);
         }
     }

@@ -1,6 +1,9 @@
-//! Approximate EX2, LG2, SIN, COS and POW: what an engine may compute instead of glibc's
-//! `exp2f`/`logf`/`sinf`/`cosf`/`powf` when its user asks for fast math explicitly (the
-//! default is always the exact scalar semantics of [`crate::scalar::float`]).
+//! Approximate EX2, LG2, SIN and COS: what an engine may compute instead of glibc's
+//! `exp2f`/`logf`/`sinf`/`cosf` when its user asks for fast math explicitly (the default is
+//! always the exact scalar semantics of [`crate::scalar::float`]). POW keeps `powf` even
+//! then: written as EX2 of LG2 with `powf`'s sign rules, its vector form was longer code
+//! than a host call of `powf` for many lanes at once, and slower (the JIT's benchmark of a
+//! long ALU chain with four POWs ran 1.7 times as fast with `powf`).
 //!
 //! Each function is written once, over [`Arith`]: the operations of a vector instruction
 //! set (IEEE adds, multiplies and divides, rounding to an integral value, conversions, bit
@@ -19,17 +22,13 @@
 //! | [`ex2`] | 2 ULP for `x > −125.5`; +0 from there down (flushed, as GPUs do) |
 //! | [`lg2`] | 2 ULP |
 //! | [`sin`], [`cos`] | 2⁻²² absolute for `\|x\| ≤ 2¹⁶`; beyond, some value in [−1, 1] (sin 0 and cos 1 from 2³⁰ on) |
-//! | [`pow`] | `ex2(y · lg2 \|x\|)`: `2 + 4 · \|y · log2 x\|` ULP (∞ where that reaches past the largest float) |
 //!
 //! No step produces a subnormal float from normal operands (x86 computes those in
 //! microcode, dozens of times slower): `ex2` flushes such results to zero, and `lg2` reads
 //! a subnormal input through an integer conversion.
 //!
 //! Special values: `ex2(±∞) = ∞, 0`; `lg2(0) = −∞`, `lg2(∞) = ∞`, `lg2(x < 0) = NaN`;
-//! `sin`/`cos` of ±∞ are NaN; `pow(x, 0) = pow(1, y) = 1`, an `x` with the sign bit and an
-//! integral `y` give `±|x|^y` by `y`'s parity, and with any other `y` NaN for a finite
-//! negative `x` and `|x|^y` for −0 and −∞ (as `powf`); NaN inputs
-//! give NaN, except that `pow(NaN, 0)` is 1 (as `powf`); `pow(−1, ±∞)` is NaN (`powf`: 1).
+//! `sin`/`cos` of ±∞ are NaN; NaN inputs give NaN.
 
 /// The operations the approximations are written in. Every operation is exact IEEE
 /// binary32 arithmetic (one rounding, to nearest even; with a NaN operand, SSE's result:
@@ -54,8 +53,6 @@ pub trait Arith {
     fn div(&mut self, x: Self::F, y: Self::F) -> Self::F;
     /// `x` rounded to an integral value, ties to even.
     fn round(&mut self, x: Self::F) -> Self::F;
-    /// `x` rounded towards zero to an integral value.
-    fn trunc(&mut self, x: Self::F) -> Self::F;
     /// The integral float `x` as a 32-bit integer, in the bits of the result (NaN and
     /// values out of range give `i32::MIN`, as `cvttps2dq`).
     fn to_int(&mut self, x: Self::F) -> Self::F;
@@ -109,9 +106,6 @@ impl Arith for Scalar {
     }
     fn round(&mut self, x: f32) -> f32 {
         x.round_ties_even()
-    }
-    fn trunc(&mut self, x: f32) -> f32 {
-        x.trunc()
     }
     fn to_int(&mut self, x: f32) -> f32 {
         f32::from_bits(super::float::f2i(x) as u32)
@@ -367,44 +361,6 @@ fn sin_quadrant<A: Arith>(a: &mut A, x: A::F, quarter: u32) -> A::F {
     clamp(a, r, -1.0, 1.0)
 }
 
-/// Approximate POW: `ex2(y · lg2 |x|)`, with `powf`'s signs and special cases (see the
-/// module's documentation).
-pub fn pow<A: Arith>(a: &mut A, x: A::F, y: A::F) -> A::F {
-    let magnitude = a.bits_const(0x7fff_ffff);
-    let abs_x = a.and(x, magnitude);
-    let l = lg2(a, abs_x);
-    let yl = a.mul(y, l);
-    let p = ex2(a, yl);
-    // A base with the sign bit (−0 and −∞ too): an odd integral exponent negates; other
-    // exponents give NaN for a finite negative base (−0 and −∞ keep `p`).
-    let half = a.float(0.5);
-    let half_y = a.mul(y, half);
-    let half_y_int = a.trunc(half_y);
-    let even = a.eq(half_y_int, half_y);
-    let sign = a.bits_const(0x8000_0000);
-    let minus_p = a.xor(p, sign);
-    let signed = a.select(even, p, minus_p);
-    let y_int = a.trunc(y);
-    let integral = a.eq(y_int, y);
-    let nan = a.float(f32::NAN);
-    let minus_inf = a.float(f32::NEG_INFINITY);
-    let infinite = a.eq(x, minus_inf);
-    let finite_otherwise = a.select(infinite, p, nan);
-    let zero = a.float(0.0);
-    let below_zero = a.lt(x, zero);
-    let otherwise = a.select(below_zero, finite_otherwise, p);
-    let negative = a.select(integral, signed, otherwise);
-    let sign_bit = a.and(x, sign);
-    let no_sign = a.bits_const(0);
-    let positive = a.ieq(sign_bit, no_sign);
-    let r = a.select(positive, p, negative);
-    let one = a.float(1.0);
-    let y_zero = a.eq(y, zero);
-    let r = a.select(y_zero, one, r);
-    let x_one = a.eq(x, one);
-    a.select(x_one, one, r)
-}
-
 #[cfg(test)]
 mod tests {
     //! The error bounds of the module's table, over every `stride`-th binary32 bit pattern
@@ -537,70 +493,5 @@ mod tests {
     fn cos_is_within_2_pow_minus_22() {
         check_sine("cos", cos, f64::cos);
         assert_eq!(cos(&mut Scalar, 0.0), 1.0);
-    }
-
-    #[test]
-    fn pow_is_within_its_bound() {
-        let exponents = [
-            -17.5, -3.0, -2.2, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0, 2.4, 3.0, 7.0, 40.5,
-        ];
-        let mut worst_excess: (f64, f32, f32) = (0.0, 0.0, 0.0);
-        for x in inputs_every(7 * stride()) {
-            for y in exponents {
-                let r = pow(&mut Scalar, x, y);
-                let exact = f64::from(x).powf(f64::from(y));
-                if exact.is_nan() {
-                    assert!(r.is_nan(), "pow({x:e}, {y}) = {r:e}");
-                    continue;
-                }
-                if exact.abs() > f64::from(f32::MAX) || exact.abs() < 2f64.powi(-125) {
-                    // Overflow and underflow: the right infinity, or a zero or a small
-                    // normal of the right sign (below 2⁻¹²⁵·⁵ EX2 flushes).
-                    let big = exact.abs() > 1.0;
-                    assert!(
-                        (r.abs() >= f32::MAX) == big && r.is_sign_negative() == (exact < 0.0)
-                            || !big && r.abs() < 2.0 * f32::MIN_POSITIVE,
-                        "pow({x:e}, {y}) = {r:e}, exact {exact:e}"
-                    );
-                    continue;
-                }
-                let z = (f64::from(y) * f64::from(x).abs().log2()).abs();
-                let allowed = 2.0 + z * 4.0;
-                if r.is_infinite()
-                    && exact.abs() * (1.0 + allowed * 2f64.powi(-23)) >= f64::from(f32::MAX)
-                {
-                    // Within the bound of the largest float: may overflow.
-                    assert_eq!(r.is_sign_negative(), exact < 0.0, "pow({x:e}, {y}) = {r:e}");
-                    continue;
-                }
-                let excess = ulps(r, exact) / allowed;
-                if excess > worst_excess.0 {
-                    worst_excess = (excess, x, y);
-                }
-            }
-        }
-        let (e, x, y) = worst_excess;
-        println!("pow: {e:.3} of the bound at ({x:e}, {y})");
-        assert!(e <= 1.0, "pow({x:e}, {y}): {e} of the bound");
-        assert_eq!(pow(&mut Scalar, -2.0, 3.0), -8.0);
-        assert_eq!(pow(&mut Scalar, 0.0, 0.0), 1.0);
-        assert!(pow(&mut Scalar, -2.0, 0.5).is_nan());
-        // −0 and −∞: the sign by the parity of an integral exponent, else that of +0, +∞.
-        let inf = f32::INFINITY;
-        for (x, y, want) in [
-            (-0.0, -3.0, -inf),
-            (-0.0, 3.0, -0.0),
-            (-0.0, 0.5, 0.0),
-            (-0.0, -0.5, inf),
-            (-inf, 3.0, -inf),
-            (-inf, -3.0, -0.0),
-            (-inf, 2.0, inf),
-            (-inf, 0.25, inf),
-            (-inf, -0.25, 0.0),
-        ] {
-            let r = pow(&mut Scalar, x, y);
-            assert_eq!(r.to_bits(), want.to_bits(), "pow({x:e}, {y}) = {r:e}");
-            assert_eq!(r.to_bits(), x.powf(y).to_bits(), "powf({x:e}, {y})");
-        }
     }
 }

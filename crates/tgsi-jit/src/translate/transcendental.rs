@@ -19,17 +19,15 @@ use tgsi_exec::compile::Inst;
 use tgsi_exec::ops::Kind;
 use tgsi_exec::Program;
 
-/// The runs of `program` (first instruction → length); none with approximate
-/// transcendentals, which are vector code.
+/// The runs of `program` (first instruction → length); with `approximate`, only of the
+/// opcodes computed exactly even then (POW: the others are vector code).
 pub(super) fn runs(program: &Program, approximate: bool) -> HashMap<usize, usize> {
     let mut out = HashMap::new();
-    if approximate {
-        return out;
-    }
     let insts = &program.insts;
     let mut pc = 0;
     while pc < insts.len() {
-        let n = run_at(insts, pc);
+        let vector_code = approximate && crate::approx::approximates(insts[pc].opcode);
+        let n = if vector_code { 0 } else { run_at(insts, pc) };
         if n > 0 {
             out.insert(pc, n);
         }
