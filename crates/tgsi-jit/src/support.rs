@@ -131,7 +131,7 @@ pub(crate) struct Grouping {
 /// The others run a few quads per call, each instruction's operations for one quad
 /// beside those for the next, so that their dependency chains interleave: one quad's
 /// 128-bit vectors alone leave most of the processor's floating-point units waiting on
-/// latencies (a long ALU chain runs 1.6 times as fast with four quads, and a host call
+/// latencies (a long ALU chain runs 1.3–1.6 times as fast with four quads, and a host call
 /// of an exact transcendental then serves 16 lanes instead of 4).
 /// * Straight-line programs run [`STRAIGHT_QUADS`], fewer where the function would
 ///   outgrow [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
