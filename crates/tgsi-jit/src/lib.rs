@@ -30,7 +30,7 @@
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
 //!   filters; `sampler.rs`) runs in sampling kernels: Cranelift functions specialised per
-//!   LOD source, level rule and wrap modes, compiled once per process and called by the
+//!   LOD source, level rule, wrap modes and byte order, compiled once per process and called by the
 //!   shader's code for each quad (the host's texture call samples what they refuse), bit
 //!   for bit softpipe's steps (`tgsi_exec::texture::Compiled`).
 //! * Compute shaders run the 32-lane waves of dispatches that `tgsi_exec::wave_width`

@@ -6,7 +6,7 @@
 //! sampling there is. The kernels' code is written by [`emit`].
 //!
 //! A kernel samples one quad in vectors of its four lanes. Kernels are Cranelift functions
-//! specialised for the way the LOD is given, the level rule and the wrap modes ([`Key`]),
+//! specialised for the way the LOD is given, the level rule, the wrap modes and the texels' byte order ([`Key`]),
 //! compiled on first use and kept for the rest of the process, so programs share them and
 //! a shader's own code does not grow: each call of a shader's code gets the description of
 //! every such instruction's binding ([`TexDesc`], from the bindings of the moment; null
@@ -62,7 +62,6 @@ pub(crate) struct TexDesc {
     min_lod: f32,
     max_lod: f32,
     size: [f32; 2],
-    shifts: [u32; 4],
     words: *const u32,
     levels: [TexLevel; COMPILED_LEVELS],
 }
@@ -80,6 +79,8 @@ impl TexDesc {
             lod: how,
             rule: c.rule,
             wrap: c.wrap,
+            // Multiples of 8 below 32 (`Compiled::shifts`).
+            shifts: c.shifts.map(|s| (s & 31) as u8),
         };
         TexDesc {
             kernel: kernel(key),
@@ -89,7 +90,6 @@ impl TexDesc {
             min_lod: c.min_lod,
             max_lod: c.max_lod,
             size: c.size,
-            shifts: c.shifts,
             words: c.words.as_ptr().cast(),
             levels: c.levels.map(|l| TexLevel {
                 first: l.first,
@@ -110,7 +110,6 @@ mod at {
     pub const MIN_LOD: i32 = offset_of!(TexDesc, min_lod) as i32;
     pub const MAX_LOD: i32 = offset_of!(TexDesc, max_lod) as i32;
     pub const SIZE: i32 = offset_of!(TexDesc, size) as i32;
-    pub const SHIFTS: i32 = offset_of!(TexDesc, shifts) as i32;
     pub const WORDS: i32 = offset_of!(TexDesc, words) as i32;
     pub const LEVELS: i32 = offset_of!(TexDesc, levels) as i32;
     pub const LEVEL_BYTES: i64 = size_of::<TexLevel>() as i64;
@@ -224,12 +223,16 @@ pub(crate) struct Key {
     lod: Lod,
     rule: LevelRule,
     wrap: [AxisWrap; 2],
+    /// Where each component is in a texel's word (the format's byte order), so that the
+    /// code extracts it with constant shifts.
+    shifts: [u8; 4],
 }
 
 /// The kernel for `key`, compiled on first use and kept for the rest of the process
 /// (`None` if Cranelift cannot compile it for this CPU, and then never).
 fn kernel(key: Key) -> Option<Kernel> {
-    // Few keys ever occur (at most 3 × 3 × 3 × 3), so a list serves.
+    // Few keys ever occur (3 × 3 × 3 × 3 modes by the few byte orders of RGBA8-like
+    // formats), so a list serves.
     static KERNELS: Mutex<Vec<(Key, Option<Kernel>)>> = Mutex::new(Vec::new());
     let mut kernels = KERNELS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(&(_, k)) = kernels.iter().find(|(k, _)| *k == key) {

@@ -219,10 +219,12 @@ impl QuadSampler<'_, '_> {
         self.b.ins().bnot(ok)
     }
 
-    /// `floor(x)` as a float and as an integer.
+    /// `floor(x)` as a float and as an integer. The integer is `i32::MIN` for a NaN or
+    /// one out of range (`cvttps2dq`), lanes that [`QuadSampler::not_floor`] sends to the
+    /// interpreter anyway (and whose indices are masked before any read).
     fn floor(&mut self, x: Value) -> (Value, Value) {
         let f = self.b.ins().floor(x);
-        (f, self.b.ins().fcvt_to_sint_sat(I32X4, f))
+        (f, self.b.ins().x86_cvtt2dq(I32X4, f))
     }
 
     /// `c ? x : y` on lanes, `c` an `i32x4` mask.
@@ -390,15 +392,23 @@ impl QuadSampler<'_, '_> {
     }
 
     /// The bilinear samples of a footprint, four `f32x4` channels.
-    fn bilinear(&mut self, f: &Footprint, shifts: [Value; 4]) -> [Value; 4] {
+    fn bilinear(&mut self, f: &Footprint) -> [Value; 4] {
         let words = self.load(self.ptr, at::WORDS);
         let texels = f.at.map(|i| self.gather(words, i));
         let byte = self.b.splat_word(0xff);
         let scale = self.fsplat(1.0 / 255.0);
-        shifts.map(|shift| {
+        self.key.shifts.map(|shift| {
             let [t00, t10, t01, t11] = texels.map(|texel| {
-                let v = self.b.ins().ushr(texel, shift);
-                let v = self.b.ins().band(v, byte);
+                // The component's byte: shifted down (unless it is the lowest) and
+                // masked (unless it is the highest).
+                let v = match shift {
+                    0 => texel,
+                    n => self.b.ins().ushr_imm_u(texel, i64::from(n)),
+                };
+                let v = match shift {
+                    24 => v,
+                    _ => self.b.ins().band(v, byte),
+                };
                 let v = self.b.ins().fcvt_from_sint(F32X4, v);
                 self.b.ins().fmul(v, scale)
             });
@@ -422,7 +432,6 @@ impl QuadSampler<'_, '_> {
         let (lo, hi, w, bad_levels) = self.levels(lods);
         // The levels first: the footprints read their descriptions.
         self.unless(bad_levels);
-        let shifts: [Value; 4] = std::array::from_fn(|c| self.load(I32, at::SHIFTS + 4 * c as i32));
         let (a, bad_a) = self.footprint(s, t, lo);
         // Where every lane's weight is 0, `lerp(0, a, b) = a + 0·(b − a)` is `a` (texels
         // are finite and not −0), so the second level is not read.
@@ -442,7 +451,7 @@ impl QuadSampler<'_, '_> {
         self.b.seal_block(single);
         let bad = self.b.any(bad_a);
         self.unless(bad);
-        let r = self.bilinear(&a, shifts);
+        let r = self.bilinear(&a);
         let args = r.map(|v| self.b.w(v).into());
         self.b.ins().jump(done, &args);
         self.b.switch_to_block(pair);
@@ -451,8 +460,8 @@ impl QuadSampler<'_, '_> {
         let bad = self.b.ins().bor(bad_a, bad_b);
         let bad = self.b.any(bad);
         self.unless(bad);
-        let a = self.bilinear(&a, shifts);
-        let b = self.bilinear(&b, shifts);
+        let a = self.bilinear(&a);
+        let b = self.bilinear(&b);
         let args: [_; 4] = std::array::from_fn(|c| {
             let r = self.lerp(w, a[c], b[c]);
             self.b.w(r).into()
