@@ -15,8 +15,9 @@
 //! (`runtime::texture`, which tries the kernel and then the interpreter's sampling). A kernel follows the steps `Compiled` lists, operation for
 //! operation, so its results are the interpreter's bit for bit; a quad where a step would
 //! leave them (a coordinate past 2²¹ texels or just below 0, where `util_ifloor` is not
-//! `floor`; an index outside its level; a footprint wrapping on a side longer than one
-//! cache tile; lanes of one quad on different levels) makes it return 1 before reading
+//! `floor`; an index outside its level; a footprint with two tiles in one slot of
+//! softpipe's texture cache, which reads one for the other; lanes of one quad on different
+//! levels) makes it return 1 before reading
 //! any texel, and the interpreter samples that quad.
 
 mod emit;
@@ -516,5 +517,89 @@ mod tests {
         };
         let bound = Direct::bind(op, &view, &repeat, false, true, [0, 1, 2, 3], &mut prepared);
         assert!(bound.expect("bound").compiled().is_none());
+    }
+
+    /// Footprints across cache tiles: the kernel takes those whose tiles keep their own
+    /// slots in softpipe's cache, with the interpreter's words, and refuses those where one
+    /// tile's slot holds another's — the 256-wide REPEAT seam across a tile row, whose
+    /// texel (255, 31) reads as (224, 63) on softpipe (`tests/data/texref`'s
+    /// `bilinear-wrap-tiles`).
+    #[test]
+    fn kernels_refuse_exactly_the_footprints_the_cache_aliases() {
+        let sampler = SamplerState {
+            wrap: [Wrap::Repeat; 3],
+            min_img_filter: Filter::Linear,
+            mag_img_filter: Filter::Linear,
+            min_mip_filter: MipFilter::None,
+            ..SamplerState::default()
+        };
+        // (width, column of the footprint's first texel, row, whether the cache aliases):
+        // the seam of a 256-wide texture across rows 31 and 32 aliases, on one row it does
+        // not; a 128-wide texture's seam and an inner tile boundary never do.
+        for (w, x0, y0, aliased) in [
+            (256, 255, 31, true),
+            (256, 255, 30, false),
+            (128, 127, 31, false),
+            (256, 31, 31, false),
+        ] {
+            let res = texture("PIPE_FORMAT_R8G8B8A8_UNORM", w, 64, w + 5);
+            let view = SamplerView {
+                resource: res.clone(),
+                format: res.format,
+                target: Target::Tex2D,
+                first_level: 0,
+                last_level: 0,
+                first_layer: 0,
+                last_layer: 0,
+                offset: 0,
+                size: 0,
+                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+            };
+            let op = DirectOp::new(Opcode::TEX_LZ, TextureTarget::Tex2D).expect("direct");
+            let mut prepared = Prepared::default();
+            let direct = Direct::bind(
+                op,
+                &view,
+                &sampler,
+                false,
+                true,
+                [0, 1, 2, 3],
+                &mut prepared,
+            )
+            .expect("bound");
+            let compiled = direct.compiled().expect("a compiled binding");
+            let desc = TexDesc::of(&compiled, Lod::Zero);
+            let kernel = desc.kernel.expect("the kernel compiles");
+            // A quarter texel past the centre of (x0, y0): the footprint is x0, x0 + 1
+            // (wrapping) by y0, y0 + 1.
+            let s = (x0 as f32 + 0.75) / w as f32;
+            let t = (y0 as f32 + 0.75) / 64.0;
+            let mut io = [0u32; IO_WORDS];
+            io[0..4].copy_from_slice(&[s.to_bits(); 4]);
+            io[4..8].copy_from_slice(&[t.to_bits(); 4]);
+            // SAFETY: `desc` describes a live texture and `io` has the words a kernel
+            // reads and writes.
+            let status = unsafe { kernel(&desc, io.as_mut_ptr()) };
+            assert_eq!(status != 0, aliased, "{w} wide at ({x0}, {y0})");
+            if aliased {
+                continue;
+            }
+            let src = [[s.to_bits(), t.to_bits(), 0, 0]; 4];
+            let req = TexRequest {
+                opcode: Opcode::TEX_LZ,
+                target: TextureTarget::Tex2D,
+                srcs: &[src],
+                offsets: [0; 3],
+                view: Some(&view),
+                sampler: Some(&sampler),
+                seamless_cube_map: false,
+                implicit_lod: false,
+                sview_swizzle: [0, 1, 2, 3],
+            };
+            let want = execute_prepared(&req, &mut Prepared::default());
+            let got: [[u32; 4]; 4] =
+                std::array::from_fn(|j| std::array::from_fn(|c| io[IO_OUT + 4 * c + j]));
+            assert_eq!(got, want, "{w} wide at ({x0}, {y0})");
+        }
     }
 }

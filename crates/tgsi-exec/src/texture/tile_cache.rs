@@ -21,9 +21,9 @@
 use super::texel::{Texel, View};
 
 /// Texels per tile side.
-pub(crate) const TILE: u32 = 32;
+pub const TILE: u32 = 32;
 /// Slots of the direct-mapped cache.
-const SLOTS: u32 = 16;
+pub const SLOTS: u32 = 16;
 
 /// One texel a filter fetches: cached coordinates (the arguments of [`View::texel`]) or the
 /// border colour.

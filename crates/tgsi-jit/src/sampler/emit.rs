@@ -9,7 +9,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
-use tgsi_exec::texture::{AxisWrap, LevelRule};
+use tgsi_exec::texture::{AxisWrap, LevelRule, CACHE_SLOTS as SLOTS, CACHE_TILE as TILE};
 
 /// A bilinear footprint: the word indices of its four texels (`lerp_2d` order) and the
 /// weights (`i32x4`, `f32x4`).
@@ -263,17 +263,6 @@ impl QuadSampler<'_, '_> {
                 let next = self.b.ins().iadd(i0, one);
                 let i1 = self.b.ins().band(next, last_v);
                 let w = self.b.ins().fsub(u, fl);
-                // A footprint wrapping on a side of more than one cache tile may alias.
-                let wraps = self.b.ins().icmp(IntCC::Equal, i0, last_v);
-                let long = self
-                    .b
-                    .ins()
-                    .icmp_imm_u(IntCC::UnsignedGreaterThan, size, 32);
-                let long = self.b.ins().sextend(I32, long);
-                let long = self.b.ins().ineg(long);
-                let long_v = self.b.ins().splat(I32X4, long);
-                let risky = self.b.ins().band(wraps, long_v);
-                let bad = self.b.ins().bor(bad, risky);
                 (i0, i1, w, bad)
             }
             AxisWrap::MirrorRepeat => {
@@ -338,6 +327,58 @@ impl QuadSampler<'_, '_> {
         (i0, i1, w, bad)
     }
 
+    /// `bad` with the lanes (an `i32x4` mask) whose bilinear footprint, at columns `x`
+    /// and rows `y` of one level, has two different tiles in the same slot of softpipe's
+    /// texture cache, where it reads one tile's texels for another's
+    /// (`tgsi_exec::texture::tile_cache::aliases`). A tile's slot is `(tx + 9·ty + z +
+    /// 7·level) mod 16`; the footprint's tiles share `z` and the level, so two of them share
+    /// a slot when their columns and rows differ by `dx`, `dy` with `dx + 9·dy ≡ 0`: the
+    /// pairs in a row (`dy = 0`), in a column (`dx = 0`) and on the two diagonals
+    /// (`±dx + 9·dy`). Checked only where a footprint spans tiles (a branch, seldom taken).
+    fn with_aliases(&mut self, bad: Value, x: [Value; 2], y: [Value; 2]) -> Value {
+        let tile = i64::from(TILE.trailing_zeros());
+        let [tx0, tx1, ty0, ty1] =
+            [x[0], x[1], y[0], y[1]].map(|i| self.b.ins().ushr_imm_u(i, tile));
+        let dx = self.b.ins().isub(tx0, tx1);
+        let dy = self.b.ins().isub(ty0, ty1);
+        let spans = self.b.ins().bor(dx, dy);
+        let spans = self.b.any(spans);
+        let (check, join) = (self.b.create_block(), self.b.create_block());
+        self.b.append_block_param(join, I32X4);
+        self.b.ins().brif(spans, check, &[], join, &[bad.into()]);
+        self.b.switch_to_block(check);
+        self.b.seal_block(check);
+        let dy8 = self.b.ins().ishl_imm_u(dy, 3);
+        let dy9 = self.b.ins().iadd(dy8, dy);
+        let diagonal = self.b.ins().iadd(dy9, dx);
+        let anti = self.b.ins().isub(dy9, dx);
+        let zero = self.b.splat_word(0);
+        let slots = self.b.splat_word(SLOTS - 1);
+        // Differences ≡ 0 (mod 16), of tiles that differ.
+        let same_slot = |b: &mut FunctionBuilder, d: Value| {
+            let m = b.ins().band(d, slots);
+            b.ins().icmp(IntCC::Equal, m, zero)
+        };
+        let dx_zero = self.b.ins().icmp(IntCC::Equal, dx, zero);
+        let dy_zero = self.b.ins().icmp(IntCC::Equal, dy, zero);
+        let same_tile = self.b.ins().band(dx_zero, dy_zero);
+        let row = same_slot(self.b, dx);
+        let row = self.b.ins().band_not(row, dx_zero);
+        let column = same_slot(self.b, dy9);
+        let column = self.b.ins().band_not(column, dy_zero);
+        let d = same_slot(self.b, diagonal);
+        let a = same_slot(self.b, anti);
+        let diagonals = self.b.ins().bor(d, a);
+        let diagonals = self.b.ins().band_not(diagonals, same_tile);
+        let lines = self.b.ins().bor(row, column);
+        let alias = self.b.ins().bor(lines, diagonals);
+        let bad_or_alias = self.b.ins().bor(bad, alias);
+        self.b.ins().jump(join, &[bad_or_alias.into()]);
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        self.b.block_params(join)[0]
+    }
+
     /// The four words at the word indices of `at` (`i32x4`).
     fn gather(&mut self, words: Value, at: Value) -> Value {
         let mut v = None;
@@ -375,7 +416,12 @@ impl QuadSampler<'_, '_> {
             .load(I32, mem, entry, at::LEVELS + at::L_HEIGHT);
         let (x0, x1, wx, bad_x) = self.axis(self.key.wrap[0], s, width);
         let (y0, y1, wy, bad_y) = self.axis(self.key.wrap[1], t, height);
-        let bad = self.b.ins().bor(bad_x, bad_y);
+        let mut bad = self.b.ins().bor(bad_x, bad_y);
+        // Only a footprint that wraps can put two of its tiles in one slot of softpipe's
+        // cache (the other wraps' footprints are of neighbouring texels).
+        if self.key.wrap.contains(&AxisWrap::RepeatPot) {
+            bad = self.with_aliases(bad, [x0, x1], [y0, y1]);
+        }
         let row_v = self.b.ins().splat(I32X4, row);
         let first_v = self.b.ins().splat(I32X4, first);
         let r0 = self.b.ins().imul(y0, row_v);
