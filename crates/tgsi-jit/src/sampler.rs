@@ -343,6 +343,64 @@ mod tests {
         Arc::new(r)
     }
 
+    /// A 2-D view of levels `first..=last` of `res`, unswizzled.
+    fn view_of(res: &Arc<Resource>, first_level: u32, last_level: u32) -> SamplerView {
+        SamplerView {
+            resource: res.clone(),
+            format: res.format,
+            target: Target::Tex2D,
+            first_level,
+            last_level,
+            first_layer: 0,
+            last_layer: 0,
+            offset: 0,
+            size: 0,
+            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        }
+    }
+
+    /// The compiled form of `opcode` sampling `view` with `sampler`, if there is one.
+    fn compiled<'p>(
+        opcode: Opcode,
+        view: &SamplerView,
+        sampler: &SamplerState,
+        prepared: &'p mut Prepared,
+    ) -> Option<Compiled<'p>> {
+        let op = DirectOp::new(opcode, TextureTarget::Tex2D).expect("direct");
+        Direct::bind(op, view, sampler, false, true, [0, 1, 2, 3], prepared)
+            .expect("bound")
+            .compiled()
+    }
+
+    /// The words a kernel left in `io`, `[lane][channel]`.
+    fn kernel_words(io: &[u32; IO_WORDS]) -> [[u32; 4]; 4] {
+        std::array::from_fn(|j| std::array::from_fn(|c| io[IO_OUT + 4 * c + j]))
+    }
+
+    /// The interpreter's sampling of a quad at `s`, `t` with per-lane LODs `lod`.
+    fn interpreter_words(
+        opcode: Opcode,
+        view: &SamplerView,
+        sampler: &SamplerState,
+        [s, t, lod]: [[f32; 4]; 3],
+        implicit_lod: bool,
+    ) -> [[u32; 4]; 4] {
+        let src: [[u32; 4]; 4] =
+            std::array::from_fn(|j| [s[j].to_bits(), t[j].to_bits(), 0, lod[j].to_bits()]);
+        let req = TexRequest {
+            opcode,
+            target: TextureTarget::Tex2D,
+            srcs: &[src],
+            offsets: [0; 3],
+            view: Some(view),
+            sampler: Some(sampler),
+            seamless_cube_map: false,
+            implicit_lod,
+            sview_swizzle: [0, 1, 2, 3],
+        };
+        execute_prepared(&req, &mut Prepared::default())
+    }
+
     /// Every quad a kernel samples gives the interpreter's words: TEX (implicit LOD from
     /// the quad), TXB (plus a bias per lane), TXL (per-lane LODs, on one level pair or not)
     /// and TEX_LZ on textures from 1×1 to 256 wide (footprints wrapping across tiles) and of
@@ -373,18 +431,8 @@ mod tests {
             let res = texture(format, w, h, round as u32 + 7);
             let last = res.last_level;
             let first_level = if round % 3 == 2 { last.min(1) } else { 0 };
-            let view = SamplerView {
-                resource: res.clone(),
-                format: res.format,
-                target: Target::Tex2D,
-                first_level,
-                last_level: last - (round as u32 % 2).min(last - first_level),
-                first_layer: 0,
-                last_layer: 0,
-                offset: 0,
-                size: 0,
-                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-            };
+            let last_level = last - (round as u32 % 2).min(last - first_level);
+            let view = view_of(&res, first_level, last_level);
             let mip = [MipFilter::Linear, MipFilter::None][round % 2];
             let wrap = [wraps[round / 6 % 3], wraps[round / 18 % 3], Wrap::Repeat];
             let sampler = SamplerState {
@@ -404,19 +452,8 @@ mod tests {
                 (Opcode::TXL, Lod::Explicit),
                 (Opcode::TEX_LZ, Lod::Zero),
             ] {
-                let op = DirectOp::new(opcode, TextureTarget::Tex2D).expect("direct");
                 let mut prepared = Prepared::default();
-                let direct = Direct::bind(
-                    op,
-                    &view,
-                    &sampler,
-                    false,
-                    true,
-                    [0, 1, 2, 3],
-                    &mut prepared,
-                )
-                .expect("bound");
-                let Some(compiled) = direct.compiled() else {
+                let Some(compiled) = compiled(opcode, &view, &sampler, &mut prepared) else {
                     // Only REPEAT on other sizes than powers of two is left out here.
                     let repeat = wrap[..2].contains(&Wrap::Repeat);
                     assert!(!pot && repeat, "{format} {w}x{h} {wrap:?}");
@@ -455,24 +492,8 @@ mod tests {
                         continue;
                     }
                     taken += 1;
-                    // The interpreter's sampling of the quad.
-                    let src: [[u32; 4]; 4] = std::array::from_fn(|j| {
-                        [s[j].to_bits(), t[j].to_bits(), 0, lod[j].to_bits()]
-                    });
-                    let req = TexRequest {
-                        opcode,
-                        target: TextureTarget::Tex2D,
-                        srcs: &[src],
-                        offsets: [0; 3],
-                        view: Some(&view),
-                        sampler: Some(&sampler),
-                        seamless_cube_map: false,
-                        implicit_lod: true,
-                        sview_swizzle: [0, 1, 2, 3],
-                    };
-                    let want = execute_prepared(&req, &mut Prepared::default());
-                    let got: [[u32; 4]; 4] =
-                        std::array::from_fn(|j| std::array::from_fn(|c| io[IO_OUT + 4 * c + j]));
+                    let want = interpreter_words(opcode, &view, &sampler, [s, t, lod], true);
+                    let got = kernel_words(&io);
                     assert_eq!(
                         got, want,
                         "{format} {w}x{h} round {round} {wrap:?} {mip:?} {opcode:?} s {s:?} \
@@ -488,35 +509,21 @@ mod tests {
         );
         // Bindings outside the compiled kind: another wrap mode, a swizzled view.
         let res = texture("PIPE_FORMAT_R8G8B8A8_UNORM", 16, 16, 3);
-        let mut view = SamplerView {
-            resource: res.clone(),
-            format: res.format,
-            target: Target::Tex2D,
-            first_level: 0,
-            last_level: res.last_level,
-            first_layer: 0,
-            last_layer: 0,
-            offset: 0,
-            size: 0,
-            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-        };
+        let mut view = view_of(&res, 0, res.last_level);
         let clamp = SamplerState {
             wrap: [Wrap::ClampToEdge; 3],
             min_img_filter: Filter::Linear,
             mag_img_filter: Filter::Linear,
             ..SamplerState::default()
         };
-        let op = DirectOp::new(Opcode::TEX, TextureTarget::Tex2D).expect("direct");
         let mut prepared = Prepared::default();
-        let bound = Direct::bind(op, &view, &clamp, false, true, [0, 1, 2, 3], &mut prepared);
-        assert!(bound.expect("bound").compiled().is_none());
+        assert!(compiled(Opcode::TEX, &view, &clamp, &mut prepared).is_none());
         view.swizzle[0] = Swizzle::One;
         let repeat = SamplerState {
             wrap: [Wrap::Repeat; 3],
             ..clamp
         };
-        let bound = Direct::bind(op, &view, &repeat, false, true, [0, 1, 2, 3], &mut prepared);
-        assert!(bound.expect("bound").compiled().is_none());
+        assert!(compiled(Opcode::TEX, &view, &repeat, &mut prepared).is_none());
     }
 
     /// Footprints across cache tiles: the kernel takes those whose tiles keep their own
@@ -543,31 +550,10 @@ mod tests {
             (256, 31, 31, false),
         ] {
             let res = texture("PIPE_FORMAT_R8G8B8A8_UNORM", w, 64, w + 5);
-            let view = SamplerView {
-                resource: res.clone(),
-                format: res.format,
-                target: Target::Tex2D,
-                first_level: 0,
-                last_level: 0,
-                first_layer: 0,
-                last_layer: 0,
-                offset: 0,
-                size: 0,
-                swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-            };
-            let op = DirectOp::new(Opcode::TEX_LZ, TextureTarget::Tex2D).expect("direct");
+            let view = view_of(&res, 0, 0);
             let mut prepared = Prepared::default();
-            let direct = Direct::bind(
-                op,
-                &view,
-                &sampler,
-                false,
-                true,
-                [0, 1, 2, 3],
-                &mut prepared,
-            )
-            .expect("bound");
-            let compiled = direct.compiled().expect("a compiled binding");
+            let compiled = compiled(Opcode::TEX_LZ, &view, &sampler, &mut prepared)
+                .expect("a compiled binding");
             let desc = TexDesc::of(&compiled, Lod::Zero);
             let kernel = desc.kernel.expect("the kernel compiles");
             // A quarter texel past the centre of (x0, y0): the footprint is x0, x0 + 1
@@ -584,22 +570,9 @@ mod tests {
             if aliased {
                 continue;
             }
-            let src = [[s.to_bits(), t.to_bits(), 0, 0]; 4];
-            let req = TexRequest {
-                opcode: Opcode::TEX_LZ,
-                target: TextureTarget::Tex2D,
-                srcs: &[src],
-                offsets: [0; 3],
-                view: Some(&view),
-                sampler: Some(&sampler),
-                seamless_cube_map: false,
-                implicit_lod: false,
-                sview_swizzle: [0, 1, 2, 3],
-            };
-            let want = execute_prepared(&req, &mut Prepared::default());
-            let got: [[u32; 4]; 4] =
-                std::array::from_fn(|j| std::array::from_fn(|c| io[IO_OUT + 4 * c + j]));
-            assert_eq!(got, want, "{w} wide at ({x0}, {y0})");
+            let quad = [[s; 4], [t; 4], [0.0; 4]];
+            let want = interpreter_words(Opcode::TEX_LZ, &view, &sampler, quad, false);
+            assert_eq!(kernel_words(&io), want, "{w} wide at ({x0}, {y0})");
         }
     }
 }
