@@ -280,7 +280,7 @@ fn build(
             program,
             group,
             options.approximate_math,
-            unmasked.to_vec(),
+            unmasked,
             ptr,
             probe.default_call_conv(),
         );

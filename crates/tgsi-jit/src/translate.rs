@@ -151,7 +151,7 @@ pub(crate) struct Translator<'a, 'b> {
     shadows: HashMap<(usize, usize), Vec<[Variable; 2]>>,
     /// Per instruction, the temporary channels written without a blend
     /// ([`tgsi_exec::unblended`]).
-    unmasked: Vec<u8>,
+    unmasked: &'a [u8],
     /// The instruction being translated.
     pc: usize,
     /// The execution mask last computed, and the block it was computed in: valid until a
@@ -194,7 +194,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         program: &'a Program,
         g: usize,
         approximate: bool,
-        unmasked: Vec<u8>,
+        unmasked: &'a [u8],
         ptr: Type,
         call_conv: CallConv,
     ) -> Vec<u32> {

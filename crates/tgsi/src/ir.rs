@@ -106,30 +106,39 @@ impl Shader {
         for &kind in &self.order {
             counts[kind as usize] += 1;
         }
-        counts
-            == [
-                self.properties.len(),
-                self.declarations.len(),
-                self.immediates.len(),
-                self.instructions.len(),
-            ]
+        counts == self.list_lengths()
+    }
+
+    /// The lengths of the four statement lists, by [`ItemKind`].
+    fn list_lengths(&self) -> [usize; 4] {
+        [
+            self.properties.len(),
+            self.declarations.len(),
+            self.immediates.len(),
+            self.instructions.len(),
+        ]
     }
 
     /// All statements in stream order (see [`Shader::order`]), one at a time (a shader of
     /// millions of statements needs no list of them).
     pub fn items(&self) -> impl Iterator<Item = Item<'_>> + '_ {
-        let lists = [
-            (ItemKind::Property, self.properties.len()),
-            (ItemKind::Declaration, self.declarations.len()),
-            (ItemKind::Immediate, self.immediates.len()),
-            (ItemKind::Instruction, self.instructions.len()),
-        ];
         // The recorded order, or the canonical one where it does not account for every item.
         let complete = self.order_is_complete();
         let recorded: &[ItemKind] = if complete { &self.order } else { &[] };
-        let canonical = lists
+        let canonical = if complete {
+            [0; 4]
+        } else {
+            self.list_lengths()
+        };
+        let kinds = [
+            ItemKind::Property,
+            ItemKind::Declaration,
+            ItemKind::Immediate,
+            ItemKind::Instruction,
+        ];
+        let canonical = kinds
             .into_iter()
-            .filter(move |_| !complete)
+            .zip(canonical)
             .flat_map(|(kind, n)| std::iter::repeat_n(kind, n));
         let order = recorded.iter().copied().chain(canonical);
         let mut next = [0usize; 4];

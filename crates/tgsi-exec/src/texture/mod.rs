@@ -50,9 +50,10 @@ pub use direct::{
     AxisWrap, Compiled, CompiledLevel, Direct, DirectLod, DirectOp, LevelRule, COMPILED_LEVELS,
 };
 pub use texel::border_color;
-/// Softpipe's texture cache: tiles of `CACHE_TILE`² texels in `CACHE_SLOTS` slots (see
-/// `tile_cache`), for engines that must know where its aliasing changes sampled values.
-pub use tile_cache::{SLOTS as CACHE_SLOTS, TILE as CACHE_TILE};
+/// Softpipe's texture cache: tiles of `CACHE_TILE`² texels in `CACHE_SLOTS` slots, a tile
+/// row `CACHE_ROW_WEIGHT` slots from the next (see `tile_cache`), for engines that must
+/// know where its aliasing changes sampled values.
+pub use tile_cache::{ROW_WEIGHT as CACHE_ROW_WEIGHT, SLOTS as CACHE_SLOTS, TILE as CACHE_TILE};
 
 /// A quad's values: `[lane][channel]`, each a 32-bit word.
 pub type QuadVec = [[u32; 4]; 4];

@@ -24,6 +24,10 @@ use super::texel::{Texel, View};
 pub const TILE: u32 = 32;
 /// Slots of the direct-mapped cache.
 pub const SLOTS: u32 = 16;
+/// How far one tile row moves a tile's slot (a tile column moves it by one; see [`slot`]).
+pub const ROW_WEIGHT: u32 = 9;
+/// How far one mipmap level moves a tile's slot.
+const LEVEL_WEIGHT: u32 = 7;
 
 /// One texel a filter fetches: cached coordinates (the arguments of [`View::texel`]) or the
 /// border colour.
@@ -41,9 +45,9 @@ fn tile(level: u32, x: i32, y: i32, z: i32) -> TileAddr {
 }
 
 fn slot((level, tx, ty, z): TileAddr) -> u32 {
-    tx.wrapping_add(ty.wrapping_mul(9))
+    tx.wrapping_add(ty.wrapping_mul(ROW_WEIGHT))
         .wrapping_add(z)
-        .wrapping_add(level.wrapping_mul(7))
+        .wrapping_add(level.wrapping_mul(LEVEL_WEIGHT))
         % SLOTS
 }
 

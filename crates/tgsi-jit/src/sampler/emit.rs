@@ -9,7 +9,9 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
-use tgsi_exec::texture::{AxisWrap, LevelRule, CACHE_SLOTS as SLOTS, CACHE_TILE as TILE};
+use tgsi_exec::texture::{
+    AxisWrap, LevelRule, CACHE_ROW_WEIGHT as ROW_WEIGHT, CACHE_SLOTS as SLOTS, CACHE_TILE as TILE,
+};
 
 /// A bilinear footprint: the word indices of its four texels (`lerp_2d` order) and the
 /// weights (`i32x4`, `f32x4`).
@@ -330,12 +332,15 @@ impl QuadSampler<'_, '_> {
     /// `bad` with the lanes (an `i32x4` mask) whose bilinear footprint, at columns `x`
     /// and rows `y` of one level, has two different tiles in the same slot of softpipe's
     /// texture cache, where it reads one tile's texels for another's
-    /// (`tgsi_exec::texture::tile_cache::aliases`). A tile's slot is `(tx + 9·ty + z +
-    /// 7·level) mod 16`; the footprint's tiles share `z` and the level, so two of them share
-    /// a slot when their columns and rows differ by `dx`, `dy` with `dx + 9·dy ≡ 0`: the
-    /// pairs in a row (`dy = 0`), in a column (`dx = 0`) and on the two diagonals
-    /// (`±dx + 9·dy`). Checked only where a footprint spans tiles (a branch, seldom taken).
+    /// (`tgsi_exec::texture::tile_cache::aliases`). A tile's slot is `tx + w·ty` plus terms
+    /// of its slice and level, mod the slot count (`w`: the row weight); the footprint's
+    /// tiles share slice and level, so two of them share a slot when their columns and rows
+    /// differ by `dx`, `dy` with `dx + w·dy ≡ 0`: the pairs in a row (`dy = 0`), in a column
+    /// (`dx = 0`) and on the two diagonals (`±dx + w·dy`). Checked only where a footprint
+    /// spans tiles (a branch, seldom taken).
     fn with_aliases(&mut self, bad: Value, x: [Value; 2], y: [Value; 2]) -> Value {
+        // Residues mod the slot count are taken by masking.
+        const { assert!(SLOTS.is_power_of_two()) };
         let tile = i64::from(TILE.trailing_zeros());
         let [tx0, tx1, ty0, ty1] =
             [x[0], x[1], y[0], y[1]].map(|i| self.b.ins().ushr_imm_u(i, tile));
@@ -348,13 +353,13 @@ impl QuadSampler<'_, '_> {
         self.b.ins().brif(spans, check, &[], join, &[bad.into()]);
         self.b.switch_to_block(check);
         self.b.seal_block(check);
-        let dy8 = self.b.ins().ishl_imm_u(dy, 3);
-        let dy9 = self.b.ins().iadd(dy8, dy);
-        let diagonal = self.b.ins().iadd(dy9, dx);
-        let anti = self.b.ins().isub(dy9, dx);
+        let weight = self.b.splat_word(ROW_WEIGHT);
+        let rows = self.b.ins().imul(dy, weight);
+        let diagonal = self.b.ins().iadd(rows, dx);
+        let anti = self.b.ins().isub(rows, dx);
         let zero = self.b.splat_word(0);
         let slots = self.b.splat_word(SLOTS - 1);
-        // Differences ≡ 0 (mod 16), of tiles that differ.
+        // Differences ≡ 0 (mod the slot count), of tiles that differ.
         let same_slot = |b: &mut FunctionBuilder, d: Value| {
             let m = b.ins().band(d, slots);
             b.ins().icmp(IntCC::Equal, m, zero)
@@ -364,7 +369,7 @@ impl QuadSampler<'_, '_> {
         let same_tile = self.b.ins().band(dx_zero, dy_zero);
         let row = same_slot(self.b, dx);
         let row = self.b.ins().band_not(row, dx_zero);
-        let column = same_slot(self.b, dy9);
+        let column = same_slot(self.b, rows);
         let column = self.b.ins().band_not(column, dy_zero);
         let d = same_slot(self.b, diagonal);
         let a = same_slot(self.b, anti);
