@@ -43,7 +43,8 @@
 //!   fewer quads than a wave compile for those quads only.
 //!
 //! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs
-//! (`support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader on stderr;
+//! (`support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader
+//! and sampling kernel on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
 //! `speed`), for measuring what the optimiser gains.
 //!

@@ -3,7 +3,8 @@
 //! the bound view and sampler are of a kind `tgsi_exec::texture::Compiled` describes (an
 //! RGBA8-like texture, linear filters, the linear mip filter or none, REPEAT on
 //! power-of-two sides, MIRROR_REPEAT or CLAMP_TO_EDGE, identity swizzle) — the commonest
-//! sampling there is. The kernels' code is written by [`emit`].
+//! sampling there is — and the texel fetches TXF and TXF_LZ of such a view (any sampler).
+//! The kernels' code is written by [`emit`].
 //!
 //! A kernel samples one quad in vectors of its four lanes. Kernels are Cranelift functions
 //! specialised for the way the LOD is given, the level rule, the wrap modes and the texels' byte order ([`Key`]),
@@ -37,7 +38,7 @@ use std::sync::Mutex;
 use tgsi::Processor;
 use tgsi_exec::compile::Inst;
 use tgsi_exec::texture::{
-    AxisWrap, Compiled, Direct, DirectLod as Lod, DirectOp, LevelRule, COMPILED_LEVELS,
+    Compiled, Direct, DirectLod as Lod, DirectOp, Filtering, COMPILED_LEVELS,
 };
 use tgsi_exec::Program;
 
@@ -78,8 +79,7 @@ impl TexDesc {
     pub fn of(c: &Compiled, how: Lod) -> TexDesc {
         let key = Key {
             lod: how,
-            rule: c.rule,
-            wrap: c.wrap,
+            filter: c.filter,
             // Multiples of 8 below 32 (`Compiled::shifts`).
             shifts: c.shifts.map(|s| (s & 31) as u8),
         };
@@ -121,8 +121,8 @@ mod at {
 }
 
 /// How texture instruction `inst` of `program` gets its LOD, if a kernel may sample it:
-/// the TEX family's direct instructions (`tgsi_exec::texture::DirectOp`), the LOD from the
-/// quad only in fragment shaders (whether a kernel does sample it depends on its operands
+/// the TEX family's direct instructions and fetches (`tgsi_exec::texture::DirectOp`), the
+/// LOD from the quad only in fragment shaders (whether a kernel does sample it depends on its operands
 /// and bindings: `Machine::direct_texture`, `Direct::compiled`).
 pub(crate) fn kernel_lod(program: &Program, inst: &Inst) -> Option<Lod> {
     let op = DirectOp::new(inst.opcode, inst.tex.as_deref()?.target)?;
@@ -222,8 +222,8 @@ pub(crate) const KERNEL_AT: i32 = offset_of!(TexDesc, kernel) as i32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
     lod: Lod,
-    rule: LevelRule,
-    wrap: [AxisWrap; 2],
+    /// The levels and wraps of a sampling kernel; none for a texel fetch.
+    filter: Option<Filtering>,
     /// Where each component is in a texel's word (the format's byte order), so that the
     /// code extracts it with constant shifts.
     shifts: [u8; 4],
@@ -232,8 +232,8 @@ pub(crate) struct Key {
 /// The kernel for `key`, compiled on first use and kept for the rest of the process
 /// (`None` if Cranelift cannot compile it for this CPU, and then never).
 fn kernel(key: Key) -> Option<Kernel> {
-    // Few keys ever occur (3 × 3 × 3 × 3 modes by the few byte orders of RGBA8-like
-    // formats), so a list serves.
+    // Few keys ever occur (3 × 3 × 3 × 3 modes and 2 fetches by the few byte orders of
+    // RGBA8-like formats), so a list serves.
     static KERNELS: Mutex<Vec<(Key, Option<Kernel>)>> = Mutex::new(Vec::new());
     let mut kernels = KERNELS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(&(_, k)) = kernels.iter().find(|(k, _)| *k == key) {
@@ -290,9 +290,14 @@ fn build_kernel(key: Key) -> Result<Kernel, String> {
         b.ins().return_(&[no]);
         b.finalize(frontend);
     }
+    ctx.set_disasm(std::env::var_os("TGSI_JIT_DUMP").is_some());
     module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("cranelift could not compile the sampler: {e:?}"))?;
+    if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+        // Only present when `TGSI_JIT_DUMP` asked for it.
+        eprintln!("sampling kernel {key:?}\n{code}");
+    }
     module.clear_context(&mut ctx);
     module
         .finalize_definitions()
@@ -382,11 +387,22 @@ mod tests {
         opcode: Opcode,
         view: &SamplerView,
         sampler: &SamplerState,
-        [s, t, lod]: [[f32; 4]; 3],
+        quad: [[f32; 4]; 3],
         implicit_lod: bool,
     ) -> [[u32; 4]; 4] {
-        let src: [[u32; 4]; 4] =
-            std::array::from_fn(|j| [s[j].to_bits(), t[j].to_bits(), 0, lod[j].to_bits()]);
+        let words = quad.map(|v| v.map(f32::to_bits));
+        interpreter_words_of(opcode, view, sampler, words, implicit_lod)
+    }
+
+    /// [`interpreter_words`] of sources given as words (a fetch's integers).
+    fn interpreter_words_of(
+        opcode: Opcode,
+        view: &SamplerView,
+        sampler: &SamplerState,
+        [s, t, lod]: [[u32; 4]; 3],
+        implicit_lod: bool,
+    ) -> [[u32; 4]; 4] {
+        let src: [[u32; 4]; 4] = std::array::from_fn(|j| [s[j], t[j], 0, lod[j]]);
         let req = TexRequest {
             opcode,
             target: TextureTarget::Tex2D,
@@ -573,6 +589,79 @@ mod tests {
             let quad = [[s; 4], [t; 4], [0.0; 4]];
             let want = interpreter_words(Opcode::TEX_LZ, &view, &sampler, quad, false);
             assert_eq!(kernel_words(&io), want, "{w} wide at ({x0}, {y0})");
+        }
+    }
+
+    /// Fetch kernels give the interpreter's words for every quad: TXF (the level from
+    /// lane 0's LOD) and TXF_LZ on RGBA, BGRA and ABGR textures from 1×1 to 256 wide, views
+    /// of some levels, samplers the filtering kernels refuse, integer coordinates and LODs
+    /// inside, around and far outside the levels.
+    #[test]
+    fn fetch_kernels_give_the_interpreters_words() {
+        let mut x = 0x6a09_e667u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let textures = [
+            ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64),
+            ("PIPE_FORMAT_B8G8R8A8_UNORM", 256, 64),
+            ("PIPE_FORMAT_R8G8B8A8_UNORM", 1, 1),
+            ("PIPE_FORMAT_A8B8G8R8_UNORM", 8, 32),
+            ("PIPE_FORMAT_B8G8R8A8_UNORM", 5, 3),
+        ];
+        // Nearest filters and a border wrap: no sampling kernel takes these.
+        let sampler = SamplerState {
+            wrap: [Wrap::ClampToBorder; 3],
+            ..SamplerState::default()
+        };
+        for (round, &(format, w, h)) in textures.iter().cycle().take(15).enumerate() {
+            let res = texture(format, w, h, round as u32 + 3);
+            let last = res.last_level;
+            let first_level = (round as u32 / 5).min(last);
+            let view = view_of(
+                &res,
+                first_level,
+                last - (round as u32 % 2).min(last - first_level),
+            );
+            for (opcode, how) in [(Opcode::TXF, Lod::Fetch), (Opcode::TXF_LZ, Lod::FetchZero)] {
+                let mut prepared = Prepared::default();
+                let compiled = compiled(opcode, &view, &sampler, &mut prepared)
+                    .expect("a fetch of the view compiles");
+                let desc = TexDesc::of(&compiled, how);
+                let kernel = desc.kernel.expect("the kernel compiles");
+                for k in 0..200 {
+                    let range: i64 = [3, 300, 1 << 31][k % 3];
+                    let mut int = || (i64::from(next()) % (2 * range) - range) as i32;
+                    let s: [i32; 4] = std::array::from_fn(|_| int());
+                    let t: [i32; 4] = std::array::from_fn(|_| int());
+                    let lod: [i32; 4] = match k % 10 {
+                        0 => [i32::MAX; 4],
+                        1 => [i32::MIN; 4],
+                        _ => std::array::from_fn(|_| (next() % 14) as i32 - 4),
+                    };
+                    let words = |v: [i32; 4]| v.map(|x| x as u32);
+                    let mut io = [0u32; IO_WORDS];
+                    io[0..4].copy_from_slice(&words(s));
+                    io[4..8].copy_from_slice(&words(t));
+                    io[8..12].copy_from_slice(&words(lod));
+                    // SAFETY: `desc` describes a live texture and `io` has the words a
+                    // kernel reads and writes.
+                    let status = unsafe { kernel(&desc, io.as_mut_ptr()) };
+                    assert_eq!(status, 0, "a fetch never falls back");
+                    let quad = [words(s), words(t), words(lod)];
+                    let want = interpreter_words_of(opcode, &view, &sampler, quad, false);
+                    assert_eq!(
+                        kernel_words(&io),
+                        want,
+                        "{format} {w}x{h} levels {first_level}..={} {opcode:?} s {s:?} t {t:?} \
+                         lod {lod:?}",
+                        view.last_level
+                    );
+                }
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The commonest texture instructions straight from an engine's registers: TEX, TXB, TXL,
 //! TEX_LZ, SAMPLE, SAMPLE_B and SAMPLE_L of a 2-D target without texel offsets, whose bound
 //! view and sampler the specialised bilinear path reads ([`super::fast2d`]: a 2-D view of
-//! a four-byte unorm texture, linear filters, no depth comparison, no anisotropy).
+//! a four-byte unorm texture, linear filters, no depth comparison, no anisotropy), and
+//! the texel fetches TXF and TXF_LZ of such a view.
 //!
 //! [`Direct::bind`] looks the view and sampler up once for all the quads an engine hands
 //! over in one call (where [`super::execute_prepared`] builds a request and looks the pair
@@ -31,6 +32,10 @@ pub enum DirectLod {
     Explicit,
     /// Zero (TEX_LZ).
     Zero,
+    /// A texel fetch at the integer LOD of the quad's first lane (TXF).
+    Fetch,
+    /// A texel fetch from the view's first level (TXF_LZ).
+    FetchZero,
 }
 
 /// What an instruction asks of the direct path.
@@ -40,6 +45,9 @@ pub struct DirectOp {
     /// The SAMPLE family, whose results the SVIEW operand's swizzle reorders and whose LOD
     /// is `src1.x` (the TEX family's `src0.w`).
     sample: bool,
+    /// A texel fetch ([`DirectLod::Fetch`] or [`DirectLod::FetchZero`]): integer
+    /// coordinates, no filtering.
+    fetch: Option<DirectLod>,
 }
 
 impl DirectOp {
@@ -47,28 +55,37 @@ impl DirectOp {
     /// declaration's for the SAMPLE family), if it has one.
     pub fn new(opcode: Opcode, target: TextureTarget) -> Option<DirectOp> {
         use Opcode as O;
-        let sample = match opcode {
-            O::TEX | O::TXB | O::TXL | O::TEX_LZ => false,
-            O::SAMPLE | O::SAMPLE_B | O::SAMPLE_L => true,
+        let (sample, fetch) = match opcode {
+            O::TEX | O::TXB | O::TXL | O::TEX_LZ => (false, None),
+            O::SAMPLE | O::SAMPLE_B | O::SAMPLE_L => (true, None),
+            O::TXF => (false, Some(DirectLod::Fetch)),
+            O::TXF_LZ => (false, Some(DirectLod::FetchZero)),
             _ => return None,
         };
         (target == TextureTarget::Tex2D).then_some(DirectOp {
             control: lod::control_of(opcode),
             sample,
+            fetch,
         })
     }
 
-    /// The source and channel of the LOD the quads need (bias or explicit), if any.
+    /// The source and channel of the LOD the quads need (bias, explicit or a fetch's),
+    /// if any.
     pub fn lod_source(&self) -> Option<(usize, usize)> {
-        match (self.control, self.sample) {
-            (Control::Bias | Control::Explicit, false) => Some((0, 3)),
-            (Control::Bias | Control::Explicit, true) => Some((1, 0)),
+        match (self.control, self.sample, self.fetch) {
+            (_, _, Some(DirectLod::Fetch)) => Some((0, 3)),
+            (_, _, Some(_)) => None,
+            (Control::Bias | Control::Explicit, false, _) => Some((0, 3)),
+            (Control::Bias | Control::Explicit, true, _) => Some((1, 0)),
             _ => None,
         }
     }
 
     /// How the instruction gives its LOD.
     pub fn lod(&self) -> DirectLod {
+        if let Some(fetch) = self.fetch {
+            return fetch;
+        }
         match self.control {
             Control::Bias => DirectLod::Bias,
             Control::Explicit => DirectLod::Explicit,
@@ -135,10 +152,18 @@ impl<'p> Direct<'p> {
     }
 
     /// One quad: coordinates `s` and `t` and the LOD channel (see [`DirectOp::lod_source`];
-    /// ignored without one) as words, lane 0 top-left; the results channel-major
-    /// (`[channel][lane]`), or `None` for `execute_prepared`.
+    /// ignored without one) as words (integers for a fetch), lane 0 top-left; the results
+    /// channel-major (`[channel][lane]`), or `None` for `execute_prepared`.
     pub fn quad(&self, s: [u32; 4], t: [u32; 4], lod: [u32; 4]) -> Option<[[u32; 4]; 4]> {
         let (v, samp) = self.bound;
+        if let Some(how) = self.op.fetch {
+            let plan = samp.fast.as_ref()?;
+            let lod = if how == DirectLod::Fetch { lod[0] } else { 0 };
+            let ints = |x: [u32; 4]| x.map(|w| w as i32);
+            let texels = plan.fetch_quad(v, ints(s), ints(t), lod as i32)?;
+            let channels = std::array::from_fn(|c| texels.map(|texel| texel[c]));
+            return Some(v.swizzle_channels(channels).map(|c| c.map(f32::to_bits)));
+        }
         let q = Coords {
             s: s.map(f32::from_bits),
             t: t.map(f32::from_bits),
@@ -213,6 +238,15 @@ pub struct CompiledLevel {
 /// Levels a [`Compiled`] view may have.
 pub const COMPILED_LEVELS: usize = 16;
 
+/// How a [`Compiled`] sampling instruction filters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Filtering {
+    /// How the levels are picked.
+    pub rule: LevelRule,
+    /// How s and t wrap.
+    pub wrap: [AxisWrap; 2],
+}
+
 /// A bound instruction described for a compiler, where every step of softpipe's sampling
 /// is simple enough to emit as vector code: a [`Direct`] instruction (TEX or TXB in a
 /// fragment shader, TXL or TEX_LZ) on a 2-D view of a four-byte unorm texture with the identity
@@ -224,9 +258,9 @@ pub const COMPILED_LEVELS: usize = 16;
 ///    |t₀ − t₂|)·size[1])) + lod_bias` (one per quad, `max(a, b) = a > b ? a : b`), TXB
 ///    that `+ bias` per lane, TXL `lod + lod_bias` per lane, TEX_LZ `lod_bias`; clamped by `l > min ? (l > max ? max :
 ///    l) : min`; `(int)` below is `cvttss2si`;
-/// 2. the levels by [`Compiled::rule`] (one level is a pair of equal levels blended by
+/// 2. the levels by [`Filtering::rule`] (one level is a pair of equal levels blended by
 ///    weight 0, which gives its texels' value);
-/// 3. each axis at each level by [`Compiled::wrap`]; texel `(x, y)` is word `first +
+/// 3. each axis at each level by [`Filtering::wrap`]; texel `(x, y)` is word `first +
 ///    y·row + x`; component c of the four texels is byte `shifts[c] / 8` times `1/255`
 ///    (`f32`), blended as `lerp(wy, lerp(wx, t00, t10), lerp(wx, t01, t11))` with
 ///    `lerp(w, a, b) = a + w·(b − a)`;
@@ -236,12 +270,17 @@ pub const COMPILED_LEVELS: usize = 16;
 /// a value is not `floor` (`|x| ≥ 2²¹`, NaN, or `x` in `(−2⁻²⁰, 0)` will do), where an
 /// index falls outside its level, or where a REPEAT footprint wraps (`i1 = 0`) on a side
 /// longer than one cache tile (32 texels), which softpipe's texture cache may alias.
+///
+/// A texel fetch (TXF, TXF_LZ; [`Compiled::filter`] is `None`, whatever the sampler) on
+/// such a view reads one texel a lane, never needing the interpreter: the level
+/// `clamp(lod₀ + first_level, first_level, last_level)` (in 64 bits; `lod₀` the integer
+/// LOD of lane 0, 0 for TXF_LZ), the integer coordinates clamped into it (`x > 0 ? min(x,
+/// width − 1) : 0`, the same for y), the texel's components as in step 3.
+///
 /// Every texel of levels `0 ..= last_level` lies inside `words`.
 pub struct Compiled<'a> {
-    /// How the levels are picked.
-    pub rule: LevelRule,
-    /// How s and t wrap.
-    pub wrap: [AxisWrap; 2],
+    /// How a sampling instruction filters; `None` for a texel fetch.
+    pub filter: Option<Filtering>,
     /// The view's first level.
     pub first_level: u32,
     /// The view's last level.
@@ -270,40 +309,13 @@ impl<'p> Direct<'p> {
         let (v, samp) = self.bound;
         let st = &samp.st;
         let plan = samp.fast.as_ref()?;
-        let ok_op = match self.op.control {
-            Control::None | Control::Bias => self.frag,
-            Control::Explicit | Control::Zero => true,
-            _ => false,
-        };
         let identity = [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W];
-        if !ok_op || self.op.sample || v.view.swizzle != identity {
+        if self.op.sample || v.view.swizzle != identity {
             return None;
         }
-        let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
-        if !linear || st.unnormalized_coords {
-            return None;
-        }
-        let rule = match lod::mip_funcs(st, filter::pot2d(v), self.op.control) {
-            MipFuncs::LinearPot => LevelRule::Pot,
-            MipFuncs::Linear => LevelRule::Linear,
-            MipFuncs::NoneNoSelect => LevelRule::First,
-            _ => return None,
-        };
-        let wrap = match filter::select(v, samp, Filter::Linear, false) {
-            _ if rule == LevelRule::Pot => [AxisWrap::RepeatPot; 2],
-            filter::Img::Linear2DRepeatPot => [AxisWrap::RepeatPot; 2],
-            filter::Img::Linear2D => {
-                // REPEAT on a power-of-two side is the power-of-two formula (the modulo
-                // of a power of two is a mask; the levels are checked below).
-                let axis = |w: Wrap| match w {
-                    Wrap::Repeat => Some(AxisWrap::RepeatPot),
-                    Wrap::MirrorRepeat => Some(AxisWrap::MirrorRepeat),
-                    Wrap::ClampToEdge => Some(AxisWrap::ClampToEdge),
-                    _ => None,
-                };
-                [axis(st.wrap[0])?, axis(st.wrap[1])?]
-            }
-            _ => return None,
+        let filter = match self.op.fetch {
+            Some(_) => None,
+            None => Some(self.filtering()?),
         };
         let (first, last) = (v.view.first_level, v.view.last_level);
         if last as usize >= COMPILED_LEVELS || first > last {
@@ -323,7 +335,9 @@ impl<'p> Direct<'p> {
             let pot_side = |axis: AxisWrap, pot: u32, size: u32| {
                 axis != AxisWrap::RepeatPot || (pot == size && size.is_power_of_two())
             };
-            let pot_ok = pot_side(wrap[0], pot.0, width) && pot_side(wrap[1], pot.1, height);
+            let pot_ok = filter.is_none_or(|f| {
+                pot_side(f.wrap[0], pot.0, width) && pot_side(f.wrap[1], pot.1, height)
+            });
             if width == 0 || height == 0 || !pot_ok {
                 return None;
             }
@@ -339,8 +353,7 @@ impl<'p> Direct<'p> {
             };
         }
         Some(Compiled {
-            rule,
-            wrap,
+            filter,
             first_level: first,
             last_level: last,
             lod_bias: st.lod_bias,
@@ -351,6 +364,44 @@ impl<'p> Direct<'p> {
             levels,
             words,
         })
+    }
+
+    /// How a sampling instruction filters, if a compiled sampler can (see [`Compiled`]).
+    fn filtering(&self) -> Option<Filtering> {
+        let (v, samp) = self.bound;
+        let st = &samp.st;
+        let ok_op = match self.op.control {
+            Control::None | Control::Bias => self.frag,
+            Control::Explicit | Control::Zero => true,
+            _ => false,
+        };
+        let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
+        if !ok_op || !linear || st.unnormalized_coords {
+            return None;
+        }
+        let rule = match lod::mip_funcs(st, filter::pot2d(v), self.op.control) {
+            MipFuncs::LinearPot => LevelRule::Pot,
+            MipFuncs::Linear => LevelRule::Linear,
+            MipFuncs::NoneNoSelect => LevelRule::First,
+            _ => return None,
+        };
+        let wrap = match filter::select(v, samp, Filter::Linear, false) {
+            _ if rule == LevelRule::Pot => [AxisWrap::RepeatPot; 2],
+            filter::Img::Linear2DRepeatPot => [AxisWrap::RepeatPot; 2],
+            filter::Img::Linear2D => {
+                // REPEAT on a power-of-two side is the power-of-two formula (the modulo
+                // of a power of two is a mask; the levels are checked in `compiled`).
+                let axis = |w: Wrap| match w {
+                    Wrap::Repeat => Some(AxisWrap::RepeatPot),
+                    Wrap::MirrorRepeat => Some(AxisWrap::MirrorRepeat),
+                    Wrap::ClampToEdge => Some(AxisWrap::ClampToEdge),
+                    _ => None,
+                };
+                [axis(st.wrap[0])?, axis(st.wrap[1])?]
+            }
+            _ => return None,
+        };
+        Some(Filtering { rule, wrap })
     }
 }
 
@@ -471,5 +522,87 @@ mod tests {
             }
         }
         assert!(taken * 2 > total, "the direct path took {taken} of {total}");
+    }
+
+    /// Every TXF and TXF_LZ quad the direct path takes gives `execute_prepared`'s words:
+    /// RGBA and BGRA views of some levels, swizzled or not, with integer coordinates and
+    /// LODs inside, around and far outside the levels (the level from lane 0's LOD); and
+    /// it takes them all.
+    #[test]
+    fn direct_fetches_equal_the_general_path() {
+        let mut x = 0x1234_5678u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let (mut taken, mut total) = (0u32, 0u32);
+        for (round, (format, w, h, levels)) in [
+            ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64, 7),
+            ("PIPE_FORMAT_B8G8R8A8_UNORM", 48, 20, 5),
+            ("PIPE_FORMAT_A8B8G8R8_UNORM", 5, 3, 3),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let res = resource(format, w, h, levels, w * 3 + h);
+            let mut view = view_2d(&res);
+            (view.first_level, view.last_level) = [(0, levels - 1), (1, 2), (2, 2)][round];
+            if round == 1 {
+                view.swizzle = [Swizzle::Z, Swizzle::One, Swizzle::X, Swizzle::Zero];
+            }
+            // A sampler the filtering path would not take: fetches ignore it.
+            let sampler = SamplerState {
+                wrap: [Wrap::ClampToBorder; 3],
+                ..SamplerState::default()
+            };
+            for opcode in [Opcode::TXF, Opcode::TXF_LZ] {
+                let op = DirectOp::new(opcode, TextureTarget::Tex2D).unwrap();
+                for k in 0..200 {
+                    let range = [4, 80, 1 << 30][k % 3];
+                    let mut int = || (next() % (2 * range)) as i32 - range as i32;
+                    let s: [i32; 4] = std::array::from_fn(|_| int());
+                    let t: [i32; 4] = std::array::from_fn(|_| int());
+                    let lod: [i32; 4] = std::array::from_fn(|_| (next() % 12) as i32 - 3);
+                    let lod = if k % 17 == 0 { [i32::MAX; 4] } else { lod };
+                    let words = |v: [i32; 4]| v.map(|x| x as u32);
+                    let mut prepared = Prepared::default();
+                    let direct = Direct::bind(
+                        op,
+                        &view,
+                        &sampler,
+                        false,
+                        false,
+                        [0, 1, 2, 3],
+                        &mut prepared,
+                    )
+                    .expect("the direct path reads the view");
+                    total += 1;
+                    let Some(got) = direct.quad(words(s), words(t), words(lod)) else {
+                        continue;
+                    };
+                    taken += 1;
+                    let src: [[u32; 4]; 4] =
+                        std::array::from_fn(|j| [s[j] as u32, t[j] as u32, 0, lod[j] as u32]);
+                    let req = TexRequest {
+                        opcode,
+                        target: TextureTarget::Tex2D,
+                        srcs: &[src],
+                        offsets: [0; 3],
+                        view: Some(&view),
+                        sampler: Some(&sampler),
+                        seamless_cube_map: false,
+                        implicit_lod: false,
+                        sview_swizzle: [0, 1, 2, 3],
+                    };
+                    let want = execute_prepared(&req, &mut Prepared::default());
+                    let want: [[u32; 4]; 4] =
+                        std::array::from_fn(|c| std::array::from_fn(|j| want[j][c]));
+                    assert_eq!(got, want, "{format} {opcode:?} s {s:?} t {t:?} lod {lod:?}");
+                }
+            }
+        }
+        assert_eq!(taken, total, "the direct path took {taken} of {total}");
     }
 }

@@ -5,13 +5,13 @@
 //! [`Plan::new`] decides once per bound view and sampler whether the case applies and
 //! works out each level's place in words; [`Plan::bilinear`] (one lane) and
 //! [`Plan::bilinear_quad`] (a quad's four, the same code over four lanes) then give exactly
-//! what
-//! `filter::run` gives for `Img::Linear2D` and `Img::Linear2DRepeatPot` without a gather
-//! (the same wrap functions, the same blend), or `None` where the footprint needs the
-//! general path: a texel outside the level (the border colour) or outside the resource's
-//! bytes, or a footprint across cache tiles that the tile cache aliases.
+//! what `filter::run` gives for `Img::Linear2D` and `Img::Linear2DRepeatPot` without a
+//! gather (the same wrap functions, the same blend), or `None` where the footprint needs
+//! the general path: a texel outside the level (the border colour) or outside the
+//! resource's bytes, or a footprint across cache tiles that the tile cache aliases.
+//! [`Plan::fetch_quad`] is TXF's unfiltered fetch from the same view.
 
-use super::cmath::{ifloor, lerp_2d, pot_size};
+use super::cmath::{clampi, ifloor, lerp_2d, pot_size};
 use super::texel::{Texel, View};
 use super::tile_cache::{aliases, TILE};
 use super::wrap;
@@ -108,6 +108,26 @@ impl Plan {
     ) -> Option<Texel> {
         self.bilinear_lanes(v, pot, &[s], &[t], level, offset)
             .map(|[texel]| texel)
+    }
+
+    /// TXF's texels of a quad at integer coordinates `x`, `y` (`fetch::get_texels` of a
+    /// 2-D view without offsets): the level from `lod` (lane 0's), clamped to the view's
+    /// levels, each coordinate clamped into the level; `None` where the level is not one
+    /// the plan covers or a texel lies outside the resource's bytes.
+    pub fn fetch_quad(&self, v: &View, x: [i32; 4], y: [i32; 4], lod: i32) -> Option<[Texel; 4]> {
+        let (first, last) = (i64::from(v.view.first_level), i64::from(v.view.last_level));
+        let level = (i64::from(lod) + first).clamp(first, last.max(first));
+        let lv = self.levels[..self.count].get(usize::try_from(level).ok()?)?;
+        let words = v.res.data.whole_words();
+        let mut out = [[0.0; 4]; 4];
+        for (o, (x, y)) in out.iter_mut().zip(x.into_iter().zip(y)) {
+            // Levels are at least one texel a side and below 2^31.
+            let x = clampi(x, 0, lv.width as i32 - 1) as usize;
+            let y = clampi(y, 0, lv.height as i32 - 1) as usize;
+            let word = words.get(lv.first + y * lv.row + x)?.load(Relaxed);
+            *o = in_order(self.order, unorm8x4(word));
+        }
+        Some(out)
     }
 
     /// [`Plan::bilinear`] of a quad's four lanes at one level, or `None` when any lane
@@ -251,6 +271,13 @@ pub(crate) fn blend_words(order: [u8; 4], wx: f32, wy: f32, words: [u32; 4]) -> 
     for (k, r) in raw.iter_mut().enumerate() {
         *r = lerp_2d(wx, wy, t00[k], t10[k], t01[k], t11[k]);
     }
+    in_order(order, raw)
+}
+
+/// The components of a texel whose values `raw` are in the order of its word's bytes,
+/// component c being byte `order[c]`.
+#[inline(always)]
+fn in_order(order: [u8; 4], raw: Texel) -> Texel {
     if order == [0, 1, 2, 3] {
         return raw;
     }

@@ -47,7 +47,8 @@ use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
 pub use direct::{
-    AxisWrap, Compiled, CompiledLevel, Direct, DirectLod, DirectOp, LevelRule, COMPILED_LEVELS,
+    AxisWrap, Compiled, CompiledLevel, Direct, DirectLod, DirectOp, Filtering, LevelRule,
+    COMPILED_LEVELS,
 };
 pub use texel::border_color;
 /// Softpipe's texture cache: tiles of `CACHE_TILE`² texels in `CACHE_SLOTS` slots, a tile

@@ -1,16 +1,18 @@
 //! The code of a sampling kernel: one quad's sampling in vectors of its four lanes, step
 //! by step as `tgsi_exec::texture::Compiled` lists softpipe's (the LOD, the levels, each
 //! axis's wrap, the texel words, their components and the blends), specialised for a
-//! [`Key`]; one branch to the fallback before any texel is read.
+//! [`Key`]; one branch to the fallback before any texel is read. A fetch kernel reads a
+//! texel a lane at clamped integer coordinates and never falls back.
 
 use super::{at, Key, Lod};
-use crate::lanes::LaneOps;
+use crate::lanes::{le, shuffle_words, LaneOps};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64, I8X16};
+use cranelift_codegen::ir::{Block, ConstantData, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi_exec::texture::{
-    AxisWrap, LevelRule, CACHE_ROW_WEIGHT as ROW_WEIGHT, CACHE_SLOTS as SLOTS, CACHE_TILE as TILE,
+    AxisWrap, Filtering, LevelRule, CACHE_ROW_WEIGHT as ROW_WEIGHT, CACHE_SLOTS as SLOTS,
+    CACHE_TILE as TILE,
 };
 
 /// A bilinear footprint: the word indices of its four texels (`lerp_2d` order) and the
@@ -130,7 +132,8 @@ impl QuadSampler<'_, '_> {
                 let bias = self.b.ins().splat(F32X4, bias);
                 self.b.ins().fadd(l, bias)
             }
-            Lod::Zero => self.b.ins().splat(F32X4, bias),
+            // Fetches compute no LOD (`QuadSampler::fetch`).
+            Lod::Zero | Lod::Fetch | Lod::FetchZero => self.b.ins().splat(F32X4, bias),
         };
         let lo = self.load(F32, at::MIN_LOD);
         let hi = self.load(F32, at::MAX_LOD);
@@ -141,7 +144,7 @@ impl QuadSampler<'_, '_> {
     /// The levels sampled (`i32` scalars, the same one twice for a single level), the
     /// weight of the second (`f32x4`) and whether the quad needs the interpreter (an
     /// `i8`: lanes on different levels, or a level outside the description).
-    fn levels(&mut self, lods: Value) -> (Value, Value, Value, Value) {
+    fn levels(&mut self, rule: LevelRule, lods: Value) -> (Value, Value, Value, Value) {
         let first = self.load(I32, at::FIRST_LEVEL);
         let last = self.load(I32, at::LAST_LEVEL);
         let first_v = self.b.ins().splat(I32X4, first);
@@ -157,7 +160,7 @@ impl QuadSampler<'_, '_> {
         let frac = self.b.w(frac);
         let zero_w = self.b.w(zero);
         // Per lane: the pair to blend, and where it is one level instead.
-        let (lo, hi, w) = match self.key.rule {
+        let (lo, hi, w) = match rule {
             LevelRule::Pot => {
                 let blend = self.b.ins().icmp(IntCC::UnsignedLessThan, level0, last_v);
                 let zero_i = self.b.splat_word(0);
@@ -384,47 +387,56 @@ impl QuadSampler<'_, '_> {
         self.b.block_params(join)[0]
     }
 
-    /// The four words at the word indices of `at` (`i32x4`).
-    fn gather(&mut self, words: Value, at: Value) -> Value {
-        let mut v = None;
-        for j in 0..4u8 {
-            let i = self.b.ins().extractlane(at, j);
-            let i = self.b.ins().uextend(I64, i);
-            let off = self.b.ins().ishl_imm_u(i, 2);
-            let addr = self.b.ins().iadd(words, off);
-            // Read-only (nothing writes a texture during a draw) and movable (the index
-            // is safe by data): Cranelift loads each word next to the insert that uses it
-            // rather than keeping all sixteen words of a footprint alive.
-            let flags = MemFlagsData::trusted().with_readonly().with_can_move();
-            let w = self.b.ins().load(I32, flags, addr, 0);
-            v = Some(match v {
-                None => self.b.ins().scalar_to_vector(I32X4, w),
-                Some(v) => self.b.ins().insertlane(v, w, j),
-            });
-        }
-        v.expect("four lanes")
+    /// Texel `k` of lane `lane` of a footprint as a vector of its four components
+    /// (`f32x4`, component order): its word, read at the index `at` holds for the lane,
+    /// spread a byte a word by `spread` (`x86_pshufb`, which also puts the components in
+    /// order) and scaled as `unorm8` (`1/255`).
+    fn texel(&mut self, words: Value, at: Value, lane: u8, spread: Value, scale: Value) -> Value {
+        let i = self.b.ins().extractlane(at, lane);
+        let i = self.b.ins().uextend(I64, i);
+        let off = self.b.ins().ishl_imm_u(i, 2);
+        let addr = self.b.ins().iadd(words, off);
+        // Read-only (nothing writes a texture during a draw) and movable (the index is
+        // safe by data): each word is loaded next to its use.
+        let flags = MemFlagsData::trusted().with_readonly();
+        let w = self.b.ins().load(I32, flags, addr, 0);
+        let v = self.b.ins().scalar_to_vector(I32X4, w);
+        let v = self.b.ins().bitcast(I8X16, le(), v);
+        let bytes = self.b.ins().x86_pshufb(v, spread);
+        let bytes = self.b.ins().bitcast(I32X4, le(), bytes);
+        let v = self.b.ins().fcvt_from_sint(F32X4, bytes);
+        self.b.ins().fmul(v, scale)
     }
 
-    /// The bilinear footprints of the quad at `level` (an `i32` scalar), with the lanes
-    /// that need the interpreter (an `i32x4` mask).
-    fn footprint(&mut self, s: Value, t: Value, level: Value) -> (Footprint, Value) {
+    /// Level `level`'s (an `i32` scalar) first word, words per row, width and height
+    /// (`i32` scalars).
+    fn level_place(&mut self, level: Value) -> [Value; 4] {
         let l = self.b.ins().uextend(I64, level);
         let l = self.b.ins().imul_imm_s(l, at::LEVEL_BYTES);
         let entry = self.b.ins().iadd(self.desc, l);
-        let mem = Self::mem();
-        let first = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_FIRST);
-        let row = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_ROW);
-        let width = self.b.ins().load(I32, mem, entry, at::LEVELS + at::L_WIDTH);
-        let height = self
-            .b
-            .ins()
-            .load(I32, mem, entry, at::LEVELS + at::L_HEIGHT);
-        let (x0, x1, wx, bad_x) = self.axis(self.key.wrap[0], s, width);
-        let (y0, y1, wy, bad_y) = self.axis(self.key.wrap[1], t, height);
+        [at::L_FIRST, at::L_ROW, at::L_WIDTH, at::L_HEIGHT].map(|field| {
+            self.b
+                .ins()
+                .load(I32, Self::mem(), entry, at::LEVELS + field)
+        })
+    }
+
+    /// The bilinear footprints of the quad at `level` (an `i32` scalar) wrapped by `wrap`,
+    /// with the lanes that need the interpreter (an `i32x4` mask).
+    fn footprint(
+        &mut self,
+        wrap: [AxisWrap; 2],
+        s: Value,
+        t: Value,
+        level: Value,
+    ) -> (Footprint, Value) {
+        let [first, row, width, height] = self.level_place(level);
+        let (x0, x1, wx, bad_x) = self.axis(wrap[0], s, width);
+        let (y0, y1, wy, bad_y) = self.axis(wrap[1], t, height);
         let mut bad = self.b.ins().bor(bad_x, bad_y);
         // Only a footprint that wraps can put two of its tiles in one slot of softpipe's
         // cache (the other wraps' footprints are of neighbouring texels).
-        if self.key.wrap.contains(&AxisWrap::RepeatPot) {
+        if wrap.contains(&AxisWrap::RepeatPot) {
             bad = self.with_aliases(bad, [x0, x1], [y0, y1]);
         }
         let row_v = self.b.ins().splat(I32X4, row);
@@ -442,30 +454,62 @@ impl QuadSampler<'_, '_> {
         (Footprint { at, wx, wy }, bad)
     }
 
-    /// The bilinear samples of a footprint, four `f32x4` channels.
+    /// The bilinear samples of a footprint, four `f32x4` channels. Each lane blends its
+    /// texels as vectors of their components (the `lerp_2d` of each component, with the
+    /// lane's weights in every element), and the lanes' results are transposed into
+    /// channels.
     fn bilinear(&mut self, f: &Footprint) -> [Value; 4] {
-        let words = self.load(self.ptr, at::WORDS);
-        let texels = f.at.map(|i| self.gather(words, i));
-        let byte = self.b.splat_word(0xff);
-        let scale = self.fsplat(1.0 / 255.0);
-        self.key.shifts.map(|shift| {
-            let [t00, t10, t01, t11] = texels.map(|texel| {
-                // The component's byte: shifted down (unless it is the lowest) and
-                // masked (unless it is the highest).
-                let v = match shift {
-                    0 => texel,
-                    n => self.b.ins().ushr_imm_u(texel, i64::from(n)),
-                };
-                let v = match shift {
-                    24 => v,
-                    _ => self.b.ins().band(v, byte),
-                };
-                let v = self.b.ins().fcvt_from_sint(F32X4, v);
-                self.b.ins().fmul(v, scale)
+        let (words, spread, scale) = self.texel_constants();
+        let lanes: [Value; 4] = std::array::from_fn(|j| {
+            let j = j as u8;
+            let [t00, t10, t01, t11] = f.at.map(|at| self.texel(words, at, j, spread, scale));
+            let [wx, wy] = [f.wx, f.wy].map(|w| {
+                let w = self.b.lanes(w, [j; 4]);
+                self.b.f(w)
             });
-            let row0 = self.lerp(f.wx, t00, t10);
-            let row1 = self.lerp(f.wx, t01, t11);
-            self.lerp(f.wy, row0, row1)
+            let row0 = self.lerp(wx, t00, t10);
+            let row1 = self.lerp(wx, t01, t11);
+            self.lerp(wy, row0, row1)
+        });
+        self.channels(lanes)
+    }
+
+    /// What [`QuadSampler::texel`] reads with: the texture's words (a pointer), the byte
+    /// spread of the texels' byte order and the `unorm8` scale.
+    fn texel_constants(&mut self) -> (Value, Value, Value) {
+        let words = self.load(self.ptr, at::WORDS);
+        // Byte `shift / 8` of the word into the low byte of word c, zeros above.
+        let mut mask = [0x80u8; 16];
+        for (c, &shift) in self.key.shifts.iter().enumerate() {
+            mask[4 * c] = shift / 8;
+        }
+        let mask = self
+            .b
+            .func
+            .dfg
+            .constants
+            .insert(ConstantData::from(mask.to_vec()));
+        let spread = self.b.ins().vconst(I8X16, mask);
+        let scale = self.fsplat(1.0 / 255.0);
+        (words, spread, scale)
+    }
+
+    /// Four lanes' vectors of their components as four channels (`f32x4`) of the lanes.
+    fn channels(&mut self, [l0, l1, l2, l3]: [Value; 4]) -> [Value; 4] {
+        // Interleave pairs of lanes, then pairs of those.
+        let lo01 = shuffle_words(self.b, l0, l1, [0, 4, 1, 5]);
+        let lo23 = shuffle_words(self.b, l2, l3, [0, 4, 1, 5]);
+        let hi01 = shuffle_words(self.b, l0, l1, [2, 6, 3, 7]);
+        let hi23 = shuffle_words(self.b, l2, l3, [2, 6, 3, 7]);
+        [
+            (lo01, lo23, [0, 1, 4, 5]),
+            (lo01, lo23, [2, 3, 6, 7]),
+            (hi01, hi23, [0, 1, 4, 5]),
+            (hi01, hi23, [2, 3, 6, 7]),
+        ]
+        .map(|(x, y, order)| {
+            let c = shuffle_words(self.b, x, y, order);
+            self.b.f(c)
         })
     }
 
@@ -476,14 +520,62 @@ impl QuadSampler<'_, '_> {
         self.b.ins().fadd(a, p)
     }
 
-    /// The quad's results, four channels as words (one branch to the fallback, before
-    /// any texel is read).
+    /// The quad's results, four channels as words (for a sampling kernel, one branch to
+    /// the fallback before any texel is read).
     pub fn quad(&mut self, s: Value, t: Value, lod: Value) -> [Value; 4] {
+        match self.key.filter {
+            Some(filter) => self.filtered(filter, s, t, lod),
+            None => self.fetch(s, t, lod),
+        }
+    }
+
+    /// A texel fetch's results at integer coordinates `s`, `t` (`i32x4`) and, for TXF, the
+    /// LOD of lane 0 of `lod`: the level `clamp(lod₀ + first, first, last)` (in 64 bits,
+    /// `first ≤ last`), the coordinates clamped into it, so every read is inside.
+    fn fetch(&mut self, s: Value, t: Value, lod: Value) -> [Value; 4] {
+        let first = self.load(I32, at::FIRST_LEVEL);
+        let level = match self.key.lod {
+            Lod::Fetch => {
+                let last = self.load(I32, at::LAST_LEVEL);
+                let l0 = self.b.ins().extractlane(lod, 0);
+                let l0 = self.b.ins().sextend(I64, l0);
+                let (first, last) = (
+                    self.b.ins().uextend(I64, first),
+                    self.b.ins().uextend(I64, last),
+                );
+                let sum = self.b.ins().iadd(l0, first);
+                let above = self.b.ins().smax(sum, first);
+                let level = self.b.ins().smin(above, last);
+                self.b.ins().ireduce(I32, level)
+            }
+            _ => first,
+        };
+        let [start, row, width, height] = self.level_place(level);
+        let zero = self.b.splat_word(0);
+        let [x, y] = [(s, width), (t, height)].map(|(c, size)| {
+            let last = self.b.ins().iadd_imm_s(size, -1);
+            let last = self.b.ins().splat(I32X4, last);
+            let above = self.b.ins().smax(c, zero);
+            self.b.ins().smin(above, last)
+        });
+        let row = self.b.ins().splat(I32X4, row);
+        let start = self.b.ins().splat(I32X4, start);
+        let rows = self.b.ins().imul(y, row);
+        let rows = self.b.ins().iadd(rows, start);
+        let at = self.b.ins().iadd(rows, x);
+        let (words, spread, scale) = self.texel_constants();
+        let lanes = std::array::from_fn(|j| self.texel(words, at, j as u8, spread, scale));
+        self.channels(lanes).map(|c| self.b.w(c))
+    }
+
+    /// A sampling kernel's results, filtered as `filter` says, four channels as words (one
+    /// branch to the fallback, before any texel is read).
+    fn filtered(&mut self, filter: Filtering, s: Value, t: Value, lod: Value) -> [Value; 4] {
         let lods = self.lods(self.key.lod, s, t, lod);
-        let (lo, hi, w, bad_levels) = self.levels(lods);
+        let (lo, hi, w, bad_levels) = self.levels(filter.rule, lods);
         // The levels first: the footprints read their descriptions.
         self.unless(bad_levels);
-        let (a, bad_a) = self.footprint(s, t, lo);
+        let (a, bad_a) = self.footprint(filter.wrap, s, t, lo);
         // Where every lane's weight is 0, `lerp(0, a, b) = a + 0·(b − a)` is `a` (texels
         // are finite and not −0), so the second level is not read.
         let zero = self.fsplat(0.0);
@@ -507,7 +599,7 @@ impl QuadSampler<'_, '_> {
         self.b.ins().jump(done, &args);
         self.b.switch_to_block(pair);
         self.b.seal_block(pair);
-        let (b, bad_b) = self.footprint(s, t, hi);
+        let (b, bad_b) = self.footprint(filter.wrap, s, t, hi);
         let bad = self.b.ins().bor(bad_a, bad_b);
         let bad = self.b.any(bad);
         self.unless(bad);
