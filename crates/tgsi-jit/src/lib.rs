@@ -106,7 +106,7 @@ pub struct JitProgram {
     /// ([`tgsi_exec::unblended::Unblended::full_waves_only`]); the interpreter runs the others.
     full_waves_only: bool,
     /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
-    kernel_textures: Vec<(usize, tgsi_exec::texture::DirectLod)>,
+    kernel_textures: Vec<sampler::KernelTexture>,
     /// Programs counted by sites (`support::counts_sites`): the instructions each site
     /// stands for; empty for the others.
     sites: Vec<u32>,
@@ -432,11 +432,18 @@ impl JitProgram {
         };
         // The bindings of the texture instructions a kernel may sample, described for it:
         // for the code by place (null: the host samples), for the host by instruction.
-        let descs: Vec<Option<Rc<sampler::TexDesc>>> = self
-            .kernel_textures
-            .iter()
-            .map(|&(pc, how)| sampler::describe(m.direct_texture(&self.program, pc, env)?, how))
-            .collect();
+        // Instructions of the same operands share their description.
+        let mut descs: Vec<Option<Rc<sampler::TexDesc>>> =
+            Vec::with_capacity(self.kernel_textures.len());
+        for k in &self.kernel_textures {
+            let desc = match k.same_as.and_then(|i| descs.get(i)) {
+                Some(same) => same.clone(),
+                None => m
+                    .direct_texture(&self.program, k.pc, env)
+                    .and_then(|direct| sampler::describe(direct, k.how)),
+            };
+            descs.push(desc);
+        }
         let kernels: Vec<*const sampler::TexDesc> = descs
             .iter()
             .map(|d| {
@@ -449,7 +456,7 @@ impl JitProgram {
             .kernel_textures
             .iter()
             .zip(descs)
-            .filter_map(|(&(pc, _), d)| Some((pc, d?)))
+            .filter_map(|(k, d)| Some((k.pc, d?)))
             .collect();
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
         let mut host = Host {

@@ -132,11 +132,35 @@ pub(crate) fn kernel_lod(program: &Program, inst: &Inst) -> Option<Lod> {
     (!op.sample_family() && (frag || !quad)).then_some(lod)
 }
 
-/// The texture instructions of `program` a kernel may sample, with their LODs.
-pub(crate) fn kernel_instructions(program: &Program) -> Vec<(usize, Lod)> {
-    (0..program.insts.len())
-        .filter_map(|pc| Some((pc, kernel_lod(program, &program.insts[pc])?)))
-        .collect()
+/// A texture instruction a kernel may sample ([`kernel_instructions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KernelTexture {
+    /// Its place in the program.
+    pub pc: usize,
+    /// How it gets its LOD.
+    pub how: Lod,
+    /// An earlier entry of the list with the same sampler and view operands and LOD kind,
+    /// which any bindings describe as they describe this one.
+    pub same_as: Option<usize>,
+}
+
+/// The texture instructions of `program` a kernel may sample, in order.
+pub(crate) fn kernel_instructions(program: &Program) -> Vec<KernelTexture> {
+    let mut list: Vec<KernelTexture> = Vec::new();
+    for (pc, inst) in program.insts.iter().enumerate() {
+        let Some(how) = kernel_lod(program, inst) else {
+            continue;
+        };
+        let slots = |pc: usize| {
+            let tex = program.insts[pc].tex.as_deref()?;
+            Some((tex.sampler, tex.view))
+        };
+        let same_as = list
+            .iter()
+            .position(|k| k.how == how && slots(k.pc) == slots(pc));
+        list.push(KernelTexture { pc, how, same_as });
+    }
+    list
 }
 
 /// The description of a bound instruction sampled with LODs `how`, if it is of the
@@ -663,5 +687,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Instructions with the same sampler and view operands and LOD kind share a
+    /// description: the second TEX of SAMP[0] and the second TXF of SAMP[1], not the TEX of
+    /// SAMP[1] or the TXL of SAMP[0].
+    #[test]
+    fn instructions_of_the_same_operands_share_their_description() {
+        let text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n\
+            DCL SAMP[0]\nDCL SAMP[1]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[1], 2D, FLOAT\n\
+            DCL TEMP[0]\n\
+            0: TEX TEMP[0], IN[0], SAMP[0], 2D\n\
+            1: TEX TEMP[0], TEMP[0], SAMP[1], 2D\n\
+            2: TXL TEMP[0], TEMP[0], SAMP[0], 2D\n\
+            3: TEX TEMP[0], TEMP[0], SAMP[0], 2D\n\
+            4: SAMPLE TEMP[0], TEMP[0], SVIEW[1], SAMP[0]\n\
+            5: TXF TEMP[0], TEMP[0], SAMP[1], 2D\n\
+            6: TXF TEMP[0], TEMP[0], SAMP[1], 2D\n\
+            7: MOV OUT[0], TEMP[0]\n\
+            8: END\n";
+        let program = Program::compile(&tgsi::parse(text).expect("parses")).expect("compiles");
+        let list = kernel_instructions(&program);
+        let got: Vec<(usize, Option<usize>)> = list.iter().map(|k| (k.pc, k.same_as)).collect();
+        // The SAMPLE family has no kernel.
+        assert_eq!(
+            got,
+            [
+                (0, None),
+                (1, None),
+                (2, None),
+                (3, Some(0)),
+                (5, None),
+                (6, Some(4))
+            ]
+        );
     }
 }

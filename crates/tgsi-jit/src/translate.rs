@@ -319,7 +319,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             unchanging: memory::unchanging_loads(program),
             kernel_pcs: crate::sampler::kernel_instructions(program)
                 .into_iter()
-                .map(|(pc, _)| pc)
+                .map(|k| k.pc)
                 .collect(),
             kernel_io,
         };
