@@ -245,7 +245,15 @@ pub(crate) fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetI
     )?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
-    set(&mut flags, "enable_verifier", "false")?;
+    // The crate's tests and debug builds check every function Cranelift is given (an
+    // ill-typed one may otherwise miscompile or panic in lowering); release builds do not
+    // pay for it.
+    let verify = cfg!(any(test, debug_assertions));
+    set(
+        &mut flags,
+        "enable_verifier",
+        if verify { "true" } else { "false" },
+    )?;
     set(&mut flags, "regalloc_algorithm", regalloc)?;
     cranelift_native::builder()
         .map_err(|e| format!("this CPU is not supported by Cranelift: {e}"))?

@@ -181,6 +181,11 @@ fn jit_matches_interpreter_on_every_shader() {
     for (why, n) in &reasons {
         eprintln!("  {n:5} {why}");
     }
+    // Debug builds verify every function given to Cranelift: none may be ill-formed.
+    assert!(
+        !reasons.keys().any(|why| why.contains("Verifier")),
+        "functions the Cranelift verifier refuses: {reasons:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} of {compared} differ:\n{}",

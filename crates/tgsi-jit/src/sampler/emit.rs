@@ -62,9 +62,9 @@ impl QuadSampler<'_, '_> {
     /// `x > lo ? (x > hi ? hi : x) : lo` (vectors).
     fn clampf(&mut self, x: Value, lo: Value, hi: Value) -> Value {
         let above_hi = self.b.ins().fcmp(FloatCC::GreaterThan, x, hi);
-        let capped = self.b.ins().bitselect(above_hi, hi, x);
+        let capped = self.pick(above_hi, hi, x);
         let above_lo = self.b.ins().fcmp(FloatCC::GreaterThan, x, lo);
-        self.b.ins().bitselect(above_lo, capped, lo)
+        self.pick(above_lo, capped, lo)
     }
 
     /// Continue in a new block unless `bad` (an `i8`), else go to the fallback.
@@ -165,11 +165,11 @@ impl QuadSampler<'_, '_> {
                 let blend = self.b.ins().icmp(IntCC::UnsignedLessThan, level0, last_v);
                 let zero_i = self.b.splat_word(0);
                 let below = self.b.ins().icmp(IntCC::SignedLessThan, level0, zero_i);
-                let single = self.b.ins().bitselect(below, first_v, last_v);
+                let single = self.pick(below, first_v, last_v);
                 (
-                    self.b.ins().bitselect(blend, level0, single),
-                    self.b.ins().bitselect(blend, level1, single),
-                    self.b.ins().bitselect(blend, frac, zero_w),
+                    self.pick(blend, level0, single),
+                    self.pick(blend, level1, single),
+                    self.pick(blend, frac, zero_w),
                 )
             }
             LevelRule::Linear => {
@@ -178,13 +178,13 @@ impl QuadSampler<'_, '_> {
                     .b
                     .ins()
                     .icmp(IntCC::SignedGreaterThanOrEqual, level0, last_v);
-                let lo = self.b.ins().bitselect(top, last_v, level0);
-                let hi = self.b.ins().bitselect(top, last_v, level1);
+                let lo = self.pick(top, last_v, level0);
+                let hi = self.pick(top, last_v, level1);
                 let single = self.b.ins().bor(magnify, top);
                 (
-                    self.b.ins().bitselect(magnify, first_v, lo),
-                    self.b.ins().bitselect(magnify, first_v, hi),
-                    self.b.ins().bitselect(single, zero_w, frac),
+                    self.pick(magnify, first_v, lo),
+                    self.pick(magnify, first_v, hi),
+                    self.pick(single, zero_w, frac),
                 )
             }
             LevelRule::First => (first_v, first_v, zero_w),
@@ -232,8 +232,14 @@ impl QuadSampler<'_, '_> {
         (f, self.b.ins().x86_cvtt2dq(I32X4, f))
     }
 
-    /// `c ? x : y` on lanes, `c` an `i32x4` mask.
+    /// `c ? x : y` on lanes, `c` a lane mask (`i32x4`) and `x`, `y` of one type (the mask
+    /// taken as that type).
     fn pick(&mut self, c: Value, x: Value, y: Value) -> Value {
+        let ty = self.b.func.dfg.value_type(x);
+        let c = match self.b.func.dfg.value_type(c) == ty {
+            true => c,
+            false => self.b.ins().bitcast(ty, le(), c),
+        };
         self.b.ins().bitselect(c, x, y)
     }
 
@@ -387,22 +393,24 @@ impl QuadSampler<'_, '_> {
         self.b.block_params(join)[0]
     }
 
-    /// Texel `k` of lane `lane` of a footprint as a vector of its four components
-    /// (`f32x4`, component order): its word, read at the index `at` holds for the lane,
-    /// spread a byte a word by `spread` (`x86_pshufb`, which also puts the components in
-    /// order) and scaled as `unorm8` (`1/255`).
-    fn texel(&mut self, words: Value, at: Value, lane: u8, spread: Value, scale: Value) -> Value {
+    /// The word at the index lane `lane` of `at` holds (`i32x4`), as a byte vector.
+    fn words_at(&mut self, words: Value, at: Value, lane: u8) -> Value {
         let i = self.b.ins().extractlane(at, lane);
         let i = self.b.ins().uextend(I64, i);
         let off = self.b.ins().ishl_imm_u(i, 2);
         let addr = self.b.ins().iadd(words, off);
-        // Read-only (nothing writes a texture during a draw) and movable (the index is
-        // safe by data): each word is loaded next to its use.
+        // Read-only: nothing writes a texture during a draw.
         let flags = MemFlagsData::trusted().with_readonly();
         let w = self.b.ins().load(I32, flags, addr, 0);
         let v = self.b.ins().scalar_to_vector(I32X4, w);
-        let v = self.b.ins().bitcast(I8X16, le(), v);
-        let bytes = self.b.ins().x86_pshufb(v, spread);
+        self.b.ins().bitcast(I8X16, le(), v)
+    }
+
+    /// A texel of `bytes` as a vector of its four components (`f32x4`, component order):
+    /// its bytes spread a byte a word by `spread` (`x86_pshufb`, which also puts the
+    /// components in order) and scaled as `unorm8` (`1/255`).
+    fn components(&mut self, bytes: Value, spread: Value, scale: Value) -> Value {
+        let bytes = self.b.ins().x86_pshufb(bytes, spread);
         let bytes = self.b.ins().bitcast(I32X4, le(), bytes);
         let v = self.b.ins().fcvt_from_sint(F32X4, bytes);
         self.b.ins().fmul(v, scale)
@@ -459,10 +467,14 @@ impl QuadSampler<'_, '_> {
     /// lane's weights in every element), and the lanes' results are transposed into
     /// channels.
     fn bilinear(&mut self, f: &Footprint) -> [Value; 4] {
-        let (words, spread, scale) = self.texel_constants();
+        let (spread, scale) = self.texel_constants();
+        let words = self.load(self.ptr, at::WORDS);
         let lanes: [Value; 4] = std::array::from_fn(|j| {
             let j = j as u8;
-            let [t00, t10, t01, t11] = f.at.map(|at| self.texel(words, at, j, spread, scale));
+            let [t00, t10, t01, t11] = f.at.map(|at| {
+                let word = self.words_at(words, at, j);
+                self.components(word, spread, scale)
+            });
             let [wx, wy] = [f.wx, f.wy].map(|w| {
                 let w = self.b.lanes(w, [j; 4]);
                 self.b.f(w)
@@ -474,10 +486,9 @@ impl QuadSampler<'_, '_> {
         self.channels(lanes)
     }
 
-    /// What [`QuadSampler::texel`] reads with: the texture's words (a pointer), the byte
-    /// spread of the texels' byte order and the `unorm8` scale.
-    fn texel_constants(&mut self) -> (Value, Value, Value) {
-        let words = self.load(self.ptr, at::WORDS);
+    /// What [`QuadSampler::components`] reads with: the byte spread of the texels' byte
+    /// order and the `unorm8` scale.
+    fn texel_constants(&mut self) -> (Value, Value) {
         // Byte `shift / 8` of the word into the low byte of word c, zeros above.
         let mut mask = [0x80u8; 16];
         for (c, &shift) in self.key.shifts.iter().enumerate() {
@@ -491,7 +502,7 @@ impl QuadSampler<'_, '_> {
             .insert(ConstantData::from(mask.to_vec()));
         let spread = self.b.ins().vconst(I8X16, mask);
         let scale = self.fsplat(1.0 / 255.0);
-        (words, spread, scale)
+        (spread, scale)
     }
 
     /// Four lanes' vectors of their components as four channels (`f32x4`) of the lanes.
@@ -563,8 +574,12 @@ impl QuadSampler<'_, '_> {
         let rows = self.b.ins().imul(y, row);
         let rows = self.b.ins().iadd(rows, start);
         let at = self.b.ins().iadd(rows, x);
-        let (words, spread, scale) = self.texel_constants();
-        let lanes = std::array::from_fn(|j| self.texel(words, at, j as u8, spread, scale));
+        let (spread, scale) = self.texel_constants();
+        let words = self.load(self.ptr, at::WORDS);
+        let lanes = std::array::from_fn(|j| {
+            let word = self.words_at(words, at, j as u8);
+            self.components(word, spread, scale)
+        });
         self.channels(lanes).map(|c| self.b.w(c))
     }
 
