@@ -399,8 +399,10 @@ impl QuadSampler<'_, '_> {
         let i = self.b.ins().uextend(I64, i);
         let off = self.b.ins().ishl_imm_u(i, 2);
         let addr = self.b.ins().iadd(words, off);
-        // Read-only: nothing writes a texture during a draw.
-        let flags = MemFlagsData::trusted().with_readonly();
+        // Read-only (nothing writes a texture during a draw) and movable (the index is
+        // inside the words by data): Cranelift loads each word next to its use rather than
+        // keeping the words of all the lanes' footprints alive.
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
         let w = self.b.ins().load(I32, flags, addr, 0);
         let v = self.b.ins().scalar_to_vector(I32X4, w);
         self.b.ins().bitcast(I8X16, le(), v)
