@@ -1046,12 +1046,19 @@ impl<'a, 'b> Translator<'a, 'b> {
                     return vars.iter().map(|&v| self.b.use_var(v)).collect();
                 }
                 let base = self.files[f];
+                // Nothing writes inputs and system values during a call (they are not
+                // writable: `Program::compile`), so their loads are free to move: each is
+                // placed by its use rather than where the instruction reading it stands
+                // (where a long program's loads of many inputs would all come first and
+                // stay live across it).
+                let flags = match file {
+                    RegFile::Input | RegFile::SystemValue => {
+                        mem_flags().with_readonly().with_can_move()
+                    }
+                    _ => mem_flags(),
+                };
                 (0..self.g)
-                    .map(|k| {
-                        self.b
-                            .ins()
-                            .load(I32X4, mem_flags(), base, Self::offset(i, c, k))
-                    })
+                    .map(|k| self.b.ins().load(I32X4, flags, base, Self::offset(i, c, k)))
                     .collect()
             }
         }
