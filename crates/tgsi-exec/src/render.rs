@@ -18,6 +18,9 @@ use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
 use crate::resource::Resources;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Mutex;
 use tgsi::{CoordOrigin, PixelCenter, Processor, Semantic};
 
 /// Largest accepted width or height.
@@ -51,7 +54,8 @@ pub struct RenderOptions {
     pub clear: [f32; 4],
     /// Which output to collect: the one with semantic `COLOR[color]`.
     pub color: u32,
-    /// Worker threads (0: as many as the machine has).
+    /// Worker threads (0: as many as the machine has); each renders the next row of waves
+    /// not yet taken.
     pub threads: usize,
     /// Instruction budget of each wave run.
     pub budget: u64,
@@ -155,22 +159,30 @@ pub fn render_fragment_into(
         n => n,
     }
     .clamp(1, wave_rows);
-    let rows_per = wave_rows.div_ceil(threads);
-    let band = rows_per * WAVE_HEIGHT * w;
+    // Each worker takes the next wave row not yet taken: rows differ in cost with the
+    // picture (a ray tracer's spheres against its sky), and fixed bands would leave a worker
+    // idle while another finishes the expensive half.
+    let next_rows = Mutex::new(pixels.chunks_mut(WAVE_HEIGHT * w).enumerate());
+    let failed = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let workers: Vec<_> = pixels
-            .chunks_mut(band)
-            .enumerate()
-            .map(|(t, chunk)| {
-                scope.spawn(move || {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
                     let mut m = Machine::<WAVE>::new(program);
                     set_gradients(program, &mut m);
                     setup_inputs(program, opts, &mut m);
-                    for (r, rows) in chunk.chunks_mut(WAVE_HEIGHT * w).enumerate() {
-                        let wave_row = t * rows_per + r;
-                        render_wave_row(engine, opts, output, &mut m, wave_row, rows)?;
+                    while !failed.load(Relaxed) {
+                        let next = next_rows.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some((wave_row, rows)) = next else {
+                            break;
+                        };
+                        let done = render_wave_row(engine, opts, output, &mut m, wave_row, rows);
+                        if done.is_err() {
+                            failed.store(true, Relaxed);
+                        }
+                        done?;
                         if let Some(p) = &opts.progress {
-                            p.fetch_add(rows.len() / w, std::sync::atomic::Ordering::Relaxed);
+                            p.fetch_add(rows.len() / w, Relaxed);
                         }
                     }
                     Ok(())

@@ -527,3 +527,49 @@ IMM[0] UINT32 {1, 0, 0, 0}
     assert_eq!(program.dead_loop_tail(5), None, "a switch on the way");
     assert_eq!(program.dead_loop_tail(12), None, "a call on the way");
 }
+
+/// Rows of waves are shared among the workers as they free up: the image is the same bits
+/// on 1, 2, 3 and 5 threads for a shader whose cost grows down the image (a loop running
+/// y times), and an endless loop stops every worker with the budget error.
+#[test]
+fn threads_share_the_rows_of_waves() {
+    let text = "FRAG\nDCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+        IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}\n\
+        0: MOV TEMP[0], IMM[0].xxxx\n\
+        1: BGNLOOP :4\n\
+        2:   SGE TEMP[1].x, TEMP[0].xxxx, IN[0].yyyy\n\
+        3:   IF TEMP[1].xxxx :5\n\
+        4:     BRK\n\
+        5:   ENDIF\n\
+        6:   ADD TEMP[0], TEMP[0], IMM[0].yyyy\n\
+        7: ENDLOOP :1\n\
+        8: MUL OUT[0], TEMP[0], IN[0].xyxy\n\
+        9: END\n";
+    let program = compile(text);
+    let render = |threads| {
+        let opts = RenderOptions {
+            width: 37,
+            height: 53,
+            threads,
+            ..Default::default()
+        };
+        render_fragment(&program, &opts).expect("renders")
+    };
+    let bits = |img: &tgsi_exec::Image| -> Vec<[u32; 4]> {
+        img.pixels.iter().map(|p| p.map(f32::to_bits)).collect()
+    };
+    let one = render(1);
+    for threads in [2, 3, 5] {
+        assert!(bits(&render(threads)) == bits(&one), "{threads} threads");
+    }
+    let endless = compile("FRAG\nDCL OUT[0], COLOR\n  0: BGNLOOP :1\n  1: ENDLOOP :0\n  2: END\n");
+    let opts = RenderOptions {
+        width: 64,
+        height: 64,
+        threads: 3,
+        budget: 10_000,
+        ..Default::default()
+    };
+    let err = render_fragment(&endless, &opts).unwrap_err();
+    assert!(matches!(err, ExecError::Budget { .. }), "{err}");
+}
