@@ -236,9 +236,10 @@ impl QuadSampler<'_, '_> {
     /// taken as that type).
     fn pick(&mut self, c: Value, x: Value, y: Value) -> Value {
         let ty = self.b.func.dfg.value_type(x);
-        let c = match self.b.func.dfg.value_type(c) == ty {
-            true => c,
-            false => self.b.ins().bitcast(ty, le(), c),
+        let c = if self.b.func.dfg.value_type(c) == ty {
+            c
+        } else {
+            self.b.ins().bitcast(ty, le(), c)
         };
         self.b.ins().bitselect(c, x, y)
     }
@@ -394,7 +395,7 @@ impl QuadSampler<'_, '_> {
     }
 
     /// The word at the index lane `lane` of `at` holds (`i32x4`), as a byte vector.
-    fn words_at(&mut self, words: Value, at: Value, lane: u8) -> Value {
+    fn word_at(&mut self, words: Value, at: Value, lane: u8) -> Value {
         let i = self.b.ins().extractlane(at, lane);
         let i = self.b.ins().uextend(I64, i);
         let off = self.b.ins().ishl_imm_u(i, 2);
@@ -456,7 +457,7 @@ impl QuadSampler<'_, '_> {
         let r1 = self.b.ins().imul(y1, row_v);
         let r1 = self.b.ins().iadd(r1, first_v);
         // Lanes that fall back read word 0: every index is inside the words by data, not
-        // only behind the branch to the fallback, so the gathers may move (see `gather`).
+        // only behind the branch to the fallback, so the loads may move (see `word_at`).
         let at = [(r0, x0), (r0, x1), (r1, x0), (r1, x1)].map(|(r, x)| {
             let i = self.b.ins().iadd(r, x);
             self.b.ins().band_not(i, bad)
@@ -474,7 +475,7 @@ impl QuadSampler<'_, '_> {
         let lanes: [Value; 4] = std::array::from_fn(|j| {
             let j = j as u8;
             let [t00, t10, t01, t11] = f.at.map(|at| {
-                let word = self.words_at(words, at, j);
+                let word = self.word_at(words, at, j);
                 self.components(word, spread, scale)
             });
             let [wx, wy] = [f.wx, f.wy].map(|w| {
@@ -579,7 +580,7 @@ impl QuadSampler<'_, '_> {
         let (spread, scale) = self.texel_constants();
         let words = self.load(self.ptr, at::WORDS);
         let lanes = std::array::from_fn(|j| {
-            let word = self.words_at(words, at, j as u8);
+            let word = self.word_at(words, at, j as u8);
             self.components(word, spread, scale)
         });
         self.channels(lanes).map(|c| self.b.w(c))
