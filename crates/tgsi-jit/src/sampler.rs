@@ -263,7 +263,11 @@ fn kernel(key: Key) -> Option<Kernel> {
     if let Some(&(_, k)) = kernels.iter().find(|(k, _)| *k == key) {
         return k;
     }
-    let k = build_kernel(key).ok();
+    let k = build_kernel(key);
+    // Debug builds verify the kernels: an ill-formed one is a bug, not a reason to sample
+    // on the host.
+    debug_assert!(!k.as_ref().is_err_and(|e| e.contains("Verifier")), "{k:?}");
+    let k = k.ok();
     kernels.push((key, k));
     k
 }
