@@ -47,6 +47,7 @@ use crate::engine::{Interpreter, WaveEngine, HALF_WAVE, WAVE};
 use crate::machine::{Env, ExecError, Machine, Stop, DEFAULT_BUDGET};
 use crate::resource::{Resources, Storage, NO_RESOURCES};
 use crate::wave_width::order_dependence;
+use crate::workers;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use tgsi::{Processor, PropertyName, Semantic};
@@ -241,31 +242,28 @@ impl Dispatch<'_> {
             let failed = AtomicBool::new(false);
             let error: Mutex<Option<ExecError>> = Mutex::new(None);
             let executed = AtomicU64::new(0);
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(|| {
-                        let mut worker = dispatch.worker::<N>();
-                        while !failed.load(Ordering::Relaxed) {
-                            let g = next.fetch_add(1, Ordering::Relaxed);
-                            if g >= groups {
-                                break;
-                            }
-                            match worker.run_group(dispatch, waves, g) {
-                                Ok(n) => {
-                                    executed.fetch_add(n, Ordering::Relaxed);
-                                }
-                                Err(e) => {
-                                    failed.store(true, Ordering::Relaxed);
-                                    if let Ok(mut slot) = error.lock() {
-                                        slot.get_or_insert(e);
-                                    }
-                                    break;
-                                }
-                            }
+            workers::run(threads, || {
+                let mut worker = dispatch.worker::<N>();
+                while !failed.load(Ordering::Relaxed) {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= groups {
+                        break;
+                    }
+                    match worker.run_group(dispatch, waves, g) {
+                        Ok(n) => {
+                            executed.fetch_add(n, Ordering::Relaxed);
                         }
-                    });
+                        Err(e) => {
+                            failed.store(true, Ordering::Relaxed);
+                            if let Ok(mut slot) = error.lock() {
+                                slot.get_or_insert(e);
+                            }
+                            break;
+                        }
+                    }
                 }
-            });
+                Ok(())
+            })?;
             if let Some(e) = error.into_inner().ok().flatten() {
                 return Err(e);
             }

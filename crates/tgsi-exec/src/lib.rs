@@ -112,6 +112,7 @@ pub mod texture;
 pub mod unblended;
 pub mod vertex;
 pub mod wave_width;
+mod workers;
 
 pub use compile::{CompileError, Program};
 pub use compute::{run_compute, run_compute_with, ComputeOptions, ComputeStats};

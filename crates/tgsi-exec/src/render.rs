@@ -18,6 +18,7 @@ use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
 use crate::resource::Resources;
+use crate::workers;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
@@ -164,35 +165,25 @@ pub fn render_fragment_into(
     // idle while another finishes the expensive half.
     let next_rows = Mutex::new(pixels.chunks_mut(WAVE_HEIGHT * w).enumerate());
     let failed = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut m = Machine::<WAVE>::new(program);
-                    set_gradients(program, &mut m);
-                    setup_inputs(program, opts, &mut m);
-                    while !failed.load(Relaxed) {
-                        let next = next_rows.lock().unwrap_or_else(|e| e.into_inner()).next();
-                        let Some((wave_row, rows)) = next else {
-                            break;
-                        };
-                        let done = render_wave_row(engine, opts, output, &mut m, wave_row, rows);
-                        if done.is_err() {
-                            failed.store(true, Relaxed);
-                        }
-                        done?;
-                        if let Some(p) = &opts.progress {
-                            p.fetch_add(rows.len() / w, Relaxed);
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        workers.into_iter().try_for_each(|j| {
-            j.join()
-                .unwrap_or_else(|_| Err(ExecError::Setup("worker panicked".into())))
-        })
+    workers::run(threads, || {
+        let mut m = Machine::<WAVE>::new(program);
+        set_gradients(program, &mut m);
+        setup_inputs(program, opts, &mut m);
+        while !failed.load(Relaxed) {
+            let next = next_rows.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((wave_row, rows)) = next else {
+                break;
+            };
+            let done = render_wave_row(engine, opts, output, &mut m, wave_row, rows);
+            if done.is_err() {
+                failed.store(true, Relaxed);
+            }
+            done?;
+            if let Some(p) = &opts.progress {
+                p.fetch_add(rows.len() / w, Relaxed);
+            }
+        }
+        Ok(())
     })?;
     image.width = opts.width;
     image.height = opts.height;
