@@ -348,6 +348,16 @@ mod tests {
     };
     use tgsi_exec::texture::{execute_prepared, Direct, DirectOp, Prepared, TexRequest};
 
+    /// A xorshift generator from `seed` (not 0).
+    fn xorshift(mut x: u32) -> impl FnMut() -> u32 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        }
+    }
+
     /// A 2-D texture of `format` with every level, bytes from `seed`.
     fn texture(format: &str, w: u32, h: u32, seed: u32) -> Arc<Resource> {
         let levels = 32 - w.max(h).leading_zeros();
@@ -454,13 +464,7 @@ mod tests {
     /// the texture (NaN, infinities, tiny negatives); and the kernels take most quads.
     #[test]
     fn kernels_give_the_interpreters_words() {
-        let mut x = 0x2545_f491u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift(0x2545_f491);
         let (mut taken, mut total, mut bindings) = (0u32, 0u32, 0u32);
         let textures = [
             ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64),
@@ -626,13 +630,7 @@ mod tests {
     /// inside, around and far outside the levels.
     #[test]
     fn fetch_kernels_give_the_interpreters_words() {
-        let mut x = 0x6a09_e667u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift(0x6a09_e667);
         let textures = [
             ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64),
             ("PIPE_FORMAT_B8G8R8A8_UNORM", 256, 64),

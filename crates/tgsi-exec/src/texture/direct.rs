@@ -412,19 +412,47 @@ mod tests {
     use super::*;
     use crate::resource::{Filter, MipFilter, Swizzle, Wrap};
 
+    /// A xorshift generator from `seed` (not 0).
+    fn xorshift(mut x: u32) -> impl FnMut() -> u32 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        }
+    }
+
+    /// `execute_prepared`'s words for `opcode` on a 2-D `view` with `sampler` and the
+    /// quad's sources `srcs`, channel-major as [`Direct::quad`] gives them.
+    fn general_words(
+        opcode: Opcode,
+        (view, sampler): (&SamplerView, &SamplerState),
+        srcs: &[[[u32; 4]; 4]],
+        implicit_lod: bool,
+        sview_swizzle: [u8; 4],
+    ) -> [[u32; 4]; 4] {
+        let req = TexRequest {
+            opcode,
+            target: TextureTarget::Tex2D,
+            srcs,
+            offsets: [0; 3],
+            view: Some(view),
+            sampler: Some(sampler),
+            seamless_cube_map: false,
+            implicit_lod,
+            sview_swizzle,
+        };
+        let want = execute_prepared(&req, &mut Prepared::default());
+        std::array::from_fn(|c| std::array::from_fn(|j| want[j][c]))
+    }
+
     /// Every quad the direct path takes gives `execute_prepared`'s words: each opcode, wrap
     /// mode, mip filter, view swizzle and SVIEW swizzle, with implicit, biased and explicit
     /// LODs per lane (the same level or not), at coordinates inside, around and far outside
     /// the texture; and it takes most of them.
     #[test]
     fn direct_quads_equal_the_general_path() {
-        let mut x = 0x9e37_79b9u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9);
         let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
         let opcodes = [
             Opcode::TEX,
@@ -498,20 +526,8 @@ mod tests {
                                     srcs[src][j][c] = lod[j].to_bits();
                                 }
                             }
-                            let req = TexRequest {
-                                opcode,
-                                target: TextureTarget::Tex2D,
-                                srcs: &srcs,
-                                offsets: [0; 3],
-                                view: Some(&view),
-                                sampler: Some(&sampler),
-                                seamless_cube_map: false,
-                                implicit_lod: true,
-                                sview_swizzle,
-                            };
-                            let want = execute_prepared(&req, &mut Prepared::default());
-                            let want: [[u32; 4]; 4] =
-                                std::array::from_fn(|c| std::array::from_fn(|j| want[j][c]));
+                            let bound = (&view, &sampler);
+                            let want = general_words(opcode, bound, &srcs, true, sview_swizzle);
                             assert_eq!(
                                 got, want,
                                 "{format} {wrap:?} {mip:?} {opcode:?} s {s:?} t {t:?} lod {lod:?}"
@@ -530,13 +546,7 @@ mod tests {
     /// it takes them all.
     #[test]
     fn direct_fetches_equal_the_general_path() {
-        let mut x = 0x1234_5678u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = xorshift(0x1234_5678);
         let (mut taken, mut total) = (0u32, 0u32);
         for (round, (format, w, h, levels)) in [
             ("PIPE_FORMAT_R8G8B8A8_UNORM", 64, 64, 7),
@@ -585,20 +595,8 @@ mod tests {
                     taken += 1;
                     let src: [[u32; 4]; 4] =
                         std::array::from_fn(|j| [s[j] as u32, t[j] as u32, 0, lod[j] as u32]);
-                    let req = TexRequest {
-                        opcode,
-                        target: TextureTarget::Tex2D,
-                        srcs: &[src],
-                        offsets: [0; 3],
-                        view: Some(&view),
-                        sampler: Some(&sampler),
-                        seamless_cube_map: false,
-                        implicit_lod: false,
-                        sview_swizzle: [0, 1, 2, 3],
-                    };
-                    let want = execute_prepared(&req, &mut Prepared::default());
-                    let want: [[u32; 4]; 4] =
-                        std::array::from_fn(|c| std::array::from_fn(|j| want[j][c]));
+                    let bound = (&view, &sampler);
+                    let want = general_words(opcode, bound, &[src], false, [0, 1, 2, 3]);
                     assert_eq!(got, want, "{format} {opcode:?} s {s:?} t {t:?} lod {lod:?}");
                 }
             }
