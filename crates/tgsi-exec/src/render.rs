@@ -306,12 +306,11 @@ fn lanes(program: &Program, w: usize, h: usize, x0: usize, wave_row: usize) -> L
         };
         (y.to_bits(), my < h)
     });
-    let (mut xs, mut ys) = ([0u32; WAVE], [0u32; WAVE]);
-    for (l, (x, y)) in xs.iter_mut().zip(&mut ys).enumerate() {
-        // Image columns are below MAX_SIZE, so exact as i32 and as f32.
-        *x = (((x0 + LANE_DX[l]) as i32) as f32 + c).to_bits();
-        *y = rows[LANE_DY[l]].0;
-    }
+    // x = (x0 + dx) + c = x0 + (dx + c): columns are below MAX_SIZE (2^14), so every
+    // value is exact either way, and the second form is one add per lane.
+    let x0f = x0 as f32;
+    let xs = LANE_DX.map(|dx| (x0f + (dx as f32 + c)).to_bits());
+    let ys = LANE_DY.map(|dy| rows[dy].0);
     let mut helpers = 0;
     if x0 + WAVE_WIDTH > w || !rows.iter().all(|r| r.1) {
         for l in 0..WAVE {
