@@ -24,7 +24,7 @@ use super::texel::{Texel, View};
 pub const TILE: u32 = 32;
 /// Slots of the direct-mapped cache.
 pub const SLOTS: u32 = 16;
-/// How far one tile row moves a tile's slot (a tile column moves it by one; see [`slot`]).
+/// How far one tile row moves a tile's slot (a tile column moves it by one; see `slot`).
 pub const ROW_WEIGHT: u32 = 9;
 /// How far one mipmap level moves a tile's slot.
 const LEVEL_WEIGHT: u32 = 7;
