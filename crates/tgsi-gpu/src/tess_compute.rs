@@ -156,7 +156,7 @@ const POINTS_PER_DISPATCH: usize = 1 << 18;
 /// the points of each patch's tessellation like
 /// `tgsi_exec::tessellation::EvalStage::run`, patch `k` with `PRIM_ID` `first_id + k`: per
 /// patch, per point, the declared outputs. Patches go to the GPU in dispatches of at most
-/// [`POINTS_PER_DISPATCH`] points (or one patch).
+/// `POINTS_PER_DISPATCH` points (or one patch).
 pub fn run_eval(
     gpu: &Gpu,
     shader: &tgsi::Shader,
