@@ -422,3 +422,46 @@ fn csref_cases_match_the_interpreter() {
     // matmul, fp64-dot-matrix and others run wide.
     assert!(wide >= 2, "only {wide} cases ran on the JIT");
 }
+
+/// LOADs at an address the same in every lane (immediates) read their words once for all
+/// lanes: inside, unaligned, partly past the end of a buffer or of shared memory (zeros),
+/// far past it, one to four channels; the buffers end with the interpreter's bytes, the
+/// waves running compiled.
+#[test]
+fn loads_at_one_address_for_every_lane_match_the_interpreter() {
+    let text = format!(
+        "{HEADER}IMM[0] UINT32 {{0, 3, 250, 252}}
+IMM[1] UINT32 {{253, 256, 4294967292, 4092}}
+IMM[2] UINT32 {{3, 8, 128, 0}}
+  0: LOAD TEMP[1].x, BUFFER[0], IMM[0].yyyy
+  1: LOAD TEMP[2].xy, BUFFER[0], IMM[0].zzzz
+  2: LOAD TEMP[3], BUFFER[0], IMM[0].wwww
+  3: LOAD TEMP[4].x, BUFFER[0], IMM[0].wwww
+  4: LOAD TEMP[5].yw, BUFFER[0], IMM[1].xxxx
+  5: LOAD TEMP[6].x, BUFFER[0], IMM[1].zzzz
+  6: LOAD TEMP[7].xy, MEMORY[0], IMM[1].wwww
+  7: LOAD TEMP[8].xyz, BUFFER[0], IMM[2].zzzz
+  8: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx
+  9: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].yyyy
+ 10: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[3].xxxx
+ 11: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[3].wwww
+ 12: XOR TEMP[1].y, TEMP[4].xxxx, TEMP[5].yyyy
+ 13: XOR TEMP[1].y, TEMP[1].yyyy, TEMP[5].wwww
+ 14: XOR TEMP[1].y, TEMP[1].yyyy, TEMP[6].xxxx
+ 15: XOR TEMP[1].y, TEMP[1].yyyy, TEMP[7].xxxx
+ 16: XOR TEMP[1].y, TEMP[1].yyyy, TEMP[7].yyyy
+ 17: UADD TEMP[1].z, TEMP[8].xxxx, TEMP[8].zzzz
+ 18: UMAD TEMP[0].x, SV[0].yyyy, IMM[2].yyyy, SV[0].xxxx
+ 19: SHL TEMP[0].x, TEMP[0].xxxx, IMM[2].xxxx
+ 20: STORE BUFFER[1].xyz, TEMP[0].xxxx, TEMP[1]
+ 21: END
+"
+    );
+    let (program, jit) = compile(&text);
+    let want = dispatch(&program, None, [2, 1, 1]).expect("interpreter");
+    let got = dispatch(&program, Some(&jit), [2, 1, 1]).expect("jit");
+    assert!(want == got, "the JIT differs:\n{text}");
+    assert_eq!(got.1, WAVE as u32, "the waves ran compiled");
+    // Not all zeros: the loads inside read the buffer's words.
+    assert!(want.0[1].iter().any(|&b| b != 0));
+}

@@ -8,6 +8,9 @@
 //! entries the caller has checked to lie in whole words of their storage (otherwise the
 //! interpreter runs the wave).
 //!
+//! A LOAD whose address is the same in every lane (an immediate or a directly named
+//! constant) reads its words once for all the lanes of the call.
+//!
 //! Every address is made safe by data, not by a branch (a lane whose words do not fit
 //! reads at the first byte, or the frame's zero words), so a LOAD in a stretch of the
 //! program that writes no memory (between the stops at barriers, or the whole program:
@@ -22,7 +25,7 @@ use crate::support;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
-use tgsi_exec::compile::Inst;
+use tgsi_exec::compile::{Inst, RegFile, SrcOp};
 use tgsi_exec::ops::Kind;
 use tgsi_exec::Program;
 
@@ -49,6 +52,13 @@ pub(super) fn unchanging_loads(program: &Program) -> Vec<bool> {
         from = end + 1;
     }
     out
+}
+
+/// Whether source `s` has one value in every lane: an immediate, or a constant named
+/// directly in a directly named buffer (any modifiers apply to every lane alike).
+fn same_in_every_lane(s: &SrcOp) -> bool {
+    let direct = s.indirect.is_none() && s.dim_indirect.is_none();
+    direct && matches!(s.file, RegFile::Imm | RegFile::Const)
 }
 
 /// An entry of the frame's memory table as the code uses it.
@@ -121,7 +131,7 @@ impl Translator<'_, '_> {
     }
 
     fn load(&mut self, inst: &Inst, sp: &Space) {
-        let (Some(dst), Some(addr)) = (inst.dst.first().copied(), inst.src.get(1)) else {
+        let (Some(dst), Some(addr_op)) = (inst.dst.first().copied(), inst.src.get(1)) else {
             return;
         };
         let flags = match self.unchanging.get(self.pc) {
@@ -130,7 +140,7 @@ impl Translator<'_, '_> {
         };
         let mask = dst.mask & 0xf;
         let words = 8 - mask.leading_zeros() as usize;
-        let addr = self.fetch(addr, 0);
+        let addr = self.fetch(addr_op, 0);
         // Lanes whose words do not all fit read at the first byte (or, when even those
         // words do not fit, the frame's zero words) and give zeros.
         let n = 4 * words as u32;
@@ -140,21 +150,46 @@ impl Translator<'_, '_> {
             .icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, sp.size, i64::from(n));
         let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
         let first = b.ins().select(big, sp.first, zero_words);
+        // An address the same in every lane (an immediate or a directly named constant)
+        // reads the same words for all: once, for every quad.
+        let uniform = same_in_every_lane(addr_op);
+        let quads = if uniform {
+            addr.len().min(1)
+        } else {
+            addr.len()
+        };
         let mut out: Vec<Vec<Value>> = vec![Vec::new(); words];
-        for &a in &addr {
+        for &a in &addr[..quads] {
             let fits = self.fits(sp, a, n);
             let a = self.b.ins().band(a, fits);
-            let mut vals: Vec<Value> = (0..words).map(|_| self.b.splat_word(0)).collect();
-            for l in 0..CHUNK {
-                let at = self.lane_address(first, a, l, 0);
-                for (c, v) in vals.iter_mut().enumerate() {
-                    let w = self.b.ins().load(I32, flags, at, 4 * c as i32);
-                    *v = self.b.ins().insertlane(*v, w, l as u8);
+            let vals: Vec<Value> = if uniform {
+                let at = self.lane_address(first, a, 0, 0);
+                (0..words)
+                    .map(|c| {
+                        let w = self.b.ins().load(I32, flags, at, 4 * c as i32);
+                        self.b.ins().splat(I32X4, w)
+                    })
+                    .collect()
+            } else {
+                let mut vals: Vec<Value> = (0..words).map(|_| self.b.splat_word(0)).collect();
+                for l in 0..CHUNK {
+                    let at = self.lane_address(first, a, l, 0);
+                    for (c, v) in vals.iter_mut().enumerate() {
+                        let w = self.b.ins().load(I32, flags, at, 4 * c as i32);
+                        *v = self.b.ins().insertlane(*v, w, l as u8);
+                    }
                 }
-            }
+                vals
+            };
             for (o, v) in out.iter_mut().zip(vals) {
                 let v = self.b.ins().band(v, fits);
                 o.push(v);
+            }
+        }
+        // The uniform words serve every quad.
+        for o in out.iter_mut() {
+            if let Some(&v) = o.first() {
+                o.resize(addr.len(), v);
             }
         }
         let exec = self.exec_all();
