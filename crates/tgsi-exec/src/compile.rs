@@ -18,7 +18,7 @@ use tgsi::{
 pub const MAX_NESTING: usize = 64;
 
 /// Register files the machine reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegFile {
     /// TEMP.
     Temp,
@@ -82,7 +82,7 @@ impl RegFile {
 pub const LANE_FILES: usize = 5;
 
 /// An indirect index: `FILE[index].comp` added to the literal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Indirect {
     /// File of the address register (sources always read ADDR, like softpipe).
     pub file: RegFile,
@@ -208,7 +208,7 @@ impl DstOp {
 }
 
 /// A `SAMP[i]` or `SVIEW[i]` operand of a texture instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SlotOp {
     /// Slot (offset when indirect).
     pub index: i32,

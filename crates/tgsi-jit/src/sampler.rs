@@ -32,6 +32,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 use emit::QuadSampler;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::mem::offset_of;
 use std::rc::Rc;
 use std::sync::Mutex;
@@ -147,17 +148,16 @@ pub(crate) struct KernelTexture {
 /// The texture instructions of `program` a kernel may sample, in order.
 pub(crate) fn kernel_instructions(program: &Program) -> Vec<KernelTexture> {
     let mut list: Vec<KernelTexture> = Vec::new();
+    // The first entry of each LOD kind and sampler and view operands.
+    let mut firsts = HashMap::new();
     for (pc, inst) in program.insts.iter().enumerate() {
-        let Some(how) = kernel_lod(program, inst) else {
+        let (Some(how), Some(tex)) = (kernel_lod(program, inst), inst.tex.as_deref()) else {
             continue;
         };
-        let slots = |pc: usize| {
-            let tex = program.insts[pc].tex.as_deref()?;
-            Some((tex.sampler, tex.view))
-        };
-        let same_as = list
-            .iter()
-            .position(|k| k.how == how && slots(k.pc) == slots(pc));
+        let same_as = firsts.get(&(how, tex.sampler, tex.view)).copied();
+        firsts
+            .entry((how, tex.sampler, tex.view))
+            .or_insert(list.len());
         list.push(KernelTexture { pc, how, same_as });
     }
     list
