@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tgsi::Format;
 use tgsi_exec::bindings::{self, Bindings};
 use tgsi_exec::resource::{
-    Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Swizzle, Target, Wrap,
+    Filter, MipFilter, Resource, SamplerState, SamplerView, Storage, Target, Wrap,
 };
 
 /// Largest image `--texture` accepts per side.
@@ -140,18 +140,7 @@ fn png_texture(path: &str) -> Result<(SamplerView, SamplerState), Failure> {
         nr_samples: 0,
         data: Storage::from_bytes(&data),
     });
-    let view = SamplerView {
-        resource,
-        format,
-        target: Target::Tex2D,
-        first_level: 0,
-        last_level,
-        first_layer: 0,
-        last_layer: 0,
-        offset: 0,
-        size: 0,
-        swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-    };
+    let view = SamplerView::whole(&resource);
     let sampler = SamplerState {
         wrap: [Wrap::Repeat; 3],
         min_img_filter: Filter::Linear,

@@ -404,6 +404,25 @@ pub struct SamplerView {
     pub swizzle: [Swizzle; 4],
 }
 
+impl SamplerView {
+    /// A view of every level and layer of `resource`, in its format and target, with the
+    /// identity swizzle.
+    pub fn whole(resource: &Arc<Resource>) -> SamplerView {
+        SamplerView {
+            resource: Arc::clone(resource),
+            format: resource.format,
+            target: resource.target,
+            first_level: 0,
+            last_level: resource.last_level,
+            first_layer: 0,
+            last_layer: resource.array_size.saturating_sub(1),
+            offset: 0,
+            size: 0,
+            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+        }
+    }
+}
+
 /// `pipe_sampler_state`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SamplerState {

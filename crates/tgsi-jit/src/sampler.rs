@@ -389,16 +389,9 @@ mod tests {
     /// A 2-D view of levels `first..=last` of `res`, unswizzled.
     fn view_of(res: &Arc<Resource>, first_level: u32, last_level: u32) -> SamplerView {
         SamplerView {
-            resource: res.clone(),
-            format: res.format,
-            target: Target::Tex2D,
             first_level,
             last_level,
-            first_layer: 0,
-            last_layer: 0,
-            offset: 0,
-            size: 0,
-            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
+            ..SamplerView::whole(res)
         }
     }
 

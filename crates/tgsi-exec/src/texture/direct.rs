@@ -407,7 +407,7 @@ impl<'p> Direct<'p> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast2d::tests::{resource, view_2d};
+    use super::super::fast2d::tests::resource;
     use super::super::{execute_prepared, TexRequest};
     use super::*;
     use crate::resource::{Filter, MipFilter, Swizzle, Wrap};
@@ -469,7 +469,7 @@ mod tests {
             ("PIPE_FORMAT_B8G8R8A8_UNORM", 48, 20, 5),
         ] {
             let res = resource(format, w, h, levels, w * 7 + h);
-            let mut view = view_2d(&res);
+            let mut view = SamplerView::whole(&res);
             for (round, wrap) in Wrap::ALL.into_iter().enumerate() {
                 view.swizzle = if round % 2 == 0 {
                     [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W]
@@ -557,7 +557,7 @@ mod tests {
         .enumerate()
         {
             let res = resource(format, w, h, levels, w * 3 + h);
-            let mut view = view_2d(&res);
+            let mut view = SamplerView::whole(&res);
             (view.first_level, view.last_level) = [(0, levels - 1), (1, 2), (2, 2)][round];
             if round == 1 {
                 view.swizzle = [Swizzle::Z, Swizzle::One, Swizzle::X, Swizzle::Zero];

@@ -289,25 +289,9 @@ fn in_order(order: [u8; 4], raw: Texel) -> Texel {
 pub(super) mod tests {
     use super::super::filter::{self, ImgArgs, Samp};
     use super::*;
-    use crate::resource::{Filter, MipFilter, Resource, SamplerView, Storage, Swizzle};
+    use crate::resource::{Filter, MipFilter, Resource, SamplerView, Storage};
     use std::sync::Arc;
     use tgsi::Format;
-
-    /// A 2-D view of every level of `res`.
-    pub(crate) fn view_2d(res: &Arc<Resource>) -> SamplerView {
-        SamplerView {
-            resource: res.clone(),
-            format: res.format,
-            target: Target::Tex2D,
-            first_level: 0,
-            last_level: res.last_level,
-            first_layer: 0,
-            last_layer: 0,
-            offset: 0,
-            size: 0,
-            swizzle: [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W],
-        }
-    }
 
     /// The general filter's bits at `(s, t)` of `level`.
     fn general(
@@ -375,7 +359,7 @@ pub(super) mod tests {
             ("PIPE_FORMAT_A8B8G8R8_UNORM", 256, 64, 3),
         ] {
             let res = resource(format, w, h, levels, w * 31 + h);
-            let v = View::new(&view_2d(&res), [0x3f80_0000, 0, 0x3f00_0000, 0]).unwrap();
+            let v = View::new(&SamplerView::whole(&res), [0x3f80_0000, 0, 0x3f00_0000, 0]).unwrap();
             for (ws, wt) in wraps
                 .iter()
                 .flat_map(|&a| wraps.iter().map(move |&b| (a, b)))

@@ -310,12 +310,9 @@ fn compare(v: &View, func: CompareFunc, refs: &[f32; 4], gather: bool, rgba: &mu
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast2d::{
-        tests::{resource, view_2d},
-        Plan,
-    };
+    use super::super::fast2d::{tests::resource, Plan};
     use super::*;
-    use crate::resource::{MipFilter, SamplerState, Wrap};
+    use crate::resource::{MipFilter, SamplerState, SamplerView, Wrap};
 
     /// Quads sampled with the specialised bilinear paths (one lane at a time and whole
     /// quads) give the general filters' bits: every mip filter, LOD control and wrap mode,
@@ -333,7 +330,7 @@ mod tests {
         let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
         for (w, h, levels) in [(64, 64, 7), (40, 24, 6)] {
             let res = resource("PIPE_FORMAT_R8G8B8A8_UNORM", w, h, levels, w + h);
-            let v = View::new(&view_2d(&res), [0; 4]).unwrap();
+            let v = View::new(&SamplerView::whole(&res), [0; 4]).unwrap();
             for mip in [MipFilter::None, MipFilter::Nearest, MipFilter::Linear] {
                 for wrap in [
                     Wrap::Repeat,
