@@ -247,3 +247,20 @@ pub(crate) fn shuffle_words(b: &mut FunctionBuilder, x: Value, y: Value, order: 
     let r = b.ins().shuffle(xb, yb, imm);
     b.ins().bitcast(I32X4, le(), r)
 }
+
+/// Four lanes' vectors of four words as four vectors of one word of each lane (`i32x4`):
+/// word `c` of lane `l` becomes word `l` of vector `c`.
+pub(crate) fn transpose(b: &mut FunctionBuilder, [l0, l1, l2, l3]: [Value; 4]) -> [Value; 4] {
+    // Interleave pairs of lanes, then pairs of those.
+    let lo01 = shuffle_words(b, l0, l1, [0, 4, 1, 5]);
+    let lo23 = shuffle_words(b, l2, l3, [0, 4, 1, 5]);
+    let hi01 = shuffle_words(b, l0, l1, [2, 6, 3, 7]);
+    let hi23 = shuffle_words(b, l2, l3, [2, 6, 3, 7]);
+    [
+        (lo01, lo23, [0, 1, 4, 5]),
+        (lo01, lo23, [2, 3, 6, 7]),
+        (hi01, hi23, [0, 1, 4, 5]),
+        (hi01, hi23, [2, 3, 6, 7]),
+    ]
+    .map(|(x, y, order)| shuffle_words(b, x, y, order))
+}

@@ -43,10 +43,11 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::{BTreeSet, HashMap};
 use tgsi::opcode::OperandType;
 use tgsi::Opcode;
-use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
+use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
+mod constants;
 mod memory;
 mod transcendental;
 
@@ -174,6 +175,9 @@ pub(crate) struct Translator<'a, 'b> {
     kernel_pcs: Vec<usize>,
     /// The `io` buffer of the sampling kernels the code calls.
     kernel_io: StackSlot,
+    /// The constant registers the instruction being translated has read through an
+    /// address register since it began or last wrote a register ([`constants`]).
+    rows: Vec<constants::Row>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -322,6 +326,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 .map(|k| k.pc)
                 .collect(),
             kernel_io,
+            rows: Vec::new(),
         };
         t.load_const_bases();
         t.resume_entries();
@@ -664,6 +669,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     fn instruction(&mut self, pc: usize) {
         let inst = &self.program.insts[pc];
         self.pc = pc;
+        self.rows.clear();
         self.pending += 1;
         if pc < self.run_end {
             // Translated with the first instruction of its run.
@@ -951,54 +957,6 @@ impl<'a, 'b> Translator<'a, 'b> {
         }
     }
 
-    /// `CONST[dim][index + ADDR]` channel `c`, lane by lane: like the interpreter, a lane
-    /// outside the execution mask reads element 0, and an index outside the bound buffer 0.
-    fn gather_const(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
-        let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
-        let exec = self.exec_all();
-        let mem = MemFlagsData::trusted().with_readonly();
-        let b = &mut *self.b;
-        let dim = i64::from(s.dim.max(0));
-        let nbufs = b.ins().load(I64, mem, self.frame, field::NUM_CONSTS);
-        let dim_v = b.ins().iconst(I64, dim);
-        let bound_dim = b.ins().icmp(IntCC::UnsignedLessThan, dim_v, nbufs);
-        let ok_buf = if s.dim < 0 {
-            b.ins().iconst(cranelift_codegen::ir::types::I8, 0)
-        } else {
-            bound_dim
-        };
-        let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
-        let entry_size = std::mem::size_of::<runtime::ConstBuffer>() as i64;
-        let bound = b.ins().iadd_imm_s(table, dim * entry_size);
-        let unbound = b.ins().iadd_imm_s(self.frame, i64::from(field::NO_BUFFER));
-        let entry = b.ins().select(ok_buf, bound, unbound);
-        let len = b.ins().load(I64, mem, entry, field::CONST_LEN);
-        let words = b.ins().load(self.ptr, mem, entry, field::CONST_WORDS);
-        let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
-        let zero = b.ins().iconst(I64, 0);
-        let mut out = Vec::with_capacity(addr.len());
-        for (k, &a) in addr.iter().enumerate() {
-            let mut v = b.splat_word(0);
-            let active = b.ins().vhigh_bits(I32, exec[k]);
-            for l in 0..CHUNK as u8 {
-                let lane = b.ins().extractlane(a, l);
-                let lane = b.ins().sextend(I64, lane);
-                let idx = b.ins().iadd_imm_s(lane, i64::from(s.index));
-                let on = b.ins().band_imm_u(active, 1 << l);
-                let idx = b.ins().select(on, idx, zero);
-                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, len);
-                let off = b.ins().imul_imm_s(idx, 16);
-                let at = b.ins().iadd(words, off);
-                let at = b.ins().iadd_imm_s(at, 4 * c as i64);
-                let at = b.ins().select(ok, at, zero_words);
-                let w = b.ins().load(I32, MemFlagsData::trusted(), at, 0);
-                v = b.ins().insertlane(v, w, l);
-            }
-            out.push(v);
-        }
-        out
-    }
-
     /// The memory offset of register `index`, channel `c`, chunk `k` of a per-lane file.
     fn offset(index: usize, c: usize, k: usize) -> i32 {
         index as i32 * REGISTER_BYTES + c as i32 * CHANNEL_BYTES + (k * CHUNK * 4) as i32
@@ -1067,6 +1025,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Write channel `c` of a directly addressed destination for the lanes in `exec` (in
     /// every lane when [`tgsi_exec::unblended`] says no lane needs the old value).
     fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
+        self.rows.clear();
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
@@ -1104,6 +1063,7 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Set channel `c` of a directly addressed destination in every lane.
     fn put(&mut self, d: &DstOp, c: usize, vals: &Channel) {
+        self.rows.clear();
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
@@ -1540,6 +1500,7 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// for the lanes in `exec`, blending as 64-bit values (with the temporary's 64-bit copy
     /// when it has one) and remembering them for [`Translator::pair_of`].
     fn write_pair(&mut self, d: &DstOp, p: usize, vals: &[Quad64], exec: &Channel) {
+        self.rows.clear();
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;

@@ -259,6 +259,49 @@ fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
     assert_eq!(want.values, got.values);
 }
 
+/// Indirect constant registers are loaded whole once per instruction and operand: every
+/// channel and swizzle of them, two operands of one instruction at different offsets, a
+/// second buffer, an unbound one, the address register rewritten in the same block and
+/// reads in a branch give the interpreter's words.
+#[test]
+fn indirect_constant_rows_serve_every_channel_and_operand() {
+    let text = "VERT\nDCL IN[0]\nDCL OUT[0], GENERIC[0]\nDCL OUT[1], GENERIC[1]\nDCL OUT[2], GENERIC[2]\nDCL OUT[3], GENERIC[3]\nDCL ADDR[0]\nDCL CONST[0][0..3]\nDCL CONST[1][0..5]\nDCL CONST[2][0..1]\n\
+          0: ARL ADDR[0].xy, IN[0].xyyy\n\
+          1: MAD OUT[0], CONST[0][ADDR[0].x].wzyx, CONST[0][ADDR[0].y], CONST[0][ADDR[0].x].xxxx\n\
+          2: DP4 OUT[1].x, CONST[1][ADDR[0].x+1], CONST[1][ADDR[0].x]\n\
+          3: MAD OUT[1].yzw, CONST[0][ADDR[0].y].zzyx, CONST[1][ADDR[0].x], -CONST[2][ADDR[0].x]\n\
+          4: ARL ADDR[0].x, IN[0].zzzz\n\
+          5: MOV OUT[2], CONST[1][ADDR[0].x].ywzx\n\
+          6: IF IN[0].wwww\n\
+          7:   ARL ADDR[0].x, IN[0].yyyy\n\
+          8:   MOV OUT[3], |CONST[0][ADDR[0].x+1].yxwz|\n\
+          9: ENDIF\n\
+          10: END\n";
+    let (program, jit) = engine(text);
+    assert!(jit.is_compiled());
+    let inputs = (0..23)
+        .map(|v| {
+            [
+                v as f32 * 0.5 - 3.0,
+                4.0 - (v % 9) as f32,
+                (v % 7) as f32 - 1.0,
+                (v % 2) as f32,
+            ]
+            .map(f32::to_bits)
+        })
+        .collect();
+    let reg = |i: u32| [0.5, -1.25, 3.0, 7.5].map(|x: f32| (x * (i as f32 + 1.0)).to_bits());
+    let opts = tgsi_exec::VertexOptions {
+        count: 23,
+        inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
+        constants: vec![(0..4).map(reg).collect(), (10..16).map(reg).collect()],
+        ..Default::default()
+    };
+    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+    assert_eq!(want.values, got.values);
+}
+
 #[test]
 fn direct_constants_read_zero_past_short_and_unbound_buffers() {
     // The compiled code reads direct constants with no bounds check, from buffers the host

@@ -5,7 +5,7 @@
 //! texel a lane at clamped integer coordinates and never falls back.
 
 use super::{at, Key, Lod};
-use crate::lanes::{le, shuffle_words, LaneOps};
+use crate::lanes::{le, transpose, LaneOps};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64, I8X16};
 use cranelift_codegen::ir::{Block, ConstantData, InstBuilder, MemFlagsData, Type, Value};
@@ -509,22 +509,8 @@ impl QuadSampler<'_, '_> {
     }
 
     /// Four lanes' vectors of their components as four channels (`f32x4`) of the lanes.
-    fn channels(&mut self, [l0, l1, l2, l3]: [Value; 4]) -> [Value; 4] {
-        // Interleave pairs of lanes, then pairs of those.
-        let lo01 = shuffle_words(self.b, l0, l1, [0, 4, 1, 5]);
-        let lo23 = shuffle_words(self.b, l2, l3, [0, 4, 1, 5]);
-        let hi01 = shuffle_words(self.b, l0, l1, [2, 6, 3, 7]);
-        let hi23 = shuffle_words(self.b, l2, l3, [2, 6, 3, 7]);
-        [
-            (lo01, lo23, [0, 1, 4, 5]),
-            (lo01, lo23, [2, 3, 6, 7]),
-            (hi01, hi23, [0, 1, 4, 5]),
-            (hi01, hi23, [2, 3, 6, 7]),
-        ]
-        .map(|(x, y, order)| {
-            let c = shuffle_words(self.b, x, y, order);
-            self.b.f(c)
-        })
+    fn channels(&mut self, lanes: [Value; 4]) -> [Value; 4] {
+        transpose(self.b, lanes).map(|c| self.b.f(c))
     }
 
     /// `a + w·(b − a)`.
