@@ -6,7 +6,7 @@
 //! natively or through a call into the interpreter.
 
 use tgsi::Processor;
-use tgsi_exec::compile::{Inst, RegFile, SlotOp, SrcOp};
+use tgsi_exec::compile::{Indirect, Inst, RegFile, SlotOp, SrcOp};
 use tgsi_exec::ops::{Flow, Kind};
 use tgsi_exec::Program;
 
@@ -316,13 +316,14 @@ pub(crate) fn observes(inst: &Inst) -> bool {
 
 /// Whether the compiled code hands `inst` to the interpreter's single-instruction step
 /// (memory, DFRACEXP and other whole-wave operations, texture instructions with an
-/// indirect operand, and other indirect operands than gathered constants) rather than compiling it or calling a lane kernel (64-bit
-/// instructions compile, natively or calling their kernel per lane).
+/// indirect operand, and indirect operands other than those [`compiles_indirect`] takes)
+/// rather than compiling it or calling a lane kernel (64-bit instructions compile,
+/// natively or calling their kernel per lane).
 pub(crate) fn runs_on_step(inst: &Inst) -> bool {
     match inst.kind {
         Kind::Flow(_) | Kind::Nop | Kind::Sync | Kind::Kill | Kind::KillIf => false,
         Kind::Texture => !samples_directly(inst),
-        _ if has_indirect(inst) => !gathers_constants(inst),
+        _ if has_indirect(inst) => !compiles_indirect(inst),
         Kind::Component(_) | Kind::Vector(_) | Kind::Deriv(_) | Kind::Wide(_) => false,
         _ => memory_space(inst).is_none(),
     }
@@ -343,15 +344,20 @@ fn samples_directly(inst: &Inst) -> bool {
 }
 
 /// Whether the only indirect operands of a component-wise or whole-vector instruction are
-/// constant reads with a direct buffer index, which [`crate::translate::Translator::gather_const`] loads.
-fn gathers_constants(inst: &Inst) -> bool {
+/// ones the compiled code addresses itself (`translate/indirect.rs`): constants of a
+/// directly named buffer, and temporaries, read or written, through a per-lane address
+/// register.
+fn compiles_indirect(inst: &Inst) -> bool {
+    let lane_address = |i: Option<Indirect>| i.is_none_or(|i| i.file.lane_file().is_some());
     matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
-        && inst.dst.iter().all(|d| d.indirect.is_none())
+        && inst.dst.iter().all(|d| {
+            d.dim_indirect.is_none()
+                && (d.indirect.is_none() || d.file == RegFile::Temp && lane_address(d.indirect))
+        })
         && inst.src.iter().all(|s| {
             s.dim_indirect.is_none()
                 && (s.indirect.is_none()
-                    || s.file == RegFile::Const
-                        && s.indirect.is_some_and(|i| i.file.lane_file().is_some()))
+                    || matches!(s.file, RegFile::Const | RegFile::Temp) && lane_address(s.indirect))
         })
 }
 

@@ -47,7 +47,7 @@ use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
-mod constants;
+mod indirect;
 mod memory;
 mod transcendental;
 
@@ -175,9 +175,12 @@ pub(crate) struct Translator<'a, 'b> {
     kernel_pcs: Vec<usize>,
     /// The `io` buffer of the sampling kernels the code calls.
     kernel_io: StackSlot,
+    /// Sixteen bytes that writes to a register outside its file go to
+    /// ([`Translator::scatter_temp`]).
+    sink: StackSlot,
     /// The constant registers the instruction being translated has read through an
-    /// address register since it began or last wrote a register ([`constants`]).
-    rows: Vec<constants::Row>,
+    /// address register since it began or last wrote a register ([`indirect`]).
+    rows: Vec<indirect::Row>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -235,6 +238,8 @@ impl<'a, 'b> Translator<'a, 'b> {
             (4 * crate::sampler::IO_WORDS) as u32,
             4,
         ));
+        let sink =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
         let sizes = program.register_counts();
         let ssa = temps_in_ssa(program, g);
         let zero = b.splat_word(0);
@@ -326,6 +331,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 .map(|k| k.pc)
                 .collect(),
             kernel_io,
+            sink,
             rows: Vec::new(),
         };
         t.load_const_bases();
@@ -906,6 +912,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let c = s.swizzle[chan & 3] as usize & 3;
         let v = match s.indirect {
             Some(ind) if s.file == RegFile::Const => self.gather_const(s, ind, c),
+            Some(ind) if s.file == RegFile::Temp => self.gather_temp(s, ind, c),
             _ => self.read(s.file, s.index, s.dim, c),
         };
         if !s.abs && !s.neg {
@@ -1026,6 +1033,10 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// every lane when [`tgsi_exec::unblended`] says no lane needs the old value).
     fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
         self.rows.clear();
+        if let (RegFile::Temp, Some(ind)) = (d.file, d.indirect) {
+            self.scatter_temp(d, ind, c, vals, exec);
+            return;
+        }
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;

@@ -302,6 +302,82 @@ fn indirect_constant_rows_serve_every_channel_and_operand() {
     assert_eq!(want.values, got.values);
 }
 
+/// Temporaries read and written through ADDR give the interpreter's words: reads lane by
+/// lane inside, below and past the file, a lane outside the execution mask reading
+/// `TEMP[0]`; writes at the index of each quad's first lane (whatever the other lanes'
+/// addresses), dropped for a quad whose index lies outside the file, blended under the
+/// execution mask in a branch.
+#[test]
+fn indirect_temporaries_match_the_interpreter_in_and_out_of_range() {
+    let mut text = String::from(
+        "VERT\nDCL IN[0]\nDCL ADDR[0]\nDCL TEMP[0..5], ARRAY(1)\nDCL TEMP[6..7]\n\
+         IMM[0] FLT32 {1.5, -2.0, 0.25, 8.0}\n",
+    );
+    for o in 0..11 {
+        text.push_str(&format!("DCL OUT[{o}], GENERIC[{o}]\n"));
+    }
+    let body = [
+        "MOV TEMP[0], IN[0]",
+        "MOV TEMP[1], IN[0].yzwx",
+        "MUL TEMP[2], IN[0], IMM[0]",
+        "ADD TEMP[3], IN[0].wzyx, IMM[0].wzyx",
+        "MOV TEMP[4], IMM[0]",
+        "MOV TEMP[5], -IN[0]",
+        "MOV TEMP[6], IMM[0].yxwz",
+        "MOV TEMP[7], IMM[0].zzzz",
+        "ARL ADDR[0].xy, IN[0].xyyy",
+        "MOV OUT[0], TEMP[ADDR[0].x+1]",
+        "ADD TEMP[ADDR[0].y+2].xz, IN[0], TEMP[ADDR[0].x](1).wzyx",
+        "IF IN[0].zzzz",
+        "  MOV TEMP[ADDR[0].x].yw, IN[0].xxyy",
+        "  MOV OUT[1], TEMP[ADDR[0].y](1)",
+        "ENDIF",
+        "MOV OUT[2], TEMP[0]",
+        "MOV OUT[3], TEMP[1]",
+        "MOV OUT[4], TEMP[2]",
+        "MOV OUT[5], TEMP[3]",
+        "MOV OUT[6], TEMP[4]",
+        "MOV OUT[7], TEMP[5]",
+        "MOV OUT[8], TEMP[6]",
+        "MOV OUT[9], TEMP[7]",
+        "MOV OUT[10], TEMP[ADDR[0].y-3]",
+        "END",
+    ];
+    for (i, line) in body.iter().enumerate() {
+        text.push_str(&format!("{i}: {line}\n"));
+    }
+    let (program, jit) = engine(&text);
+    assert!(jit.is_compiled());
+    assert!(jit.fallback_reason().is_none());
+    // Addresses: the first lanes of the quads (vertices 0, 4, 8…) name registers −1 and 8
+    // (just outside the file of 8) as well as inside it.
+    let xs = [
+        -1, 5, 8, 2, 8, -3, 0, 7, 7, 1, 9, -2, 0, 3, 6, 4, -1, 2, 8, 5, 3, 10, 6,
+    ];
+    let ys = [
+        6, 0, 1, -2, -3, 4, 2, 5, -2, 3, 0, 6, 2, -1, 4, 3, 6, 1, 0, 2, 5, 4, -2,
+    ];
+    let inputs = (0..23)
+        .map(|v| {
+            [
+                xs[v] as f32,
+                ys[v] as f32,
+                (v % 3 == 1) as u32 as f32,
+                v as f32 * 0.5,
+            ]
+            .map(f32::to_bits)
+        })
+        .collect();
+    let opts = tgsi_exec::VertexOptions {
+        count: 23,
+        inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
+        ..Default::default()
+    };
+    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+    assert_eq!(want.values, got.values);
+}
+
 #[test]
 fn direct_constants_read_zero_past_short_and_unbound_buffers() {
     // The compiled code reads direct constants with no bounds check, from buffers the host

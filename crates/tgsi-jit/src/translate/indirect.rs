@@ -1,0 +1,179 @@
+//! Operands addressed through an address register, with the interpreter's rules
+//! (`tgsi_exec`'s `operand.rs`). Every address is made safe by data, not by a branch.
+//!
+//! * Constants, `CONST[dim][index + ADDR[i].c]`, lane by lane: a lane outside the
+//!   execution mask reads register 0 of the buffer, and a register outside the bound
+//!   buffer, or any register of an unbound one, reads as zeros. Each lane's register is
+//!   loaded whole (one 16-byte load; the frame's zero words stand in for a register out of
+//!   range) and the four lanes' registers are transposed into the four channels, once for
+//!   all the channels an instruction reads of that operand: the rows loaded are
+//!   remembered, by block, execution mask and operand, until the instruction ends or
+//!   writes a register (which may be the address register).
+//! * Temporaries, which live in the machine's memory whenever one is addressed indirectly
+//!   (`temps_in_ssa`): a source `TEMP[index + ADDR[i].c]` lane by lane (a lane outside the
+//!   execution mask reads `TEMP[0]`, an index outside the file zero); a destination per
+//!   quad, at the index its first lane's address gives, active or not, blended into the
+//!   register under the execution mask, and not written at all when that index is outside
+//!   the file (the store then goes to a stack slot).
+
+use super::{mem_flags, Channel, Translator};
+use crate::lanes::{transpose, LaneOps};
+use crate::runtime::{self, field, CHANNEL_BYTES, CHUNK, REGISTER_BYTES};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I8};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+use tgsi_exec::compile::{DstOp, Indirect, SrcOp};
+
+/// The four channels of an indirectly read constant operand, as loaded in `block` under
+/// the execution mask `exec` through the address register `ind`.
+pub(super) struct Row {
+    block: Block,
+    exec: Channel,
+    ind: Indirect,
+    dim: i32,
+    index: i32,
+    channels: [Channel; 4],
+}
+
+impl Translator<'_, '_> {
+    /// `CONST[dim][index + ADDR]` channel `c` (the register's channel, after the swizzle).
+    pub(super) fn gather_const(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
+        let exec = self.exec_all();
+        let block = self.b.current_block();
+        let same = |r: &&Row| {
+            Some(r.block) == block
+                && r.dim == s.dim
+                && r.index == s.index
+                && r.ind == ind
+                && r.exec == exec
+        };
+        if let Some(row) = self.rows.iter().find(same) {
+            return row.channels[c & 3].clone();
+        }
+        let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
+        let channels = self.load_rows(s, &addr, &exec);
+        let out = channels[c & 3].clone();
+        if let Some(block) = block {
+            self.rows.push(Row {
+                block,
+                exec,
+                ind,
+                dim: s.dim,
+                index: s.index,
+                channels,
+            });
+        }
+        out
+    }
+
+    /// The registers `index + addr` of constant buffer `s.dim` for every lane (register 0
+    /// for a lane outside `exec`, zeros for one outside the buffer), as four channels.
+    fn load_rows(&mut self, s: &SrcOp, addr: &[Value], exec: &[Value]) -> [Channel; 4] {
+        let mem = MemFlagsData::trusted().with_readonly();
+        let b = &mut *self.b;
+        let dim = i64::from(s.dim.max(0));
+        let ok_buf = if s.dim < 0 {
+            b.ins().iconst(I8, 0)
+        } else {
+            let nbufs = b.ins().load(I64, mem, self.frame, field::NUM_CONSTS);
+            let dim_v = b.ins().iconst(I64, dim);
+            b.ins().icmp(IntCC::UnsignedLessThan, dim_v, nbufs)
+        };
+        let table = b.ins().load(self.ptr, mem, self.frame, field::CONSTS);
+        let entry_size = std::mem::size_of::<runtime::ConstBuffer>() as i64;
+        let bound = b.ins().iadd_imm_s(table, dim * entry_size);
+        let unbound = b.ins().iadd_imm_s(self.frame, i64::from(field::NO_BUFFER));
+        let entry = b.ins().select(ok_buf, bound, unbound);
+        let len = b.ins().load(I64, mem, entry, field::CONST_LEN);
+        let words = b.ins().load(self.ptr, mem, entry, field::CONST_WORDS);
+        let zero_words = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
+        let zero = b.ins().iconst(I64, 0);
+        // Registers need not be 16-byte aligned: no `aligned` flag, so no SSE instruction
+        // takes the load as an aligned memory operand.
+        let row_flags = MemFlagsData::new().with_notrap().with_readonly();
+        let mut channels: [Channel; 4] = Default::default();
+        for (&a, &e) in addr.iter().zip(exec) {
+            let active = b.ins().vhigh_bits(I32, e);
+            let rows: [Value; CHUNK] = std::array::from_fn(|l| {
+                let lane = b.ins().extractlane(a, l as u8);
+                let lane = b.ins().sextend(I64, lane);
+                let idx = b.ins().iadd_imm_s(lane, i64::from(s.index));
+                let on = b.ins().band_imm_u(active, 1 << l);
+                let idx = b.ins().select(on, idx, zero);
+                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, len);
+                let off = b.ins().imul_imm_s(idx, 16);
+                let at = b.ins().iadd(words, off);
+                let at = b.ins().select(ok, at, zero_words);
+                b.ins().load(I32X4, row_flags, at, 0)
+            });
+            for (ch, v) in channels.iter_mut().zip(transpose(b, rows)) {
+                ch.push(v);
+            }
+        }
+        channels
+    }
+
+    /// `TEMP[index + ADDR]` channel `c`, lane by lane.
+    pub(super) fn gather_temp(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
+        let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
+        let exec = self.exec_all();
+        let (base, count) = (self.files[0], self.sizes[0] as i64);
+        let b = &mut *self.b;
+        let count = b.ins().iconst(I64, count);
+        let zero = b.ins().iconst(I64, 0);
+        let zero_word = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
+        let mut out = Vec::with_capacity(addr.len());
+        for (k, (&a, &e)) in addr.iter().zip(&exec).enumerate() {
+            let active = b.ins().vhigh_bits(I32, e);
+            let mut v = b.splat_word(0);
+            for l in 0..CHUNK {
+                let lane = b.ins().extractlane(a, l as u8);
+                let lane = b.ins().sextend(I64, lane);
+                let idx = b.ins().iadd_imm_s(lane, i64::from(s.index));
+                let on = b.ins().band_imm_u(active, 1 << l);
+                let idx = b.ins().select(on, idx, zero);
+                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+                let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
+                let at = b.ins().iadd(base, off);
+                let lane_bytes = c as i32 * CHANNEL_BYTES + ((k * CHUNK + l) * 4) as i32;
+                let at = b.ins().iadd_imm_s(at, i64::from(lane_bytes));
+                let at = b.ins().select(ok, at, zero_word);
+                let w = b.ins().load(I32, mem_flags(), at, 0);
+                v = b.ins().insertlane(v, w, l as u8);
+            }
+            out.push(v);
+        }
+        out
+    }
+
+    /// Write channel `c` of `TEMP[index + ADDR]` for the lanes in `exec`: each quad at the
+    /// register its first lane's address names.
+    pub(super) fn scatter_temp(
+        &mut self,
+        d: &DstOp,
+        ind: Indirect,
+        c: usize,
+        vals: &[Value],
+        exec: &[Value],
+    ) {
+        let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
+        let (base, count) = (self.files[0], self.sizes[0] as i64);
+        let b = &mut *self.b;
+        let count = b.ins().iconst(I64, count);
+        let sink = b.ins().stack_addr(self.ptr, self.sink, 0);
+        for (k, ((&a, &v), &e)) in addr.iter().zip(vals).zip(exec).enumerate() {
+            let first = b.ins().extractlane(a, 0);
+            let first = b.ins().sextend(I64, first);
+            let idx = b.ins().iadd_imm_s(first, i64::from(d.index));
+            let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+            let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
+            let at = b.ins().iadd(base, off);
+            let quad_bytes = c as i32 * CHANNEL_BYTES + (k * CHUNK * 4) as i32;
+            let at = b.ins().iadd_imm_s(at, i64::from(quad_bytes));
+            let at = b.ins().select(ok, at, sink);
+            let old = b.ins().load(I32X4, mem_flags(), at, 0);
+            let n = b.ins().blendv(e, v, old);
+            b.ins().store(mem_flags(), n, at, 0);
+        }
+    }
+}
