@@ -9,7 +9,7 @@
 use crate::known::{self, Known};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I8X16};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{ConstantData, Endianness, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// The quiet bit of a binary32 NaN.
@@ -19,6 +19,8 @@ const QUIET: u32 = 0x0040_0000;
 pub(crate) trait LaneOps {
     /// `x` in every lane.
     fn splat_word(&mut self, x: u32) -> Value;
+    /// Word `words[l]` in lane `l`.
+    fn words(&mut self, words: [u32; 4]) -> Value;
     /// Words as floats.
     fn f(&mut self, x: Value) -> Value;
     /// Floats as words.
@@ -59,6 +61,12 @@ impl LaneOps for FunctionBuilder<'_> {
     fn splat_word(&mut self, x: u32) -> Value {
         let s = self.ins().iconst(I32, i64::from(x as i32));
         self.ins().splat(I32X4, s)
+    }
+
+    fn words(&mut self, words: [u32; 4]) -> Value {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let handle = self.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.ins().vconst(I32X4, handle)
     }
 
     fn f(&mut self, x: Value) -> Value {

@@ -133,8 +133,9 @@ pub(crate) struct Grouping {
 /// 128-bit vectors alone leave most of the processor's floating-point units waiting on
 /// latencies (a long ALU chain runs 1.3–1.6 times as fast with four quads, and a host call
 /// of an exact transcendental then serves 16 lanes instead of 4).
-/// * Straight-line programs run [`STRAIGHT_QUADS`], fewer where the function would
-///   outgrow [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
+/// * Straight-line programs run [`STRAIGHT_QUADS`] ([`MEMORY_TEMPS_QUADS`] when their
+///   temporaries live in memory), fewer where the function would outgrow
+///   [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
 /// * Programs with loops run a quad at a time, so each quad leaves its loops on its own
 ///   and fewer values compete for registers; or two quads when they keep few 32-bit
 ///   values ([`SMALL_FOOTPRINT`]; the Julia and Mandelbrot loops run 20–50 % faster so).
@@ -177,7 +178,11 @@ pub(crate) fn group_quads(program: &Program) -> Grouping {
         fixed(1)
     } else if !loops {
         Grouping {
-            quads: STRAIGHT_QUADS,
+            quads: if addresses_temps_indirectly(program) {
+                MEMORY_TEMPS_QUADS
+            } else {
+                STRAIGHT_QUADS
+            },
             shrinks: true,
         }
     } else if written_temp_channels(program) <= SMALL_FOOTPRINT {
@@ -195,12 +200,34 @@ pub(crate) fn group_quads(program: &Program) -> Grouping {
 /// Quads per call of straight-line fragment and vertex programs ([`group_quads`]).
 const STRAIGHT_QUADS: usize = 4;
 
+/// Quads per call of straight-line programs whose temporaries live in memory (some are
+/// addressed indirectly): their operations are mostly loads, blends and stores, which
+/// more quads side by side hardly overlap better. Over such virgl fragment shaders, two
+/// quads ran at 0.85–1.05 times the speed of four and compiled in 0.5–0.9 times the time;
+/// one quad lost up to 20 % more.
+const MEMORY_TEMPS_QUADS: usize = 2;
+
 /// Largest function, in Cranelift instructions, that straight-line code is grouped into
 /// ([`Grouping::shrinks`]), estimated as its size for one quad times the quads (which is
 /// a little more than the real size: the ALU-chain benchmark has 2,000 for one quad and
 /// 6,600 for four). The raytrace benchmark has 3,700 for one quad: at four, 12,300 took
 /// the single-pass register allocator and ran at 0.55 times the speed of two.
 pub(crate) const GROUPED_SIZE: usize = 10_000;
+
+/// Whether some operand of `program` addresses a temporary indirectly (the temporaries
+/// then live in the machine's memory, `translate::temps_in_ssa`).
+pub(crate) fn addresses_temps_indirectly(program: &Program) -> bool {
+    let temp =
+        |file: RegFile, indirect: Option<Indirect>| file == RegFile::Temp && indirect.is_some();
+    program.insts.iter().any(|i| {
+        i.src.iter().any(|s| temp(s.file, s.indirect))
+            || i.dst.iter().any(|d| temp(d.file, d.indirect))
+            || i.tex
+                .as_ref()
+                .and_then(|t| t.offsets.as_ref())
+                .is_some_and(|o| temp(o.file, o.indirect))
+    })
+}
 
 /// Quads of the one call that runs a compute wave: the whole wave, or, when the program
 /// fixes a block of fewer quads ([`tgsi_exec::compute::block_quads`]), the smallest power
@@ -346,18 +373,25 @@ fn samples_directly(inst: &Inst) -> bool {
 /// Whether the only indirect operands of a component-wise or whole-vector instruction are
 /// ones the compiled code addresses itself (`translate/indirect.rs`): constants of a
 /// directly named buffer, and temporaries, read or written, through a per-lane address
-/// register.
+/// register. A temporary's offset must lie within ±2³⁰ (the text's limits keep it far
+/// smaller), so that adding any 32-bit address to it in 32 bits lands inside the file
+/// only where the exact sum does.
 fn compiles_indirect(inst: &Inst) -> bool {
     let lane_address = |i: Option<Indirect>| i.is_none_or(|i| i.file.lane_file().is_some());
+    let temp = |index: i32, i| index.unsigned_abs() < 1 << 30 && lane_address(i);
     matches!(inst.kind, Kind::Component(_) | Kind::Vector(_))
         && inst.dst.iter().all(|d| {
             d.dim_indirect.is_none()
-                && (d.indirect.is_none() || d.file == RegFile::Temp && lane_address(d.indirect))
+                && (d.indirect.is_none() || d.file == RegFile::Temp && temp(d.index, d.indirect))
         })
         && inst.src.iter().all(|s| {
             s.dim_indirect.is_none()
-                && (s.indirect.is_none()
-                    || matches!(s.file, RegFile::Const | RegFile::Temp) && lane_address(s.indirect))
+                && match (s.indirect, s.file) {
+                    (None, _) => true,
+                    (Some(_), RegFile::Const) => lane_address(s.indirect),
+                    (Some(_), RegFile::Temp) => temp(s.index, s.indirect),
+                    _ => false,
+                }
         })
 }
 

@@ -1913,20 +1913,7 @@ pub(crate) fn direct_constants(program: &Program) -> Vec<usize> {
 /// first.
 pub(crate) fn temps_in_ssa(program: &Program, g: usize) -> bool {
     let sizes = program.register_counts();
-    sizes[0] * 4 * g <= MAX_SSA_VECTORS
-        && !program.insts.iter().any(|i| {
-            i.src
-                .iter()
-                .any(|s| s.file == RegFile::Temp && s.indirect.is_some())
-                || i.dst
-                    .iter()
-                    .any(|d| d.file == RegFile::Temp && d.indirect.is_some())
-                || i.tex.as_ref().is_some_and(|t| {
-                    t.offsets
-                        .as_ref()
-                        .is_some_and(|o| o.file == RegFile::Temp && o.indirect.is_some())
-                })
-        })
+    sizes[0] * 4 * g <= MAX_SSA_VECTORS && !support::addresses_temps_indirectly(program)
 }
 
 #[cfg(test)]

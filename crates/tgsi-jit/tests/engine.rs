@@ -350,32 +350,42 @@ fn indirect_temporaries_match_the_interpreter_in_and_out_of_range() {
     assert!(jit.is_compiled());
     assert!(jit.fallback_reason().is_none());
     // Addresses: the first lanes of the quads (vertices 0, 4, 8…) name registers −1 and 8
-    // (just outside the file of 8) as well as inside it.
+    // (just outside the file of 8) as well as inside it; then every lane the same address
+    // (one load a quad), inside the file and just outside it.
     let xs = [
         -1, 5, 8, 2, 8, -3, 0, 7, 7, 1, 9, -2, 0, 3, 6, 4, -1, 2, 8, 5, 3, 10, 6,
     ];
     let ys = [
         6, 0, 1, -2, -3, 4, 2, 5, -2, 3, 0, 6, 2, -1, 4, 3, 6, 1, 0, 2, 5, 4, -2,
     ];
-    let inputs = (0..23)
-        .map(|v| {
-            [
-                xs[v] as f32,
-                ys[v] as f32,
-                (v % 3 == 1) as u32 as f32,
-                v as f32 * 0.5,
-            ]
-            .map(f32::to_bits)
-        })
-        .collect();
-    let opts = tgsi_exec::VertexOptions {
-        count: 23,
-        inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
-        ..Default::default()
-    };
-    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-    assert_eq!(want.values, got.values);
+    let per_lane: Vec<(i32, i32)> = xs.into_iter().zip(ys).collect();
+    for addresses in [
+        per_lane,
+        vec![(2, 1); 23],
+        vec![(7, -2); 23],
+        vec![(-1, 6); 23],
+    ] {
+        let inputs = (0..23)
+            .map(|v| {
+                let (x, y) = addresses[v];
+                [
+                    x as f32,
+                    y as f32,
+                    (v % 3 == 1) as u32 as f32,
+                    v as f32 * 0.5,
+                ]
+                .map(f32::to_bits)
+            })
+            .collect();
+        let opts = tgsi_exec::VertexOptions {
+            count: 23,
+            inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
+            ..Default::default()
+        };
+        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
+        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
+        assert_eq!(want.values, got.values, "addresses {:?}", &addresses[..4]);
+    }
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::lanes::{transpose, LaneOps};
 use crate::runtime::{self, field, CHANNEL_BYTES, CHUNK, REGISTER_BYTES};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I8};
-use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, MemFlagsData, Value};
 use tgsi_exec::compile::{DstOp, Indirect, SrcOp};
 
 /// The four channels of an indirectly read constant operand, as loaded in `block` under
@@ -113,37 +113,80 @@ impl Translator<'_, '_> {
         channels
     }
 
-    /// `TEMP[index + ADDR]` channel `c`, lane by lane.
+    /// `TEMP[index + ADDR]` channel `c`, lane by lane; when every lane's address is the
+    /// same and names a register of the file, one vector load a quad (a lane outside the
+    /// execution mask then reads that register rather than `TEMP[0]`, which no compiled
+    /// instruction lets it see: their results are blended into the destination).
     pub(super) fn gather_temp(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
         let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
         let exec = self.exec_all();
-        let (base, count) = (self.files[0], self.sizes[0] as i64);
+        let (base, count, g) = (self.files[0], self.sizes[0] as i64, self.g);
         let b = &mut *self.b;
         let count = b.ins().iconst(I64, count);
-        let zero = b.ins().iconst(I64, 0);
-        let zero_word = b.ins().iadd_imm_s(self.frame, i64::from(field::ZERO));
-        let mut out = Vec::with_capacity(addr.len());
-        for (k, (&a, &e)) in addr.iter().zip(&exec).enumerate() {
-            let active = b.ins().vhigh_bits(I32, e);
-            let mut v = b.splat_word(0);
-            for l in 0..CHUNK {
-                let lane = b.ins().extractlane(a, l as u8);
-                let lane = b.ins().sextend(I64, lane);
-                let idx = b.ins().iadd_imm_s(lane, i64::from(s.index));
-                let on = b.ins().band_imm_u(active, 1 << l);
-                let idx = b.ins().select(on, idx, zero);
-                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
-                let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
-                let at = b.ins().iadd(base, off);
-                let lane_bytes = c as i32 * CHANNEL_BYTES + ((k * CHUNK + l) * 4) as i32;
-                let at = b.ins().iadd_imm_s(at, i64::from(lane_bytes));
-                let at = b.ins().select(ok, at, zero_word);
-                let w = b.ins().load(I32, mem_flags(), at, 0);
-                v = b.ins().insertlane(v, w, l as u8);
-            }
-            out.push(v);
+        let channel_bytes = i64::from(c as i32 * CHANNEL_BYTES);
+        // One address in every lane, inside the file?
+        let first = b.ins().extractlane(addr[0], 0);
+        let splat = b.ins().splat(I32X4, first);
+        let first = b.ins().sextend(I64, first);
+        let idx = b.ins().iadd_imm_s(first, i64::from(s.index));
+        let mut uniform = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+        for &a in &addr {
+            let eq = b.ins().icmp(IntCC::Equal, a, splat);
+            let all = b.ins().vall_true(eq);
+            uniform = b.ins().band(uniform, all);
         }
-        out
+        let (one, lanes, merge) = (b.create_block(), b.create_block(), b.create_block());
+        for _ in 0..g {
+            b.append_block_param(merge, I32X4);
+        }
+        b.ins().brif(uniform, one, &[], lanes, &[]);
+        b.switch_to_block(one);
+        b.seal_block(one);
+        let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
+        let row = b.ins().iadd(base, off);
+        let row = b.ins().iadd_imm_s(row, channel_bytes);
+        let words: Vec<BlockArg> = (0..g)
+            .map(|k| {
+                let at = (k * CHUNK * 4) as i32;
+                b.ins().load(I32X4, mem_flags(), row, at).into()
+            })
+            .collect();
+        b.ins().jump(merge, &words);
+        b.switch_to_block(lanes);
+        b.seal_block(lanes);
+        // Lane by lane: the register index (0 outside the execution mask, like the
+        // interpreter's), its byte offset computed in vectors, register 0 read and the word
+        // cleared where the index lies outside the file.
+        // (No sum wraps into the file: `support::compiles_indirect` keeps offsets small.)
+        let index = b.splat_word(s.index as u32);
+        let count = b.splat_word(self.sizes[0] as u32);
+        let register = b.splat_word(REGISTER_BYTES as u32);
+        let zero = b.splat_word(0);
+        let mut words = Vec::with_capacity(g);
+        for (k, (&a, &e)) in addr.iter().zip(&exec).enumerate() {
+            let idx = b.ins().iadd(a, index);
+            let idx = b.ins().band(idx, e);
+            let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+            let idx = b.ins().band(idx, ok);
+            let off = b.ins().imul(idx, register);
+            let lane_bytes: [u32; CHUNK] =
+                std::array::from_fn(|l| (channel_bytes as usize + (k * CHUNK + l) * 4) as u32);
+            let lane_bytes = b.words(lane_bytes);
+            let off = b.ins().iadd(off, lane_bytes);
+            let mut v = zero;
+            for l in 0..CHUNK as u8 {
+                let o = b.ins().extractlane(off, l);
+                let o = b.ins().uextend(I64, o);
+                let at = b.ins().iadd(base, o);
+                let w = b.ins().load(I32, mem_flags(), at, 0);
+                v = b.ins().insertlane(v, w, l);
+            }
+            words.push(b.ins().band(v, ok).into());
+        }
+        b.ins().jump(merge, &words);
+        b.switch_to_block(merge);
+        b.seal_block(merge);
+        b.block_params(merge).to_vec()
     }
 
     /// Write channel `c` of `TEMP[index + ADDR]` for the lanes in `exec`: each quad at the
