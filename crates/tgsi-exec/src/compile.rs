@@ -327,6 +327,10 @@ pub struct Program {
     pub imms: Vec<[u32; 4]>,
     /// Registers per lane file (TEMP, IN, OUT, ADDR, SV).
     pub(crate) sizes: [usize; LANE_FILES],
+    /// The temporaries declared as arrays (`DCL TEMP[first..last], ARRAY(n)`), as
+    /// `(first, last)`, in declaration order. Executors need not keep to them: an indirect
+    /// index may reach any temporary of the file.
+    pub temp_arrays: Vec<(u32, u32)>,
     /// Input declarations.
     pub inputs: Vec<IoDecl>,
     /// Output declarations.
@@ -492,7 +496,11 @@ impl<'a> Lowering<'a> {
         let mut outputs = Vec::new();
         let mut system_values = Vec::new();
         let mut plain_outputs = Vec::new();
+        let mut temp_arrays = Vec::new();
         for d in &sh.declarations {
+            if d.file == File::Temporary && d.array_id.is_some() {
+                temp_arrays.push((d.first, d.last));
+            }
             let file = match d.file {
                 File::Temporary => Some(RegFile::Temp),
                 File::Input => Some(RegFile::Input),
@@ -579,6 +587,7 @@ impl<'a> Lowering<'a> {
             insts,
             imms: std::mem::take(&mut self.imms),
             sizes: self.sizes,
+            temp_arrays,
             inputs,
             outputs,
             plain_outputs,

@@ -89,7 +89,7 @@ pub struct JitProgram {
     func: WaveFn,
     /// Quads per call (`support::group_quads`).
     group: usize,
-    /// The code keeps the temporaries in SSA values (`translate::temps_in_ssa`), so the
+    /// The code keeps every temporary in SSA values (`translate::memory_temps`), so the
     /// machine's TEMP file need not be cleared for each wave.
     temps_in_ssa: bool,
     /// Compute programs: the top-level BARRIER and MEMBAR instructions, where a call stops.
@@ -183,7 +183,7 @@ impl JitProgram {
         Ok(JitProgram {
             const_registers,
             zeros,
-            temps_in_ssa: translate::temps_in_ssa(&program, group),
+            temps_in_ssa: translate::memory_temps(&program, group).is_empty(),
             spaces: program
                 .insts
                 .iter()

@@ -215,7 +215,7 @@ const MEMORY_TEMPS_QUADS: usize = 2;
 pub(crate) const GROUPED_SIZE: usize = 10_000;
 
 /// Whether some operand of `program` addresses a temporary indirectly (the temporaries
-/// then live in the machine's memory, `translate::temps_in_ssa`).
+/// then live in the machine's memory, some or all: `translate::memory_temps`).
 pub(crate) fn addresses_temps_indirectly(program: &Program) -> bool {
     let temp =
         |file: RegFile, indirect: Option<Indirect>| file == RegFile::Temp && indirect.is_some();

@@ -41,9 +41,10 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 use tgsi::opcode::OperandType;
 use tgsi::Opcode;
-use tgsi_exec::compile::{DstOp, Inst, RegFile, SrcOp};
+use tgsi_exec::compile::{DstOp, Indirect, Inst, RegFile, SrcOp};
 use tgsi_exec::ops::{Deriv, Flow, Kind};
 use tgsi_exec::Program;
 
@@ -123,8 +124,10 @@ pub(crate) struct Translator<'a, 'b> {
     files: [Value; 5],
     sizes: [usize; 5],
     /// SSA variables of the temporaries (`(index·4 + channel)·g + chunk`), or `None`
-    /// when they live in memory.
+    /// when they all live in memory.
     temps: Option<Vec<Variable>>,
+    /// The temporaries that live in memory even so ([`memory_temps`]).
+    memory: Range<usize>,
     cond: Mask,
     loop_: Mask,
     cont: Mask,
@@ -181,6 +184,9 @@ pub(crate) struct Translator<'a, 'b> {
     /// The constant registers the instruction being translated has read through an
     /// address register since it began or last wrote a register ([`indirect`]).
     rows: Vec<indirect::Row>,
+    /// The indirect temporary operands (address, offset) of the instruction being
+    /// translated that have made sure the SSA temporaries they may reach are in memory.
+    spilled: Vec<(Indirect, i32)>,
 }
 
 /// Scratch bytes for host calls: sources (three × four channels, or four channels) and
@@ -241,7 +247,8 @@ impl<'a, 'b> Translator<'a, 'b> {
         let sink =
             b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 4));
         let sizes = program.register_counts();
-        let ssa = temps_in_ssa(program, g);
+        let memory = memory_temps(program, g);
+        let ssa = memory.len() < sizes[0] || memory.is_empty();
         let zero = b.splat_word(0);
         let ones = b.splat_word(!0);
         let cond = mask(b, g, ones);
@@ -266,6 +273,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let shadows = match &temps {
             Some(_) => wide_pairs(program, sizes[0])
                 .into_iter()
+                .filter(|(i, _)| !memory.contains(i))
                 .map(|key| {
                     let zero = b.ins().iconst(I64, 0);
                     let zero = b.ins().splat(I64X2, zero);
@@ -298,6 +306,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             g,
             approximate,
             ptr,
+            memory,
             frame,
             files,
             sizes,
@@ -333,6 +342,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             kernel_io,
             sink,
             rows: Vec::new(),
+            spilled: Vec::new(),
         };
         t.load_const_bases();
         t.resume_entries();
@@ -676,6 +686,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let inst = &self.program.insts[pc];
         self.pc = pc;
         self.rows.clear();
+        self.spilled.clear();
         self.pending += 1;
         if pc < self.run_end {
             // Translated with the first instruction of its run.
@@ -1005,7 +1016,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                     let v = self.b.splat_word(0);
                     return vec![v; self.g];
                 };
-                if let (0, Some(vars)) = (f, &self.temps) {
+                if let (0, Some(vars), false) = (f, &self.temps, self.memory.contains(&i)) {
                     let g = self.g;
                     let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
                     return vars.iter().map(|&v| self.b.use_var(v)).collect();
@@ -1032,11 +1043,8 @@ impl<'a, 'b> Translator<'a, 'b> {
     /// Write channel `c` of a directly addressed destination for the lanes in `exec` (in
     /// every lane when [`tgsi_exec::unblended`] says no lane needs the old value).
     fn write(&mut self, d: &DstOp, c: usize, vals: &Channel, exec: &Channel) {
+        debug_assert!(d.indirect.is_none(), "indirect destinations: scatter_temp");
         self.rows.clear();
-        if let (RegFile::Temp, Some(ind)) = (d.file, d.indirect) {
-            self.scatter_temp(d, ind, c, vals, exec);
-            return;
-        }
         let Some(f) = d.file.lane_file() else { return };
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
@@ -1050,7 +1058,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             self.put(d, c, vals);
             return;
         }
-        if let (0, Some(vars)) = (f, &self.temps) {
+        if let (0, Some(vars), false) = (f, &self.temps, self.memory.contains(&i)) {
             let g = self.g;
             let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
             for k in 0..self.g {
@@ -1079,7 +1087,7 @@ impl<'a, 'b> Translator<'a, 'b> {
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
         };
-        if let (0, Some(vars)) = (f, &self.temps) {
+        if let (0, Some(vars), false) = (f, &self.temps, self.memory.contains(&i)) {
             let g = self.g;
             let vars: Vec<Variable> = (0..g).map(|k| vars[(i * 4 + c) * g + k]).collect();
             for (&var, &v) in vars.iter().zip(vals) {
@@ -1103,6 +1111,7 @@ impl<'a, 'b> Translator<'a, 'b> {
             return;
         };
         let exec = self.exec_all();
+        let mut vals_of: [Option<Channel>; 4] = Default::default();
         for (c, vals) in out.iter().enumerate() {
             let Some(mut vals) = vals.clone() else {
                 continue;
@@ -1113,7 +1122,16 @@ impl<'a, 'b> Translator<'a, 'b> {
             if inst.saturate && !dst.ty.is_64bit() {
                 vals = vals.iter().map(|&v| self.saturate(v)).collect();
             }
-            self.write(&dst, c, &vals, &exec);
+            vals_of[c] = Some(vals);
+        }
+        if let (RegFile::Temp, Some(ind)) = (dst.file, dst.indirect) {
+            self.scatter_temp(&dst, ind, &vals_of, &exec);
+            return;
+        }
+        for (c, vals) in vals_of.iter().enumerate() {
+            if let Some(vals) = vals {
+                self.write(&dst, c, vals, &exec);
+            }
         }
     }
 
@@ -1130,7 +1148,10 @@ impl<'a, 'b> Translator<'a, 'b> {
         let mut mask = inst.dst.first().map_or(0, |d| d.mask);
         // Whole pairs that a MOV copies from a temporary kept as 64-bit values move as such.
         let mut moved = Vec::new();
-        if let (Opcode::MOV, false, Some(src)) = (inst.opcode, inst.saturate, inst.src.first()) {
+        let direct_dst = inst.dst.first().is_some_and(|d| d.indirect.is_none());
+        if let (Opcode::MOV, false, true, Some(src)) =
+            (inst.opcode, inst.saturate, direct_dst, inst.src.first())
+        {
             for p in 0..2 {
                 let both = 3 << (2 * p);
                 let vars = (!src.abs && !src.neg && mask & both == both)
@@ -1683,6 +1704,9 @@ impl<'a, 'b> Translator<'a, 'b> {
             let Some(i) = self.in_range(0, index, 0) else {
                 continue;
             };
+            if self.memory.contains(&i) {
+                continue;
+            }
             match out.iter_mut().find(|(j, _)| *j == i) {
                 Some(e) => e.1 |= written,
                 None => out.push((i, written)),
@@ -1693,7 +1717,9 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Write SSA temporary `i` to the machine's memory.
     fn spill(&mut self, i: usize) {
-        let Some(vars) = &self.temps else { return };
+        let Some(vars) = self.temps.as_ref().filter(|_| !self.memory.contains(&i)) else {
+            return;
+        };
         let g = self.g;
         let vars: Vec<Variable> = vars[i * 4 * g..(i + 1) * 4 * g].to_vec();
         for c in 0..4 {
@@ -1713,7 +1739,9 @@ impl<'a, 'b> Translator<'a, 'b> {
 
     /// Read the `channels` (a mask) of SSA temporary `i` back from the machine's memory.
     fn reload_channels(&mut self, i: usize, channels: u8) {
-        let Some(vars) = &self.temps else { return };
+        let Some(vars) = self.temps.as_ref().filter(|_| !self.memory.contains(&i)) else {
+            return;
+        };
         let g = self.g;
         let vars: Vec<Variable> = vars[i * 4 * g..(i + 1) * 4 * g].to_vec();
         for c in (0..4).filter(|c| channels & (1 << c) != 0) {
@@ -1907,14 +1935,67 @@ pub(crate) fn direct_constants(program: &Program) -> Vec<usize> {
     registers
 }
 
-/// Whether the compiled code keeps the TEMP file in SSA values for groups of `g` quads (no
-/// indirectly addressed temporary, and few enough of them); the machine's TEMP memory is
-/// then written only to hand values to the interpreter's step, every temporary it touches
-/// first.
-pub(crate) fn temps_in_ssa(program: &Program, g: usize) -> bool {
-    let sizes = program.register_counts();
-    sizes[0] * 4 * g <= MAX_SSA_VECTORS && !support::addresses_temps_indirectly(program)
+/// The temporaries the compiled code keeps in the machine's memory, for groups of `g`
+/// quads; the others live in SSA variables (and the machine's TEMP memory is written only
+/// to hand values to the interpreter's step, or to an indirect access that reaches them).
+///
+/// None when no operand addresses a temporary indirectly. Otherwise the span of the
+/// declared arrays (`DCL TEMP[a..b], ARRAY(n)`) that hold the offsets of the indirect
+/// operands, which `translate/indirect.rs` reads and writes in memory, leaving the rest
+/// to a slower path that moves every SSA temporary through memory around the access; every
+/// temporary when an offset lies in no declared array or an instruction handed to the
+/// interpreter's step addresses one indirectly (the step may reach any). Every temporary,
+/// too, when the SSA ones would be too many, or those slow paths too long.
+pub(crate) fn memory_temps(program: &Program, g: usize) -> Range<usize> {
+    let count = program.register_counts()[0];
+    let all = 0..count;
+    let mut span: Option<Range<usize>> = None;
+    // Vectors the slow paths move, per SSA vector: one a read, two a write.
+    let mut moves = 0usize;
+    for inst in &program.insts {
+        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        let sources = inst
+            .src
+            .iter()
+            .chain(offsets)
+            .map(|s| (s.file, s.index, s.indirect, 1));
+        let dsts = inst.dst.iter().map(|d| (d.file, d.index, d.indirect, 2));
+        for (file, index, indirect, cost) in sources.chain(dsts) {
+            if file != RegFile::Temp || indirect.is_none() {
+                continue;
+            }
+            moves += cost;
+            if support::runs_on_step(inst) {
+                return all;
+            }
+            let array = program.temp_arrays.iter().find(|&&(first, last)| {
+                i64::from(first) <= i64::from(index) && i64::from(index) <= i64::from(last)
+            });
+            let Some(&(first, last)) = array else {
+                return all;
+            };
+            let (first, last) = (first as usize, (last as usize + 1).min(count));
+            span = Some(match span {
+                None => first..last,
+                Some(r) => r.start.min(first)..r.end.max(last),
+            });
+        }
+    }
+    let span = span.unwrap_or(0..0);
+    let ssa = (count - span.len()) * 4 * g;
+    if ssa > MAX_SSA_VECTORS || ssa.saturating_mul(moves) > MAX_SLOW_PATH_VECTORS {
+        return all;
+    }
+    span
 }
+
+/// Most vectors the slow paths of indirect temporary accesses may move in and out of memory
+/// together (each moves every SSA temporary, [`memory_temps`], and so keeps them all live
+/// up to it); more, and every temporary lives in memory instead. Over virgl fragment
+/// shaders, those at 256 or fewer compiled in about the time of all in memory and ran
+/// 1.1–3 times as fast; those at 896 and more took twice the time or longer (up to 45 ms
+/// against 6), some running slower.
+const MAX_SLOW_PATH_VECTORS: usize = 512;
 
 #[cfg(test)]
 mod tests {

@@ -340,7 +340,7 @@ fn indirect_temporaries_match_the_interpreter_in_and_out_of_range() {
         "MOV OUT[7], TEMP[5]",
         "MOV OUT[8], TEMP[6]",
         "MOV OUT[9], TEMP[7]",
-        "MOV OUT[10], TEMP[ADDR[0].y-3]",
+        "MOV OUT[10], TEMP[ADDR[0].y+3]",
         "END",
     ];
     for (i, line) in body.iter().enumerate() {

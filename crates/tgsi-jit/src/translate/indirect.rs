@@ -120,6 +120,31 @@ impl Translator<'_, '_> {
     pub(super) fn gather_temp(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
         let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
         let exec = self.exec_all();
+        if self.temps.is_some() && !self.spilled.contains(&(ind, s.index)) {
+            self.spilled.push((ind, s.index));
+            // Some active lane's index outside the temporaries in memory: bring every SSA
+            // one there first (a lane whose index is outside the file reads zero anyway;
+            // the instruction's other reads through the same operand find them there).
+            let b = &mut *self.b;
+            let index = b.splat_word(s.index as u32);
+            let start = b.splat_word(self.memory.start as u32);
+            let len = b.splat_word(self.memory.len() as u32);
+            let mut outside = None;
+            for (&a, &e) in addr.iter().zip(&exec) {
+                let idx = b.ins().iadd(a, index);
+                let rel = b.ins().isub(idx, start);
+                let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
+                let out = b.ins().band(out, e);
+                outside = Some(match outside {
+                    None => out,
+                    Some(o) => b.ins().bor(o, out),
+                });
+            }
+            if let Some(outside) = outside {
+                let any = b.ins().vany_true(outside);
+                self.spill_all_if(any);
+            }
+        }
         let (base, count, g) = (self.files[0], self.sizes[0] as i64, self.g);
         let b = &mut *self.b;
         let count = b.ins().iconst(I64, count);
@@ -189,34 +214,101 @@ impl Translator<'_, '_> {
         b.block_params(merge).to_vec()
     }
 
-    /// Write channel `c` of `TEMP[index + ADDR]` for the lanes in `exec`: each quad at the
-    /// register its first lane's address names.
+    /// Write the channels of `vals` (those given) to `TEMP[index + ADDR]` for the lanes in
+    /// `exec`: each quad at the register its first lane's address names.
     pub(super) fn scatter_temp(
         &mut self,
         d: &DstOp,
         ind: Indirect,
-        c: usize,
-        vals: &[Value],
+        vals: &[Option<Channel>; 4],
         exec: &[Value],
     ) {
+        self.rows.clear();
         let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
-        let (base, count) = (self.files[0], self.sizes[0] as i64);
+        let (count, start, len) = (
+            self.sizes[0] as i64,
+            self.memory.start as i64,
+            self.memory.len() as i64,
+        );
         let b = &mut *self.b;
         let count = b.ins().iconst(I64, count);
-        let sink = b.ins().stack_addr(self.ptr, self.sink, 0);
-        for (k, ((&a, &v), &e)) in addr.iter().zip(vals).zip(exec).enumerate() {
-            let first = b.ins().extractlane(a, 0);
-            let first = b.ins().sextend(I64, first);
-            let idx = b.ins().iadd_imm_s(first, i64::from(d.index));
-            let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
-            let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
-            let at = b.ins().iadd(base, off);
-            let quad_bytes = c as i32 * CHANNEL_BYTES + (k * CHUNK * 4) as i32;
-            let at = b.ins().iadd_imm_s(at, i64::from(quad_bytes));
-            let at = b.ins().select(ok, at, sink);
-            let old = b.ins().load(I32X4, mem_flags(), at, 0);
-            let n = b.ins().blendv(e, v, old);
-            b.ins().store(mem_flags(), n, at, 0);
+        let len = b.ins().iconst(I64, len);
+        let indices: Vec<Value> = addr
+            .iter()
+            .map(|&a| {
+                let first = b.ins().extractlane(a, 0);
+                let first = b.ins().sextend(I64, first);
+                b.ins().iadd_imm_s(first, i64::from(d.index))
+            })
+            .collect();
+        // A quad's register inside the file but outside the temporaries in memory: write
+        // every SSA temporary there first and read them all back after.
+        let mut outside = None;
+        if self.temps.is_some() {
+            for &idx in &indices {
+                let rel = b.ins().iadd_imm_s(idx, -start);
+                let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
+                let inside_file = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+                let out = b.ins().band(out, inside_file);
+                outside = Some(match outside {
+                    None => out,
+                    Some(o) => b.ins().bor(o, out),
+                });
+            }
         }
+        if let Some(outside) = outside {
+            self.spill_all_if(outside);
+        }
+        let base = self.files[0];
+        let b = &mut *self.b;
+        let sink = b.ins().stack_addr(self.ptr, self.sink, 0);
+        for (c, vals) in vals.iter().enumerate() {
+            let Some(vals) = vals else { continue };
+            for (k, ((&idx, &v), &e)) in indices.iter().zip(vals).zip(exec).enumerate() {
+                let ok = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+                let off = b.ins().imul_imm_s(idx, i64::from(REGISTER_BYTES));
+                let at = b.ins().iadd(base, off);
+                let quad_bytes = c as i32 * CHANNEL_BYTES + (k * CHUNK * 4) as i32;
+                let at = b.ins().iadd_imm_s(at, i64::from(quad_bytes));
+                let at = b.ins().select(ok, at, sink);
+                let old = b.ins().load(I32X4, mem_flags(), at, 0);
+                let n = b.ins().blendv(e, v, old);
+                b.ins().store(mem_flags(), n, at, 0);
+            }
+        }
+        if let Some(outside) = outside {
+            self.reload_all_if(outside);
+        }
+    }
+
+    /// Where `cond` (an `i8`) is set, write every SSA temporary to the machine's memory.
+    fn spill_all_if(&mut self, cond: Value) {
+        let (spill, next) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(spill);
+        self.b.ins().brif(cond, spill, &[], next, &[]);
+        self.b.switch_to_block(spill);
+        self.b.seal_block(spill);
+        for i in 0..self.sizes[0] {
+            self.spill(i);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        self.b.seal_block(next);
+    }
+
+    /// Where `cond` (an `i8`) is set, read every SSA temporary back from the machine's
+    /// memory.
+    fn reload_all_if(&mut self, cond: Value) {
+        let (reload, next) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(reload);
+        self.b.ins().brif(cond, reload, &[], next, &[]);
+        self.b.switch_to_block(reload);
+        self.b.seal_block(reload);
+        for i in 0..self.sizes[0] {
+            self.reload(i);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        self.b.seal_block(next);
     }
 }
