@@ -1949,6 +1949,13 @@ pub(crate) fn direct_constants(program: &Program) -> Vec<usize> {
 pub(crate) fn memory_temps(program: &Program, g: usize) -> Range<usize> {
     let count = program.register_counts()[0];
     let all = 0..count;
+    // The arrays by first register, looked up by halving (a hostile program may declare
+    // many); overlapping ones name no single array.
+    let mut arrays = program.temp_arrays.clone();
+    arrays.sort_unstable();
+    if arrays.windows(2).any(|w| w[0].1 >= w[1].0) {
+        return all;
+    }
     let mut span: Option<Range<usize>> = None;
     // Vectors the slow paths move, per SSA vector: one a read, two a write.
     let mut moves = 0usize;
@@ -1968,12 +1975,16 @@ pub(crate) fn memory_temps(program: &Program, g: usize) -> Range<usize> {
             if support::runs_on_step(inst) {
                 return all;
             }
-            let array = program.temp_arrays.iter().find(|&&(first, last)| {
-                i64::from(first) <= i64::from(index) && i64::from(index) <= i64::from(last)
-            });
-            let Some(&(first, last)) = array else {
+            let Ok(index) = u32::try_from(index) else {
                 return all;
             };
+            let at = arrays.partition_point(|&(first, _)| first <= index);
+            let Some(&(first, last)) = at.checked_sub(1).and_then(|i| arrays.get(i)) else {
+                return all;
+            };
+            if index > last {
+                return all;
+            }
             let (first, last) = (first as usize, (last as usize + 1).min(count));
             span = Some(match span {
                 None => first..last,
@@ -1999,8 +2010,44 @@ const MAX_SLOW_PATH_VECTORS: usize = 512;
 
 #[cfg(test)]
 mod tests {
-    use super::live_after;
+    use super::{live_after, memory_temps};
     use tgsi_exec::Program;
+
+    fn program(text: &str) -> Program {
+        let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The temporaries in memory: none without indirect operands; the span of the arrays
+    /// the indirect operands name; all of them when an offset is in no array or arrays
+    /// overlap.
+    #[test]
+    fn temporaries_in_memory_span_the_arrays_indirect_operands_name() {
+        let head = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL ADDR[0]\n";
+        let arrays = "DCL TEMP[0..1]\nDCL TEMP[2..5], ARRAY(1)\nDCL TEMP[6..7]\n\
+                      DCL TEMP[8..9], ARRAY(2)\nDCL TEMP[10..11]\n";
+        let with = |decls: &str, body: &str| {
+            program(&format!(
+                "{head}{decls}  0: UARL ADDR[0].x, IN[0].xxxx\n{body}  9: END\n"
+            ))
+        };
+        let direct = with(arrays, "  1: MOV OUT[0], TEMP[3]\n");
+        assert_eq!(memory_temps(&direct, 2), 0..0);
+        let one = with(arrays, "  1: MOV OUT[0], TEMP[ADDR[0].x+3](1)\n");
+        assert_eq!(memory_temps(&one, 2), 2..6);
+        let two = with(
+            arrays,
+            "  1: MOV TEMP[ADDR[0].x+8](2), IN[0]\n  2: MOV OUT[0], TEMP[ADDR[0].x+2](1)\n",
+        );
+        assert_eq!(memory_temps(&two, 2), 2..10);
+        let stray = with(arrays, "  1: MOV OUT[0], TEMP[ADDR[0].x+6]\n");
+        assert_eq!(memory_temps(&stray, 2), 0..12);
+        let overlapping = with(
+            "DCL TEMP[0..5], ARRAY(1)\nDCL TEMP[4..7], ARRAY(2)\n",
+            "  1: MOV OUT[0], TEMP[ADDR[0].x+1](1)\n",
+        );
+        assert_eq!(memory_temps(&overlapping, 2), 0..8);
+    }
 
     #[test]
     fn channels_written_at_the_top_level_before_any_read_are_not_live() {
@@ -2014,9 +2061,7 @@ mod tests {
               6: UADD TEMP[4].x, TEMP[3].yyyy, TEMP[0].zwzw\n\
               7: UADD TEMP[1].x, TEMP[1].xxxx, TEMP[1].xxxx\n\
               8: END\n";
-        let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
-        let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
-        let live = live_after(&program.insts, 1, 5);
+        let live = live_after(&program(text).insts, 1, 5);
         // TEMP[0].x is written first; .z and .w are read later. TEMP[1] is written before
         // it is read; TEMP[2].y is read; TEMP[3].y is written only inside the branch, so
         // lanes that skip it read the old value.
