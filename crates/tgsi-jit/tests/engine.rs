@@ -11,6 +11,13 @@ fn engine(text: &str) -> (Program, Engine) {
     (program.clone(), Engine::new(program))
 }
 
+/// Both engines' output words for the same vertices are equal (`what` names the case).
+fn same_vertices(program: &Program, jit: &Engine, opts: &tgsi_exec::VertexOptions, what: &str) {
+    let want = tgsi_exec::run_vertices(program, opts).unwrap();
+    let got = tgsi_exec::run_vertices_with(jit, opts).unwrap();
+    assert_eq!(want.values, got.values, "{what}");
+}
+
 fn same_image(text: &str, opts: &RenderOptions) {
     let (program, jit) = engine(text);
     assert!(jit.is_compiled(), "{:?}", jit.fallback_reason());
@@ -188,9 +195,7 @@ fn constants_outside_the_bound_buffers_read_zero() {
             constants,
             ..Default::default()
         };
-        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-        assert_eq!(want.values, got.values);
+        same_vertices(&program, &jit, &opts, "");
     }
 }
 
@@ -254,9 +259,7 @@ fn indirect_constants_match_the_interpreter_in_and_out_of_range() {
         constants: vec![(0..4).map(|i| [i, i + 10, i + 20, i + 30]).collect()],
         ..Default::default()
     };
-    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-    assert_eq!(want.values, got.values);
+    same_vertices(&program, &jit, &opts, "");
 }
 
 /// Indirect constant registers are loaded whole once per instruction and operand: every
@@ -297,9 +300,7 @@ fn indirect_constant_rows_serve_every_channel_and_operand() {
         constants: vec![(0..4).map(reg).collect(), (10..16).map(reg).collect()],
         ..Default::default()
     };
-    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-    assert_eq!(want.values, got.values);
+    same_vertices(&program, &jit, &opts, "");
 }
 
 /// Temporaries read and written through ADDR give the interpreter's words: reads lane by
@@ -382,9 +383,12 @@ fn indirect_temporaries_match_the_interpreter_in_and_out_of_range() {
             inputs: vec![tgsi_exec::VertexInput::PerVertex(inputs)],
             ..Default::default()
         };
-        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-        assert_eq!(want.values, got.values, "addresses {:?}", &addresses[..4]);
+        same_vertices(
+            &program,
+            &jit,
+            &opts,
+            &format!("addresses {:?}", &addresses[..4]),
+        );
     }
 }
 
@@ -420,9 +424,7 @@ fn direct_constants_read_zero_past_short_and_unbound_buffers() {
             constants,
             ..Default::default()
         };
-        let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-        let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-        assert_eq!(want.values, got.values);
+        same_vertices(&program, &jit, &opts, "");
     }
 }
 
@@ -451,9 +453,7 @@ fn lrp_of_two_nans_keeps_the_defined_one() {
         ],
         ..Default::default()
     };
-    let want = tgsi_exec::run_vertices(&program, &opts).unwrap();
-    let got = tgsi_exec::run_vertices_with(&jit, &opts).unwrap();
-    assert_eq!(want.values, got.values);
+    same_vertices(&program, &jit, &opts, "");
 }
 
 /// Quads per call of the JIT's code for `text`.

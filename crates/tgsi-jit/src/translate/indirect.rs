@@ -129,20 +129,19 @@ impl Translator<'_, '_> {
             let index = b.splat_word(s.index as u32);
             let start = b.splat_word(self.memory.start as u32);
             let len = b.splat_word(self.memory.len() as u32);
-            let mut outside = None;
-            for (&a, &e) in addr.iter().zip(&exec) {
-                let idx = b.ins().iadd(a, index);
-                let rel = b.ins().isub(idx, start);
-                let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
-                let out = b.ins().band(out, e);
-                outside = Some(match outside {
-                    None => out,
-                    Some(o) => b.ins().bor(o, out),
-                });
-            }
-            if let Some(outside) = outside {
+            let outs: Vec<Value> = addr
+                .iter()
+                .zip(&exec)
+                .map(|(&a, &e)| {
+                    let idx = b.ins().iadd(a, index);
+                    let rel = b.ins().isub(idx, start);
+                    let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
+                    b.ins().band(out, e)
+                })
+                .collect();
+            if let Some(outside) = outs.into_iter().reduce(|x, y| b.ins().bor(x, y)) {
                 let any = b.ins().vany_true(outside);
-                self.spill_all_if(any);
+                self.move_all_if(any, true);
             }
         }
         let (base, count, g) = (self.files[0], self.sizes[0] as i64, self.g);
@@ -243,21 +242,21 @@ impl Translator<'_, '_> {
             .collect();
         // A quad's register inside the file but outside the temporaries in memory: write
         // every SSA temporary there first and read them all back after.
-        let mut outside = None;
-        if self.temps.is_some() {
-            for &idx in &indices {
-                let rel = b.ins().iadd_imm_s(idx, -start);
-                let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
-                let inside_file = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
-                let out = b.ins().band(out, inside_file);
-                outside = Some(match outside {
-                    None => out,
-                    Some(o) => b.ins().bor(o, out),
-                });
-            }
-        }
+        let outs: Vec<Value> = match self.temps {
+            Some(_) => indices
+                .iter()
+                .map(|&idx| {
+                    let rel = b.ins().iadd_imm_s(idx, -start);
+                    let out = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, rel, len);
+                    let inside_file = b.ins().icmp(IntCC::UnsignedLessThan, idx, count);
+                    b.ins().band(out, inside_file)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let outside = outs.into_iter().reduce(|x, y| b.ins().bor(x, y));
         if let Some(outside) = outside {
-            self.spill_all_if(outside);
+            self.move_all_if(outside, true);
         }
         let base = self.files[0];
         let b = &mut *self.b;
@@ -277,35 +276,24 @@ impl Translator<'_, '_> {
             }
         }
         if let Some(outside) = outside {
-            self.reload_all_if(outside);
+            self.move_all_if(outside, false);
         }
     }
 
-    /// Where `cond` (an `i8`) is set, write every SSA temporary to the machine's memory.
-    fn spill_all_if(&mut self, cond: Value) {
-        let (spill, next) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(spill);
-        self.b.ins().brif(cond, spill, &[], next, &[]);
-        self.b.switch_to_block(spill);
-        self.b.seal_block(spill);
+    /// Where `cond` (an `i8`) is set, write every SSA temporary to the machine's memory
+    /// (`to_memory`) or read them all back from it.
+    fn move_all_if(&mut self, cond: Value, to_memory: bool) {
+        let (moves, next) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(moves);
+        self.b.ins().brif(cond, moves, &[], next, &[]);
+        self.b.switch_to_block(moves);
+        self.b.seal_block(moves);
         for i in 0..self.sizes[0] {
-            self.spill(i);
-        }
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
-        self.b.seal_block(next);
-    }
-
-    /// Where `cond` (an `i8`) is set, read every SSA temporary back from the machine's
-    /// memory.
-    fn reload_all_if(&mut self, cond: Value) {
-        let (reload, next) = (self.b.create_block(), self.b.create_block());
-        self.b.set_cold_block(reload);
-        self.b.ins().brif(cond, reload, &[], next, &[]);
-        self.b.switch_to_block(reload);
-        self.b.seal_block(reload);
-        for i in 0..self.sizes[0] {
-            self.reload(i);
+            if to_memory {
+                self.spill(i);
+            } else {
+                self.reload(i);
+            }
         }
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
