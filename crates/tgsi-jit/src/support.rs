@@ -25,6 +25,16 @@ pub(crate) fn unsupported(program: &Program) -> Option<String> {
             program.insts.len()
         ));
     }
+    if let Some(&n) = program
+        .register_counts()
+        .iter()
+        .max()
+        .filter(|&&n| n > MAX_REGISTERS)
+    {
+        return Some(format!(
+            "a register file of {n} registers is more than the JIT addresses ({MAX_REGISTERS})"
+        ));
+    }
     if !matches!(
         program.processor,
         Processor::Fragment | Processor::Vertex | Processor::Compute
@@ -196,6 +206,11 @@ pub(crate) fn group_quads(program: &Program) -> Grouping {
         .filter(|n: &usize| n.is_power_of_two() && *n <= tgsi_exec::WAVE / 4)
         .map_or(chosen, fixed)
 }
+
+/// Most registers in one per-lane file of a program the JIT compiles: the text's own bound
+/// on declared indices, so that every register's byte offset in a file (512 bytes a
+/// register) fits 32 bits with room to spare, as the compiled code computes it.
+pub const MAX_REGISTERS: usize = 1 << 16;
 
 /// Quads per call of straight-line fragment and vertex programs ([`group_quads`]).
 const STRAIGHT_QUADS: usize = 4;

@@ -213,6 +213,29 @@ fn very_long_programs_run_on_the_interpreter() {
         .is_some_and(|r| r.0.contains("more than the JIT compiles")));
 }
 
+/// A register file past the JIT's bound (which the text's limits never reach, but a
+/// program built in memory may) runs on the interpreter.
+#[test]
+fn huge_register_files_run_on_the_interpreter() {
+    let text = "FRAG\nDCL OUT[0], COLOR\nDCL ADDR[0]\nDCL TEMP[0..3], ARRAY(1)\n\
+                0: MOV OUT[0], TEMP[ADDR[0].x+1](1)\n1: END\n";
+    let mut shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
+    let within = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    assert!(Engine::new(within).is_compiled());
+    let temps = shader
+        .declarations
+        .iter_mut()
+        .find(|d| d.file == tgsi::File::Temporary)
+        .expect("a TEMP declaration");
+    temps.last = tgsi_jit::support::MAX_REGISTERS as u32;
+    let program = Program::compile(&shader).unwrap_or_else(|e| panic!("{e}"));
+    let why = Engine::new(program).fallback_reason().cloned();
+    assert!(
+        why.as_ref().is_some_and(|r| r.0.contains("register file")),
+        "{why:?}"
+    );
+}
+
 #[test]
 fn programs_whose_compiled_form_is_too_big_run_on_the_interpreter() {
     // Within the instruction limit, but integer divisions (a long vector sequence each,
