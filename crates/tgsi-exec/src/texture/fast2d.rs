@@ -248,6 +248,10 @@ fn wrapped_axis<const L: usize>(mode: Wrap, s: &[f32; L], size: u32, offset: i32
         i1: [0; L],
         w: [0.0; L],
     };
+    if mode == Wrap::MirrorRepeat {
+        (a.i0, a.i1, a.w) = wrap::linear_mirror_repeat(s, size, offset);
+        return a;
+    }
     for (j, &s) in s.iter().enumerate() {
         let l = wrap::linear(mode, true, s, size, offset);
         (a.i0[j], a.i1[j], a.w[j]) = (l.i0, l.i1, l.w);

@@ -166,34 +166,7 @@ pub(crate) fn linear(mode: Wrap, normalized: bool, s: f32, size: u32, offset: i3
         Wrap::ClampToEdge => edge(pair(clampf(s * sz + offset as f32, 0.0, sz) - 0.5)),
         Wrap::ClampToBorder => pair(clampf(s * sz + offset as f32, -1.0, sz + 0.5) - 0.5),
         Wrap::MirrorRepeat => {
-            let s = s + offset as f32 / sz;
-            let flr = ifloor(s);
-            let no_mirror = flr & 1 == 0;
-            let f = frac(s);
-            let u = if no_mirror {
-                f * sz - 0.5
-            } else {
-                (1.0 - f) * sz + 0.5
-            };
-            let mut i0 = ifloor(u);
-            let mut i1 = if no_mirror {
-                i0.wrapping_add(1)
-            } else {
-                i0.wrapping_sub(1)
-            };
-            if i0 < 0 {
-                i0 += 1;
-            }
-            if i0 >= size as i32 {
-                i0 = last;
-            }
-            if i1 >= size as i32 {
-                i1 = last;
-            }
-            if i1 < 0 {
-                i1 += 1;
-            }
-            let w = if no_mirror { frac(u) } else { frac(1.0 - u) };
+            let ([i0], [i1], [w]) = linear_mirror_repeat(&[s], size, offset);
             Linear { i0, i1, w }
         }
         Wrap::MirrorClamp | Wrap::MirrorClampToEdge => {
@@ -213,6 +186,43 @@ pub(crate) fn linear(mode: Wrap, normalized: bool, s: f32, size: u32, offset: i3
             pair(clampf(t, -0.5, sz + 0.5) - 0.5)
         }
     }
+}
+
+/// `wrap_linear_mirror_repeat` (normalised coordinates) of `L` lanes at once: both texel
+/// indices and the second's weight, per lane. Written as selects rather than branches so
+/// that the lanes' loop vectorises; [`linear`] is the one-lane case.
+#[inline(always)]
+pub(crate) fn linear_mirror_repeat<const L: usize>(
+    s: &[f32; L],
+    size: u32,
+    offset: i32,
+) -> ([i32; L], [i32; L], [f32; L]) {
+    let (sz, last) = (size as f32, size as i32 - 1);
+    let shift = offset as f32 / sz;
+    let (mut i0s, mut i1s, mut ws) = ([0; L], [0; L], [0.0; L]);
+    for (j, &s) in s.iter().enumerate() {
+        let s = s + shift;
+        let no_mirror = ifloor(s) & 1 == 0;
+        let f = frac(s);
+        let u = if no_mirror {
+            f * sz - 0.5
+        } else {
+            (1.0 - f) * sz + 0.5
+        };
+        let i0 = ifloor(u);
+        let i1 = if no_mirror {
+            i0.wrapping_add(1)
+        } else {
+            i0.wrapping_sub(1)
+        };
+        let i0 = if i0 < 0 { i0 + 1 } else { i0 };
+        let i0 = if i0 >= size as i32 { last } else { i0 };
+        let i1 = if i1 >= size as i32 { last } else { i1 };
+        let i1 = if i1 < 0 { i1 + 1 } else { i1 };
+        (i0s[j], i1s[j]) = (i0, i1);
+        ws[j] = frac(if no_mirror { u } else { 1.0 - u });
+    }
+    (i0s, i1s, ws)
 }
 
 #[cfg(test)]
