@@ -12,7 +12,8 @@
 //!   of `tgsi_exec::scalar` (checked by tests), and everything else calls the interpreter's
 //!   own kernels (64-bit ones once per lane), its sampling of a quad (texture
 //!   instructions with direct operands, whose sources stay in registers) or its
-//!   single-instruction step (memory, DFRACEXP, indirect operands). MIN, MAX, saturation and rounding leave out the
+//!   single-instruction step (memory, DFRACEXP, indirect operands other than constants
+//!   and temporaries). MIN, MAX, saturation and rounding leave out the
 //!   NaN cases that cannot occur: what each value can hold (a number, a quiet NaN, any word)
 //!   is followed from immediates and opcodes (`known.rs`).
 //! * Control flow keeps the interpreter's execution masks and jumps; the instruction

@@ -1,9 +1,11 @@
 //! Translating a [`Program`] into one Cranelift function that runs a group of quads of a
 //! wave (the whole wave, or one quad: [`crate::support`] decides), given by the frame.
 //!
-//! Each quad is one `i32x4` vector per register channel. Temporaries live in SSA variables
-//! unless some operand addresses them indirectly or there are very many (then, like every
-//! other register file, in the machine's memory). The execution masks of the interpreter (cond,
+//! Each quad is one `i32x4` vector per register channel. Temporaries live in SSA variables,
+//! except the declared arrays that indirect operands name (or all of them, when those
+//! operands may reach any or the temporaries are very many: [`memory_temps`]), which live
+//! like every other register file in the machine's memory ([`indirect`] compiles the
+//! accesses). The execution masks of the interpreter (cond,
 //! loop, cont, func) are variables too, one vector per four lanes, updated at the same
 //! instructions and by the same rules, so every instruction sees the mask the interpreter
 //! would give it; IF, ELSE and loop ends jump exactly where the interpreter jumps. A
