@@ -278,6 +278,19 @@ pub struct Inst {
 }
 
 impl Inst {
+    /// The temporaries it addresses through a register (sources, texel offsets and
+    /// destinations): each such operand's offset, and whether it is written.
+    pub fn indirect_temps(&self) -> impl Iterator<Item = (i32, bool)> + '_ {
+        let offsets = self.tex.as_ref().and_then(|t| t.offsets.as_ref());
+        let reads = self.src.iter().chain(offsets);
+        let reads = reads.filter(|s| s.file == RegFile::Temp && s.is_indirect());
+        let writes = self.dst.iter();
+        let writes = writes.filter(|d| d.file == RegFile::Temp && d.is_indirect());
+        reads
+            .map(|s| (s.index, false))
+            .chain(writes.map(|d| (d.index, true)))
+    }
+
     /// The destination channels pair `p` (0: x and y, 1: z and w) of a 64-bit instruction
     /// (`Kind::Wide`) writes, and the channel of a 32-bit result: a 64-bit result fills
     /// the enabled channels of the pair; a 32-bit one goes to channel p when the

@@ -88,7 +88,7 @@ pub fn unblended_writes(
         full_waves_only: false,
     };
     let channels = program.register_counts()[0] * 4;
-    if channels > MAX_CHANNELS || insts.iter().any(indirect_temp) {
+    if channels > MAX_CHANNELS || insts.iter().any(|i| i.indirect_temps().next().is_some()) {
         return none;
     }
     let returns = insts
@@ -171,19 +171,6 @@ fn push(waiting: &mut Vec<Set>, own: &Set, empty: &Set) {
     let mut s = waiting.last().unwrap_or(empty).clone();
     s.union(own);
     waiting.push(s);
-}
-
-/// Whether an instruction addresses a temporary indirectly.
-fn indirect_temp(inst: &Inst) -> bool {
-    let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
-    inst.src
-        .iter()
-        .chain(offsets)
-        .any(|s| s.file == RegFile::Temp && s.is_indirect())
-        || inst
-            .dst
-            .iter()
-            .any(|d| d.file == RegFile::Temp && d.is_indirect())
 }
 
 /// The directly addressed temporary an instruction writes, with its write mask.

@@ -232,16 +232,10 @@ pub(crate) const GROUPED_SIZE: usize = 10_000;
 /// Whether some operand of `program` addresses a temporary indirectly (the temporaries
 /// then live in the machine's memory, some or all: `translate::memory_temps`).
 pub(crate) fn addresses_temps_indirectly(program: &Program) -> bool {
-    let temp =
-        |file: RegFile, indirect: Option<Indirect>| file == RegFile::Temp && indirect.is_some();
-    program.insts.iter().any(|i| {
-        i.src.iter().any(|s| temp(s.file, s.indirect))
-            || i.dst.iter().any(|d| temp(d.file, d.indirect))
-            || i.tex
-                .as_ref()
-                .and_then(|t| t.offsets.as_ref())
-                .is_some_and(|o| temp(o.file, o.indirect))
-    })
+    program
+        .insts
+        .iter()
+        .any(|i| i.indirect_temps().next().is_some())
 }
 
 /// Quads of the one call that runs a compute wave: the whole wave, or, when the program

@@ -1962,18 +1962,8 @@ pub(crate) fn memory_temps(program: &Program, g: usize) -> Range<usize> {
     // Vectors the slow paths move, per SSA vector: one a read, two a write.
     let mut moves = 0usize;
     for inst in &program.insts {
-        let offsets = inst.tex.as_ref().and_then(|t| t.offsets.as_ref());
-        let sources = inst
-            .src
-            .iter()
-            .chain(offsets)
-            .map(|s| (s.file, s.index, s.indirect, 1));
-        let dsts = inst.dst.iter().map(|d| (d.file, d.index, d.indirect, 2));
-        for (file, index, indirect, cost) in sources.chain(dsts) {
-            if file != RegFile::Temp || indirect.is_none() {
-                continue;
-            }
-            moves += cost;
+        for (index, written) in inst.indirect_temps() {
+            moves += if written { 2 } else { 1 };
             if support::runs_on_step(inst) {
                 return all;
             }

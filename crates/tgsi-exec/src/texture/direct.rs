@@ -422,6 +422,22 @@ mod tests {
         }
     }
 
+    /// The direct path's words for one quad of `op` (coordinates `s`, `t`, LODs `lod` as
+    /// words), binding the view and sampler afresh; `None` where it leaves the quad to the
+    /// general path.
+    fn direct_words(
+        op: DirectOp,
+        (view, sampler): (&SamplerView, &SamplerState),
+        frag: bool,
+        sview_swizzle: [u8; 4],
+        [s, t, lod]: [[u32; 4]; 3],
+    ) -> Option<[[u32; 4]; 4]> {
+        let mut prepared = Prepared::default();
+        Direct::bind(op, view, sampler, false, frag, sview_swizzle, &mut prepared)
+            .expect("the direct path reads the view")
+            .quad(s, t, lod)
+    }
+
     /// `execute_prepared`'s words for `opcode` on a 2-D `view` with `sampler` and the
     /// quad's sources `srcs`, channel-major as [`Direct::quad`] gives them.
     fn general_words(
@@ -500,19 +516,11 @@ mod tests {
                                 std::array::from_fn(|_| unit() * 5.0 - 1.0)
                             };
                             let words = |v: [f32; 4]| v.map(f32::to_bits);
-                            let mut prepared = Prepared::default();
-                            let direct = Direct::bind(
-                                op,
-                                &view,
-                                &sampler,
-                                false,
-                                true,
-                                sview_swizzle,
-                                &mut prepared,
-                            )
-                            .expect("the direct path reads the view");
+                            let bound = (&view, &sampler);
+                            let quad = [words(s), words(t), words(lod)];
                             total += 1;
-                            let Some(got) = direct.quad(words(s), words(t), words(lod)) else {
+                            let Some(got) = direct_words(op, bound, true, sview_swizzle, quad)
+                            else {
                                 continue;
                             };
                             taken += 1;
@@ -526,7 +534,6 @@ mod tests {
                                     srcs[src][j][c] = lod[j].to_bits();
                                 }
                             }
-                            let bound = (&view, &sampler);
                             let want = general_words(opcode, bound, &srcs, true, sview_swizzle);
                             assert_eq!(
                                 got, want,
@@ -577,25 +584,15 @@ mod tests {
                     let lod: [i32; 4] = std::array::from_fn(|_| (next() % 12) as i32 - 3);
                     let lod = if k % 17 == 0 { [i32::MAX; 4] } else { lod };
                     let words = |v: [i32; 4]| v.map(|x| x as u32);
-                    let mut prepared = Prepared::default();
-                    let direct = Direct::bind(
-                        op,
-                        &view,
-                        &sampler,
-                        false,
-                        false,
-                        [0, 1, 2, 3],
-                        &mut prepared,
-                    )
-                    .expect("the direct path reads the view");
+                    let bound = (&view, &sampler);
+                    let quad = [words(s), words(t), words(lod)];
                     total += 1;
-                    let Some(got) = direct.quad(words(s), words(t), words(lod)) else {
+                    let Some(got) = direct_words(op, bound, false, [0, 1, 2, 3], quad) else {
                         continue;
                     };
                     taken += 1;
                     let src: [[u32; 4]; 4] =
                         std::array::from_fn(|j| [s[j] as u32, t[j] as u32, 0, lod[j] as u32]);
-                    let bound = (&view, &sampler);
                     let want = general_words(opcode, bound, &[src], false, [0, 1, 2, 3]);
                     assert_eq!(got, want, "{format} {opcode:?} s {s:?} t {t:?} lod {lod:?}");
                 }
