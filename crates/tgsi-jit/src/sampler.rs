@@ -35,11 +35,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::mem::offset_of;
 use std::rc::Rc;
+use std::sync::atomic::AtomicU32;
 use std::sync::Mutex;
 use tgsi::Processor;
 use tgsi_exec::compile::Inst;
+use tgsi_exec::isa::Isa;
 use tgsi_exec::texture::{
-    Compiled, Direct, DirectLod as Lod, DirectOp, Filtering, COMPILED_LEVELS,
+    Compiled, CompiledForm, Direct, DirectLod as Lod, DirectOp, Filtering, COMPILED_LEVELS,
 };
 use tgsi_exec::Program;
 
@@ -67,6 +69,16 @@ pub(crate) struct TexDesc {
     size: [f32; 2],
     words: *const u32,
     levels: [TexLevel; COMPILED_LEVELS],
+    /// What [`native_kernel`] reads (the emitted kernels read the fields above).
+    native: Native,
+}
+
+/// A binding as the native kernel (`tgsi_exec`'s `Compiled::sample_quad`) takes it.
+#[derive(Clone, Copy)]
+struct Native {
+    form: CompiledForm,
+    words: usize,
+    how: Lod,
 }
 
 impl TexDesc {
@@ -78,27 +90,44 @@ impl TexDesc {
     /// The description of a compiled binding sampled with LODs `how` (its words stay the
     /// texture's while the bindings it came from live); off when no kernel compiles.
     pub fn of(c: &Compiled, how: Lod) -> TexDesc {
+        TexDesc::with(c, how, Isa::detect().is_some())
+    }
+
+    /// [`TexDesc::of`], sampling through the native kernel only if `native` (which the
+    /// CPU must then run: AVX2).
+    fn with(c: &Compiled, how: Lod, native: bool) -> TexDesc {
         let key = Key {
             lod: how,
-            filter: c.filter,
+            filter: c.form.filter,
             // Multiples of 8 below 32 (`Compiled::shifts`).
-            shifts: c.shifts.map(|s| (s & 31) as u8),
+            shifts: c.form.shifts.map(|s| (s & 31) as u8),
         };
+        // The native kernel where the CPU runs it (AVX2), for filtered sampling.
+        let native = native && c.form.filter.is_some();
         TexDesc {
-            kernel: kernel(key),
-            first_level: c.first_level,
-            last_level: c.last_level,
-            lod_bias: c.lod_bias,
-            min_lod: c.min_lod,
-            max_lod: c.max_lod,
-            size: c.size,
+            kernel: if native {
+                Some(native_kernel)
+            } else {
+                kernel(key)
+            },
+            first_level: c.form.first_level,
+            last_level: c.form.last_level,
+            lod_bias: c.form.lod_bias,
+            min_lod: c.form.min_lod,
+            max_lod: c.form.max_lod,
+            size: c.form.size,
             words: c.words.as_ptr().cast(),
-            levels: c.levels.map(|l| TexLevel {
+            levels: c.form.levels.map(|l| TexLevel {
                 first: l.first,
                 row: l.row,
                 width: l.width,
                 height: l.height,
             }),
+            native: Native {
+                form: *c.form,
+                words: c.words.len(),
+                how,
+            },
         }
     }
 }
@@ -237,6 +266,34 @@ pub(crate) type Kernel = unsafe extern "C" fn(*const TexDesc, *mut u32) -> i32;
 pub(crate) const IO_WORDS: usize = 28;
 /// Where a kernel's results start in `io`, in words.
 pub(crate) const IO_OUT: usize = 12;
+
+/// The [`Kernel`] that samples with `tgsi_exec`'s native kernel (`Compiled::sample_quad`).
+///
+/// # Safety
+///
+/// `desc` must point to a [`TexDesc`] whose words are alive, and `io` to [`IO_WORDS`]
+/// words.
+unsafe extern "C" fn native_kernel(desc: *const TexDesc, io: *mut u32) -> i32 {
+    // SAFETY: as the caller promises.
+    let (desc, io) = unsafe { (&*desc, &mut *io.cast::<[u32; IO_WORDS]>()) };
+    // SAFETY: the words of a binding alive for the call (`TexDesc::of`).
+    let words =
+        unsafe { std::slice::from_raw_parts(desc.words.cast::<AtomicU32>(), desc.native.words) };
+    let c = Compiled {
+        form: &desc.native.form,
+        words,
+    };
+    let quad = |at: usize| [io[at], io[at + 1], io[at + 2], io[at + 3]];
+    match c.sample_quad(desc.native.how, quad(0), quad(4), quad(8)) {
+        Some(r) => {
+            for (c, r) in r.iter().enumerate() {
+                io[IO_OUT + 4 * c..IO_OUT + 4 * c + 4].copy_from_slice(r);
+            }
+            0
+        }
+        None => 1,
+    }
+}
 
 /// Byte offset of a [`TexDesc`]'s kernel (a function pointer, null for none), for the
 /// shaders' code, which calls it itself.
@@ -501,8 +558,12 @@ mod tests {
                     continue;
                 };
                 bindings += 1;
-                let desc = TexDesc::of(&compiled, how);
-                let kernel = desc.kernel.expect("the kernel compiles");
+                // The emitted kernel, and the native one where the CPU runs it.
+                let descs: Vec<TexDesc> = [false, true]
+                    .into_iter()
+                    .filter(|&native| !native || Isa::detect().is_some())
+                    .map(|native| TexDesc::with(&compiled, how, native))
+                    .collect();
                 for k in 0..300 {
                     let mut coord = || -> [f32; 4] {
                         let base = (next() >> 8) as f32 / (1 << 24) as f32 * 4.0 - 2.0;
@@ -521,25 +582,29 @@ mod tests {
                         std::array::from_fn(|_| (next() % 80) as f32 / 8.0 - 2.0)
                     };
                     let words = |v: [f32; 4]| v.map(f32::to_bits);
-                    let mut io = [0u32; IO_WORDS];
-                    io[0..4].copy_from_slice(&words(s));
-                    io[4..8].copy_from_slice(&words(t));
-                    io[8..12].copy_from_slice(&words(lod));
-                    // SAFETY: `desc` describes a live texture and `io` has the words a
-                    // kernel reads and writes.
-                    let status = unsafe { kernel(&desc, io.as_mut_ptr()) };
-                    total += 1;
-                    if status != 0 {
-                        continue;
+                    for desc in &descs {
+                        let kernel = desc.kernel.expect("the kernel compiles");
+                        let mut io = [0u32; IO_WORDS];
+                        io[0..4].copy_from_slice(&words(s));
+                        io[4..8].copy_from_slice(&words(t));
+                        io[8..12].copy_from_slice(&words(lod));
+                        // SAFETY: `desc` describes a live texture and `io` has the words a
+                        // kernel reads and writes.
+                        let status = unsafe { kernel(desc, io.as_mut_ptr()) };
+                        total += 1;
+                        if status != 0 {
+                            continue;
+                        }
+                        taken += 1;
+                        let want = interpreter_words(opcode, &view, &sampler, [s, t, lod], true);
+                        let got = kernel_words(&io);
+                        let native = desc.kernel == Some(native_kernel as Kernel);
+                        assert_eq!(
+                            got, want,
+                            "{format} {w}x{h} round {round} {wrap:?} {mip:?} {opcode:?} s {s:?} \
+                             t {t:?} lod {lod:?} native {native}"
+                        );
                     }
-                    taken += 1;
-                    let want = interpreter_words(opcode, &view, &sampler, [s, t, lod], true);
-                    let got = kernel_words(&io);
-                    assert_eq!(
-                        got, want,
-                        "{format} {w}x{h} round {round} {wrap:?} {mip:?} {opcode:?} s {s:?} \
-                         t {t:?} lod {lod:?}"
-                    );
                 }
             }
         }

@@ -16,7 +16,7 @@ use super::filter::{self, Samp};
 use super::lod::{self, Control, MipFuncs};
 use super::sample::{self, Coords};
 use super::texel::View;
-use super::{bind_named, Prepared};
+use super::{bind_named, Bound, Prepared};
 use crate::resource::{Filter, SamplerState, SamplerView, Swizzle, Wrap};
 use std::sync::atomic::AtomicU32;
 use tgsi::{Opcode, TextureTarget};
@@ -109,6 +109,8 @@ pub struct Direct<'p> {
     frag: bool,
     /// The SVIEW operand's swizzle, for the SAMPLE family (not the identity).
     sview_swizzle: Option<[u8; 4]>,
+    /// The instruction described for a compiler, if it is of that kind.
+    compiled: Option<Compiled<'p>>,
 }
 
 impl<'p> Direct<'p> {
@@ -124,19 +126,43 @@ impl<'p> Direct<'p> {
         sview_swizzle: [u8; 4],
         prepared: &'p mut Prepared,
     ) -> Option<Direct<'p>> {
-        let (bound, binding) = bind_named(view, sampler, seamless, prepared)?;
-        let (_, samp) = bound;
+        let entry = bind_named(view, sampler, seamless, prepared)?;
+        let (_, samp) = entry.ready.as_ref()?;
         if samp.fast.is_none() || samp.st.compare {
             return None;
         }
+        let key = (op, frag);
+        if !entry.forms.iter().any(|(k, _)| *k == key) {
+            let form = CompiledForm::of(op, frag, entry.ready.as_ref()?);
+            entry.forms.push((key, form));
+        }
+        let entry: &'p Bound = entry;
+        let bound = entry.ready.as_ref()?;
+        let compiled = entry
+            .forms
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, form)| {
+                Some(Compiled {
+                    form: form.as_ref()?,
+                    words: bound.0.res.data.whole_words(),
+                })
+            });
         let sview_swizzle = (op.sample && sview_swizzle != [0, 1, 2, 3]).then_some(sview_swizzle);
         Some(Direct {
             op,
             bound,
-            binding,
+            binding: entry.id,
             frag,
             sview_swizzle,
+            compiled,
         })
+    }
+
+    /// The instruction as a compiled sampler sees it, or `None` when it is not of that
+    /// kind (see [`Compiled`]).
+    pub fn compiled(&self) -> Option<Compiled<'p>> {
+        self.compiled
     }
 
     /// The instruction.
@@ -163,6 +189,12 @@ impl<'p> Direct<'p> {
             let texels = plan.fetch_quad(v, ints(s), ints(t), lod as i32)?;
             let channels = std::array::from_fn(|c| texels.map(|texel| texel[c]));
             return Some(v.swizzle_channels(channels).map(|c| c.map(f32::to_bits)));
+        }
+        if let Some(r) = self
+            .compiled
+            .and_then(|c| c.sample_quad(self.op.lod(), s, t, lod))
+        {
+            return Some(r);
         }
         let q = Coords {
             s: s.map(f32::from_bits),
@@ -278,7 +310,18 @@ pub struct Filtering {
 /// width − 1) : 0`, the same for y), the texel's components as in step 3.
 ///
 /// Every texel of levels `0 ..= last_level` lies inside `words`.
+#[derive(Clone, Copy)]
 pub struct Compiled<'a> {
+    /// What the instruction does.
+    pub form: &'a CompiledForm,
+    /// The texture's words.
+    pub words: &'a [AtomicU32],
+}
+
+/// A [`Compiled`] instruction apart from the texture's words: what a [`Prepared`] keeps
+/// of it from one [`Direct::bind`] to the next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompiledForm {
     /// How a sampling instruction filters; `None` for a texel fetch.
     pub filter: Option<Filtering>,
     /// The view's first level.
@@ -298,24 +341,21 @@ pub struct Compiled<'a> {
     /// Levels `0 ..= last_level` (softpipe's level arithmetic may reach below
     /// `first_level`).
     pub levels: [CompiledLevel; COMPILED_LEVELS],
-    /// The texture's words.
-    pub words: &'a [AtomicU32],
 }
 
-impl<'p> Direct<'p> {
-    /// The instruction as a compiled sampler sees it, or `None` when it is not of that
-    /// kind (see [`Compiled`]).
-    pub fn compiled(&self) -> Option<Compiled<'p>> {
-        let (v, samp) = self.bound;
+impl CompiledForm {
+    /// The form of `op` on a bound view and sampler (`frag`: implicit LODs from the
+    /// quad), or `None` when it is not of the compiled kind (see [`Compiled`]).
+    fn of(op: DirectOp, frag: bool, (v, samp): &(View, Samp)) -> Option<CompiledForm> {
         let st = &samp.st;
         let plan = samp.fast.as_ref()?;
         let identity = [Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W];
-        if self.op.sample || v.view.swizzle != identity {
+        if op.sample || v.view.swizzle != identity {
             return None;
         }
-        let filter = match self.op.fetch {
+        let filter = match op.fetch {
             Some(_) => None,
-            None => Some(self.filtering()?),
+            None => Some(filtering(op, frag, v, samp)?),
         };
         let (first, last) = (v.view.first_level, v.view.last_level);
         if last as usize >= COMPILED_LEVELS || first > last {
@@ -352,7 +392,7 @@ impl<'p> Direct<'p> {
                 height,
             };
         }
-        Some(Compiled {
+        Some(CompiledForm {
             filter,
             first_level: first,
             last_level: last,
@@ -362,47 +402,46 @@ impl<'p> Direct<'p> {
             size: [v.width(first) as f32, v.height(first) as f32],
             shifts: plan.order().map(|o| 8 * u32::from(o & 3)),
             levels,
-            words,
         })
     }
+}
 
-    /// How a sampling instruction filters, if a compiled sampler can (see [`Compiled`]).
-    fn filtering(&self) -> Option<Filtering> {
-        let (v, samp) = self.bound;
-        let st = &samp.st;
-        let ok_op = match self.op.control {
-            Control::None | Control::Bias => self.frag,
-            Control::Explicit | Control::Zero => true,
-            _ => false,
-        };
-        let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
-        if !ok_op || !linear || st.unnormalized_coords {
-            return None;
-        }
-        let rule = match lod::mip_funcs(st, filter::pot2d(v), self.op.control) {
-            MipFuncs::LinearPot => LevelRule::Pot,
-            MipFuncs::Linear => LevelRule::Linear,
-            MipFuncs::NoneNoSelect => LevelRule::First,
-            _ => return None,
-        };
-        let wrap = match filter::select(v, samp, Filter::Linear, false) {
-            _ if rule == LevelRule::Pot => [AxisWrap::RepeatPot; 2],
-            filter::Img::Linear2DRepeatPot => [AxisWrap::RepeatPot; 2],
-            filter::Img::Linear2D => {
-                // REPEAT on a power-of-two side is the power-of-two formula (the modulo
-                // of a power of two is a mask; the levels are checked in `compiled`).
-                let axis = |w: Wrap| match w {
-                    Wrap::Repeat => Some(AxisWrap::RepeatPot),
-                    Wrap::MirrorRepeat => Some(AxisWrap::MirrorRepeat),
-                    Wrap::ClampToEdge => Some(AxisWrap::ClampToEdge),
-                    _ => None,
-                };
-                [axis(st.wrap[0])?, axis(st.wrap[1])?]
-            }
-            _ => return None,
-        };
-        Some(Filtering { rule, wrap })
+/// How sampling instruction `op` filters on a bound view and sampler (`frag`: implicit
+/// LODs from the quad), if a compiled sampler can (see [`Compiled`]).
+fn filtering(op: DirectOp, frag: bool, v: &View, samp: &Samp) -> Option<Filtering> {
+    let st = &samp.st;
+    let ok_op = match op.control {
+        Control::None | Control::Bias => frag,
+        Control::Explicit | Control::Zero => true,
+        _ => false,
+    };
+    let linear = st.min_img_filter == Filter::Linear && st.mag_img_filter == Filter::Linear;
+    if !ok_op || !linear || st.unnormalized_coords {
+        return None;
     }
+    let rule = match lod::mip_funcs(st, filter::pot2d(v), op.control) {
+        MipFuncs::LinearPot => LevelRule::Pot,
+        MipFuncs::Linear => LevelRule::Linear,
+        MipFuncs::NoneNoSelect => LevelRule::First,
+        _ => return None,
+    };
+    let wrap = match filter::select(v, samp, Filter::Linear, false) {
+        _ if rule == LevelRule::Pot => [AxisWrap::RepeatPot; 2],
+        filter::Img::Linear2DRepeatPot => [AxisWrap::RepeatPot; 2],
+        filter::Img::Linear2D => {
+            // REPEAT on a power-of-two side is the power-of-two formula (the modulo
+            // of a power of two is a mask; the levels are checked in `CompiledForm::of`).
+            let axis = |w: Wrap| match w {
+                Wrap::Repeat => Some(AxisWrap::RepeatPot),
+                Wrap::MirrorRepeat => Some(AxisWrap::MirrorRepeat),
+                Wrap::ClampToEdge => Some(AxisWrap::ClampToEdge),
+                _ => None,
+            };
+            [axis(st.wrap[0])?, axis(st.wrap[1])?]
+        }
+        _ => return None,
+    };
+    Some(Filtering { rule, wrap })
 }
 
 #[cfg(test)]
@@ -545,6 +584,108 @@ mod tests {
             }
         }
         assert!(taken * 2 > total, "the direct path took {taken} of {total}");
+    }
+
+    /// Every quad the native kernel samples (`Compiled::sample_quad`) gives
+    /// `execute_prepared`'s words, for each level rule (the power-of-two trilinear one,
+    /// the general linear one, no mip filter), wrap mode and LOD kind, at coordinates
+    /// inside, around and far outside the texture (NaN, infinities, tiny negatives, tile
+    /// seams of a 256-texel REPEAT texture, whose footprints softpipe's cache aliases);
+    /// and on a CPU with AVX2 it takes most of them.
+    #[test]
+    fn kernel_quads_equal_the_general_path() {
+        let mut next = xorshift(0x2545_f491);
+        let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
+        let specials = [f32::NAN, f32::INFINITY, -1e-10, -5e-10, 4e6, -0.0];
+        let (mut taken, mut total) = (0u32, 0u32);
+        for (format, w, h, levels) in [
+            ("PIPE_FORMAT_R8G8B8A8_UNORM", 256, 64, 9),
+            ("PIPE_FORMAT_B8G8R8A8_UNORM", 48, 20, 5),
+        ] {
+            let res = resource(format, w, h, levels, w * 5 + h);
+            let view = SamplerView::whole(&res);
+            for wrap in [Wrap::Repeat, Wrap::MirrorRepeat, Wrap::ClampToEdge] {
+                for mip in [MipFilter::None, MipFilter::Linear] {
+                    let sampler = SamplerState {
+                        wrap: [wrap; 3],
+                        min_img_filter: Filter::Linear,
+                        mag_img_filter: Filter::Linear,
+                        min_mip_filter: mip,
+                        lod_bias: 0.25,
+                        min_lod: 0.5,
+                        max_lod: 6.5,
+                        ..SamplerState::default()
+                    };
+                    for opcode in [Opcode::TEX, Opcode::TXB, Opcode::TXL, Opcode::TEX_LZ] {
+                        let op = DirectOp::new(opcode, TextureTarget::Tex2D).unwrap();
+                        let mut prepared = Prepared::default();
+                        let direct = Direct::bind(
+                            op,
+                            &view,
+                            &sampler,
+                            false,
+                            true,
+                            [0, 1, 2, 3],
+                            &mut prepared,
+                        )
+                        .expect("the direct path reads the view");
+                        // REPEAT on sides not a power of two is not of the compiled kind.
+                        let pot = w.is_power_of_two() && h.is_power_of_two();
+                        let Some(compiled) = direct.compiled() else {
+                            assert!(
+                                !pot && wrap == Wrap::Repeat,
+                                "{format} {wrap:?} {mip:?} {opcode:?}"
+                            );
+                            continue;
+                        };
+                        for k in 0..300 {
+                            let spread = [0.001, 0.02, 0.2][k % 3];
+                            let base = [unit() * 3.0 - 1.0, unit() * 3.0 - 1.0];
+                            let mut s: [f32; 4] =
+                                std::array::from_fn(|_| base[0] + unit() * spread);
+                            let mut t: [f32; 4] =
+                                std::array::from_fn(|_| base[1] + unit() * spread);
+                            if k % 10 == 0 {
+                                s[k / 10 % 4] = specials[k / 40 % specials.len()];
+                            }
+                            if k % 7 == 0 {
+                                // On a seam between tiles and across the wrap.
+                                t = t.map(|t| (t * 8.0).round() / 8.0 + unit() * 0.004 - 0.002);
+                            }
+                            let lod: [f32; 4] = if k % 2 == 0 {
+                                [unit() * 9.0 - 2.0; 4]
+                            } else {
+                                std::array::from_fn(|_| unit() * 9.0 - 2.0)
+                            };
+                            let words = |v: [f32; 4]| v.map(f32::to_bits);
+                            total += 1;
+                            let Some(got) =
+                                compiled.sample_quad(op.lod(), words(s), words(t), words(lod))
+                            else {
+                                continue;
+                            };
+                            taken += 1;
+                            let mut srcs = [[[0u32; 4]; 4]; 1];
+                            for j in 0..4 {
+                                srcs[0][j] = [s[j].to_bits(), t[j].to_bits(), 0, lod[j].to_bits()];
+                            }
+                            let want =
+                                general_words(opcode, (&view, &sampler), &srcs, true, [0, 1, 2, 3]);
+                            assert_eq!(
+                                got, want,
+                                "{format} {wrap:?} {mip:?} {opcode:?} s {s:?} t {t:?} lod {lod:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if crate::isa::Isa::detect().is_some() {
+            assert!(taken * 2 > total, "the kernel took {taken} of {total}");
+        } else {
+            assert_eq!(taken, 0, "the kernel needs AVX2");
+            eprintln!("no AVX2 on this CPU: the native kernel is not run");
+        }
     }
 
     /// Every TXF and TXF_LZ quad the direct path takes gives `execute_prepared`'s words:

@@ -30,6 +30,7 @@ mod direct;
 mod fast2d;
 mod fetch;
 mod filter;
+mod kernel;
 mod lod;
 mod query;
 mod sample;
@@ -47,8 +48,8 @@ use texel::{Texel, View};
 use tgsi::{Opcode, TextureTarget};
 
 pub use direct::{
-    AxisWrap, Compiled, CompiledLevel, Direct, DirectLod, DirectOp, Filtering, LevelRule,
-    COMPILED_LEVELS,
+    AxisWrap, Compiled, CompiledForm, CompiledLevel, Direct, DirectLod, DirectOp, Filtering,
+    LevelRule, COMPILED_LEVELS,
 };
 pub use texel::border_color;
 /// Softpipe's texture cache: tiles of `CACHE_TILE`² texels in `CACHE_SLOTS` slots, a tile
@@ -119,6 +120,9 @@ struct Bound {
     ready: Option<(View, Samp)>,
     /// Names the entry for the rest of the process ([`Direct::binding`]).
     id: u64,
+    /// The [`CompiledForm`] of each direct instruction kind (and whether its LOD comes
+    /// from the quad) met with the pair so far, `None` where it has none.
+    forms: Vec<((DirectOp, bool), Option<CompiledForm>)>,
 }
 
 struct Fetched {
@@ -325,17 +329,17 @@ fn bind<'p>(
     seamless: bool,
     prepared: &'p mut Prepared,
 ) -> Option<&'p (View, Samp)> {
-    bind_named(view, st, seamless, prepared).map(|(b, _)| b)
+    bind_named(view, st, seamless, prepared)?.ready.as_ref()
 }
 
-/// [`bind`] with the number naming the prepared pair: numbers are never reused, so one
-/// number is always the same view and sampler.
+/// The prepared entry of a view and sampler, with the number naming it: numbers are never
+/// reused, so one number is always the same view and sampler.
 fn bind_named<'p>(
     view: &SamplerView,
     st: &SamplerState,
     seamless: bool,
     prepared: &'p mut Prepared,
-) -> Option<(&'p (View, Samp), u64)> {
+) -> Option<&'p mut Bound> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let entry = lookup(
         &mut prepared.bound,
@@ -352,10 +356,11 @@ fn bind_named<'p>(
                     (v, samp)
                 }),
                 id: NEXT.fetch_add(1, Ordering::Relaxed),
+                forms: Vec::new(),
             })
         },
     );
-    Some((entry.ready.as_ref()?, entry.id))
+    Some(entry)
 }
 
 fn run(
