@@ -303,7 +303,7 @@ pub struct Filtering {
 /// index falls outside its level, or where a REPEAT footprint wraps (`i1 = 0`) on a side
 /// longer than one cache tile (32 texels), which softpipe's texture cache may alias.
 ///
-/// A texel fetch (TXF, TXF_LZ; [`Compiled::filter`] is `None`, whatever the sampler) on
+/// A texel fetch (TXF, TXF_LZ; [`CompiledForm::filter`] is `None`, whatever the sampler) on
 /// such a view reads one texel a lane, never needing the interpreter: the level
 /// `clamp(lod₀ + first_level, first_level, last_level)` (in 64 bits; `lod₀` the integer
 /// LOD of lane 0, 0 for TXF_LZ), the integer coordinates clamped into it (`x > 0 ? min(x,
