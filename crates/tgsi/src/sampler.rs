@@ -11,6 +11,7 @@ pub const FAST_LOG2_TABLE_LEN: usize = 257;
 /// The table of Mesa's `util_fast_log2` (softpipe's LOD logarithm):
 /// `log2(1 + i/256)` in f64, rounded to f32, for i = 0…256. `util_fast_log2(x)` is
 /// `(exponent − 127) + table[(mantissa + 2¹⁴) >> 15]`, the sign ignored.
+#[inline]
 pub fn fast_log2_table() -> &'static [f32; FAST_LOG2_TABLE_LEN] {
     static TABLE: OnceLock<[f32; FAST_LOG2_TABLE_LEN]> = OnceLock::new();
     TABLE.get_or_init(|| {

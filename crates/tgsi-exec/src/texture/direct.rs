@@ -180,7 +180,22 @@ impl<'p> Direct<'p> {
     /// One quad: coordinates `s` and `t` and the LOD channel (see [`DirectOp::lod_source`];
     /// ignored without one) as words (integers for a fetch), lane 0 top-left; the results
     /// channel-major (`[channel][lane]`), or `None` for `execute_prepared`.
+    #[inline]
     pub fn quad(&self, s: [u32; 4], t: [u32; 4], lod: [u32; 4]) -> Option<[[u32; 4]; 4]> {
+        if self.op.fetch.is_none() {
+            if let Some(r) = self
+                .compiled
+                .and_then(|c| c.sample_quad(self.op.lod(), s, t, lod))
+            {
+                return Some(r);
+            }
+        }
+        self.quad_otherwise(s, t, lod)
+    }
+
+    /// [`Direct::quad`] of a fetch, or of a quad the native kernel does not sample.
+    #[inline(never)]
+    fn quad_otherwise(&self, s: [u32; 4], t: [u32; 4], lod: [u32; 4]) -> Option<[[u32; 4]; 4]> {
         let (v, samp) = self.bound;
         if let Some(how) = self.op.fetch {
             let plan = samp.fast.as_ref()?;
@@ -189,12 +204,6 @@ impl<'p> Direct<'p> {
             let texels = plan.fetch_quad(v, ints(s), ints(t), lod as i32)?;
             let channels = std::array::from_fn(|c| texels.map(|texel| texel[c]));
             return Some(v.swizzle_channels(channels).map(|c| c.map(f32::to_bits)));
-        }
-        if let Some(r) = self
-            .compiled
-            .and_then(|c| c.sample_quad(self.op.lod(), s, t, lod))
-        {
-            return Some(r);
         }
         let q = Coords {
             s: s.map(f32::from_bits),

@@ -22,6 +22,7 @@ impl Compiled<'_> {
     /// LOD source `lod` (a bias or explicit LOD per lane, as `how` says) as words; the
     /// results `[channel][lane]` as words, or `None` where the quad needs the general path
     /// (and always without AVX2, or for a texel fetch).
+    #[inline]
     pub fn sample_quad(
         &self,
         how: DirectLod,
@@ -84,32 +85,36 @@ fn levels(
     lods: &[f32; 4],
 ) -> Option<(u32, u32, [f32; 4])> {
     let (first, last) = (c.form.first_level as i32, c.form.last_level as i32);
-    let mut lo = [first; 4];
-    let mut hi = [first; 4];
-    let mut w = [0.0f32; 4];
-    for j in 0..4 {
-        let level0 = trunc_i32(lods[j]).wrapping_add(first);
+    let lane = |lod: f32| {
+        let level0 = trunc_i32(lod).wrapping_add(first);
         let level1 = level0.wrapping_add(1);
-        let frac = lods[j] - floor(lods[j]);
-        (lo[j], hi[j], w[j]) = match rule {
+        let frac = lod - floor(lod);
+        match rule {
             LevelRule::Pot if (level0 as u32) < last as u32 => (level0, level1, frac),
             LevelRule::Pot if level0 < 0 => (first, first, 0.0),
             LevelRule::Pot => (last, last, 0.0),
-            LevelRule::Linear if lods[j] <= 0.0 => (first, first, 0.0),
+            LevelRule::Linear if lod <= 0.0 => (first, first, 0.0),
             LevelRule::Linear if level0 >= last => (last, last, 0.0),
             LevelRule::Linear => (level0, level1, frac),
             LevelRule::First => (first, first, 0.0),
-        };
-    }
-    let (lo0, hi0) = (lo[0] as u32, hi[0] as u32);
-    if lo0 > c.form.last_level || hi0 > c.form.last_level {
+        }
+    };
+    let (lo, hi, w0) = lane(lods[0]);
+    if lo as u32 > c.form.last_level || hi as u32 > c.form.last_level {
         return None;
     }
-    let per_lane = matches!(how, DirectLod::Explicit | DirectLod::Bias);
-    if per_lane && (lo.iter().any(|&l| l != lo[0]) || hi.iter().any(|&h| h != hi[0])) {
-        return None;
+    let mut w = [w0; 4];
+    // Only a bias or LOD per lane can put the lanes on different levels.
+    if matches!(how, DirectLod::Explicit | DirectLod::Bias) {
+        for (w, &lod) in w.iter_mut().zip(lods).skip(1) {
+            let (l, h, weight) = lane(lod);
+            if (l, h) != (lo, hi) {
+                return None;
+            }
+            *w = weight;
+        }
     }
-    Some((lo0, hi0, w))
+    Some((lo as u32, hi as u32, w))
 }
 
 /// `floor(x)` (the bits of `floorf` for every input).
@@ -213,43 +218,14 @@ mod avx2 {
             w[2].to_bits() as i32,
             w[3].to_bits() as i32,
         ));
+        let at = _mm256_set1_epi32(0x8080_8000_u32 as i32);
+        let at = _mm256_add_epi32(at, _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12));
+        let low = _mm256_set1_epi32(0xff);
         for (o, &shift) in out.iter_mut().zip(&c.form.shifts) {
-            let byte = ((shift / 8) & 3) as i8;
-            let (b, z) = (byte, -1i8);
-            let spread = _mm256_setr_epi8(
-                b,
-                z,
-                z,
-                z,
-                b + 4,
-                z,
-                z,
-                z,
-                b + 8,
-                z,
-                z,
-                z,
-                b + 12,
-                z,
-                z,
-                z,
-                b,
-                z,
-                z,
-                z,
-                b + 4,
-                z,
-                z,
-                z,
-                b + 8,
-                z,
-                z,
-                z,
-                b + 12,
-                z,
-                z,
-                z,
-            );
+            // Byte `shift / 8` of each word into its low byte, zeros above: the word's
+            // own first byte (`at`) plus the byte number where `low` selects.
+            let byte = _mm256_set1_epi32(((shift / 8) & 3) as i32);
+            let spread = _mm256_or_si256(at, _mm256_and_si256(byte, low));
             let unorm = |k: usize| {
                 // SAFETY: `words[k]` holds eight words.
                 let v = unsafe { _mm256_loadu_si256(words[k].as_ptr().cast()) };
