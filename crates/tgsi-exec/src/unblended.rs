@@ -73,7 +73,7 @@ pub struct Unblended {
     pub full_waves_only: bool,
 }
 
-/// Which component-wise and vector writes of `program` to temporaries need no merge, where
+/// Which component-wise, vector and 64-bit writes of `program` to temporaries need no merge, where
 /// `observes` names the instructions whose reads may see other lanes than the ones they
 /// write (their channels, and their own writes, keep the merges) and `full_waves` says
 /// whether the caller runs only waves whose lanes all start active.
@@ -133,8 +133,8 @@ pub fn unblended_writes(
             Kind::Flow(Flow::EndIf | Flow::EndLoop) => {
                 waiting.pop();
             }
-            Kind::Component(_) | Kind::Vector(_) if !observes(inst) => {
-                if let Some((index, mask)) = temp_dst(inst) {
+            Kind::Component(_) | Kind::Vector(_) | Kind::Wide(_) if !observes(inst) => {
+                if let Some((index, mask)) = temp_writes(inst) {
                     let needed = waiting.last().unwrap_or(&empty);
                     for c in (0..4).filter(|&c| mask & (1 << c) != 0) {
                         let ch = index * 4 + c;
@@ -173,13 +173,22 @@ fn push(waiting: &mut Vec<Set>, own: &Set, empty: &Set) {
     waiting.push(s);
 }
 
-/// The directly addressed temporary an instruction writes, with its write mask.
-fn temp_dst(inst: &Inst) -> Option<(usize, u8)> {
-    let d = inst.dst.first()?;
+/// The directly addressed temporary a component-wise, vector or 64-bit instruction
+/// writes, with the channels it writes in every active lane: its write mask, or for a
+/// 64-bit instruction the channels of its pairs it fills (`Inst::wide_writes`).
+fn temp_writes(inst: &Inst) -> Option<(usize, u8)> {
+    let [d] = inst.dst.as_slice() else {
+        return None;
+    };
     if d.file != RegFile::Temp || d.is_indirect() {
         return None;
     }
-    Some((usize::try_from(d.index).ok()?, d.mask))
+    let mask = match inst.kind {
+        Kind::Component(_) | Kind::Vector(_) => d.mask,
+        Kind::Wide(_) => inst.wide_writes(0).0 | inst.wide_writes(1).0,
+        _ => return None,
+    };
+    Some((usize::try_from(d.index).ok()?, mask))
 }
 
 /// Where a lane goes after each instruction (at most two places), or `None` for control
@@ -232,11 +241,9 @@ fn live_in(program: &Program, succ: &[[Option<usize>; 2]], channels: usize) -> V
                 s.union(&live[t]);
             }
             let inst = &insts[pc];
-            if matches!(inst.kind, Kind::Component(_) | Kind::Vector(_)) {
-                if let Some((index, mask)) = temp_dst(inst) {
-                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                        s.remove(index * 4 + c);
-                    }
+            if let Some((index, mask)) = temp_writes(inst) {
+                for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                    s.remove(index * 4 + c);
                 }
             }
             for (index, c) in temp_reads(inst) {
@@ -327,6 +334,42 @@ mod tests {
         assert_eq!(m[2], 0b0001);
         assert_eq!(m[6], 0b0011);
         assert_eq!(m[7], 0);
+    }
+
+    /// 64-bit writes count by the channels they fill: a pair local to an iteration needs
+    /// no blend, a carried one does; a comparison's one channel kills only that channel's
+    /// liveness, so the other channel of its pair, carried, keeps its blend.
+    #[test]
+    fn wide_writes_are_analysed_by_the_channels_they_fill() {
+        let u = analyse(
+            "  0: F2D TEMP[1].xy, IMM[0].xxxx
+  1: MOV TEMP[2].y, IMM[0].xxxx
+  2: BGNLOOP
+\
+               3: DMUL TEMP[0].xy, TEMP[1].xyxy, TEMP[1].xyxy
+  4: DADD TEMP[1].xy, TEMP[0].xyxy, TEMP[1].xyxy
+\
+               5: DSLT TEMP[2].x, TEMP[0].xyxy, TEMP[1].xyxy
+  6: UIF TEMP[2].xxxx
+  7: BRK
+  8: ENDIF
+\
+               9: MOV TEMP[2].y, TEMP[2].yyyy
+ 10: ENDLOOP
+ 11: D2F OUT[0].x, TEMP[1].xyxy
+ 12: MOV OUT[0].y, TEMP[2].yyyy
+ 13: END
+",
+            true,
+        );
+        let m = u.writes;
+        assert_eq!(m[0], 0b0011);
+        // TEMP[0].xy lives within an iteration; TEMP[1].xy is carried and read after.
+        assert_eq!(m[3], 0b0011);
+        assert_eq!(m[4], 0);
+        // TEMP[2].x (a comparison's word) is local; TEMP[2].y is carried.
+        assert_eq!(m[5], 0b0001);
+        assert_eq!(m[9], 0);
     }
 
     #[test]

@@ -1539,6 +1539,24 @@ impl<'a, 'b> Translator<'a, 'b> {
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
         };
+        // Written in every lane where no lane needs the old value (`tgsi_exec::unblended`).
+        let unmasked = f == 0
+            && self
+                .unmasked
+                .get(self.pc)
+                .is_some_and(|m| m & (3 << (2 * p)) == 3 << (2 * p));
+        if unmasked {
+            let (mut lo, mut hi) = (Vec::new(), Vec::new());
+            for v in vals {
+                let (l, h) = nw::split(self.b, *v);
+                self.pairs.insert((l, h), *v);
+                lo.push(l);
+                hi.push(h);
+            }
+            self.put(d, 2 * p, &lo);
+            self.put(d, 2 * p + 1, &hi);
+            return;
+        }
         let shadow = match (f, &self.temps) {
             (0, Some(_)) => self.shadows.get(&(i, p)),
             _ => None,
