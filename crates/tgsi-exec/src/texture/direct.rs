@@ -689,11 +689,13 @@ mod tests {
                 }
             }
         }
-        if crate::isa::Isa::detect().is_some() {
+        if matches!(crate::isa::Isa::host(), crate::isa::Isa::Avx2(_)) {
             assert!(taken * 2 > total, "the kernel took {taken} of {total}");
         } else {
             assert_eq!(taken, 0, "the kernel needs AVX2");
-            eprintln!("no AVX2 on this CPU: the native kernel is not run");
+            eprintln!(
+                "no AVX2 on this CPU (or TGSI_EXEC_ISA=baseline): the native kernel is not run"
+            );
         }
     }
 

@@ -1,8 +1,9 @@
 //! The steps a [`Compiled`] sampling instruction lists, run natively on CPUs with AVX2
-//! (the interpreter's other engines take the general path): one quad sampled in
-//! eight-lane vectors that hold the quad at both levels of a trilinear sample (lanes 0–3
-//! the first level, 4–7 the second), so that each step of the footprints runs once for
-//! both levels, and every texel component of eight lanes is blended at once.
+//! ([`Isa::host`]; `TGSI_EXEC_ISA=baseline` turns it off and the engines take their other
+//! paths): one quad sampled in eight-lane vectors that hold the quad at both levels of a
+//! trilinear sample (lanes 0–3 the first level, 4–7 the second), so that each step of the
+//! footprints runs once for both levels, and every texel component of eight lanes is
+//! blended at once.
 //!
 //! [`Compiled::sample_quad`] gives exactly what [`super::Direct::quad`] gives for the quads
 //! it takes and refuses a quad (`None`, before reading any texel) where a step would leave
