@@ -46,6 +46,11 @@
 # the draw module's vertex code); jit-ms covers the shader's code, not the sampling
 # kernels the JIT compiles once per process (about 1.6 ms each).
 #
+# Mesa's drivers read their environment: `LP_NATIVE_VECTOR_WIDTH=128 scripts/bench-render.sh`
+# measures llvmpipe with 128-bit vectors (its default on this machine is 256: AVX2), the
+# width of the JIT's vectors (Cranelift 0.135 has no 256-bit ones), so that jit/lp1
+# compares the two compilers at one vector width.
+#
 # Options:
 #   --size WxH      bench size (default 256x256)
 #   --reps N        fsref repetitions per driver, median taken (default 3)
