@@ -104,6 +104,7 @@ pub fn unblended_writes(
         return none;
     };
     let live = live_in(program, &succ, channels);
+    let continues = loops_continued(insts);
     let empty = Set::empty(channels);
     let live_at = |pc: usize| live.get(pc).unwrap_or(&empty);
     // The channels live at the resume points of the open structures, innermost last (each
@@ -125,9 +126,12 @@ pub fn unblended_writes(
                 push(&mut waiting, live_at(inst.target), &empty);
             }
             Kind::Flow(Flow::BgnLoop) => {
-                // Lanes that continue wait at the ENDLOOP; lanes that break, after it.
-                let mut resume = live_at(inst.target).clone();
-                resume.union(live_at(inst.target + 1));
+                // Lanes that continue wait at the ENDLOOP (only where a CONT of this loop
+                // can leave a lane waiting there); lanes that break, after it.
+                let mut resume = live_at(inst.target + 1).clone();
+                if continues.get(pc).copied().unwrap_or(true) {
+                    resume.union(live_at(inst.target));
+                }
                 push(&mut waiting, &resume, &empty);
             }
             Kind::Flow(Flow::EndIf | Flow::EndLoop) => {
@@ -164,6 +168,28 @@ fn not_taken(insts: &[Inst], inst: &Inst) -> usize {
         Some(Kind::Flow(Flow::Else)) => inst.target + 1,
         _ => inst.target,
     }
+}
+
+/// For each instruction, whether it is a BGNLOOP whose body has a CONT of its own (not of
+/// a loop nested in it).
+fn loops_continued(insts: &[Inst]) -> Vec<bool> {
+    let mut continued = vec![false; insts.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        match inst.kind {
+            Kind::Flow(Flow::BgnLoop) => open.push(pc),
+            Kind::Flow(Flow::EndLoop) => {
+                open.pop();
+            }
+            Kind::Flow(Flow::Cont) => {
+                if let Some(&l) = open.last() {
+                    continued[l] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    continued
 }
 
 /// Push the resume set `own` joined with the enclosing ones.
@@ -334,6 +360,24 @@ mod tests {
         assert_eq!(m[2], 0b0001);
         assert_eq!(m[6], 0b0011);
         assert_eq!(m[7], 0);
+    }
+
+    /// A value carried from iteration to iteration but not read after the loop needs no
+    /// blend when no lane can wait at the ENDLOOP (no CONT of this loop: a CONT of an
+    /// inner loop does not count), and keeps it when one can.
+    #[test]
+    fn only_a_continue_makes_lanes_wait_at_the_loop_end() {
+        let counter = |cont: &str| {
+            let body = format!(
+                "  0: MOV TEMP[1], IMM[0].wwww\n  1: BGNLOOP\n  2: SGE TEMP[0].x, TEMP[1].xxxx, IN[0].xxxx\n\
+                   3: IF TEMP[0].xxxx\n  4: BRK\n  5: ENDIF\n  6: IF IN[0].yyyy\n  7: {cont}\n  8: ENDIF\n\
+                   9: BGNLOOP\n 10: CONT\n 11: ENDLOOP\n 12: ADD TEMP[1].x, TEMP[1].xxxx, IMM[0].yyyy\n\
+                  13: ENDLOOP\n 14: MOV OUT[0], IMM[0]\n 15: END\n"
+            );
+            analyse(&body, true).writes[12]
+        };
+        assert_eq!(counter("NOP"), 0b0001);
+        assert_eq!(counter("CONT"), 0);
     }
 
     /// 64-bit writes count by the channels they fill: a pair local to an iteration needs

@@ -14,8 +14,7 @@
 //! (`direct::tests::direct_quads_equal_the_general_path`,
 //! `direct::tests::kernel_quads_equal_the_general_path`).
 
-use super::cmath::{fast_log2, trunc_i32};
-use super::direct::{Compiled, DirectLod, LevelRule};
+use super::direct::{Compiled, DirectLod};
 use crate::isa::Isa;
 
 impl Compiled<'_> {
@@ -40,95 +39,11 @@ impl Compiled<'_> {
     }
 }
 
-/// Step 1: the quad's LODs after the bias and the clamp.
-#[inline(always)]
-fn lods(c: &Compiled, how: DirectLod, s: &[f32; 4], t: &[f32; 4], lod: &[f32; 4]) -> [f32; 4] {
-    let max2 = |a: f32, b: f32| if a > b { a } else { b };
-    let raw = match how {
-        DirectLod::Implicit | DirectLod::Bias => {
-            // Lanes 0, 2, 3: top-left, bottom-left, bottom-right.
-            let extent =
-                |v: &[f32; 4], size: f32| max2((v[3] - v[2]).abs(), (v[0] - v[2]).abs()) * size;
-            let rho = max2(extent(s, c.form.size[0]), extent(t, c.form.size[1]));
-            let l = fast_log2(rho) + c.form.lod_bias;
-            if how == DirectLod::Bias {
-                std::array::from_fn(|j| l + lod[j])
-            } else {
-                [l; 4]
-            }
-        }
-        DirectLod::Explicit => std::array::from_fn(|j| lod[j] + c.form.lod_bias),
-        DirectLod::Zero | DirectLod::Fetch | DirectLod::FetchZero => [c.form.lod_bias; 4],
-    };
-    let (lo, hi) = (c.form.min_lod, c.form.max_lod);
-    std::array::from_fn(|j| {
-        let x = raw[j];
-        if x > lo {
-            if x > hi {
-                hi
-            } else {
-                x
-            }
-        } else {
-            lo
-        }
-    })
-}
-
-/// Step 2: the two levels sampled (the same one twice for a single level) and the
-/// weight of the second per lane, or `None` where the lanes differ in their levels or a
-/// level is outside the view.
-#[inline(always)]
-fn levels(
-    c: &Compiled,
-    rule: LevelRule,
-    how: DirectLod,
-    lods: &[f32; 4],
-) -> Option<(u32, u32, [f32; 4])> {
-    let (first, last) = (c.form.first_level as i32, c.form.last_level as i32);
-    let lane = |lod: f32| {
-        let level0 = trunc_i32(lod).wrapping_add(first);
-        let level1 = level0.wrapping_add(1);
-        let frac = lod - floor(lod);
-        match rule {
-            LevelRule::Pot if (level0 as u32) < last as u32 => (level0, level1, frac),
-            LevelRule::Pot if level0 < 0 => (first, first, 0.0),
-            LevelRule::Pot => (last, last, 0.0),
-            LevelRule::Linear if lod <= 0.0 => (first, first, 0.0),
-            LevelRule::Linear if level0 >= last => (last, last, 0.0),
-            LevelRule::Linear => (level0, level1, frac),
-            LevelRule::First => (first, first, 0.0),
-        }
-    };
-    let (lo, hi, w0) = lane(lods[0]);
-    if lo as u32 > c.form.last_level || hi as u32 > c.form.last_level {
-        return None;
-    }
-    let mut w = [w0; 4];
-    // Only a bias or LOD per lane can put the lanes on different levels.
-    if matches!(how, DirectLod::Explicit | DirectLod::Bias) {
-        for (w, &lod) in w.iter_mut().zip(lods).skip(1) {
-            let (l, h, weight) = lane(lod);
-            if (l, h) != (lo, hi) {
-                return None;
-            }
-            *w = weight;
-        }
-    }
-    Some((lo as u32, hi as u32, w))
-}
-
-/// `floor(x)` (the bits of `floorf` for every input).
-#[inline(always)]
-fn floor(x: f32) -> f32 {
-    x.floor()
-}
-
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::super::direct::{AxisWrap, Compiled, DirectLod};
+    use super::super::cmath::{fast_log2, trunc_i32};
+    use super::super::direct::{AxisWrap, Compiled, DirectLod, LevelRule};
     use super::super::tile_cache::{ROW_WEIGHT, SLOTS, TILE};
-    use super::{levels, lods};
     use std::arch::x86_64::*;
     use std::sync::atomic::Ordering::Relaxed;
 
@@ -384,6 +299,84 @@ mod avx2 {
         );
         let diagonals = _mm256_andnot_si256(_mm256_and_si256(dx_zero, dy_zero), diagonals);
         _mm256_or_si256(_mm256_or_si256(row, column), diagonals)
+    }
+
+    /// Step 1: the quad's LODs after the bias and the clamp.
+    #[inline(always)]
+    fn lods(c: &Compiled, how: DirectLod, s: &[f32; 4], t: &[f32; 4], lod: &[f32; 4]) -> [f32; 4] {
+        let max2 = |a: f32, b: f32| if a > b { a } else { b };
+        let raw = match how {
+            DirectLod::Implicit | DirectLod::Bias => {
+                // Lanes 0, 2, 3: top-left, bottom-left, bottom-right.
+                let extent =
+                    |v: &[f32; 4], size: f32| max2((v[3] - v[2]).abs(), (v[0] - v[2]).abs()) * size;
+                let rho = max2(extent(s, c.form.size[0]), extent(t, c.form.size[1]));
+                let l = fast_log2(rho) + c.form.lod_bias;
+                if how == DirectLod::Bias {
+                    std::array::from_fn(|j| l + lod[j])
+                } else {
+                    [l; 4]
+                }
+            }
+            DirectLod::Explicit => std::array::from_fn(|j| lod[j] + c.form.lod_bias),
+            DirectLod::Zero | DirectLod::Fetch | DirectLod::FetchZero => [c.form.lod_bias; 4],
+        };
+        let (lo, hi) = (c.form.min_lod, c.form.max_lod);
+        std::array::from_fn(|j| {
+            let x = raw[j];
+            if x > lo {
+                if x > hi {
+                    hi
+                } else {
+                    x
+                }
+            } else {
+                lo
+            }
+        })
+    }
+
+    /// Step 2: the two levels sampled (the same one twice for a single level) and the
+    /// weight of the second per lane, or `None` where the lanes differ in their levels or a
+    /// level is outside the view.
+    #[inline(always)]
+    fn levels(
+        c: &Compiled,
+        rule: LevelRule,
+        how: DirectLod,
+        lods: &[f32; 4],
+    ) -> Option<(u32, u32, [f32; 4])> {
+        let (first, last) = (c.form.first_level as i32, c.form.last_level as i32);
+        let lane = |lod: f32| {
+            let level0 = trunc_i32(lod).wrapping_add(first);
+            let level1 = level0.wrapping_add(1);
+            let frac = lod - lod.floor();
+            match rule {
+                LevelRule::Pot if (level0 as u32) < last as u32 => (level0, level1, frac),
+                LevelRule::Pot if level0 < 0 => (first, first, 0.0),
+                LevelRule::Pot => (last, last, 0.0),
+                LevelRule::Linear if lod <= 0.0 => (first, first, 0.0),
+                LevelRule::Linear if level0 >= last => (last, last, 0.0),
+                LevelRule::Linear => (level0, level1, frac),
+                LevelRule::First => (first, first, 0.0),
+            }
+        };
+        let (lo, hi, w0) = lane(lods[0]);
+        if lo as u32 > c.form.last_level || hi as u32 > c.form.last_level {
+            return None;
+        }
+        let mut w = [w0; 4];
+        // Only a bias or LOD per lane can put the lanes on different levels.
+        if matches!(how, DirectLod::Explicit | DirectLod::Bias) {
+            for (w, &lod) in w.iter_mut().zip(lods).skip(1) {
+                let (l, h, weight) = lane(lod);
+                if (l, h) != (lo, hi) {
+                    return None;
+                }
+                *w = weight;
+            }
+        }
+        Some((lo as u32, hi as u32, w))
     }
 }
 
