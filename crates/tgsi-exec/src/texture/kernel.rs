@@ -134,14 +134,16 @@ mod avx2 {
             w[2].to_bits() as i32,
             w[3].to_bits() as i32,
         ));
-        let at = _mm256_set1_epi32(0x8080_8000_u32 as i32);
-        let at = _mm256_add_epi32(at, _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12));
+        // Each lane's word starts at byte 4·(lane mod 4) of its 128-bit half; 0x80 zeroes.
+        let word_starts = _mm256_set1_epi32(0x8080_8000_u32 as i32);
+        let word_starts =
+            _mm256_add_epi32(word_starts, _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12));
         let low = _mm256_set1_epi32(0xff);
         for (o, &shift) in out.iter_mut().zip(&c.form.shifts) {
             // Byte `shift / 8` of each word into its low byte, zeros above: the word's
-            // own first byte (`at`) plus the byte number where `low` selects.
+            // first byte (`word_starts`) plus the byte number where `low` selects.
             let byte = _mm256_set1_epi32(((shift / 8) & 3) as i32);
-            let spread = _mm256_or_si256(at, _mm256_and_si256(byte, low));
+            let spread = _mm256_or_si256(word_starts, _mm256_and_si256(byte, low));
             let unorm = |k: usize| {
                 // SAFETY: `words[k]` holds eight words.
                 let v = unsafe { _mm256_loadu_si256(words[k].as_ptr().cast()) };
