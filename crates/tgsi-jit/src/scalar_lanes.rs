@@ -111,7 +111,8 @@ unsafe extern "C" fn pow(p: *mut u32, n: u64) {
 ///
 /// # Safety
 /// `p` points to `4 · n` words.
-unsafe fn unary(p: *mut u32, n: u64, f: fn(f32) -> f32) {
+#[inline(always)]
+unsafe fn unary(p: *mut u32, n: u64, f: impl Fn(f32) -> f32) {
     // SAFETY: see the function's contract.
     let words = unsafe { std::slice::from_raw_parts_mut(p, 4 * n as usize) };
     for w in words {

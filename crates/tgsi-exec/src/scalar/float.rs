@@ -335,26 +335,31 @@ pub fn sqrt(x: f32) -> f32 {
 }
 
 /// EX2: `powf(2, x)` (release-build softpipe: no clamping).
+#[inline]
 pub fn ex2(x: f32) -> f32 {
     2.0f32.powf(x)
 }
 
 /// LG2: `logf(x) * 1.442695f` (not `log2f`).
+#[inline]
 pub fn lg2(x: f32) -> f32 {
     x.ln() * LG2_FACTOR
 }
 
 /// POW: `powf`.
+#[inline]
 pub fn pow(a: f32, b: f32) -> f32 {
     a.powf(b)
 }
 
 /// SIN: `sinf`.
+#[inline]
 pub fn sin(x: f32) -> f32 {
     x.sin()
 }
 
 /// COS: `cosf`.
+#[inline]
 pub fn cos(x: f32) -> f32 {
     x.cos()
 }
