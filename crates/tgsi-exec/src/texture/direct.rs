@@ -390,8 +390,10 @@ impl CompiledForm {
             if width == 0 || height == 0 || !pot_ok {
                 return None;
             }
+            // Inside the words, and every texel's index a 32-bit number (the kernels add
+            // them in 32 bits).
             let end = (height as usize - 1) * row + start + width as usize;
-            if end > words.len() {
+            if end > words.len() || u32::try_from(end).is_err() {
                 return None;
             }
             *level = CompiledLevel {
