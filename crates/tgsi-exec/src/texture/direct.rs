@@ -318,7 +318,7 @@ pub struct Filtering {
 /// LOD of lane 0, 0 for TXF_LZ), the integer coordinates clamped into it (`x > 0 ? min(x,
 /// width − 1) : 0`, the same for y), the texel's components as in step 3.
 ///
-/// Every texel of levels `0 ..= last_level` lies inside `words`.
+/// Every texel of levels `0 ..= last_level` lies inside `words`, at an index below 2³².
 #[derive(Clone, Copy)]
 pub struct Compiled<'a> {
     /// What the instruction does.
