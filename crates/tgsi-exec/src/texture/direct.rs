@@ -6,9 +6,11 @@
 //!
 //! [`Direct::bind`] looks the view and sampler up once for all the quads an engine hands
 //! over in one call (where [`super::execute_prepared`] builds a request and looks the pair
-//! up for every quad), and [`Direct::quad`] samples one quad from its coordinate and LOD
-//! channels with exactly `execute_prepared`'s results; a quad the specialised path does not
-//! take (lanes on different levels, a footprint on the border or across aliasing cache
+//! up for every quad), with the instruction's [`Compiled`] form (kept with the prepared
+//! pair), and [`Direct::quad`] samples one quad from its coordinate and LOD channels with
+//! exactly `execute_prepared`'s results: through the native kernel ([`super::kernel`])
+//! where the form has one and the CPU runs it, else the specialised path; a quad neither
+//! takes (lanes on different levels, a footprint on the border or across aliasing cache
 //! tiles) gives `None`, and the engine runs it through `execute_prepared`.
 
 use super::fast2d::Words;
