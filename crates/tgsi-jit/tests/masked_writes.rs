@@ -1,8 +1,9 @@
-//! Writes to temporaries without the execution-mask blend (`src/unmasked.rs`) keep the
+//! Writes to temporaries without the execution-mask blend (`tgsi_exec::unblended`) keep the
 //! interpreter's bits wherever a lane could see the old value: lanes waiting at an ELSE,
 //! after a loop they left, at the next iteration of a loop they continued, and neighbours
 //! read by derivatives. Each shader diverges per pixel, and the image must be the
-//! interpreter's.
+//! interpreter's, and both the image of an interpreter that merges every write (the
+//! analysis, which the two engines share, turned off).
 
 use tgsi_exec::resource::NO_RESOURCES;
 use tgsi_exec::{
@@ -19,7 +20,9 @@ IMM[0] FLT32 {0.5, 3.0, 7.0, 0.0}
 IMM[1] FLT32 {1.0, 0.25, 2.0, -1.0}
 ";
 
-/// Render `body` (after [`HEAD`]) on both engines at an odd size and compare every bit.
+/// Render `body` (after [`HEAD`]) on both engines at an odd size and compare every bit,
+/// and with the interpreter merging every write under the mask (the analysis turned off),
+/// which both must equal.
 fn same_image(body: &str) {
     let text = format!("{HEAD}{body}");
     let shader = tgsi::parse(&text).unwrap_or_else(|e| panic!("{e}"));
@@ -32,9 +35,15 @@ fn same_image(body: &str) {
         budget: 1 << 20,
         ..Default::default()
     };
+    let mut merging = program.clone();
+    for inst in &mut merging.insts {
+        inst.unblended = 0;
+    }
+    let reference = render_fragment(&merging, &opts).map(|i| i.to_le_bytes());
     let want = render_fragment(&program, &opts).map(|i| i.to_le_bytes());
     let got = render_fragment_with(&jit, &opts).map(|i| i.to_le_bytes());
-    assert_eq!(want, got, "{body}");
+    assert_eq!(reference, want, "interpreter, {body}");
+    assert_eq!(want, got, "JIT, {body}");
 }
 
 /// TEMP[0].x = 1.0 in even pixel columns, 0.0 in odd ones.
@@ -144,5 +153,41 @@ fn a_wave_with_lanes_inactive_from_the_start_keeps_their_zeros_for_derivatives()
             (alive.map_err(|e| e.to_string()), m.outputs()[0])
         };
         assert_eq!(run(&Interpreter(&program)), run(&jit), "active {active:#x}");
+    }
+}
+
+/// 64-bit results written without their blends where no waiting lane reads them: a pair
+/// local to an iteration (TEMP[3].xy), a pair carried and read after the loop (TEMP[2].xy,
+/// blended), a counter and a pair written after the CONT point, carried but dead after the
+/// loop (TEMP[1].x, TEMP[3].zw: written in every lane without a CONT, blended with one, as
+/// lanes that continued read them in the next iteration); lanes leave the loop at
+/// different iterations.
+#[test]
+fn pairs_and_counters_keep_what_waiting_lanes_read() {
+    for cont in ["NOP", "CONT"] {
+        same_image(&format!(
+            "  0: MOV TEMP[1], IMM[0].wwww
+  1: F2D TEMP[2].xy, IMM[1].yyyy
+  2: F2D TEMP[4].xy, IN[0].xxxx
+  3: F2D TEMP[3].zw, IMM[1].xxxx
+  4: BGNLOOP
+  5:   SGE TEMP[0].x, TEMP[1].xxxx, IN[0].yyyy
+  6:   IF TEMP[0].xxxx
+  7:     BRK
+  8:   ENDIF
+  9:   DMUL TEMP[3].xy, TEMP[2].xyxy, TEMP[4].xyxy
+ 10:   DADD TEMP[2].xy, TEMP[3].xyxy, TEMP[3].zwzw
+ 11:   ADD TEMP[1].x, TEMP[1].xxxx, IMM[1].xxxx
+ 12:   SLT TEMP[0].x, IN[0].xxxx, TEMP[1].xxxx
+ 13:   IF TEMP[0].xxxx
+ 14:     {cont}
+ 15:   ENDIF
+ 16:   DMUL TEMP[3].zw, TEMP[2].xyxy, TEMP[4].xyxy
+ 17: ENDLOOP
+ 18: D2F OUT[0].x, TEMP[2].xyxy
+ 19: MOV OUT[0].yzw, IMM[0].xxxx
+ 20: END
+"
+        ));
     }
 }
