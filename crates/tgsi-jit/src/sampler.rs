@@ -44,45 +44,23 @@ use std::sync::Mutex;
 use tgsi::Processor;
 use tgsi_exec::compile::Inst;
 use tgsi_exec::isa::Isa;
-use tgsi_exec::texture::{
-    Compiled, CompiledForm, Direct, DirectLod as Lod, DirectOp, Filtering, COMPILED_LEVELS,
-};
+use tgsi_exec::texture::{Compiled, CompiledForm, Direct, DirectLod as Lod, DirectOp, Filtering};
 use tgsi_exec::Program;
 
-/// One level of a [`TexDesc`].
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-pub(crate) struct TexLevel {
-    first: u32,
-    row: u32,
-    width: u32,
-    height: u32,
-}
-
-/// The binding of an instruction sampled inline, for one call.
+/// The binding of an instruction sampled inline, for one call: what the kernels read (the
+/// emitted ones at the byte offsets of [`at`]).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub(crate) struct TexDesc {
     /// The kernel for the binding, or none: the host samples.
     kernel: Option<Kernel>,
-    first_level: u32,
-    last_level: u32,
-    lod_bias: f32,
-    min_lod: f32,
-    max_lod: f32,
-    size: [f32; 2],
+    /// The texture's words, and how many there are.
     words: *const u32,
-    levels: [TexLevel; COMPILED_LEVELS],
-    /// What [`native_kernel`] reads (the emitted kernels read the fields above).
-    native: Native,
-}
-
-/// A binding as the native kernel (`tgsi_exec`'s `Compiled::sample_quad`) takes it.
-#[derive(Clone, Copy)]
-struct Native {
-    form: CompiledForm,
-    words: usize,
+    len: usize,
+    /// How the instruction gets its LOD.
     how: Lod,
+    /// The instruction's compiled form.
+    form: CompiledForm,
 }
 
 impl TexDesc {
@@ -114,24 +92,10 @@ impl TexDesc {
             } else {
                 kernel(key)
             },
-            first_level: c.form.first_level,
-            last_level: c.form.last_level,
-            lod_bias: c.form.lod_bias,
-            min_lod: c.form.min_lod,
-            max_lod: c.form.max_lod,
-            size: c.form.size,
             words: c.words.as_ptr().cast(),
-            levels: c.form.levels.map(|l| TexLevel {
-                first: l.first,
-                row: l.row,
-                width: l.width,
-                height: l.height,
-            }),
-            native: Native {
-                form: *c.form,
-                words: c.words.len(),
-                how,
-            },
+            len: c.words.len(),
+            how,
+            form: *c.form,
         }
     }
 }
@@ -139,19 +103,21 @@ impl TexDesc {
 /// Byte offsets of [`TexDesc`] fields.
 mod at {
     use super::*;
-    pub const FIRST_LEVEL: i32 = offset_of!(TexDesc, first_level) as i32;
-    pub const LAST_LEVEL: i32 = offset_of!(TexDesc, last_level) as i32;
-    pub const LOD_BIAS: i32 = offset_of!(TexDesc, lod_bias) as i32;
-    pub const MIN_LOD: i32 = offset_of!(TexDesc, min_lod) as i32;
-    pub const MAX_LOD: i32 = offset_of!(TexDesc, max_lod) as i32;
-    pub const SIZE: i32 = offset_of!(TexDesc, size) as i32;
+    use tgsi_exec::texture::CompiledLevel;
+    const FORM: usize = offset_of!(TexDesc, form);
+    pub const FIRST_LEVEL: i32 = (FORM + offset_of!(CompiledForm, first_level)) as i32;
+    pub const LAST_LEVEL: i32 = (FORM + offset_of!(CompiledForm, last_level)) as i32;
+    pub const LOD_BIAS: i32 = (FORM + offset_of!(CompiledForm, lod_bias)) as i32;
+    pub const MIN_LOD: i32 = (FORM + offset_of!(CompiledForm, min_lod)) as i32;
+    pub const MAX_LOD: i32 = (FORM + offset_of!(CompiledForm, max_lod)) as i32;
+    pub const SIZE: i32 = (FORM + offset_of!(CompiledForm, size)) as i32;
     pub const WORDS: i32 = offset_of!(TexDesc, words) as i32;
-    pub const LEVELS: i32 = offset_of!(TexDesc, levels) as i32;
-    pub const LEVEL_BYTES: i64 = size_of::<TexLevel>() as i64;
-    pub const L_FIRST: i32 = offset_of!(TexLevel, first) as i32;
-    pub const L_ROW: i32 = offset_of!(TexLevel, row) as i32;
-    pub const L_WIDTH: i32 = offset_of!(TexLevel, width) as i32;
-    pub const L_HEIGHT: i32 = offset_of!(TexLevel, height) as i32;
+    pub const LEVELS: i32 = (FORM + offset_of!(CompiledForm, levels)) as i32;
+    pub const LEVEL_BYTES: i64 = size_of::<CompiledLevel>() as i64;
+    pub const L_FIRST: i32 = offset_of!(CompiledLevel, first) as i32;
+    pub const L_ROW: i32 = offset_of!(CompiledLevel, row) as i32;
+    pub const L_WIDTH: i32 = offset_of!(CompiledLevel, width) as i32;
+    pub const L_HEIGHT: i32 = offset_of!(CompiledLevel, height) as i32;
 }
 
 /// How texture instruction `inst` of `program` gets its LOD, if a kernel may sample it:
@@ -281,14 +247,13 @@ unsafe extern "C" fn native_kernel(desc: *const TexDesc, io: *mut u32) -> i32 {
     // SAFETY: as the caller promises.
     let (desc, io) = unsafe { (&*desc, &mut *io.cast::<[u32; IO_WORDS]>()) };
     // SAFETY: the words of a binding alive for the call (`TexDesc::of`).
-    let words =
-        unsafe { std::slice::from_raw_parts(desc.words.cast::<AtomicU32>(), desc.native.words) };
+    let words = unsafe { std::slice::from_raw_parts(desc.words.cast::<AtomicU32>(), desc.len) };
     let c = Compiled {
-        form: &desc.native.form,
+        form: &desc.form,
         words,
     };
     let quad = |at: usize| [io[at], io[at + 1], io[at + 2], io[at + 3]];
-    match c.sample_quad(desc.native.how, quad(0), quad(4), quad(8)) {
+    match c.sample_quad(desc.how, quad(0), quad(4), quad(8)) {
         Some(r) => {
             for (c, r) in r.iter().enumerate() {
                 io[IO_OUT + 4 * c..IO_OUT + 4 * c + 4].copy_from_slice(r);

@@ -1539,45 +1539,44 @@ impl<'a, 'b> Translator<'a, 'b> {
         let Some(i) = self.in_range(f, d.index, 0) else {
             return;
         };
-        // Written in every lane where no lane needs the old value (`tgsi_exec::unblended`).
+        // Written in every lane where no lane needs the old value (`tgsi_exec::unblended`),
+        // else blended with it under the mask.
         let unmasked = f == 0
             && self
                 .unmasked
                 .get(self.pc)
                 .is_some_and(|m| m & (3 << (2 * p)) == 3 << (2 * p));
-        if unmasked {
-            let (mut lo, mut hi) = (Vec::new(), Vec::new());
-            for v in vals {
-                let (l, h) = nw::split(self.b, *v);
-                self.pairs.insert((l, h), *v);
-                lo.push(l);
-                hi.push(h);
-            }
-            self.put(d, 2 * p, &lo);
-            self.put(d, 2 * p + 1, &hi);
-            return;
-        }
-        let shadow = match (f, &self.temps) {
-            (0, Some(_)) => self.shadows.get(&(i, p)),
-            _ => None,
-        };
-        let olds: Vec<Quad64> = match shadow.cloned() {
-            Some(vars) => vars
-                .iter()
-                .map(|v| v.map(|var| self.b.use_var(var)))
-                .collect(),
-            None => {
-                let [lo, hi] = [2 * p, 2 * p + 1].map(|c| self.read(d.file, d.index, 0, c));
-                lo.into_iter()
-                    .zip(hi)
-                    .map(|(l, h)| self.pair_of(l, h))
-                    .collect()
-            }
+        let news: Vec<Quad64> = if unmasked {
+            vals.to_vec()
+        } else {
+            let shadow = match (f, &self.temps) {
+                (0, Some(_)) => self.shadows.get(&(i, p)),
+                _ => None,
+            };
+            let olds: Vec<Quad64> = match shadow.cloned() {
+                Some(vars) => vars
+                    .iter()
+                    .map(|v| v.map(|var| self.b.use_var(var)))
+                    .collect(),
+                None => {
+                    let [lo, hi] = [2 * p, 2 * p + 1].map(|c| self.read(d.file, d.index, 0, c));
+                    lo.into_iter()
+                        .zip(hi)
+                        .map(|(l, h)| self.pair_of(l, h))
+                        .collect()
+                }
+            };
+            vals.iter()
+                .zip(olds)
+                .zip(exec)
+                .map(|((v, old), &e)| {
+                    let e = nw::join(self.b, e, e);
+                    [0, 1].map(|h| self.b.ins().blendv(e[h], v[h], old[h]))
+                })
+                .collect()
         };
         let (mut lo, mut hi) = (Vec::new(), Vec::new());
-        for ((v, old), &e) in vals.iter().zip(olds).zip(exec) {
-            let e = nw::join(self.b, e, e);
-            let new = [0, 1].map(|h| self.b.ins().blendv(e[h], v[h], old[h]));
+        for new in news {
             let (l, h) = nw::split(self.b, new);
             self.pairs.insert((l, h), new);
             lo.push(l);

@@ -134,22 +134,20 @@ impl<'p> Direct<'p> {
             return None;
         }
         let key = (op, frag);
-        if !entry.forms.iter().any(|(k, _)| *k == key) {
-            let form = CompiledForm::of(op, frag, entry.ready.as_ref()?);
-            entry.forms.push((key, form));
-        }
+        let at = match entry.forms.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let form = CompiledForm::of(op, frag, entry.ready.as_ref()?);
+                entry.forms.push((key, form));
+                entry.forms.len() - 1
+            }
+        };
         let entry: &'p Bound = entry;
         let bound = entry.ready.as_ref()?;
-        let compiled = entry
-            .forms
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, form)| {
-                Some(Compiled {
-                    form: form.as_ref()?,
-                    words: bound.0.res.data.whole_words(),
-                })
-            });
+        let compiled = entry.forms[at].1.as_ref().map(|form| Compiled {
+            form,
+            words: bound.0.res.data.whole_words(),
+        });
         let sview_swizzle = (op.sample && sview_swizzle != [0, 1, 2, 3]).then_some(sview_swizzle);
         Some(Direct {
             op,
