@@ -264,6 +264,9 @@ pub struct Inst {
     pub target: usize,
     /// BRK/BREAKC: whether the innermost breakable block is a SWITCH.
     pub in_switch: bool,
+    /// IF/UIF: its block is only a BRK out of a loop (`IF c; BRK; ENDIF`, the exit test of
+    /// most loops), which the interpreter runs as one step (`Machine::break_if`).
+    pub breaks: bool,
     /// Texture instructions: sampler, view, target and offsets (`src` then holds only the
     /// value sources, in operand order).
     pub tex: Option<Box<TexOp>>,
@@ -455,6 +458,16 @@ impl Program {
         }
     }
 
+    /// Whether the instruction at `at` is an IF or UIF whose block is only a BRK that leaves
+    /// a loop: `IF c; BRK; ENDIF`.
+    fn is_break_if(&self, at: usize) -> bool {
+        let kind = |pc: usize| self.insts.get(pc).map(|i| (i.kind, i.in_switch));
+        matches!(kind(at), Some((Kind::Flow(Flow::If { .. }), _)))
+            && self.insts[at].target == at + 2
+            && matches!(kind(at + 1), Some((Kind::Flow(Flow::Brk), false)))
+            && matches!(kind(at + 2), Some((Kind::Flow(Flow::EndIf), _)))
+    }
+
     /// Vertices of one input primitive: how many copies of the input registers the machine
     /// holds (`IN[v][i]`); 1 except for geometry shaders.
     pub(crate) fn input_vertices(&self) -> usize {
@@ -618,6 +631,9 @@ impl<'a> Lowering<'a> {
         let unblended = unblended_writes(&program, interpreter_observes, false);
         for (inst, channels) in program.insts.iter_mut().zip(unblended.writes) {
             inst.unblended = channels;
+        }
+        for at in 0..program.insts.len() {
+            program.insts[at].breaks = program.is_break_if(at);
         }
         Ok(program)
     }
@@ -898,6 +914,7 @@ impl<'a> Lowering<'a> {
             src,
             target,
             in_switch,
+            breaks: false,
             tex: tex.map(Box::new),
             image,
             unblended: 0,

@@ -431,6 +431,10 @@ impl<const N: usize> Machine<N> {
                 });
             }
             next = match inst.kind {
+                // The fused form counts the BRK and ENDIF too: both within the budget.
+                Kind::Flow(Flow::If { int }) if inst.breaks && self.executed + 2 <= env.budget => {
+                    Some(self.break_if(inst, int, pc, res))
+                }
                 Kind::Flow(flow) => self.flow(program, inst, flow, pc, res)?,
                 Kind::Sync if stop_at_barrier => {
                     self.pc = Some(pc + 1);
@@ -776,6 +780,23 @@ impl<const N: usize> Machine<N> {
             Flow::BgnSub => next,
             Flow::End => return Ok(None),
         }))
+    }
+
+    /// `IF c; BRK; ENDIF` at `pc` ([`Inst::breaks`]) in one step: the executing lanes where
+    /// `c` holds leave the loop, and the instructions the three would count are counted
+    /// (the BRK only where some lane reaches it). Returns the pc after the ENDIF.
+    fn break_if(&mut self, inst: &Inst, int: bool, pc: usize, res: &Res) -> usize {
+        let exec = self.exec();
+        let s = &inst.src[0];
+        let leaving = exec
+            & if int {
+                self.lanes_of(s, exec, res, |x| x != 0)
+            } else {
+                self.lanes_of(s, exec, res, |x| f32::from_bits(x) != 0.0)
+            };
+        self.loop_ &= !leaving;
+        self.executed += if leaving == 0 { 1 } else { 2 };
+        pc + 3
     }
 
     /// BRK: leave the loop for the active lanes, or end the switch case. Like softpipe, a

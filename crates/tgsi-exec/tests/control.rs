@@ -573,3 +573,85 @@ fn threads_share_the_rows_of_waves() {
     let err = render_fragment(&endless, &opts).unwrap_err();
     assert!(matches!(err, ExecError::Budget { .. }), "{err}");
 }
+
+/// `IF c; BRK; ENDIF` runs as one step (`Inst::breaks`): on a wave whose lanes leave two
+/// nested loops at different passes through float and integer tests (and a test no lane
+/// takes), the step gives the outputs, the instruction count and, for every budget up to
+/// that count, the same success or budget error at the same instruction as the three
+/// instructions run one by one.
+#[test]
+fn a_break_in_an_if_of_its_own_runs_as_the_three_instructions() {
+    let text = "FRAG
+DCL IN[0], GENERIC[0], CONSTANT
+DCL OUT[0], COLOR
+DCL TEMP[0..3]
+IMM[0] FLT32 {1.0, 0.5, 0.0, 3.0}
+IMM[1] UINT32 {1, 2, 0, 0}
+  0: MOV TEMP[0], IMM[0].zzzz
+  1: MOV TEMP[2].x, IMM[1].zzzz
+  2: BGNLOOP
+  3:   SGE TEMP[1].x, TEMP[0].xxxx, IN[0].xxxx
+  4:   IF TEMP[1].xxxx
+  5:     BRK
+  6:   ENDIF
+  7:   MOV TEMP[0].y, IMM[0].zzzz
+  8:   BGNLOOP
+  9:     USGE TEMP[1].y, TEMP[2].xxxx, IMM[1].yyyy
+ 10:     UIF TEMP[1].yyyy
+ 11:       BRK
+ 12:     ENDIF
+ 13:     IF IMM[0].zzzz
+ 14:       BRK
+ 15:     ENDIF
+ 16:     ADD TEMP[0].y, TEMP[0].yyyy, IMM[0].yyyy
+ 17:     UADD TEMP[2].x, TEMP[2].xxxx, IMM[1].xxxx
+ 18:   ENDLOOP
+ 19:   ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx
+ 20:   ADD TEMP[0].z, TEMP[0].zzzz, TEMP[0].yyyy
+ 21: ENDLOOP
+ 22: CLOCK TEMP[3].xy
+ 23: MOV OUT[0], TEMP[0]
+ 24: MOV OUT[0].w, TEMP[3].xxxx
+ 25: END
+";
+    let fused = compile(text);
+    let breaks: Vec<usize> = (0..fused.insts.len())
+        .filter(|&i| fused.insts[i].breaks)
+        .collect();
+    assert_eq!(breaks, [4, 10, 13]);
+    let mut plain = fused.clone();
+    for inst in &mut plain.insts {
+        inst.breaks = false;
+    }
+    let run = |program: &Program, budget: u64| {
+        let mut m = tgsi_exec::machine::Machine::<4>::new(program);
+        m.inputs_mut()[0] = lane_ids();
+        let env = tgsi_exec::machine::Env {
+            resources: &tgsi_exec::resource::NO_RESOURCES,
+            consts: &[],
+            budget,
+            helpers: 0,
+        };
+        let result = m.run(program, &env).map_err(|e| e.to_string());
+        (result, m.executed(), m.outputs()[0])
+    };
+    let (result, executed, out) = run(&plain, 100_000);
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(run(&fused, 100_000), (result, executed, out));
+    // Lane l leaves the outer loop in pass l + 1; TEMP[2].x is not reset, so the inner
+    // loop adds 0.5 twice in the first pass only.
+    assert_eq!(
+        out[0].map(f32::from_bits),
+        [0.0, 1.0, 2.0, 3.0],
+        "passes of the outer loop"
+    );
+    assert_eq!(out[2].map(f32::from_bits), [0.0, 1.0, 1.0, 1.0]);
+    assert_eq!(
+        out[3],
+        [executed as u32 - 3; 4],
+        "CLOCK, then two MOVs and END"
+    );
+    for budget in 0..=executed {
+        assert_eq!(run(&fused, budget), run(&plain, budget), "budget {budget}");
+    }
+}
