@@ -10,7 +10,7 @@
 //! way.
 
 use crate::approx;
-use crate::known::Known;
+use crate::known::{self, Known};
 use crate::lanes::LaneOps;
 use crate::scalar_lanes::{self as sl, per_lane};
 use crate::vector_int;
@@ -157,8 +157,13 @@ pub(crate) fn component(
         Opcode::OR => b.ins().bor(a, x?),
         Opcode::XOR => b.ins().bxor(a, x?),
         Opcode::UCMP => {
-            let zero = b.splat_word(0);
-            let nz = b.ins().icmp(IntCC::NotEqual, a, zero);
+            let nz = match known::nonzero_mask(b.func, a, false) {
+                Some(mask) => mask,
+                None => {
+                    let zero = b.splat_word(0);
+                    b.ins().icmp(IntCC::NotEqual, a, zero)
+                }
+            };
             b.ins().blendv(nz, x?, y?)
         }
         Opcode::SHL | Opcode::USHR | Opcode::ISHR => match second {

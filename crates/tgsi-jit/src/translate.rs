@@ -776,6 +776,10 @@ impl<'a, 'b> Translator<'a, 'b> {
                     .ins()
                     .brif(any, then, &[], else_block.unwrap_or(end), &[]);
                 self.b.switch_to_block(then);
+                // Each block of an IF is sealed once its predecessors are all known, so that
+                // a register read in it is the value written before the IF, with what is
+                // known of that value (`known::nonzero_mask`), not a new block parameter.
+                self.b.seal_block(then);
                 self.opens.push(Open::If {
                     saved,
                     else_block,
@@ -795,6 +799,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 // The ELSE itself was counted by `instruction`; count it on its own block.
                 self.pending -= 1;
                 self.jump_and_switch(else_block, else_block);
+                self.b.seal_block(else_block);
                 self.pending += 1;
                 let prev = self.get_mask(saved);
                 let cond = self.get_mask(self.cond);
@@ -808,6 +813,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 self.flush();
                 self.b.ins().brif(any, body, &[], end, &[]);
                 self.b.switch_to_block(body);
+                self.b.seal_block(body);
             }
             Flow::EndIf => {
                 let Some(Open::If { saved, end, .. }) = self.opens.pop() else {
@@ -815,6 +821,7 @@ impl<'a, 'b> Translator<'a, 'b> {
                 };
                 self.pending -= 1;
                 self.jump_and_switch(end, end);
+                self.b.seal_block(end);
                 self.pending += 1;
                 let prev = self.get_mask(saved);
                 self.set_mask(self.cond, &prev);
