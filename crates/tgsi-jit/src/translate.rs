@@ -2026,8 +2026,71 @@ const MAX_SLOW_PATH_VECTORS: usize = 512;
 
 #[cfg(test)]
 mod tests {
-    use super::{live_after, memory_temps};
+    use super::{live_after, memory_temps, Translator};
+    use cranelift_codegen::ir::{types, AbiParam, Function, Signature, UserFuncName};
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
     use tgsi_exec::Program;
+
+    /// The Cranelift function the JIT translates `program` to, one quad per call.
+    fn translated(program: &Program) -> Function {
+        let isa = crate::isa("backtracking").unwrap_or_else(|e| panic!("{e}"));
+        let mut signature = Signature::new(isa.default_call_conv());
+        signature.params.push(AbiParam::new(isa.pointer_type()));
+        signature.returns.push(AbiParam::new(types::I32));
+        let mut func = Function::with_name_signature(UserFuncName::default(), signature);
+        let unmasked =
+            tgsi_exec::unblended::unblended_writes(program, crate::support::observes, true);
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        let call_conv = isa.default_call_conv();
+        Translator::translate(
+            &mut b,
+            program,
+            1,
+            false,
+            &unmasked.writes,
+            isa.pointer_type(),
+            call_conv,
+        );
+        b.finalize(isa.frontend_config());
+        func
+    }
+
+    /// A comparison made before an IF is a mask inside the IF's blocks too (they are
+    /// sealed as their predecessors become known, so a register read there is the value
+    /// from before): the UIFs and the UCMP nested in other UIFs test it without comparing
+    /// it with zero.
+    #[test]
+    fn masks_made_before_an_if_are_tested_inside_it_without_a_compare() {
+        let text = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..1]\n\
+              IMM[0] FLT32 {0.5, 1.0, 2.0, 0.0}\n\
+              0: FSLT TEMP[0], IMM[0].xxxx, IN[0]\n\
+              1: UIF TEMP[0].xxxx\n\
+              2:   UIF TEMP[0].yyyy\n\
+              3:     MOV OUT[0], IMM[0].yyyy\n\
+              4:   ELSE\n\
+              5:     UIF TEMP[0].zzzz\n\
+              6:       UCMP OUT[0], TEMP[0].wwww, IMM[0].zzzz, IN[0]\n\
+              7:     ENDIF\n\
+              8:   ENDIF\n\
+              9: ENDIF\n\
+             10: END\n";
+        let compares = |text: &str| {
+            let func = translated(&program(text)).display().to_string();
+            let compare = |l: &&str| l.contains("icmp") && l.contains(" ne ");
+            func.lines().filter(compare).count()
+        };
+        // The lanes of the wave that run are found with one compare at the start.
+        let entry = compares("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IN[0]\n  1: END\n");
+        assert_eq!(compares(text), entry);
+        // A register that is not a mask is compared at each test: three UIFs, and UCMP in
+        // each of its four channels.
+        let not_mask = text.replace(
+            "0: FSLT TEMP[0], IMM[0].xxxx, IN[0]",
+            "0: MOV TEMP[0], IN[0]",
+        );
+        assert_eq!(compares(&not_mask), entry + 7);
+    }
 
     fn program(text: &str) -> Program {
         let shader = tgsi::parse(text).unwrap_or_else(|e| panic!("{e}"));
