@@ -99,24 +99,33 @@ unsafe extern "C" fn cos(p: *mut u32, n: u64) {
 /// POW in place: the bases, then as many exponents.
 unsafe extern "C" fn pow(p: *mut u32, n: u64) {
     let words = 4 * n as usize;
-    // SAFETY: the caller passes `2 · words` words.
-    let all = unsafe { std::slice::from_raw_parts_mut(p, 2 * words) };
-    let (x, y) = all.split_at_mut(words);
-    for (x, &y) in x.iter_mut().zip(y.iter()) {
-        *x = fl::pow(f32::from_bits(*x), f32::from_bits(y)).to_bits();
+    for i in 0..words {
+        // SAFETY: the caller passes `2 · words` words.
+        let (x, y) = unsafe { (p.add(i), p.add(words + i)) };
+        // SAFETY: as above; volatile, see `unary`.
+        let (a, b) = unsafe { (x.read_volatile(), y.read_volatile()) };
+        let r = fl::pow(f32::from_bits(a), f32::from_bits(b));
+        // SAFETY: as above.
+        unsafe { x.write_volatile(r.to_bits()) };
     }
 }
 
-/// `f` on the `4 · n` float lanes at `p`, in place.
+/// `f` on the `4 · n` float lanes at `p`, in place, one lane after the other. The words
+/// are read and written with volatile accesses only so that the loop stays scalar: LLVM
+/// would otherwise vectorise it, moving each lane out of a vector before each call of `f`
+/// and back after it, which costs more than the plain loads and stores.
 ///
 /// # Safety
 /// `p` points to `4 · n` words.
 #[inline(always)]
 unsafe fn unary(p: *mut u32, n: u64, f: impl Fn(f32) -> f32) {
-    // SAFETY: see the function's contract.
-    let words = unsafe { std::slice::from_raw_parts_mut(p, 4 * n as usize) };
-    for w in words {
-        *w = f(f32::from_bits(*w)).to_bits();
+    for i in 0..4 * n as usize {
+        // SAFETY: `i < 4 · n`, within the words of the function's contract.
+        let w = unsafe { p.add(i) };
+        // SAFETY: as above.
+        let x = unsafe { w.read_volatile() };
+        // SAFETY: as above.
+        unsafe { w.write_volatile(f(f32::from_bits(x)).to_bits()) };
     }
 }
 
