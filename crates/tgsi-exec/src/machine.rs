@@ -506,7 +506,7 @@ impl<const N: usize> Machine<N> {
             Kind::Vote(_) | Kind::Ballot | Kind::ReadFirst | Kind::ReadInvoc => {
                 self.interlane(inst, res)
             }
-            Kind::Texture => self.texture(inst, res),
+            Kind::Texture => self.texture(inst, res, scratch),
             Kind::Emit | Kind::EndPrim => {
                 if let Some(g) = &program.geometry {
                     let end = matches!(inst.kind, Kind::EndPrim);

@@ -7,7 +7,7 @@
 //! quad's lanes only, so a quad without active lanes is left out.)
 
 use crate::compile::{Inst, Program, SlotOp, TexOp};
-use crate::machine::{Env, Machine, Res};
+use crate::machine::{Env, Machine, Res, Scratch};
 use crate::resource::Resources;
 use crate::texture::{self, Direct, DirectOp, QuadVec, TexRequest};
 
@@ -17,19 +17,23 @@ const MAX_TEX_SOURCES: usize = 4;
 
 impl<const N: usize> Machine<N> {
     /// Execute a texture instruction.
-    pub(crate) fn texture(&mut self, inst: &Inst, res: &Res) {
+    pub(crate) fn texture(&mut self, inst: &Inst, res: &Res, scratch: &mut Scratch<N>) {
         let Some(tex) = inst.tex.as_deref() else {
             return;
         };
         let exec = self.exec();
         // Every lane samples (helper and inactive lanes feed implicit derivatives), so
-        // sources are fetched for all lanes.
+        // sources are fetched for all lanes, into the scratch registers (no zeroed array
+        // per instruction).
         let all = Self::ALL;
-        let mut srcs = [[[0u32; N]; 4]; MAX_TEX_SOURCES];
         let nsrc = inst.src.len().min(MAX_TEX_SOURCES);
+        let srcs = &mut scratch.src[..nsrc];
         for (v, s) in srcs.iter_mut().zip(&inst.src) {
-            *v = std::array::from_fn(|c| self.fetch(s, c, all, res));
+            for (c, row) in v.iter_mut().enumerate() {
+                *row = self.fetch(s, c, all, res);
+            }
         }
+        let srcs = &*srcs;
         let offsets: Option<[[u32; N]; 3]> = tex
             .offsets
             .as_ref()
@@ -61,7 +65,7 @@ impl<const N: usize> Machine<N> {
             if (exec >> base) & 0xf == 0 || direct & (1 << q) != 0 {
                 continue;
             }
-            for (qs, s) in quad.iter_mut().zip(&srcs).take(nsrc) {
+            for (qs, s) in quad.iter_mut().zip(srcs) {
                 for (l, lane) in qs.iter_mut().enumerate() {
                     *lane = s.map(|ch| ch[base + l]);
                 }
