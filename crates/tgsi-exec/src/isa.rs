@@ -11,7 +11,9 @@
 //! Both compile the same Rust, whose float operations are exact IEEE arithmetic (no
 //! contraction into fused multiply-adds, NaN operands chosen explicitly by
 //! [`crate::scalar`]), so they give the same bits; `tests/kernel_isa.rs` checks that on
-//! every kernel.
+//! every kernel. The AVX2 kernels of ADD, SUB, MUL, DIV and MAD are the one exception:
+//! the SSE instructions their scalar functions define, in inline assembly (`crate::sse`),
+//! checked by the same test.
 //!
 //! `TGSI_EXEC_ISA=baseline` in the environment makes [`Isa::host`] choose the baseline
 //! (to compare the two, or to run the baseline code on a machine that has AVX2).

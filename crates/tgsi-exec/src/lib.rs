@@ -104,6 +104,8 @@ pub mod pipeline;
 pub mod render;
 pub mod resource;
 pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod sse;
 pub mod tess_pipeline;
 pub mod tessellation;
 pub mod tessellator;

@@ -319,6 +319,32 @@ fn each_lane(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3], f: impl Fn(&[[u32; 4]
     }
 }
 
+/// A [`Kind::Component`] whose baseline kernel runs the per-lane expression (as [`lanes!`])
+/// and whose AVX2 kernel is `$avx2` from [`crate::sse`]: the SSE instruction the expression
+/// defines, eight lanes at a time.
+macro_rules! sse {
+    (|$($x:ident),+| $e:expr, $avx2:path) => {{
+        fn base(out: &mut [u32], s: [&[u32]; 4]) {
+            sse!(@loop out, s, [$($x),+], $e)
+        }
+        Kind::Component(LaneKernel {
+            base,
+            #[cfg(target_arch = "x86_64")]
+            avx2: $avx2,
+        })
+    }};
+    (@loop $out:ident, $s:ident, [$a:ident, $b:ident], $e:expr) => {
+        for ((o, &$a), &$b) in $out.iter_mut().zip($s[0]).zip($s[1]) {
+            *o = $e;
+        }
+    };
+    (@loop $out:ident, $s:ident, [$a:ident, $b:ident, $c:ident], $e:expr) => {
+        for (((o, &$a), &$b), &$c) in $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]) {
+            *o = $e;
+        }
+    };
+}
+
 /// Channel masks of [`VectorOp::reads`].
 const X: u8 = 0b0001;
 const XY: u8 = 0b0011;
@@ -447,11 +473,11 @@ pub fn kind(op: Opcode) -> Option<Kind> {
     }
     Some(match op {
         Opcode::MOV => lanes!(|a| a),
-        Opcode::ADD => lanes!(|a, b| u(fl::add(f(a), f(b)))),
-        Opcode::SUB => lanes!(|a, b| u(fl::sub(f(a), f(b)))),
-        Opcode::MUL => lanes!(|a, b| u(fl::mul(f(a), f(b)))),
-        Opcode::DIV => lanes!(|a, b| u(fl::div(f(a), f(b)))),
-        Opcode::MAD => lanes!(|a, b, c| u(fl::mad(f(a), f(b), f(c)))),
+        Opcode::ADD => sse!(|a, b| u(fl::add(f(a), f(b))), crate::sse::add),
+        Opcode::SUB => sse!(|a, b| u(fl::sub(f(a), f(b))), crate::sse::sub),
+        Opcode::MUL => sse!(|a, b| u(fl::mul(f(a), f(b))), crate::sse::mul),
+        Opcode::DIV => sse!(|a, b| u(fl::div(f(a), f(b))), crate::sse::div),
+        Opcode::MAD => sse!(|a, b, c| u(fl::mad(f(a), f(b), f(c))), crate::sse::mad),
         Opcode::FMA => lanes!(|a, b, c| u(fl::fma(f(a), f(b), f(c)))),
         Opcode::LRP => lanes!(|a, b, c| u(fl::lrp(f(a), f(b), f(c)))),
         Opcode::CMP => lanes!(|a, b, c| u(fl::cmp(f(a), f(b), f(c)))),

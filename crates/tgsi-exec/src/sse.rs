@@ -1,0 +1,111 @@
+//! The AVX2 lane kernels of ADD, SUB, MUL, DIV and MAD: each SSE instruction itself on
+//! eight lanes at a time, through inline assembly.
+//!
+//! [`crate::scalar::float`] defines these results as the SSE instructions compute them:
+//! the IEEE result, or with a NaN operand the first NaN operand, quieted. Compiled Rust
+//! cannot ask for that with `a * b` alone — LLVM may commute the operands, which changes
+//! which NaN survives — so the scalar functions test for NaNs and pick one, and their
+//! vectorised loops spend six instructions where the one would do. In inline assembly the
+//! operand order is ours, so the instruction alone gives the defined result
+//! (`tests/kernel_isa.rs` checks each kernel against the baseline one, which runs the
+//! scalar function, on NaNs of every kind). Lanes past the last eight run the scalar
+//! function.
+
+use crate::scalar::float as fl;
+use std::arch::asm;
+use std::arch::x86_64::__m256;
+
+/// Eight words as a vector.
+#[inline(always)]
+fn vector(words: [u32; 8]) -> __m256 {
+    // SAFETY: both are 32 bytes, and any bits are a valid `__m256`.
+    unsafe { std::mem::transmute::<[u32; 8], __m256>(words) }
+}
+
+/// A vector as eight words.
+#[inline(always)]
+fn words(v: __m256) -> [u32; 8] {
+    // SAFETY: both are 32 bytes, and any bits are valid words.
+    unsafe { std::mem::transmute::<__m256, [u32; 8]>(v) }
+}
+
+/// A kernel `out[l] = a[l] op b[l]` running the instruction `$insn dst, a, b` (first
+/// source `a`), with the scalar function `$scalar` for the remaining lanes.
+macro_rules! binary {
+    ($(#[$doc:meta])* $name:ident, $insn:literal, $scalar:path) => {
+        $(#[$doc])*
+        #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+        pub(crate) fn $name(out: &mut [u32], s: [&[u32]; 4]) {
+            let n = out.len().min(s[0].len()).min(s[1].len());
+            let (o8, o_rest) = out[..n].as_chunks_mut::<8>();
+            let (a8, a_rest) = s[0][..n].as_chunks::<8>();
+            let (b8, b_rest) = s[1][..n].as_chunks::<8>();
+            for ((o, &a), &b) in o8.iter_mut().zip(a8).zip(b8) {
+                let r: __m256;
+                // SAFETY: one AVX instruction on registers (this function enables AVX).
+                unsafe {
+                    asm!(
+                        concat!($insn, " {r}, {a}, {b}"),
+                        r = lateout(ymm_reg) r,
+                        a = in(ymm_reg) vector(a),
+                        b = in(ymm_reg) vector(b),
+                        options(pure, nomem, nostack, preserves_flags),
+                    );
+                }
+                *o = words(r);
+            }
+            for ((o, &a), &b) in o_rest.iter_mut().zip(a_rest).zip(b_rest) {
+                *o = $scalar(f32::from_bits(a), f32::from_bits(b)).to_bits();
+            }
+        }
+    };
+}
+
+binary!(
+    /// ADD ([`fl::add`]).
+    add, "vaddps", fl::add
+);
+binary!(
+    /// SUB ([`fl::sub`]).
+    sub, "vsubps", fl::sub
+);
+binary!(
+    /// MUL ([`fl::mul`]).
+    mul, "vmulps", fl::mul
+);
+binary!(
+    /// DIV ([`fl::div`]).
+    div, "vdivps", fl::div
+);
+
+/// MAD ([`fl::mad`]): the product formed as `b · a` (the first NaN factor is `b`'s), then
+/// the sum `p + c`, each rounded.
+#[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+pub(crate) fn mad(out: &mut [u32], s: [&[u32]; 4]) {
+    let n = out.len().min(s[0].len()).min(s[1].len()).min(s[2].len());
+    let (o8, o_rest) = out[..n].as_chunks_mut::<8>();
+    let (a8, a_rest) = s[0][..n].as_chunks::<8>();
+    let (b8, b_rest) = s[1][..n].as_chunks::<8>();
+    let (c8, c_rest) = s[2][..n].as_chunks::<8>();
+    for (((o, &a), &b), &c) in o8.iter_mut().zip(a8).zip(b8).zip(c8) {
+        let r: __m256;
+        // SAFETY: two AVX instructions on registers (this function enables AVX).
+        unsafe {
+            asm!(
+                "vmulps {p}, {b}, {a}",
+                "vaddps {r}, {p}, {c}",
+                p = out(ymm_reg) _,
+                r = lateout(ymm_reg) r,
+                a = in(ymm_reg) vector(a),
+                b = in(ymm_reg) vector(b),
+                c = in(ymm_reg) vector(c),
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        *o = words(r);
+    }
+    let rest = o_rest.iter_mut().zip(a_rest).zip(b_rest).zip(c_rest);
+    for (((o, &a), &b), &c) in rest {
+        *o = fl::mad(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)).to_bits();
+    }
+}
