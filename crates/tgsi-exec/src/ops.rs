@@ -115,37 +115,39 @@ kernel_type!(
     fn(out: &mut [u32], src: [&[u32]; 4])
 );
 
+/// The loop of a component-wise kernel: `out[l] = $e`, where `$a`, `$b`, … are the words of
+/// lane `l` of sources 0, 1, … in `s`.
+macro_rules! lane_loop {
+    ($out:ident, $s:ident, [$a:ident], $e:expr) => {
+        for (o, &$a) in $out.iter_mut().zip($s[0]) {
+            *o = $e;
+        }
+    };
+    ($out:ident, $s:ident, [$a:ident, $b:ident], $e:expr) => {
+        for ((o, &$a), &$b) in $out.iter_mut().zip($s[0]).zip($s[1]) {
+            *o = $e;
+        }
+    };
+    ($out:ident, $s:ident, [$a:ident, $b:ident, $c:ident], $e:expr) => {
+        for (((o, &$a), &$b), &$c) in $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]) {
+            *o = $e;
+        }
+    };
+    ($out:ident, $s:ident, [$a:ident, $b:ident, $c:ident, $d:ident], $e:expr) => {{
+        let lanes = $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
+        for ((((o, &$a), &$b), &$c), &$d) in lanes {
+            *o = $e;
+        }
+    }};
+}
+
 /// A [`Kind::Component`] from a per-lane expression over the source words `a`, `b`, `c`, `d`:
 /// the scalar function is inlined into a loop over the lanes (compiled for each
 /// [`Isa`](crate::isa::Isa)), so one indirect call runs a whole channel.
 macro_rules! lanes {
-    (|$a:ident| $e:expr) => {
+    (|$($x:ident),+| $e:expr) => {
         Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
-            for (o, &$a) in out.iter_mut().zip(s[0]) {
-                *o = $e;
-            }
-        }))
-    };
-    (|$a:ident, $b:ident| $e:expr) => {
-        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
-            for ((o, &$a), &$b) in out.iter_mut().zip(s[0]).zip(s[1]) {
-                *o = $e;
-            }
-        }))
-    };
-    (|$a:ident, $b:ident, $c:ident| $e:expr) => {
-        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
-            for (((o, &$a), &$b), &$c) in out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]) {
-                *o = $e;
-            }
-        }))
-    };
-    (|$a:ident, $b:ident, $c:ident, $d:ident| $e:expr) => {
-        Kind::Component(compiled!(LaneKernel, |out: &mut [u32], s: [&[u32]; 4]| {
-            let lanes = out.iter_mut().zip(s[0]).zip(s[1]).zip(s[2]).zip(s[3]);
-            for ((((o, &$a), &$b), &$c), &$d) in lanes {
-                *o = $e;
-            }
+            lane_loop!(out, s, [$($x),+], $e)
         }))
     };
 }
@@ -325,7 +327,7 @@ fn each_lane(out: [&mut [u32]; 4], src: &[[&[u32]; 4]; 3], f: impl Fn(&[[u32; 4]
 macro_rules! sse {
     (|$($x:ident),+| $e:expr, $avx2:path) => {{
         fn base(out: &mut [u32], s: [&[u32]; 4]) {
-            sse!(@loop out, s, [$($x),+], $e)
+            lane_loop!(out, s, [$($x),+], $e)
         }
         Kind::Component(LaneKernel {
             base,
@@ -333,16 +335,6 @@ macro_rules! sse {
             avx2: $avx2,
         })
     }};
-    (@loop $out:ident, $s:ident, [$a:ident, $b:ident], $e:expr) => {
-        for ((o, &$a), &$b) in $out.iter_mut().zip($s[0]).zip($s[1]) {
-            *o = $e;
-        }
-    };
-    (@loop $out:ident, $s:ident, [$a:ident, $b:ident, $c:ident], $e:expr) => {
-        for (((o, &$a), &$b), &$c) in $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]) {
-            *o = $e;
-        }
-    };
 }
 
 /// Channel masks of [`VectorOp::reads`].

@@ -72,7 +72,8 @@ pub mod support;
 mod translate;
 mod vector_int;
 
-use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
+use cranelift_codegen::ir::{types, AbiParam, Function, Signature, UserFuncName};
+use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -262,6 +263,41 @@ pub(crate) fn isa(regalloc: &str) -> Result<cranelift_codegen::isa::OwnedTargetI
         .map_err(|e| format!("cranelift: {e}"))
 }
 
+/// The signature of a compiled wave: `fn(*mut Frame) -> i32` in `isa`'s calling convention.
+fn wave_signature(isa: &dyn TargetIsa) -> Signature {
+    let mut signature = Signature::new(isa.default_call_conv());
+    signature.params.push(AbiParam::new(isa.pointer_type()));
+    signature.returns.push(AbiParam::new(types::I32));
+    signature
+}
+
+/// `program` translated for `isa` to the Cranelift function of a wave call running `group`
+/// quads (not yet compiled), with the sizes of the sites it counts
+/// (`translate::Translator::translate`).
+fn translate_wave(
+    isa: &dyn TargetIsa,
+    program: &Program,
+    group: usize,
+    approximate: bool,
+    unmasked: &[u8],
+    fctx: &mut FunctionBuilderContext,
+) -> (Function, Vec<u32>) {
+    let mut func = Function::with_name_signature(UserFuncName::default(), wave_signature(isa));
+    let mut b = FunctionBuilder::new(&mut func, fctx);
+    let (ptr, call_conv) = (isa.pointer_type(), isa.default_call_conv());
+    let sites = translate::Translator::translate(
+        &mut b,
+        program,
+        group,
+        approximate,
+        unmasked,
+        ptr,
+        call_conv,
+    );
+    b.finalize(isa.frontend_config());
+    (func, sites)
+}
+
 /// Translate and compile; returns the module owning the code, the entry point, the quads
 /// per call (`grouping`'s, or fewer where it shrinks) and the sizes of the sites the code
 /// counts (`translate::Translator::translate`).
@@ -274,28 +310,11 @@ fn build(
     // Translate first: the function's size decides the quads per call, the register
     // allocator, or that the program is too big to compile.
     let probe = isa("backtracking")?;
-    let ptr = probe.pointer_type();
-    let mut signature = cranelift_codegen::ir::Signature::new(probe.default_call_conv());
-    signature.params.push(AbiParam::new(ptr));
-    signature.returns.push(AbiParam::new(types::I32));
+    let signature = wave_signature(&*probe);
     let mut fctx = FunctionBuilderContext::new();
     let mut translate = |group: usize| {
-        let mut func = cranelift_codegen::ir::Function::with_name_signature(
-            UserFuncName::default(),
-            signature.clone(),
-        );
-        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        let sites = translate::Translator::translate(
-            &mut b,
-            program,
-            group,
-            options.approximate_math,
-            unmasked,
-            ptr,
-            probe.default_call_conv(),
-        );
-        b.finalize(probe.frontend_config());
-        (func, sites)
+        let approximate = options.approximate_math;
+        translate_wave(&*probe, program, group, approximate, unmasked, &mut fctx)
     };
     let (mut func, sites, group) = if grouping.shrinks {
         // Translated for one quad first: the grouped function has about that size times

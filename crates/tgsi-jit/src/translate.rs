@@ -2026,34 +2026,18 @@ const MAX_SLOW_PATH_VECTORS: usize = 512;
 
 #[cfg(test)]
 mod tests {
-    use super::{live_after, memory_temps, Translator};
-    use cranelift_codegen::ir::{types, AbiParam, Function, Signature, UserFuncName};
-    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+    use super::{live_after, memory_temps};
+    use cranelift_codegen::ir::Function;
+    use cranelift_frontend::FunctionBuilderContext;
     use tgsi_exec::Program;
 
     /// The Cranelift function the JIT translates `program` to, one quad per call.
     fn translated(program: &Program) -> Function {
         let isa = crate::isa("backtracking").unwrap_or_else(|e| panic!("{e}"));
-        let mut signature = Signature::new(isa.default_call_conv());
-        signature.params.push(AbiParam::new(isa.pointer_type()));
-        signature.returns.push(AbiParam::new(types::I32));
-        let mut func = Function::with_name_signature(UserFuncName::default(), signature);
         let unmasked =
             tgsi_exec::unblended::unblended_writes(program, crate::support::observes, true);
         let mut fctx = FunctionBuilderContext::new();
-        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-        let call_conv = isa.default_call_conv();
-        Translator::translate(
-            &mut b,
-            program,
-            1,
-            false,
-            &unmasked.writes,
-            isa.pointer_type(),
-            call_conv,
-        );
-        b.finalize(isa.frontend_config());
-        func
+        crate::translate_wave(&*isa, program, 1, false, &unmasked.writes, &mut fctx).0
     }
 
     /// A comparison made before an IF is a mask inside the IF's blocks too (they are
