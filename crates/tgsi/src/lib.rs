@@ -15,6 +15,7 @@
 
 pub mod builder;
 pub mod enums;
+mod huge_pages;
 pub mod ir;
 pub mod limits;
 pub mod opcode;

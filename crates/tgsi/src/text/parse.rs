@@ -26,8 +26,9 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
 pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseError> {
     let mut shader = Shader::new(Processor::Vertex);
     // A line holds at most one statement; reserving for that many instructions up front
-    // (only address space until written) saves regrowing the largest list. Oversized
-    // input is refused by `parse_into` without being counted.
+    // (only address space until written) saves regrowing the largest list, and lets a
+    // large one be mapped in huge pages as it is filled. Oversized input is refused by
+    // `parse_into` without being counted.
     if text.len() <= limits.max_input_bytes {
         let lines = 1 + text
             .as_bytes()
@@ -37,6 +38,7 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Shader, ParseErr
         shader
             .instructions
             .reserve(lines.min(limits.max_instructions));
+        crate::huge_pages::advise(&mut shader.instructions);
     }
     parse_into(text, limits, &mut shader)?;
     Ok(shader)

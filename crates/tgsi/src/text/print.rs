@@ -354,8 +354,10 @@ fn format_text(format: Format) -> String {
 
 impl Printer {
     fn new(options: PrintOptions, capacity: usize) -> Printer {
+        let mut out = Vec::with_capacity(capacity);
+        crate::huge_pages::advise(&mut out);
         Printer {
-            out: Buf(Vec::with_capacity(capacity)),
+            out: Buf(out),
             options,
             indent: 0,
             processor: Processor::Vertex,

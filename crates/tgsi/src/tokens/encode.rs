@@ -30,6 +30,7 @@ impl Assembler {
         let mut out = Vec::with_capacity(2usize.saturating_add(body));
         out.push(header::HEADER_SIZE.put(2));
         out.push(0);
+        crate::huge_pages::advise(&mut out);
         Assembler { out, error: None }
     }
 
