@@ -23,14 +23,15 @@
 //! less; so truncating the rounded quotient gives the integer quotient. The remainder is
 //! `a − q·b` in wrapping 32-bit arithmetic, which also gives `INT_MIN / −1 = INT_MIN` and
 //! `INT_MIN % −1 = 0` as `tgsi_exec::scalar::int` defines them; division by zero gives
-//! that module's values by a blend. A constant divisor takes a multiplication by its
-//! reciprocal instead (`quotient_by_constant`). Conversions use the exponent trick (no conversion
+//! that module's values by a blend. A constant divisor takes no division: a shift, or the
+//! high word of a product with a fixed-point reciprocal (`Reciprocal`, Granlund and
+//! Montgomery's method; signed quotients from the magnitudes). Conversions use the exponent trick (no conversion
 //! instruction between 32-bit integers and binary64 vectors exists below AVX-512): the
 //! word `x` under the high word `0x43300000` is the binary64 `2⁵² + x`.
 
 use crate::lanes::{le, shuffle_words, LaneOps};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I64X2, I8X16};
+use cranelift_codegen::ir::types::{F32X4, F64X2, I32, I32X4, I8X16};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 use tgsi::Opcode;
@@ -282,41 +283,110 @@ pub(crate) fn divide(
     Some(b.ins().blendv(is_zero, special, r))
 }
 
-/// The truncated quotient of `n` by the non-zero constant `d` with a multiplication: `(n ±
-/// ½)·(1/d)` in binary64, the half taking the sign of `n`, truncated. The half moves the
-/// exact quotient `n/d = k + j/d` (`0 ≤ j < |d|`, signs aside) to `k + (j + ½)/d`, at
-/// least `½/|d|` from both `k` and `k ± 1`, while the two roundings (of `1/d` and of the
-/// product) err by at most `|n/d|·2⁻⁵² ≤ 2⁻²⁰/|d|`: so the truncation gives `k`.
-/// `INT_MIN / −1` gives `2³¹`, whose low word is `INT_MIN`, as the scalar definition says.
+/// The truncated quotient of `n` by the non-zero constant `d`, with no division: the
+/// unsigned quotient of `|n|` by `|d|` when `signed`, its sign then set from the signs of
+/// `n` and `d` (`INT_MIN / −1`: `2³¹ / 1 = 2³¹`, whose word is `INT_MIN`, as the scalar
+/// definition says; `|INT_MIN|` is the word `2³¹`).
 fn quotient_by_constant(b: &mut FunctionBuilder, n: Value, d: u32, signed: bool) -> Value {
-    let reciprocal = if signed {
-        1.0 / f64::from(d as i32)
-    } else {
-        1.0 / f64::from(d)
-    };
-    let reciprocal = b.ins().f64const(reciprocal);
-    let reciprocal = b.ins().splat(F64X2, reciprocal);
-    let nf = to_f64(b, n, signed);
-    let half = b.ins().f64const(0.5);
-    let half = b.ins().splat(F64X2, half);
-    let q = nf.map(|v| {
-        let half = if signed {
-            // ½ with the sign of `n` (+½ for 0, which truncates to 0 either way).
-            let sign = b.ins().f64const(-0.0);
-            let sign = b.ins().splat(F64X2, sign);
-            let bits = |b: &mut FunctionBuilder, x| b.ins().bitcast(I64X2, le(), x);
-            let (v_bits, sign_bits, half_bits) = (bits(b, v), bits(b, sign), bits(b, half));
-            let s = b.ins().band(v_bits, sign_bits);
-            let h = b.ins().bor(half_bits, s);
-            b.ins().bitcast(F64X2, le(), h)
+    if !signed {
+        return unsigned_quotient(b, n, d);
+    }
+    let magnitude = b.ins().iabs(n);
+    let q = unsigned_quotient(b, magnitude, (d as i32).unsigned_abs());
+    // −1 in the lanes whose quotient is negative: where the sign of `n` differs from
+    // that of `d`; `(q ^ s) − s` negates those.
+    let s = shift(b, n, 31, true);
+    let s = if (d as i32) < 0 { b.ins().bnot(s) } else { s };
+    let flipped = b.ins().bxor(q, s);
+    b.ins().isub(flipped, s)
+}
+
+/// How the unsigned quotient by a constant `d` is computed from the high word of a
+/// product ([`Reciprocal::of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reciprocal {
+    /// `d = 2ˢ`: `n >> s`.
+    Shift(u32),
+    /// `(n · m) >> (32 + s)`: `mulhi(n, m) >> s`.
+    Multiply { m: u32, s: u32 },
+    /// `(n · (2³² + m)) >> (33 + s)`, with the 33-bit factor's product taken as
+    /// `t = mulhi(n, m)`, `(((n − t) >> 1) + t) >> s` (no intermediate passes 32 bits).
+    MultiplyAdd { m: u32, s: u32 },
+}
+
+impl Reciprocal {
+    /// The form for the divisor `d ≥ 1`. With `2ˡ < d < 2ˡ⁺¹` and `m = ⌈2³²⁺ˡ / d⌉`
+    /// (below 2³²), `⌊n · m / 2³²⁺ˡ⌋ = ⌊n / d⌋` for every 32-bit `n` when the excess
+    /// `e = m·d − 2³²⁺ˡ` is at most `2ˡ` (Granlund and Montgomery, "Division by invariant
+    /// integers using multiplication", 1994, theorem 4.2: the product overshoots `n/d` by
+    /// `n·e / (d·2³²⁺ˡ) < 1/d`, less than the distance from `n/d` to the next integer).
+    /// Otherwise one more bit of precision always suffices (`e < d ≤ 2ˡ⁺¹`), with a
+    /// 33-bit factor `⌈2³³⁺ˡ / d⌉ = 2³² + m`.
+    fn of(d: u32) -> Reciprocal {
+        if d.is_power_of_two() {
+            return Reciprocal::Shift(d.trailing_zeros());
+        }
+        let l = 31 - d.leading_zeros();
+        let d64 = u64::from(d);
+        let m = (1u64 << (32 + l)).div_ceil(d64);
+        if m * d64 - (1u64 << (32 + l)) <= 1u64 << l {
+            return Reciprocal::Multiply { m: m as u32, s: l };
+        }
+        // Up to 2⁶⁴ / d: 128-bit arithmetic.
+        let m = (1u128 << (33 + l)).div_ceil(u128::from(d));
+        Reciprocal::MultiplyAdd {
+            m: (m - (1 << 32)) as u32,
+            s: l,
+        }
+    }
+
+    /// `⌊n / d⌋` computed as the form says (the scalar model of [`unsigned_quotient`]).
+    #[cfg(test)]
+    fn apply(self, n: u32) -> u32 {
+        let high = |m: u32| ((u64::from(n) * u64::from(m)) >> 32) as u32;
+        match self {
+            Reciprocal::Shift(s) => n >> s,
+            Reciprocal::Multiply { m, s } => high(m) >> s,
+            Reciprocal::MultiplyAdd { m, s } => {
+                let t = high(m);
+                (((n - t) >> 1) + t) >> s
+            }
+        }
+    }
+}
+
+/// `⌊n / d⌋` per lane for the constant `d ≥ 1` ([`Reciprocal`]).
+fn unsigned_quotient(b: &mut FunctionBuilder, n: Value, d: u32) -> Value {
+    match Reciprocal::of(d) {
+        Reciprocal::Shift(s) => shift(b, n, i64::from(s), false),
+        Reciprocal::Multiply { m, s } => {
+            let t = high_product(b, n, m);
+            shift(b, t, i64::from(s), false)
+        }
+        Reciprocal::MultiplyAdd { m, s } => {
+            let t = high_product(b, n, m);
+            let half = b.ins().isub(n, t);
+            let half = shift(b, half, 1, false);
+            let sum = b.ins().iadd(half, t);
+            shift(b, sum, i64::from(s), false)
+        }
+    }
+}
+
+/// The high words of the 64-bit products `n · m` per lane (even and odd lanes multiplied
+/// apart).
+fn high_product(b: &mut FunctionBuilder, n: Value, m: u32) -> Value {
+    let m = b.splat_word(m);
+    let products = [false, true].map(|high| {
+        let (x, f) = if high {
+            (b.ins().uwiden_high(n), b.ins().uwiden_high(m))
         } else {
-            half
+            (b.ins().uwiden_low(n), b.ins().uwiden_low(m))
         };
-        let v = b.ins().fadd(v, half);
-        let x = b.ins().fmul(v, reciprocal);
-        b.ins().trunc(x)
+        let p = b.ins().imul(x, f);
+        b.ins().bitcast(I32X4, le(), p)
     });
-    to_words(b, q)
+    shuffle_words(b, products[0], products[1], [1, 3, 5, 7])
 }
 
 /// The words of `x` (signed or unsigned) as two `f64x2` vectors: lanes 0–1 and 2–3.
@@ -348,4 +418,70 @@ fn to_words(b: &mut FunctionBuilder, q: [Value; 2]) -> Value {
         b.ins().bitcast(I32X4, le(), v)
     });
     shuffle_words(b, lo, hi, [0, 2, 4, 6])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reciprocal;
+
+    /// Each form gives `⌊n / d⌋` on the dividends where an error would show first: the
+    /// multiples of `d` and their neighbours up to the top of the range, the top itself,
+    /// and pseudo-random words; for every divisor up to 4,096 and for divisors near powers
+    /// of two and the top of the range, which take each form.
+    #[test]
+    fn reciprocals_give_the_quotient() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u32
+        };
+        let mut divisors: Vec<u32> = (1..=4096).collect();
+        for k in 1..32 {
+            let p = 1u32 << k;
+            divisors.extend([p - 1, p + 1, p.wrapping_mul(3) / 2]);
+        }
+        divisors.extend([
+            0xffff_ffff,
+            0xffff_fffe,
+            0x8000_0001,
+            641,
+            6_700_417,
+            1_000_000_007,
+        ]);
+        divisors.extend((0..256).map(|_| next() | 1));
+        let mut forms = [0usize; 3];
+        for &d in divisors.iter().filter(|&&d| d != 0) {
+            let r = Reciprocal::of(d);
+            forms[match r {
+                Reciprocal::Shift(_) => 0,
+                Reciprocal::Multiply { .. } => 1,
+                Reciprocal::MultiplyAdd { .. } => 2,
+            }] += 1;
+            let top = u32::MAX / d;
+            let near = [0, 1, 2, top / 2, top.saturating_sub(1), top];
+            let quotients = near
+                .into_iter()
+                .chain((0..24).map(|_| (u64::from(next()) % (u64::from(top) + 1)) as u32));
+            for q in quotients {
+                let m = q * d;
+                for n in [
+                    m,
+                    m.saturating_sub(1),
+                    m.saturating_add(1),
+                    m.saturating_add(d - 1),
+                ] {
+                    assert_eq!(r.apply(n), n / d, "{n} / {d} by {r:?}");
+                }
+            }
+            for n in [0, 1, u32::MAX, u32::MAX - 1, 0x8000_0000, next()] {
+                assert_eq!(r.apply(n), n / d, "{n} / {d} by {r:?}");
+            }
+        }
+        assert!(
+            forms.iter().all(|&f| f > 10),
+            "each form is exercised: {forms:?}"
+        );
+    }
 }
