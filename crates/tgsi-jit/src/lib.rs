@@ -427,14 +427,19 @@ impl JitProgram {
             let have = env.consts.get(d).map_or(0, Vec::len);
             (have > 0 && have < need).then_some(need)
         };
-        let padded: Vec<(usize, Vec<[u32; 4]>)> = (0..env.consts.len())
-            .filter_map(|d| {
-                let need = short(d)?;
-                let mut copy = env.consts[d].clone();
-                copy.resize(need, [0; 4]);
-                Some((d, copy))
-            })
-            .collect();
+        let padded: Vec<(usize, Vec<[u32; 4]>)> =
+            if (0..env.consts.len()).any(|d| short(d).is_some()) {
+                (0..env.consts.len())
+                    .filter_map(|d| {
+                        let need = short(d)?;
+                        let mut copy = env.consts[d].clone();
+                        copy.resize(need, [0; 4]);
+                        Some((d, copy))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
         let entry = |d: usize| -> ConstBuffer {
             let buffer = env.consts.get(d).map_or(&[][..], Vec::as_slice);
             let need = self.const_registers.get(d).copied().unwrap_or(0);
@@ -458,34 +463,13 @@ impl JitProgram {
             heap = (0..count).map(entry).collect();
             &heap
         };
-        // The bindings of the texture instructions a kernel may sample, described for it:
-        // for the code by place (null: the host samples), for the host by instruction.
-        // Instructions of the same operands share their description.
-        let mut descs: Vec<Option<Rc<sampler::TexDesc>>> =
-            Vec::with_capacity(self.kernel_textures.len());
-        for k in &self.kernel_textures {
-            let desc = match k.same_as.and_then(|i| descs.get(i)) {
-                Some(same) => same.clone(),
-                None => m
-                    .direct_texture(&self.program, k.pc, env)
-                    .and_then(|direct| sampler::describe(direct, k.how)),
-            };
-            descs.push(desc);
-        }
-        let kernels: Vec<*const sampler::TexDesc> = descs
-            .iter()
-            .map(|d| {
-                d.as_ref()
-                    .filter(|d| d.has_kernel())
-                    .map_or(std::ptr::null(), Rc::as_ptr)
-            })
-            .collect();
-        let textures: Vec<(usize, Rc<sampler::TexDesc>)> = self
-            .kernel_textures
-            .iter()
-            .zip(descs)
-            .filter_map(|(k, d)| Some((k.pc, d?)))
-            .collect();
+        // The bindings of the texture instructions a kernel may sample (none to describe
+        // for most programs).
+        let (kernels, textures) = if self.kernel_textures.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            self.texture_descriptions(m, env)
+        };
         let [t, i, o, a, s] = m.register_files_mut().map(|f| f.as_mut_ptr().cast::<u32>());
         let mut host = Host {
             machine: m,
@@ -534,6 +518,29 @@ impl JitProgram {
             func: 0,
             resume,
         };
+        // One frame for the groups: the code reads the rest and writes only the group's
+        // count, lanes, barrier and discards, which each group starts afresh.
+        let mut frame = Frame {
+            files: [t, i, o, a, s],
+            consts: consts.as_ptr(),
+            num_consts: consts.len() as u64,
+            budget,
+            executed: 0,
+            group: 0,
+            active: 0,
+            resume,
+            kill: 0,
+            host: std::ptr::null_mut(),
+            zero: [0; 4],
+            no_buffer: ConstBuffer::NONE,
+            spaces: spaces.as_ptr(),
+            num_spaces: spaces.len() as u64,
+            no_space: Bytes::NONE,
+            helpers: 0,
+            sink: [0; 4],
+            visited: visited.as_mut_ptr(),
+            kernels: kernels.as_ptr(),
+        };
         for group in 0..WAVE / lanes {
             let first = group * lanes;
             // A group none of whose lanes started has nothing to do (the first always
@@ -541,27 +548,13 @@ impl JitProgram {
             if group > 0 && (active >> first) & group_mask == 0 {
                 continue;
             }
-            let mut frame = Frame {
-                files: [t, i, o, a, s],
-                consts: consts.as_ptr(),
-                num_consts: consts.len() as u64,
-                budget,
-                executed: 0,
-                group: (group * self.group) as u64,
-                active: (active >> first) & group_mask,
-                resume,
-                kill: 0,
-                host: (&mut host as *mut Host<'_>).cast(),
-                zero: [0; 4],
-                no_buffer: ConstBuffer::NONE,
-                spaces: spaces.as_ptr(),
-                num_spaces: spaces.len() as u64,
-                no_space: Bytes::NONE,
-                helpers: (env.helpers >> first) & group_mask,
-                sink: [0; 4],
-                visited: visited.as_mut_ptr(),
-                kernels: kernels.as_ptr(),
-            };
+            frame.executed = 0;
+            frame.group = (group * self.group) as u64;
+            frame.active = (active >> first) & group_mask;
+            frame.resume = resume;
+            frame.kill = 0;
+            frame.host = (&mut host as *mut Host<'_>).cast();
+            frame.helpers = (env.helpers >> first) & group_mask;
             // SAFETY: the frame points at the machine's register files (sized for this
             // program, which the code was compiled for; the group stays inside the wave),
             // the constant table, the host, the visited sites (one byte for each site the
@@ -592,6 +585,45 @@ impl JitProgram {
             .sum();
         out.executed = out.executed.saturating_add(passed);
         Ok(Some(out))
+    }
+
+    /// The bindings of the texture instructions a kernel may sample, described for it:
+    /// for the code by place (null: the host samples), for the host by instruction.
+    /// Instructions of the same operands share their description.
+    fn texture_descriptions(
+        &self,
+        m: &mut Machine<WAVE>,
+        env: &Env,
+    ) -> (
+        Vec<*const sampler::TexDesc>,
+        Vec<(usize, Rc<sampler::TexDesc>)>,
+    ) {
+        let mut descs: Vec<Option<Rc<sampler::TexDesc>>> =
+            Vec::with_capacity(self.kernel_textures.len());
+        for k in &self.kernel_textures {
+            let desc = match k.same_as.and_then(|i| descs.get(i)) {
+                Some(same) => same.clone(),
+                None => m
+                    .direct_texture(&self.program, k.pc, env)
+                    .and_then(|direct| sampler::describe(direct, k.how)),
+            };
+            descs.push(desc);
+        }
+        let kernels: Vec<*const sampler::TexDesc> = descs
+            .iter()
+            .map(|d| {
+                d.as_ref()
+                    .filter(|d| d.has_kernel())
+                    .map_or(std::ptr::null(), Rc::as_ptr)
+            })
+            .collect();
+        let textures: Vec<(usize, Rc<sampler::TexDesc>)> = self
+            .kernel_textures
+            .iter()
+            .zip(descs)
+            .filter_map(|(k, d)| Some((k.pc, d?)))
+            .collect();
+        (kernels, textures)
     }
 }
 

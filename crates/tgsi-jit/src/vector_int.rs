@@ -317,9 +317,10 @@ enum Reciprocal {
 impl Reciprocal {
     /// The form for the divisor `d ≥ 1`. With `2ˡ < d < 2ˡ⁺¹` and `m = ⌈2³²⁺ˡ / d⌉`
     /// (below 2³²), `⌊n · m / 2³²⁺ˡ⌋ = ⌊n / d⌋` for every 32-bit `n` when the excess
-    /// `e = m·d − 2³²⁺ˡ` is at most `2ˡ` (Granlund and Montgomery, "Division by invariant
-    /// integers using multiplication", 1994, theorem 4.2: the product overshoots `n/d` by
-    /// `n·e / (d·2³²⁺ˡ) < 1/d`, less than the distance from `n/d` to the next integer).
+    /// `e = m·d − 2³²⁺ˡ` is at most `2ˡ` (the condition of Granlund and Montgomery,
+    /// "Division by invariant integers using multiplication", 1994: the product overshoots
+    /// `n/d` by `n·e / (d·2³²⁺ˡ) < 1/d`, while `n/d` lies at least `1/d` below the next
+    /// integer).
     /// Otherwise one more bit of precision always suffices (`e < d ≤ 2ˡ⁺¹`), with a
     /// 33-bit factor `⌈2³³⁺ˡ / d⌉ = 2³² + m`.
     fn of(d: u32) -> Reciprocal {
@@ -463,6 +464,7 @@ mod tests {
             let near = [0, 1, 2, top / 2, top.saturating_sub(1), top];
             let quotients = near
                 .into_iter()
+                .filter(|&q| q <= top)
                 .chain((0..24).map(|_| (u64::from(next()) % (u64::from(top) + 1)) as u32));
             for q in quotients {
                 let m = q * d;
