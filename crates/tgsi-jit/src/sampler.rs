@@ -365,7 +365,7 @@ fn build_kernel(key: Key) -> Result<Kernel, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::sync::Arc;
     use tgsi::{Format, Opcode, TextureTarget};
@@ -375,7 +375,7 @@ mod tests {
     use tgsi_exec::texture::{execute_prepared, Direct, DirectOp, Prepared, TexRequest};
 
     /// A xorshift generator from `seed` (not 0).
-    fn xorshift(mut x: u32) -> impl FnMut() -> u32 {
+    pub(crate) fn xorshift(mut x: u32) -> impl FnMut() -> u32 {
         move || {
             x ^= x << 13;
             x ^= x >> 17;

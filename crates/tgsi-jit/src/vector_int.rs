@@ -431,13 +431,7 @@ mod tests {
     /// of two and the top of the range, which take each form.
     #[test]
     fn reciprocals_give_the_quotient() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u32
-        };
+        let mut next = crate::sampler::tests::xorshift(0x9e37_79b9);
         let mut divisors: Vec<u32> = (1..=4096).collect();
         for k in 1..32 {
             let p = 1u32 << k;

@@ -93,13 +93,23 @@ mod tests {
         None
     }
 
+    /// Whether the kernel offers transparent huge pages (saying so when not, as the tests
+    /// that need them are then skipped).
+    #[cfg(target_os = "linux")]
+    fn kernel_has_huge_pages() -> bool {
+        let has = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
+        if !has {
+            eprintln!("skipping: this kernel has no transparent huge pages");
+        }
+        has
+    }
+
     /// The kernel records the advice as the mapping's `hg` flag (whether or not a huge
     /// page is free at the moment the memory is touched).
     #[cfg(target_os = "linux")]
     #[test]
     fn the_spare_capacity_of_a_large_buffer_is_advised_for_huge_pages() {
-        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
-            eprintln!("skipping: this kernel has no transparent huge pages");
+        if !kernel_has_huge_pages() {
             return;
         }
         // Larger than glibc ever serves from its heap, so a mapping of its own that no
@@ -118,8 +128,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_large_shader_is_parsed_into_huge_pages() {
-        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists() {
-            eprintln!("skipping: this kernel has no transparent huge pages");
+        if !kernel_has_huge_pages() {
             return;
         }
         // 250,000 instructions: more than 40 MB of them, a mapping of their own.
