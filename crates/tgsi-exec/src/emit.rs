@@ -17,7 +17,7 @@
 //! A stream number of 4 or more names no stream: the EMIT or ENDPRIM does nothing.
 
 use crate::compile::Inst;
-use crate::machine::{Machine, Res};
+use crate::machine::{lane_of, Machine, Res};
 
 /// Vertex streams.
 pub const STREAMS: usize = 4;
@@ -104,10 +104,11 @@ impl<const N: usize> Machine<N> {
             } else if record.vertices < max_vertices {
                 record.vertices += 1;
                 st.open += 1;
-                st.values.extend(outputs.iter().map(|&r| {
-                    out.get(r as usize)
-                        .map_or([0; 4], |reg| reg.map(|ch| ch[l]))
-                }));
+                st.values.extend(
+                    outputs
+                        .iter()
+                        .map(|&r| out.get(r as usize).map_or([0; 4], |reg| lane_of(reg, l))),
+                );
             }
         }
     }

@@ -15,6 +15,13 @@ use std::fmt;
 /// One vec4 register across the lanes of a wave: `[channel][lane]`.
 pub type Reg<const N: usize> = [[u32; N]; 4];
 
+/// The four channels of lane `l` of `reg`, read in place (`reg.map(|ch| ch[l])` copies the
+/// whole register first, which the drivers' per-vertex loops paid for every output).
+#[inline]
+pub(crate) fn lane_of<const N: usize>(reg: &Reg<N>, l: usize) -> [u32; 4] {
+    [reg[0][l], reg[1][l], reg[2][l], reg[3][l]]
+}
+
 /// Working registers of the instructions of a run, reused from one to the next (so never
 /// cleared between instructions): the sources converted for an instruction (modifiers
 /// applied, shared values spread over the lanes) and its result; for 64-bit instructions,

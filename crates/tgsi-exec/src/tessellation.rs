@@ -32,7 +32,7 @@
 //! default ones (as llvmpipe does); declared channels it never writes are 0.
 
 use crate::compile::Program;
-use crate::machine::{Env, ExecError, Machine};
+use crate::machine::{lane_of, Env, ExecError, Machine};
 use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
 use crate::vertex::{output_decls, OutputDecl};
 use tgsi::{Processor, PropertyName, Semantic, Shader};
@@ -361,7 +361,7 @@ impl<'a> ControlStage<'a> {
         Ok(control_patch(program, n, input.levels, |v, i| {
             outputs
                 .get(v * stride + i)
-                .map_or([0; 4], |r| r.map(|ch| ch[0]))
+                .map_or([0; 4], |r| lane_of(r, 0))
         }))
     }
 }
@@ -446,10 +446,7 @@ impl<'a> EvalStage<'a> {
             values.extend((0..lanes).map(|l| {
                 self.outputs
                     .iter()
-                    .map(|d| {
-                        outs.get(d.index as usize)
-                            .map_or([0; 4], |r| r.map(|ch| ch[l]))
-                    })
+                    .map(|d| outs.get(d.index as usize).map_or([0; 4], |r| lane_of(r, l)))
                     .collect()
             }));
         }

@@ -24,7 +24,7 @@ use std::fmt;
 
 use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
-use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+use crate::machine::{lane_of, Env, ExecError, Machine, DEFAULT_BUDGET};
 use crate::resource::Resources;
 use tgsi::{Processor, Semantic};
 
@@ -150,7 +150,7 @@ pub fn run_vertices_with(
         values.extend((0..lanes).map(|l| {
             decls
                 .iter()
-                .map(|d| outs[d.index as usize].map(|ch| ch[l]))
+                .map(|d| lane_of(&outs[d.index as usize], l))
                 .collect()
         }));
     }
