@@ -2,7 +2,10 @@
 //! module drives softpipe's `tgsi_exec` — one input primitive at a time in lane 0 of a
 //! 4-lane machine (draw's `vector_length` is 1 for `tgsi_exec`), all invocations of a
 //! primitive back to back — and collect what every invocation emits, per vertex stream, in
-//! the order draw produces it: by input primitive, then invocation, then emission.
+//! the order draw produces it: by input primitive, then invocation, then emission. Where
+//! lane 0 cannot see the other lanes (no derivatives, sampling, inter-lane opcodes,
+//! atomics or CLOCK), lanes 1–3 run beside it as helpers holding the same values, which
+//! gives lane 0 the same results while its writes need no merging under a one-lane mask.
 //!
 //! Inputs are given per `IN` register like vertex inputs ([`VertexInput`]): one vec4 per
 //! input vertex, primitive after primitive (vertex `v` of primitive `p` is entry `p·V + v`,
@@ -25,6 +28,7 @@ use std::fmt;
 use crate::compile::Program;
 use crate::emit::STREAMS;
 use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
+use crate::ops::Kind;
 use crate::resource::Resources;
 use crate::vertex::{OutputDecl, VertexInput};
 use tgsi::{Primitive, Processor, PropertyName, Semantic, Shader};
@@ -274,6 +278,21 @@ pub fn run_geometry(
     program: &Program,
     opts: &GeometryOptions,
 ) -> Result<GeometryOutputs, ExecError> {
+    let active = if lanes_replicate(program) {
+        Machine::<WAVE>::ALL
+    } else {
+        1
+    };
+    run_geometry_lanes(program, opts, active)
+}
+
+/// [`run_geometry`] with the lanes `active` executing (lane 0 alone, or all four as
+/// [`lanes_replicate`] allows).
+fn run_geometry_lanes(
+    program: &Program,
+    opts: &GeometryOptions,
+    active: u32,
+) -> Result<GeometryOutputs, ExecError> {
     let info = check_geometry_options(program, opts)?;
     let per_prim = info.input.vertices() as usize;
     let mut m = Machine::<WAVE>::new(program);
@@ -290,7 +309,7 @@ pub fn run_geometry(
         set_inputs(program, opts, &mut m, p, per_prim);
         for invocation in 0..info.invocations {
             set_system_values(program, &mut m, p as u32, invocation);
-            m.run_lanes(program, &env, 1)?;
+            m.run_lanes(program, &env, active)?;
             let Some(e) = m.emission(0) else { continue };
             words += e.streams.iter().map(|s| s.values.len() * 4).sum::<usize>();
             if words > MAX_OUTPUT_WORDS {
@@ -320,6 +339,37 @@ pub fn run_geometry(
         decls,
         output_primitive: info.output,
         streams,
+    })
+}
+
+/// Whether the machine's other three lanes may run beside lane 0, as helpers: they hold
+/// lane 0's inputs and system values, so every instruction of such a program gives them
+/// lane 0's results and takes them down lane 0's paths, while only lane 0 records what it
+/// emits and stores (helpers never do); with every lane executing, results are written
+/// without merging under a one-lane mask, and lane 0 computes exactly what it computes
+/// alone. Not for programs where lane 0 could see the other lanes — derivatives, texture
+/// sampling (implicit LODs), inter-lane opcodes, helper tests, CLOCK — or where they could
+/// part from it: atomics (not performed for helpers, so their results would differ), and
+/// discards.
+fn lanes_replicate(program: &Program) -> bool {
+    program.insts.iter().all(|inst| {
+        matches!(
+            inst.kind,
+            Kind::Component(_)
+                | Kind::Vector(_)
+                | Kind::Wide(_)
+                | Kind::FracExp
+                | Kind::PushA
+                | Kind::PopA
+                | Kind::Nop
+                | Kind::Flow(_)
+                | Kind::Load
+                | Kind::Store
+                | Kind::Resq
+                | Kind::Handle
+                | Kind::Emit
+                | Kind::EndPrim
+        )
     })
 }
 
@@ -427,5 +477,126 @@ fn set_system_values(program: &Program, m: &mut Machine<WAVE>, p: u32, invocatio
         if let Some(r) = svs.get_mut(d.index as usize) {
             *r = [[x; WAVE], [0; WAVE], [0; WAVE], [0; WAVE]];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn program(text: &str) -> Program {
+        Program::compile(&tgsi::parse(text).expect("parses")).expect("compiles")
+    }
+
+    /// The geometry shaders of the repository's gsref cases and of the shared corpus
+    /// (when present).
+    fn geometry_shaders() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        let mut walk = vec![
+            root.join("tests/data/gsref"),
+            root.join("../../../shared/corpus/mesa/gs"),
+            root.join("../../../shared/corpus/virgl/gs"),
+        ];
+        while let Some(dir) = walk.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for p in entries.flatten().map(|e| e.path()) {
+                if p.is_dir() {
+                    walk.push(p);
+                } else if p.extension().is_some_and(|x| x == "tgsi") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn lanes_replicate_only_where_lane_0_cannot_see_the_others() {
+        let head = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\nDCL TEMP[0]\n";
+        let with = |body: &str| program(&format!("{head}{body}  9: END\n"));
+        assert!(lanes_replicate(&with(
+            "  0: ADD TEMP[0], IN[0][0], IN[0][0]\n  1: MOV OUT[0], TEMP[0]\n  2: EMIT IN[0][0].xxxx\n"
+        )));
+        for other_lanes in [
+            "  0: DDX TEMP[0], IN[0][0]\n",
+            "  0: CLOCK TEMP[0].xy\n",
+            "  0: READ_FIRST TEMP[0], IN[0][0]\n",
+        ] {
+            assert!(!lanes_replicate(&with(other_lanes)), "{other_lanes}");
+        }
+    }
+
+    /// Every geometry shader whose lanes may replicate lane 0 emits with four lanes exactly
+    /// what it emits with lane 0 alone — vertices, primitives, streams — or fails alike
+    /// (a small budget included), over primitives of varied inputs.
+    #[test]
+    fn replicated_lanes_emit_what_lane_0_alone_emits() {
+        let files = geometry_shaders();
+        let mut next = {
+            let mut x = 0x2545_f491u32;
+            move || {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x
+            }
+        };
+        let mut compared = 0;
+        for f in &files {
+            let text = std::fs::read_to_string(f).expect("readable");
+            let Ok(shader) = tgsi::parse(&text) else {
+                continue;
+            };
+            let Ok(program) = Program::compile(&shader) else {
+                continue;
+            };
+            let Some(info) = program.geometry.as_ref() else {
+                continue;
+            };
+            if !lanes_replicate(&program) {
+                continue;
+            }
+            let count = 6;
+            let vertices = count * info.input.vertices() as usize;
+            let inputs: Vec<VertexInput> = (0..program.register_counts()[1])
+                .map(|_| {
+                    // Floats in [-2, 2) and small integers, vertex by vertex.
+                    VertexInput::PerVertex(
+                        (0..vertices)
+                            .map(|_| {
+                                let f = (next() % 4096) as f32 / 1024.0 - 2.0;
+                                [f.to_bits(), next() % 8, (-f).to_bits(), next() % 3]
+                            })
+                            .collect(),
+                    )
+                })
+                .collect();
+            let constants = vec![
+                (0..64)
+                    .map(|i| [i % 5, 0x3f80_0000, 0x3f00_0000, 2])
+                    .collect();
+                4
+            ];
+            for budget in [DEFAULT_BUDGET, 40] {
+                let opts = GeometryOptions {
+                    count,
+                    inputs: inputs.clone(),
+                    constants: constants.clone(),
+                    budget,
+                    ..GeometryOptions::default()
+                };
+                let all = run_geometry_lanes(&program, &opts, Machine::<WAVE>::ALL);
+                let one = run_geometry_lanes(&program, &opts, 1);
+                assert_eq!(all, one, "{} (budget {budget})", f.display());
+            }
+            compared += 1;
+        }
+        assert!(compared >= 3, "only {compared} geometry shaders compared");
+        println!("{compared} of {} geometry shaders compared", files.len());
     }
 }
