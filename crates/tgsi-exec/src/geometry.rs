@@ -26,7 +26,7 @@
 use std::fmt;
 
 use crate::compile::Program;
-use crate::emit::STREAMS;
+use crate::emit::{Emission, STREAMS};
 use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
 use crate::ops::Kind;
 use crate::resource::Resources;
@@ -278,68 +278,131 @@ pub fn run_geometry(
     program: &Program,
     opts: &GeometryOptions,
 ) -> Result<GeometryOutputs, ExecError> {
-    let active = if lanes_replicate(program) {
-        Machine::<WAVE>::ALL
-    } else {
-        1
-    };
-    run_geometry_lanes(program, opts, active)
+    run_geometry_lanes(program, opts, Lanes::of(program))
 }
 
-/// [`run_geometry`] with the lanes `active` executing (lane 0 alone, or all four as
-/// [`lanes_replicate`] allows).
+/// How a geometry shader's runs (one per input primitive and invocation) use the machine's
+/// four lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lanes {
+    /// Lane 0 alone, as softpipe runs it.
+    Alone,
+    /// Lane 0, with lanes 1–3 beside it as helper replicas ([`lanes_replicate`]).
+    Replicas,
+    /// Four consecutive runs side by side, one a lane: for programs whose lanes replicate
+    /// and that store nothing (so no run can see another's memory writes). Lane order is
+    /// run order (primitive, then invocation), so what the lanes emit is recorded in the
+    /// order one run after another gives. A group that fails — an exhausted budget,
+    /// counted for the lanes together — is run again one run at a time, which gives the
+    /// error (or the results) of those runs alone.
+    Runs,
+}
+
+impl Lanes {
+    fn of(program: &Program) -> Lanes {
+        if !lanes_replicate(program) {
+            Lanes::Alone
+        } else if program.insts.iter().any(|i| matches!(i.kind, Kind::Store)) {
+            Lanes::Replicas
+        } else {
+            Lanes::Runs
+        }
+    }
+}
+
+/// [`run_geometry`] with the lanes used as `lanes` says.
 fn run_geometry_lanes(
     program: &Program,
     opts: &GeometryOptions,
-    active: u32,
+    lanes: Lanes,
 ) -> Result<GeometryOutputs, ExecError> {
     let info = check_geometry_options(program, opts)?;
-    let per_prim = info.input.vertices() as usize;
     let mut m = Machine::<WAVE>::new(program);
-    let decls = geometry_output_decls(program);
-    let mut streams: [StreamOutput; STREAMS] = Default::default();
-    let mut words = 0usize;
-    let env = Env {
+    let mut out = Collected::default();
+    let env = |helpers: u32| Env {
         resources: &opts.resources,
         consts: &opts.constants,
         budget: opts.budget,
-        helpers: !1,
+        helpers,
     };
-    for p in 0..opts.count {
-        set_inputs(program, opts, &mut m, p, per_prim);
-        for invocation in 0..info.invocations {
-            set_system_values(program, &mut m, p as u32, invocation);
-            m.run_lanes(program, &env, active)?;
-            let Some(e) = m.emission(0) else { continue };
-            words += e.streams.iter().map(|s| s.values.len() * 4).sum::<usize>();
-            if words > MAX_OUTPUT_WORDS {
-                return Err(ExecError::Setup(format!(
-                    "the geometry shader emitted more than {MAX_OUTPUT_WORDS} output words"
-                )));
-            }
-            for (out, s) in streams.iter_mut().zip(&e.streams) {
-                let mut first = out
-                    .primitives
-                    .last()
-                    .map_or(0, |p| p.first + p.vertices as usize);
-                for &n in &s.primitives {
-                    out.primitives.push(EmittedPrimitive {
-                        input: p as u32,
-                        invocation,
-                        first,
-                        vertices: n,
-                    });
-                    first += n as usize;
+    // Run `r` is invocation `r % I` of primitive `r / I`.
+    let per_input = info.invocations as usize;
+    let runs = opts.count * per_input;
+    let of_run = |r: usize| (r / per_input, (r % per_input) as u32);
+    let single = if lanes == Lanes::Alone {
+        1
+    } else {
+        Machine::<WAVE>::ALL
+    };
+    let width = if lanes == Lanes::Runs { WAVE } else { 1 };
+    let mut r = 0;
+    while r < runs {
+        let k = width.min(runs - r);
+        let group: [(usize, u32); WAVE] = std::array::from_fn(|l| of_run(r + l.min(k - 1)));
+        if k > 1 {
+            let active = Machine::<WAVE>::ALL >> (WAVE - k);
+            set_lanes(program, opts, &mut m, info, &group);
+            if m.run_lanes(program, &env(!active), active).is_ok() {
+                for (l, &(p, invocation)) in group.iter().enumerate().take(k) {
+                    if let Some(e) = m.emission(l) {
+                        out.add(p, invocation, e)?;
+                    }
                 }
-                out.values.extend_from_slice(&s.values);
+                r += k;
+                continue;
             }
         }
+        for &(p, invocation) in group.iter().take(k) {
+            set_lanes(program, opts, &mut m, info, &[(p, invocation); WAVE]);
+            m.run_lanes(program, &env(!1), single)?;
+            if let Some(e) = m.emission(0) {
+                out.add(p, invocation, e)?;
+            }
+        }
+        r += k;
     }
     Ok(GeometryOutputs {
-        decls,
+        decls: geometry_output_decls(program),
         output_primitive: info.output,
-        streams,
+        streams: out.streams,
     })
+}
+
+/// What the runs emitted, in run order.
+#[derive(Default)]
+struct Collected {
+    streams: [StreamOutput; STREAMS],
+    /// Output words so far (bounded by [`MAX_OUTPUT_WORDS`]).
+    words: usize,
+}
+
+impl Collected {
+    /// Append what invocation `invocation` of input primitive `p` emitted.
+    fn add(&mut self, p: usize, invocation: u32, e: &Emission) -> Result<(), ExecError> {
+        self.words += e.streams.iter().map(|s| s.values.len() * 4).sum::<usize>();
+        if self.words > MAX_OUTPUT_WORDS {
+            return Err(ExecError::Setup(format!(
+                "the geometry shader emitted more than {MAX_OUTPUT_WORDS} output words"
+            )));
+        }
+        for (out, s) in self.streams.iter_mut().zip(&e.streams) {
+            let mut first = out
+                .primitives
+                .last()
+                .map_or(0, |p| p.first + p.vertices as usize);
+            for &n in &s.primitives {
+                out.primitives.push(EmittedPrimitive {
+                    input: p as u32,
+                    invocation,
+                    first,
+                    vertices: n,
+                });
+                first += n as usize;
+            }
+            out.values.extend_from_slice(&s.values);
+        }
+        Ok(())
+    }
 }
 
 /// Whether the machine's other three lanes may run beside lane 0, as helpers: they hold
@@ -432,50 +495,54 @@ pub fn geometry_output_decls(program: &Program) -> Vec<OutputDecl> {
         .collect()
 }
 
-/// Fill the input registers of every vertex of primitive `p`.
-fn set_inputs(
+/// Fill the input registers of every vertex of each lane's input primitive, and the
+/// lane's PRIMID and INVOCATIONID (x; the other channels and system values read 0): lane
+/// `l` runs invocation `runs[l].1` of primitive `runs[l].0`.
+fn set_lanes(
     program: &Program,
     opts: &GeometryOptions,
     m: &mut Machine<WAVE>,
-    p: usize,
-    per_prim: usize,
+    info: &GeometryInfo,
+    runs: &[(usize, u32); WAVE],
 ) {
+    let per_prim = info.input.vertices() as usize;
     let stride = m.input_stride();
     let inputs = m.inputs_mut();
     for v in 0..per_prim {
         for i in 0..stride {
-            let value = match opts.inputs.get(i) {
-                Some(VertexInput::PerVertex(list)) => {
-                    list.get(p * per_prim + v).copied().unwrap_or([0; 4])
-                }
-                Some(VertexInput::Constant(k)) => *k,
-                None => [0; 4],
+            let Some(r) = inputs.get_mut(v * stride + i) else {
+                continue;
             };
-            if let Some(r) = inputs.get_mut(v * stride + i) {
-                *r = value.map(|x| [x; WAVE]);
+            for (l, &(p, _)) in runs.iter().enumerate() {
+                let value = match opts.inputs.get(i) {
+                    Some(VertexInput::PerVertex(list)) => {
+                        list.get(p * per_prim + v).copied().unwrap_or([0; 4])
+                    }
+                    Some(VertexInput::Constant(k)) => *k,
+                    None => [0; 4],
+                };
+                for (c, x) in value.into_iter().enumerate() {
+                    r[c][l] = x;
+                }
             }
         }
         for d in &program.inputs {
             if d.semantic == Semantic::PrimId {
                 if let Some(r) = inputs.get_mut(v * stride + d.index as usize) {
-                    *r = [[p as u32; WAVE]; 4];
+                    *r = [runs.map(|(p, _)| p as u32); 4];
                 }
             }
         }
     }
-}
-
-/// Set PRIMID and INVOCATIONID (x; the other channels and system values read 0).
-fn set_system_values(program: &Program, m: &mut Machine<WAVE>, p: u32, invocation: u32) {
     let svs = m.system_values_mut();
     for d in &program.system_values {
         let x = match d.semantic {
-            Semantic::PrimId => p,
-            Semantic::InvocationId => invocation,
-            _ => 0,
+            Semantic::PrimId => runs.map(|(p, _)| p as u32),
+            Semantic::InvocationId => runs.map(|(_, invocation)| invocation),
+            _ => [0; WAVE],
         };
         if let Some(r) = svs.get_mut(d.index as usize) {
-            *r = [[x; WAVE], [0; WAVE], [0; WAVE], [0; WAVE]];
+            *r = [x, [0; WAVE], [0; WAVE], [0; WAVE]];
         }
     }
 }
@@ -546,9 +613,20 @@ mod tests {
                 x
             }
         };
+        // Beside the files: a shader that emits its system values, over three invocations
+        // (the corpus's read PRIMID as an input).
+        let system_values = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE LINES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 2\nPROPERTY GS_INVOCATIONS 3\nDCL IN[][0], POSITION\nDCL SV[0], PRIM_ID\nDCL SV[1], INVOCATIONID\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 1, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: UADD TEMP[0].x, SV[0].xxxx, SV[1].xxxx\n  2: MOV OUT[1].xy, TEMP[0].xxxx\n  3: MOV OUT[1].zw, SV[1].xxxx\n  4: EMIT IMM[0].xxxx\n  5: USLT TEMP[0].x, SV[1].xxxx, SV[0].xxxx\n  6: UIF TEMP[0].xxxx :8\n  7:   EMIT IMM[0].xxxx\n  8: ENDIF\n  9: END\n";
+        let texts = files
+            .iter()
+            .map(|f| {
+                (
+                    f.display().to_string(),
+                    std::fs::read_to_string(f).expect("readable"),
+                )
+            })
+            .chain([("system values".to_string(), system_values.to_string())]);
         let mut compared = 0;
-        for f in &files {
-            let text = std::fs::read_to_string(f).expect("readable");
+        for (f, text) in texts {
             let Ok(shader) = tgsi::parse(&text) else {
                 continue;
             };
@@ -590,13 +668,18 @@ mod tests {
                     budget,
                     ..GeometryOptions::default()
                 };
-                let all = run_geometry_lanes(&program, &opts, Machine::<WAVE>::ALL);
-                let one = run_geometry_lanes(&program, &opts, 1);
-                assert_eq!(all, one, "{} (budget {budget})", f.display());
+                let alone = run_geometry_lanes(&program, &opts, Lanes::Alone);
+                for lanes in [Lanes::Replicas, Lanes::of(&program)] {
+                    let run = run_geometry_lanes(&program, &opts, lanes);
+                    assert_eq!(run, alone, "{f} {lanes:?} (budget {budget})");
+                }
             }
             compared += 1;
         }
-        assert!(compared >= 3, "only {compared} geometry shaders compared");
-        println!("{compared} of {} geometry shaders compared", files.len());
+        assert!(compared >= 4, "only {compared} geometry shaders compared");
+        println!(
+            "{compared} of {} geometry shaders compared",
+            files.len() + 1
+        );
     }
 }
