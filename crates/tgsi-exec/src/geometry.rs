@@ -299,6 +299,7 @@ enum Lanes {
 }
 
 impl Lanes {
+    /// The most lanes `program` can use.
     fn of(program: &Program) -> Lanes {
         if !lanes_replicate(program) {
             Lanes::Alone
