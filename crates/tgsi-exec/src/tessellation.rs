@@ -33,6 +33,7 @@
 
 use crate::compile::Program;
 use crate::machine::{lane_of, Env, ExecError, Machine};
+use crate::ops::Kind;
 use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
 use crate::vertex::{output_decls, OutputDecl};
 use tgsi::{Processor, PropertyName, Semantic, Shader};
@@ -312,58 +313,97 @@ pub fn eval_mode(program: &Program) -> Result<TessMode, ExecError> {
 pub struct ControlStage<'a> {
     program: &'a Program,
     vertices_out: usize,
-    machine: Box<Machine<CONTROL_WAVE>>,
+    machine: ControlMachine,
+}
+
+/// The machine a control shader's patches run on: four lanes where its invocations fit in
+/// them, else a whole wave. The lanes past the invocations never execute, so the fewer
+/// give the same results, unless an instruction reads a lane by number (READ_INVOC could
+/// name one past the four); such programs keep the wave.
+enum ControlMachine {
+    Quad(Box<Machine<4>>),
+    Wave(Box<Machine<CONTROL_WAVE>>),
+}
+
+impl ControlMachine {
+    fn new(program: &Program, vertices_out: usize, quad: bool) -> ControlMachine {
+        let reads_lanes = program
+            .insts
+            .iter()
+            .any(|i| matches!(i.kind, Kind::ReadInvoc));
+        if quad && vertices_out <= 4 && !reads_lanes {
+            ControlMachine::Quad(Box::new(Machine::new(program)))
+        } else {
+            ControlMachine::Wave(Box::new(Machine::new(program)))
+        }
+    }
 }
 
 impl<'a> ControlStage<'a> {
     /// A runner for `program`, which must be a tessellation control shader.
     pub fn new(program: &'a Program) -> Result<ControlStage<'a>, ExecError> {
+        ControlStage::with_machine(program, true)
+    }
+
+    /// [`ControlStage::new`], on four lanes where they serve (`quad`) or on a whole wave.
+    fn with_machine(program: &'a Program, quad: bool) -> Result<ControlStage<'a>, ExecError> {
+        let vertices_out = control_vertices_out(program)? as usize;
         Ok(ControlStage {
             program,
-            vertices_out: control_vertices_out(program)? as usize,
-            machine: Box::new(Machine::new(program)),
+            vertices_out,
+            machine: ControlMachine::new(program, vertices_out, quad),
         })
     }
 
     /// Run patch `id` whose input vertices are `input` (their semantics and values).
     pub fn run(&mut self, input: &Patch, id: u32, env: &Env) -> Result<Patch, ExecError> {
-        let program = self.program;
-        let n = self.vertices_out;
-        let m = &mut self.machine;
-        m.patch_layout(program, input.vertices.len(), Some(n))?;
-        m.set_patch_inputs(program, input);
-        let svs = m.system_values_mut();
-        for d in &program.system_values {
-            let Some(r) = svs.get_mut(d.index as usize) else {
-                continue;
-            };
-            let x = match d.semantic {
-                Semantic::InvocationId => std::array::from_fn(|l| l as u32),
-                s => {
-                    [common_system_value(s, input.vertices.len() as u32, id).unwrap_or(0);
-                        CONTROL_WAVE]
-                }
-            };
-            *r = [x, [0; CONTROL_WAVE], [0; CONTROL_WAVE], [0; CONTROL_WAVE]];
+        let (program, n) = (self.program, self.vertices_out);
+        match &mut self.machine {
+            ControlMachine::Quad(m) => run_control(program, n, m, input, id, env),
+            ControlMachine::Wave(m) => run_control(program, n, m, input, id, env),
         }
-        let active = Machine::<CONTROL_WAVE>::ALL >> (CONTROL_WAVE - n);
-        m.run_lanes(
-            program,
-            &Env {
-                helpers: !active,
-                ..*env
-            },
-            active,
-        )?;
-        let stride = m.output_stride;
-        let outputs = m.outputs();
-        // Levels the shader does not declare keep the default ones.
-        Ok(control_patch(program, n, input.levels, |v, i| {
-            outputs
-                .get(v * stride + i)
-                .map_or([0; 4], |r| lane_of(r, 0))
-        }))
     }
+}
+
+/// [`ControlStage::run`] on a machine of `N` lanes, `n ≤ N` of them the invocations.
+fn run_control<const N: usize>(
+    program: &Program,
+    n: usize,
+    m: &mut Machine<N>,
+    input: &Patch,
+    id: u32,
+    env: &Env,
+) -> Result<Patch, ExecError> {
+    m.patch_layout(program, input.vertices.len(), Some(n))?;
+    m.set_patch_inputs(program, input);
+    let svs = m.system_values_mut();
+    for d in &program.system_values {
+        let Some(r) = svs.get_mut(d.index as usize) else {
+            continue;
+        };
+        let x = match d.semantic {
+            Semantic::InvocationId => std::array::from_fn(|l| l as u32),
+            s => [common_system_value(s, input.vertices.len() as u32, id).unwrap_or(0); N],
+        };
+        *r = [x, [0; N], [0; N], [0; N]];
+    }
+    let active = Machine::<N>::ALL >> (N - n);
+    m.run_lanes(
+        program,
+        &Env {
+            helpers: !active,
+            ..*env
+        },
+        active,
+    )?;
+    let stride = m.output_stride;
+    let outputs = m.outputs();
+    // Levels the shader does not declare keep the default ones.
+    Ok(control_patch(program, n, input.levels, |v, i| {
+        outputs
+            .get(v * stride + i)
+            .map_or([0; 4], |r| lane_of(r, 0))
+    }))
 }
 
 /// What an evaluation shader gives for a patch: per domain point, a vec4 per declared
@@ -451,5 +491,118 @@ impl<'a> EvalStage<'a> {
             }));
         }
         Ok(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::DEFAULT_BUDGET;
+    use crate::resource::Resources;
+    use std::path::Path;
+
+    /// Every control shader of the shared corpus whose invocations fit in four lanes gives
+    /// on four lanes exactly what it gives on a whole wave — patches, levels, errors (a
+    /// small budget included) — over patches of varied inputs.
+    #[test]
+    fn control_shaders_give_the_same_on_four_lanes_as_on_a_wave() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+        let mut files: Vec<_> = ["virgl/tcs", "tessref"]
+            .iter()
+            .flat_map(|d| walk(&corpus.join(d)))
+            .filter(|f| f.to_string_lossy().contains("tcs"))
+            .collect();
+        if files.is_empty() {
+            println!("skipped: shared corpus absent");
+            return;
+        }
+        files.sort();
+        let mut next = {
+            let mut x = 0x9e37_79b9u32;
+            move || {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x
+            }
+        };
+        let constants = vec![
+            (0..64)
+                .map(|i| [i % 5, 0x3f80_0000, 0x3f00_0000, 3])
+                .collect();
+            4
+        ];
+        let resources = Resources::default();
+        let mut compared = 0;
+        for f in &files {
+            let text = std::fs::read_to_string(f).expect("readable");
+            let Ok(program) = tgsi::parse(&text)
+                .map_err(|_| ())
+                .and_then(|s| Program::compile(&s).map_err(|_| ()))
+            else {
+                continue;
+            };
+            let (Ok(mut quad), Ok(mut wave)) = (
+                ControlStage::with_machine(&program, true),
+                ControlStage::with_machine(&program, false),
+            ) else {
+                continue;
+            };
+            if !matches!(quad.machine, ControlMachine::Quad(_)) {
+                continue;
+            }
+            let semantics: Vec<(Semantic, u32)> = program
+                .inputs
+                .iter()
+                .filter(|d| !d.semantic.is_per_patch())
+                .map(|d| (d.semantic, d.semantic_index))
+                .collect();
+            for (patch_id, budget) in [(0, DEFAULT_BUDGET), (1, DEFAULT_BUDGET), (2, 30)] {
+                let vertices = 1 + next() as usize % 4;
+                let input = Patch {
+                    semantics: semantics.clone(),
+                    vertices: (0..vertices)
+                        .map(|_| {
+                            semantics
+                                .iter()
+                                .map(|_| {
+                                    let f = (next() % 4096) as f32 / 512.0 - 4.0;
+                                    [f.to_bits(), next() % 8, (-f).to_bits(), next() % 3]
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                    per_patch: Vec::new(),
+                    levels: Levels::default(),
+                };
+                let env = Env {
+                    resources: &resources,
+                    consts: &constants,
+                    budget,
+                    helpers: 0,
+                };
+                let on_quad = quad.run(&input, patch_id, &env);
+                let on_wave = wave.run(&input, patch_id, &env);
+                assert_eq!(on_quad, on_wave, "{} patch {patch_id}", f.display());
+            }
+            compared += 1;
+        }
+        assert!(compared >= 10, "only {compared} control shaders compared");
+        println!("{compared} of {} control shaders compared", files.len());
+    }
+
+    fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return out;
+        };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else if p.extension().is_some_and(|x| x == "tgsi") {
+                out.push(p);
+            }
+        }
+        out
     }
 }
