@@ -3,7 +3,8 @@
 //! evaluation shader (TES) runs once per domain point the [`crate::tessellator`] makes.
 //!
 //! **Control.** One wave of up to 32 lanes runs the patch: lane `i` is invocation `i`
-//! (`SV INVOCATIONID`), `TCS_VERTICES_OUT` lanes are active. The lanes share the output
+//! (`SV INVOCATIONID`), `TCS_VERTICES_OUT` lanes are active (a machine of four lanes
+//! where they fit, unless the shader reads lanes by number, else of 32). The lanes share the output
 //! file, laid out as one copy of the output registers per output vertex: `OUT[v][i]` is
 //! register `i` of vertex `v`, a 1-D `OUT[i]` (the per-patch outputs, `PATCH`,
 //! `TESSOUTER`, `TESSINNER`) is vertex 0's. A write by any lane is seen by every lane
