@@ -30,7 +30,7 @@ use crate::emit::{Emission, STREAMS};
 use crate::machine::{Env, ExecError, Machine, DEFAULT_BUDGET};
 use crate::ops::Kind;
 use crate::resource::Resources;
-use crate::vertex::{OutputDecl, VertexInput};
+use crate::vertex::{le_bytes, OutputDecl, VertexInput};
 use tgsi::{Primitive, Processor, PropertyName, Semantic, Shader};
 
 /// Largest `GS_MAX_OUTPUT_VERTICES` accepted (softpipe's
@@ -205,13 +205,9 @@ impl GeometryOutputs {
     /// Little-endian words of every vertex of `stream`: vertex after vertex, declaration
     /// order, x y z w.
     pub fn to_le_bytes(&self, stream: usize) -> Vec<u8> {
-        self.streams.get(stream).map_or_else(Vec::new, |s| {
-            s.values
-                .iter()
-                .flatten()
-                .flat_map(|w| w.to_le_bytes())
-                .collect()
-        })
+        self.streams
+            .get(stream)
+            .map_or_else(Vec::new, |s| le_bytes(s.values.iter().copied()))
     }
 
     /// Little-endian words of `stream` the way transform feedback captures it: every
@@ -222,16 +218,16 @@ impl GeometryOutputs {
         let Some(s) = self.streams.get(stream) else {
             return Vec::new();
         };
-        s.primitives
-            .iter()
-            .flat_map(|p| {
-                crate::assembly::decompose(self.output_primitive, p.vertices, provoking_first)
-                    .into_iter()
-                    .map(move |v| p.first + v as usize)
-            })
-            .flat_map(|k| self.vertex(stream, k).iter().flatten())
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        le_bytes(
+            s.primitives
+                .iter()
+                .flat_map(|p| {
+                    crate::assembly::decompose(self.output_primitive, p.vertices, provoking_first)
+                        .into_iter()
+                        .map(move |v| p.first + v as usize)
+                })
+                .flat_map(|k| self.vertex(stream, k).iter().copied()),
+        )
     }
 
     /// One little-endian u32 per primitive of `stream`: its vertex count.

@@ -97,10 +97,7 @@ pub struct Image {
 impl Image {
     /// The raw little-endian bytes (the `ref.f32` layout: W·H·4 floats, row-major).
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        self.pixels
-            .iter()
-            .flat_map(|p| p.iter().flat_map(|v| v.to_le_bytes()))
-            .collect()
+        crate::vertex::le_bytes(self.pixels.iter().map(|p| p.map(f32::to_bits)))
     }
 }
 

@@ -121,12 +121,7 @@ impl CapturedOutputs {
     /// Little-endian words of every captured vertex: vertex after vertex, declaration
     /// order, x y z w.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        self.vertices
-            .iter()
-            .flatten()
-            .flatten()
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        crate::vertex::le_bytes(self.vertices.iter().flatten().copied())
     }
 }
 
