@@ -601,15 +601,7 @@ mod tests {
     #[test]
     fn replicated_lanes_emit_what_lane_0_alone_emits() {
         let files = geometry_shaders();
-        let mut next = {
-            let mut x = 0x2545_f491u32;
-            move || {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x
-            }
-        };
+        let mut next = crate::test_support::xorshift(0x2545_f491);
         // Beside the files: a shader that emits its system values, over three invocations
         // (the corpus's read PRIMID as an input).
         let system_values = "GEOM\nPROPERTY GS_INPUT_PRIMITIVE LINES\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 2\nPROPERTY GS_INVOCATIONS 3\nDCL IN[][0], POSITION\nDCL SV[0], PRIM_ID\nDCL SV[1], INVOCATIONID\nDCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL TEMP[0]\nIMM[0] UINT32 {0, 1, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: UADD TEMP[0].x, SV[0].xxxx, SV[1].xxxx\n  2: MOV OUT[1].xy, TEMP[0].xxxx\n  3: MOV OUT[1].zw, SV[1].xxxx\n  4: EMIT IMM[0].xxxx\n  5: USLT TEMP[0].x, SV[1].xxxx, SV[0].xxxx\n  6: UIF TEMP[0].xxxx :8\n  7:   EMIT IMM[0].xxxx\n  8: ENDIF\n  9: END\n";

@@ -109,6 +109,8 @@ mod sse;
 pub mod tess_pipeline;
 pub mod tessellation;
 pub mod tessellator;
+#[cfg(test)]
+mod test_support;
 mod texop;
 pub mod texture;
 pub mod unblended;

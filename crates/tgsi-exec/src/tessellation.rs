@@ -388,6 +388,24 @@ fn run_control<const N: usize>(
         };
         *r = [x, [0; N], [0; N], [0; N]];
     }
+    run_first_lanes(m, program, env, n)?;
+    let stride = m.output_stride;
+    let outputs = m.outputs();
+    // Levels the shader does not declare keep the default ones.
+    Ok(control_patch(program, n, input.levels, |v, i| {
+        outputs
+            .get(v * stride + i)
+            .map_or([0; 4], |r| lane_of(r, 0))
+    }))
+}
+
+/// Run `program` on the first `n` lanes of `m` (1 to `N`), the others helpers.
+fn run_first_lanes<const N: usize>(
+    m: &mut Machine<N>,
+    program: &Program,
+    env: &Env,
+    n: usize,
+) -> Result<(), ExecError> {
     let active = Machine::<N>::ALL >> (N - n);
     m.run_lanes(
         program,
@@ -397,14 +415,7 @@ fn run_control<const N: usize>(
         },
         active,
     )?;
-    let stride = m.output_stride;
-    let outputs = m.outputs();
-    // Levels the shader does not declare keep the default ones.
-    Ok(control_patch(program, n, input.levels, |v, i| {
-        outputs
-            .get(v * stride + i)
-            .map_or([0; 4], |r| lane_of(r, 0))
-    }))
+    Ok(())
 }
 
 /// What an evaluation shader gives for a patch: per domain point, a vec4 per declared
@@ -474,15 +485,7 @@ impl<'a> EvalStage<'a> {
                     ]),
                 };
             }
-            let active = Machine::<EVAL_WAVE>::ALL >> (EVAL_WAVE - lanes);
-            m.run_lanes(
-                program,
-                &Env {
-                    helpers: !active,
-                    ..*env
-                },
-                active,
-            )?;
+            run_first_lanes(m, program, env, lanes)?;
             let outs = m.outputs();
             values.extend((0..lanes).map(|l| {
                 self.outputs
@@ -518,15 +521,7 @@ mod tests {
             return;
         }
         files.sort();
-        let mut next = {
-            let mut x = 0x9e37_79b9u32;
-            move || {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x
-            }
-        };
+        let mut next = crate::test_support::xorshift(0x9e37_79b9);
         let constants = vec![
             (0..64)
                 .map(|i| [i % 5, 0x3f80_0000, 0x3f00_0000, 3])

@@ -461,16 +461,7 @@ mod tests {
     use super::super::{execute_prepared, TexRequest};
     use super::*;
     use crate::resource::{Filter, MipFilter, Swizzle, Wrap};
-
-    /// A xorshift generator from `seed` (not 0).
-    fn xorshift(mut x: u32) -> impl FnMut() -> u32 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        }
-    }
+    use crate::test_support::xorshift;
 
     /// The direct path's words for one quad of `op` (coordinates `s`, `t`, LODs `lod` as
     /// words), binding the view and sampler afresh; `None` where it leaves the quad to the

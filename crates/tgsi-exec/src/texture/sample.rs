@@ -320,13 +320,7 @@ mod tests {
     /// its blend weight, and ones that do not share it.
     #[test]
     fn specialised_paths_give_the_general_results() {
-        let mut x = 0x1234_5678u32;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
+        let mut next = crate::test_support::xorshift(0x1234_5678);
         let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
         for (w, h, levels) in [(64, 64, 7), (40, 24, 6)] {
             let res = resource("PIPE_FORMAT_R8G8B8A8_UNORM", w, h, levels, w + h);
