@@ -7,7 +7,7 @@
 //! quad's lanes only, so a quad without active lanes is left out.)
 
 use crate::compile::{Inst, Program, SlotOp, TexOp};
-use crate::machine::{Env, Machine, Res, Scratch};
+use crate::machine::{lane_of, Env, Machine, Res, Scratch};
 use crate::resource::Resources;
 use crate::texture::{self, Direct, DirectOp, QuadVec, TexRequest};
 
@@ -67,7 +67,7 @@ impl<const N: usize> Machine<N> {
             }
             for (qs, s) in quad.iter_mut().zip(srcs) {
                 for (l, lane) in qs.iter_mut().enumerate() {
-                    *lane = s.map(|ch| ch[base + l]);
+                    *lane = lane_of(s, base + l);
                 }
             }
             let offsets = offsets.map_or([0; 3], |o| o.map(|ch| ch[base] as i32));

@@ -427,6 +427,8 @@ impl JitProgram {
             let have = env.consts.get(d).map_or(0, Vec::len);
             (have > 0 && have < need).then_some(need)
         };
+        // The usual case, no buffer short, is found by a scan: the collection's generic
+        // path costs a cheap shader about 3 % even when it collects nothing.
         let padded: Vec<(usize, Vec<[u32; 4]>)> =
             if (0..env.consts.len()).any(|d| short(d).is_some()) {
                 (0..env.consts.len())
