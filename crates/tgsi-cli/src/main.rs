@@ -4,6 +4,7 @@
 // names such as `COLOR[N]` or `SVIEW[i]` there are not links.
 #![allow(rustdoc::broken_intra_doc_links)]
 
+mod allocator;
 mod commands;
 mod engine;
 mod gpu;
@@ -214,6 +215,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    allocator::keep_freed_memory();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -115,6 +115,7 @@ mod texop;
 pub mod texture;
 pub mod unblended;
 pub mod vertex;
+pub mod vertices;
 pub mod wave_width;
 mod workers;
 
@@ -134,3 +135,4 @@ pub use tess_pipeline::{
 pub use vertex::{
     run_vertices, run_vertices_with, OutputDecl, VertexInput, VertexOptions, VertexOutputs,
 };
+pub use vertices::Vertices;

@@ -27,6 +27,7 @@ use crate::tessellation::{
 };
 use crate::tessellator::{Domain, Tessellation};
 use crate::vertex::{OutputDecl, VertexInput, VertexOptions};
+use crate::vertices::Vertices;
 use tgsi::{Primitive, Processor, Semantic};
 
 /// Largest accepted instance count.
@@ -102,7 +103,7 @@ pub struct CapturedOutputs {
     pub primitive: Primitive,
     /// `vertices[k][d]`: output `decls[d]` of captured vertex `k`, primitive after
     /// primitive.
-    pub vertices: Vec<Vec<[u32; 4]>>,
+    pub vertices: Vertices,
     /// Patches drawn (culled ones included), over all instances.
     pub patches: usize,
 }
@@ -121,7 +122,7 @@ impl CapturedOutputs {
     /// Little-endian words of every captured vertex: vertex after vertex, declaration
     /// order, x y z w.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        crate::vertex::le_bytes(self.vertices.iter().flatten().copied())
+        crate::vertex::le_bytes(self.vertices.words().iter().copied())
     }
 }
 
@@ -284,18 +285,19 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
             Some((gs, info.output))
         }
     };
+    let decls = match geometry {
+        Some((gs, _)) => crate::vertex::output_decls(gs),
+        None => eval_outputs.clone(),
+    };
     let mut out = CapturedOutputs {
-        decls: match geometry {
-            Some((gs, _)) => crate::vertex::output_decls(gs),
-            None => eval_outputs.clone(),
-        },
+        vertices: Vertices::new(decls.len()),
+        decls,
         primitive: match geometry {
             Some((_, Primitive::LineStrip)) => Primitive::Lines,
             Some((_, Primitive::TriangleStrip)) => Primitive::Triangles,
             Some(_) => Primitive::Points,
             None => tess_primitive,
         },
-        vertices: Vec::new(),
         patches: patches * opts.instances as usize,
     };
     let control_env = Env {
@@ -334,16 +336,15 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
             .iter()
             .filter_map(|&d| vs.decls[d].semantic)
             .collect();
-        let mut emitted: Vec<Vec<[u32; 4]>> = Vec::new();
+        let mut emitted = Vertices::new(eval_outputs.len());
         for first in (0..patches).step_by(PATCH_BATCH) {
             let batch = first..patches.min(first + PATCH_BATCH);
             let inputs: Vec<Patch> = batch
                 .map(|p| Patch {
                     semantics: semantics.clone(),
-                    vertices: positions[p * pv..(p + 1) * pv]
-                        .iter()
-                        .map(|&v| linked.iter().map(|&d| vs.values[v][d]).collect())
-                        .collect(),
+                    vertices: Vertices::from_fn(linked.len(), pv, |k, s| {
+                        vs.values[positions[p * pv + k]][linked[s]]
+                    }),
                     per_patch: Vec::new(),
                     levels: opts.default_levels,
                 })
@@ -362,14 +363,22 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
             }
             let values = runner.eval(stages.eval, &work, first_id, &eval_env)?;
             for ((_, tess), values) in work.iter().zip(&values) {
-                emitted.extend(
-                    tess.indices
-                        .iter()
-                        .filter_map(|&i| values.get(i as usize).cloned()),
-                );
+                if values.width() != emitted.width() {
+                    return Err(ExecError::Setup(format!(
+                        "the evaluation stage gave {} outputs a point, not the {} it declares",
+                        values.width(),
+                        emitted.width()
+                    ))
+                    .into());
+                }
+                emitted.reserve(tess.indices.len());
+                for &i in &tess.indices {
+                    emitted.push_from(values, i as usize);
+                }
             }
         }
         match geometry {
+            None if out.vertices.is_empty() => out.vertices = emitted,
             None => out.vertices.append(&mut emitted),
             Some((gs, kind)) => {
                 // The geometry shader's input registers, linked by semantic; each linked one
@@ -390,7 +399,7 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
                 let inputs = slots
                     .iter()
                     .map(|slot| match slot {
-                        Some(s) => VertexInput::PerVertex(emitted.iter().map(|v| v[*s]).collect()),
+                        Some(s) => VertexInput::PerVertex(emitted.column(*s).collect()),
                         None => VertexInput::Constant([0; 4]),
                     })
                     .collect();
@@ -407,11 +416,17 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
                 for p in &result.streams[0].primitives {
                     let order = decompose(kind, p.vertices, opts.provoking_first);
                     count_words(order.len(), out.decls.len())?;
-                    out.vertices.extend(
-                        order
-                            .iter()
-                            .map(|&v| result.vertex(0, p.first + v as usize).to_vec()),
-                    );
+                    for &v in &order {
+                        let vertex = result.vertex(0, p.first + v as usize);
+                        if vertex.len() != out.vertices.width() {
+                            return Err(ExecError::Setup(format!(
+                                "the geometry stage's vertex {} is missing",
+                                p.first + v as usize
+                            ))
+                            .into());
+                        }
+                        out.vertices.push(vertex);
+                    }
                 }
             }
         }

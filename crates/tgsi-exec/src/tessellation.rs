@@ -37,6 +37,7 @@ use crate::machine::{lane_of, Env, ExecError, Machine};
 use crate::ops::Kind;
 use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
 use crate::vertex::{output_decls, OutputDecl};
+use crate::vertices::Vertices;
 use tgsi::{Processor, PropertyName, Semantic, Shader};
 
 /// Largest patch (input vertices, and `TCS_VERTICES_OUT`).
@@ -146,8 +147,8 @@ impl Levels {
 pub struct Patch {
     /// The semantic of each per-vertex slot.
     pub semantics: Vec<(Semantic, u32)>,
-    /// `vertices[v][slot]`: the per-vertex values.
-    pub vertices: Vec<Vec<[u32; 4]>>,
+    /// `vertices[v][slot]`: the per-vertex values, a slot per semantic.
+    pub vertices: Vertices,
     /// Per-patch outputs by semantic (`PATCH[k]`, `TESSOUTER`, `TESSINNER`).
     pub per_patch: Vec<((Semantic, u32), [u32; 4])>,
     /// The tessellation levels.
@@ -271,9 +272,9 @@ pub fn control_patch(
             }
         }
     }
-    patch.vertices = (0..vertices_out)
-        .map(|v| per_vertex.iter().map(|&i| read(v, i)).collect())
-        .collect();
+    patch.vertices = Vertices::from_fn(per_vertex.len(), vertices_out, |v, s| {
+        read(v, per_vertex[s])
+    });
     patch
 }
 
@@ -420,7 +421,7 @@ fn run_first_lanes<const N: usize>(
 
 /// What an evaluation shader gives for a patch: per domain point, a vec4 per declared
 /// output.
-pub type PointOutputs = Vec<Vec<[u32; 4]>>;
+pub type PointOutputs = Vertices;
 
 /// Runs an evaluation shader over the domain points of patch after patch.
 pub struct EvalStage<'a> {
@@ -459,7 +460,7 @@ impl<'a> EvalStage<'a> {
         let m = &mut self.machine;
         m.patch_layout(program, patch.vertices.len(), None)?;
         m.set_patch_inputs(program, patch);
-        let mut values = Vec::with_capacity(tess.points.len());
+        let mut values = Vertices::with_capacity(self.outputs.len(), tess.points.len());
         for first in (0..tess.points.len()).step_by(EVAL_WAVE) {
             let lanes = (tess.points.len() - first).min(EVAL_WAVE);
             let coords: [[u32; 3]; EVAL_WAVE] =
@@ -487,12 +488,12 @@ impl<'a> EvalStage<'a> {
             }
             run_first_lanes(m, program, env, lanes)?;
             let outs = m.outputs();
-            values.extend((0..lanes).map(|l| {
-                self.outputs
-                    .iter()
-                    .map(|d| outs.get(d.index as usize).map_or([0; 4], |r| lane_of(r, l)))
-                    .collect()
-            }));
+            for l in 0..lanes {
+                let point = values.push_zeroed();
+                for (v, d) in point.iter_mut().zip(&self.outputs) {
+                    *v = outs.get(d.index as usize).map_or([0; 4], |r| lane_of(r, l));
+                }
+            }
         }
         Ok(values)
     }
@@ -557,17 +558,10 @@ mod tests {
                 let vertices = 1 + next() as usize % 4;
                 let input = Patch {
                     semantics: semantics.clone(),
-                    vertices: (0..vertices)
-                        .map(|_| {
-                            semantics
-                                .iter()
-                                .map(|_| {
-                                    let f = (next() % 4096) as f32 / 512.0 - 4.0;
-                                    [f.to_bits(), next() % 8, (-f).to_bits(), next() % 3]
-                                })
-                                .collect()
-                        })
-                        .collect(),
+                    vertices: Vertices::from_fn(semantics.len(), vertices, |_, _| {
+                        let f = (next() % 4096) as f32 / 512.0 - 4.0;
+                        [f.to_bits(), next() % 8, (-f).to_bits(), next() % 3]
+                    }),
                     per_patch: Vec::new(),
                     levels: Levels::default(),
                 };

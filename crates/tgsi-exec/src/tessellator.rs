@@ -249,10 +249,21 @@ impl Level {
     }
 }
 
-/// `split_order(k)`: where the `k`-th point of a half edge ends up at the largest level,
+/// `SPLIT_ORDER[k]`: where the `k`-th point of a half edge ends up at the largest level,
 /// in ruler-function order (0, 32, 16, 8, 17, 4, 18, 9, 19, 2, …): the stitch between two
 /// rows advances on a row whenever the position exists on it.
-fn split_order(k: usize) -> i32 {
+const SPLIT_ORDER: [i32; SPLIT_POSITIONS] = {
+    let mut table = [0; SPLIT_POSITIONS];
+    let mut k = 0;
+    while k < SPLIT_POSITIONS {
+        table[k] = split_order(k);
+        k += 1;
+    }
+    table
+};
+
+/// Entry `k` of [`SPLIT_ORDER`].
+const fn split_order(k: usize) -> i32 {
     match k {
         0 => 0,
         1 => 32,
@@ -346,14 +357,14 @@ impl Mesh {
             m.triangle(inner.at(*i), outer.at(o), inner.at(*i + 1));
             *i += 1;
         };
-        if split_order(0) < oh {
+        if SPLIT_ORDER[0] < oh {
             step_out(self, &mut o, i);
         }
-        for k in 1..SPLIT_POSITIONS {
-            if split_order(k) < ih {
+        for &order in &SPLIT_ORDER[1..] {
+            if order < ih {
                 step_in(self, o, &mut i);
             }
-            if split_order(k) < oh {
+            if order < oh {
                 step_out(self, &mut o, i);
             }
         }
@@ -371,15 +382,15 @@ impl Mesh {
             (Parity::Odd, Parity::Even) => step_in(self, o, &mut i),
             (Parity::Even, Parity::Even) => {}
         }
-        for k in (1..SPLIT_POSITIONS).rev() {
-            if split_order(k) < oh {
+        for &order in SPLIT_ORDER[1..].iter().rev() {
+            if order < oh {
                 step_out(self, &mut o, i);
             }
-            if split_order(k) < ih {
+            if order < ih {
                 step_in(self, o, &mut i);
             }
         }
-        if split_order(0) < oh {
+        if SPLIT_ORDER[0] < oh {
             step_out(self, &mut o, i);
         }
     }

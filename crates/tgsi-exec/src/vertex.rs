@@ -26,6 +26,7 @@ use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
 use crate::machine::{lane_of, Env, ExecError, Machine, DEFAULT_BUDGET};
 use crate::resource::Resources;
+use crate::vertices::Vertices;
 use tgsi::{Processor, Semantic};
 
 /// Largest accepted vertex count.
@@ -103,13 +104,13 @@ pub struct VertexOutputs {
     /// The declared output registers, by register index.
     pub decls: Vec<OutputDecl>,
     /// `values[vertex][d]` = the value of output `decls[d]` for that vertex (raw words).
-    pub values: Vec<Vec<[u32; 4]>>,
+    pub values: Vertices,
 }
 
 impl VertexOutputs {
     /// Little-endian words of all outputs: vertex-major, then declaration order, then x y z w.
     pub fn to_le_bytes(&self) -> Vec<u8> {
-        le_bytes(self.values.iter().flatten().copied())
+        le_bytes(self.values.words().iter().copied())
     }
 }
 
@@ -143,7 +144,7 @@ pub fn run_vertices_with(
     check_options(program, opts)?;
     let mut m = Machine::<WAVE>::new(program);
     let decls = output_decls(program);
-    let mut values = Vec::with_capacity(opts.count);
+    let mut values = Vertices::with_capacity(decls.len(), opts.count);
     for first in (0..opts.count).step_by(WAVE) {
         let lanes = (opts.count - first).min(WAVE);
         let active = Machine::<WAVE>::ALL >> (WAVE - lanes);
@@ -156,17 +157,16 @@ pub fn run_vertices_with(
         };
         engine.run_wave(&mut m, &env, active)?;
         let outs = m.outputs();
-        values.extend((0..lanes).map(|l| {
-            decls
-                .iter()
-                .map(|d| lane_of(&outs[d.index as usize], l))
-                .collect()
-        }));
+        for l in 0..lanes {
+            let vertex = values.push_zeroed();
+            for (v, d) in vertex.iter_mut().zip(&decls) {
+                *v = lane_of(&outs[d.index as usize], l);
+            }
+        }
     }
     Ok(VertexOutputs { decls, values })
 }
 
-/// Output registers with a semantic and those without, ordered by register index.
 /// Whether `opts` can run `program`: a vertex shader, at most [`MAX_VERTICES`] vertices,
 /// inputs only for declared input registers, and per-vertex inputs for every vertex.
 pub fn check_options(program: &Program, opts: &VertexOptions) -> Result<(), ExecError> {

@@ -118,7 +118,7 @@ fn invocations_read_each_other_after_a_barrier() {
         assert_eq!(v[3], [f(2.0); 4]);
         assert_eq!(v[4][0], patch as u32);
     }
-    let coords: Vec<[u32; 4]> = out.vertices[..7].iter().map(|v| v[0]).collect();
+    let coords: Vec<[u32; 4]> = out.vertices.column(0).take(7).collect();
     assert_eq!(coords[0], [0, f(1.0), 0, 0]);
     assert_eq!(coords[1], [0, f(0.5), f(0.5), 0]);
     assert_eq!(

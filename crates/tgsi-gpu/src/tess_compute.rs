@@ -12,7 +12,7 @@ use tgsi_exec::tessellation::{
 use tgsi_exec::tessellator::{TessMode, Tessellation};
 use tgsi_exec::{
     run_tess_pipeline_with, CapturedOutputs, Env, GeometryOptions, GeometryOutputs, Program,
-    Stages, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs,
+    Stages, TessOptions, TessRunner, TessStages, VertexOptions, VertexOutputs, Vertices,
 };
 
 use crate::bindings;
@@ -218,23 +218,16 @@ fn eval_dispatch(
     let what = "the tessellation evaluation shader";
     let bytes = stage.dispatch(gpu, what, env, &words, points * o, groups)?;
     let decls = tgsi_exec::vertex::output_decls(stage.program);
-    let mut k = 0;
+    let mut first = 0;
     Ok(patches
         .iter()
         .map(|(_, tess)| {
-            (0..tess.points.len())
-                .map(|_| {
-                    let point = decls
-                        .iter()
-                        .map(|d| {
-                            let at = 4 * (k * o + d.index as usize);
-                            std::array::from_fn(|c| word(&bytes, at + c))
-                        })
-                        .collect();
-                    k += 1;
-                    point
-                })
-                .collect()
+            let points = Vertices::from_fn(decls.len(), tess.points.len(), |k, d| {
+                let at = 4 * ((first + k) * o + decls[d].index as usize);
+                std::array::from_fn(|c| word(&bytes, at + c))
+            });
+            first += tess.points.len();
+            points
         })
         .collect())
 }

@@ -5,7 +5,7 @@
 //! the declared output registers' raw words, as the interpreter returns them.
 
 use tgsi_exec::vertex::{check_options, output_decls};
-use tgsi_exec::{Program, VertexInput, VertexOptions, VertexOutputs};
+use tgsi_exec::{Program, VertexInput, VertexOptions, VertexOutputs, Vertices};
 
 use crate::bindings;
 use crate::device::Gpu;
@@ -61,16 +61,9 @@ pub fn run_vertices(
     }
     .run(gpu)?;
     let decls = output_decls(program);
-    let values = (0..opts.count)
-        .map(|v| {
-            decls
-                .iter()
-                .map(|d| {
-                    let at = 4 * (v * output_stride as usize + d.index as usize);
-                    std::array::from_fn(|c| word(&bytes, at + c))
-                })
-                .collect()
-        })
-        .collect();
+    let values = Vertices::from_fn(decls.len(), opts.count, |v, d| {
+        let at = 4 * (v * output_stride as usize + decls[d].index as usize);
+        std::array::from_fn(|c| word(&bytes, at + c))
+    });
     Ok(VertexOutputs { decls, values })
 }

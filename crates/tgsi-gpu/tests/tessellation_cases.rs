@@ -16,7 +16,7 @@ use common::{corpus_shaders, file_name, generated, generated_constants, gpu, wor
 use tgsi::Semantic;
 use tgsi_exec::resource::NO_RESOURCES;
 use tgsi_exec::tessellation::{ControlStage, EvalStage, Levels, Patch};
-use tgsi_exec::{Env, Program, DEFAULT_BUDGET};
+use tgsi_exec::{Env, Program, Vertices, DEFAULT_BUDGET};
 
 /// Largest ULP distance of an output float.
 const ULP_TOL: u64 = 64;
@@ -46,13 +46,9 @@ fn patch(program: &Program, p: u32) -> Patch {
             semantics.push(semantic);
         }
     }
-    let vertices = (0..PATCH_VERTICES)
-        .map(|v| {
-            (0..semantics.len() as u32)
-                .map(|s| std::array::from_fn(|c| generated(s, 64 * p + 4 * v + c as u32)))
-                .collect()
-        })
-        .collect();
+    let vertices = Vertices::from_fn(semantics.len(), PATCH_VERTICES as usize, |v, s| {
+        std::array::from_fn(|c| generated(s as u32, 64 * p + 4 * v as u32 + c as u32))
+    });
     let level = |k: u32| 1.0 + ((p + k) % 7) as f32 * 0.5;
     Patch {
         semantics,
@@ -128,7 +124,7 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<(Result<bool, String>, bool),
                 (p, tess)
             })
             .collect();
-        let flat = |points: Vec<Vec<[u32; 4]>>| points.into_iter().flatten().flatten().collect();
+        let flat = |points: Vertices| points.words().iter().flatten().copied().collect();
         let want = (first_id..)
             .zip(&work)
             .map(|(id, (p, t))| stage.run(p, t, id, &env).map(flat))

@@ -22,10 +22,11 @@ fn table(outputs: &CapturedOutputs, hex: bool) -> String {
     let mut text = String::new();
     let kind = outputs.primitive.name().to_ascii_lowercase();
     let per = outputs.vertices_per_primitive();
-    for (k, prim) in outputs.vertices.chunks(per).enumerate() {
+    let vertices: Vec<&[[u32; 4]]> = outputs.vertices.iter().collect();
+    for (k, prim) in vertices.chunks(per).enumerate() {
         let _ = writeln!(text, "primitive {k} ({kind}): {} vertices", prim.len());
         for (v, values) in prim.iter().enumerate() {
-            for (decl, value) in outputs.decls.iter().zip(values) {
+            for (decl, value) in outputs.decls.iter().zip(values.iter()) {
                 let _ = write!(text, "  vertex {v} {decl}:");
                 push_value(&mut text, value, hex);
             }
