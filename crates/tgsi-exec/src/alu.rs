@@ -10,6 +10,7 @@ use crate::operand::{join, mask_channels, saturate_word, split, MERGE_ROW};
 use crate::ops::{Deriv, Kind, LaneKernel, VectorOp, WideOp};
 use crate::scalar::{double::dfracexp, double::dsaturate};
 use tgsi::opcode::OperandType;
+use tgsi::Opcode;
 
 impl<const N: usize> Machine<N> {
     /// Execute one of the other ALU instructions (kill, DFRACEXP, …; the machine loop runs
@@ -193,9 +194,17 @@ impl<const N: usize> Machine<N> {
             regs[k] = self.operand(s, exec, res, buf);
             swizzles[k] = s.swizzle;
         }
+        // MOV copies whole rows inline: its kernel, a loop over slices of a length known
+        // only at run time, is a `memcpy` call, a third of a short instruction's time on
+        // the geometry and tessellation stages' four-lane machines.
+        let copy = inst.opcode == Opcode::MOV;
         for c in mask_channels(mask) {
             let row = |k: usize| &regs[k][swizzles[k][c] as usize & 3];
-            op.run(self.isa, &mut out[c], [row(0), row(1), row(2), row(3)]);
+            if copy {
+                out[c] = *row(0);
+            } else {
+                op.run(self.isa, &mut out[c], [row(0), row(1), row(2), row(3)]);
+            }
         }
         self.write(inst, 0, out, mask, exec);
     }
