@@ -125,11 +125,14 @@ pub struct SrcOp {
 /// `fetch`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Read {
-    /// Register `index` of the per-lane file `file` (see [`RegFile::lane_file`]), first
-    /// vertex.
+    /// Register `index` of vertex `vertex` of the per-lane file `file` (see
+    /// [`RegFile::lane_file`]; only the input and output files of the patch and
+    /// primitive stages have more than one vertex).
     Lane {
         /// The per-lane file.
         file: usize,
+        /// The vertex (the 2-D index).
+        vertex: usize,
         /// The register.
         index: usize,
     },
@@ -166,7 +169,11 @@ impl SrcOp {
             .filter(|_| !self.is_indirect());
         let dim = usize::try_from(self.dim).ok();
         self.read = match (self.file.lane_file(), self.file, index, dim) {
-            (Some(file), _, Some(index), Some(0)) => Read::Lane { file, index },
+            (Some(file), _, Some(index), Some(vertex)) => Read::Lane {
+                file,
+                vertex,
+                index,
+            },
             (None, RegFile::Const, Some(index), Some(buffer)) => Read::Const { buffer, index },
             (None, RegFile::Imm, Some(index), _) => match imms.get(index) {
                 Some(v) => Read::Imm(v.map(|x| self.modify(x))),

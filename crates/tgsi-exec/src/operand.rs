@@ -223,7 +223,11 @@ impl<const N: usize> Machine<N> {
     ) -> &'a Reg<N> {
         let reads = s.reads;
         match s.read {
-            Read::Lane { file, index } => match self.lane_reg(file, 0, index as i64) {
+            Read::Lane {
+                file,
+                vertex,
+                index,
+            } => match self.lane_reg(file, vertex as i64, index as i64) {
                 Some(r) if !(s.abs || s.neg) => return r,
                 Some(r) => {
                     for c in mask_channels(reads) {
@@ -297,8 +301,12 @@ impl<const N: usize> Machine<N> {
     pub(crate) fn fetch(&self, s: &SrcOp, chan: usize, exec: u32, res: &Res) -> [u32; N] {
         let c = s.swizzle[chan & 3] as usize & 3;
         let mut v = match s.read {
-            Read::Lane { file, index } => self
-                .lane_reg(file, 0, index as i64)
+            Read::Lane {
+                file,
+                vertex,
+                index,
+            } => self
+                .lane_reg(file, vertex as i64, index as i64)
                 .map_or([0; N], |r| r[c]),
             Read::Const { buffer, index } => {
                 let v = res.consts.get(buffer).and_then(|b| b.get(index));
@@ -330,10 +338,15 @@ impl<const N: usize> Machine<N> {
     /// not line up).
     #[inline(always)]
     pub(crate) fn lanes_of(&self, s: &SrcOp, exec: u32, res: &Res, p: impl Fn(u32) -> bool) -> u32 {
-        if let Read::Lane { file, index } = s.read {
+        if let Read::Lane {
+            file,
+            vertex,
+            index,
+        } = s.read
+        {
             if !s.abs && !s.neg {
                 let c = s.swizzle[0] as usize & 3;
-                return match self.lane_reg(file, 0, index as i64) {
+                return match self.lane_reg(file, vertex as i64, index as i64) {
                     Some(r) => lanes_where(&r[c], p),
                     None => lanes_where(&[0; N], p),
                 };
@@ -356,7 +369,11 @@ impl<const N: usize> Machine<N> {
     ) -> [&'a [u32; N]; 2] {
         let [lo, hi] = [2 * p, 2 * p + 1].map(|c| s.swizzle[c] as usize & 3);
         let in_place = match s.read {
-            Read::Lane { file, index } => self.lane_reg(file, 0, index as i64),
+            Read::Lane {
+                file,
+                vertex,
+                index,
+            } => self.lane_reg(file, vertex as i64, index as i64),
             // An immediate's words spread straight into `buf` (its modifiers are 32-bit
             // ones: a modified 64-bit immediate takes the general path).
             Read::Imm(v) if !s.abs && !s.neg => {
