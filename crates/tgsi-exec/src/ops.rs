@@ -116,25 +116,50 @@ kernel_type!(
 );
 
 /// The loop of a component-wise kernel: `out[l] = $e`, where `$a`, `$b`, … are the words of
-/// lane `l` of sources 0, 1, … in `s`.
+/// lane `l` of sources 0, 1, … in `s`. Four lanes (the geometry and tessellation stages'
+/// machines) take a loop whose length the compiler knows, so that it is whole vector
+/// instructions: over a slice of unknown length the loop is vectorised eight lanes at a
+/// time, and four lanes were left to its scalar remainder.
 macro_rules! lane_loop {
-    ($out:ident, $s:ident, [$a:ident], $e:expr) => {
-        for (o, &$a) in $out.iter_mut().zip($s[0]) {
+    ($out:ident, $s:ident, [$($x:ident),+], $e:expr) => {{
+        let n = $out.len();
+        if n == 4 {
+            lane_zip!(&mut $out[..4], $s, 0..4, [$($x),+], $e);
+        } else {
+            lane_zip!($out, $s, 0..n, [$($x),+], $e);
+        }
+    }};
+}
+
+/// The lanes `$r` of [`lane_loop!`]'s sources into `$o`.
+macro_rules! lane_zip {
+    ($o:expr, $s:ident, $r:expr, [$a:ident], $e:expr) => {
+        for (o, &$a) in $o.iter_mut().zip(&$s[0][$r]) {
             *o = $e;
         }
     };
-    ($out:ident, $s:ident, [$a:ident, $b:ident], $e:expr) => {
-        for ((o, &$a), &$b) in $out.iter_mut().zip($s[0]).zip($s[1]) {
+    ($o:expr, $s:ident, $r:expr, [$a:ident, $b:ident], $e:expr) => {
+        for ((o, &$a), &$b) in $o.iter_mut().zip(&$s[0][$r]).zip(&$s[1][$r]) {
             *o = $e;
         }
     };
-    ($out:ident, $s:ident, [$a:ident, $b:ident, $c:ident], $e:expr) => {
-        for (((o, &$a), &$b), &$c) in $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]) {
+    ($o:expr, $s:ident, $r:expr, [$a:ident, $b:ident, $c:ident], $e:expr) => {
+        let lanes = $o
+            .iter_mut()
+            .zip(&$s[0][$r])
+            .zip(&$s[1][$r])
+            .zip(&$s[2][$r]);
+        for (((o, &$a), &$b), &$c) in lanes {
             *o = $e;
         }
     };
-    ($out:ident, $s:ident, [$a:ident, $b:ident, $c:ident, $d:ident], $e:expr) => {{
-        let lanes = $out.iter_mut().zip($s[0]).zip($s[1]).zip($s[2]).zip($s[3]);
+    ($o:expr, $s:ident, $r:expr, [$a:ident, $b:ident, $c:ident, $d:ident], $e:expr) => {{
+        let lanes = $o
+            .iter_mut()
+            .zip(&$s[0][$r])
+            .zip(&$s[1][$r])
+            .zip(&$s[2][$r])
+            .zip(&$s[3][$r]);
         for ((((o, &$a), &$b), &$c), &$d) in lanes {
             *o = $e;
         }

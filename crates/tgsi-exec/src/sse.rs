@@ -8,12 +8,13 @@
 //! vectorised loops spend six instructions where the one would do. In inline assembly the
 //! operand order is ours, so the instruction alone gives the defined result
 //! (`tests/kernel_isa.rs` checks each kernel against the baseline one, which runs the
-//! scalar function, on NaNs of every kind). Lanes past the last eight run the scalar
-//! function.
+//! scalar function, on NaNs of every kind). Lanes past the last eight run the 128-bit
+//! instruction on four (the whole of a geometry or tessellation stage's four-lane
+//! machine), then the scalar function.
 
 use crate::scalar::float as fl;
 use std::arch::asm;
-use std::arch::x86_64::__m256;
+use std::arch::x86_64::{__m128, __m256};
 
 /// Eight words as a vector.
 #[inline(always)]
@@ -27,6 +28,20 @@ fn vector(words: [u32; 8]) -> __m256 {
 fn words(v: __m256) -> [u32; 8] {
     // SAFETY: both are 32 bytes, and any bits are valid words.
     unsafe { std::mem::transmute::<__m256, [u32; 8]>(v) }
+}
+
+/// Four words as a vector.
+#[inline(always)]
+fn vector4(words: [u32; 4]) -> __m128 {
+    // SAFETY: both are 16 bytes, and any bits are a valid `__m128`.
+    unsafe { std::mem::transmute::<[u32; 4], __m128>(words) }
+}
+
+/// A vector as four words.
+#[inline(always)]
+fn words4(v: __m128) -> [u32; 4] {
+    // SAFETY: both are 16 bytes, and any bits are valid words.
+    unsafe { std::mem::transmute::<__m128, [u32; 4]>(v) }
 }
 
 /// A kernel `out[l] = a[l] op b[l]` running the instruction `$insn dst, a, b` (first
@@ -53,6 +68,23 @@ macro_rules! binary {
                     );
                 }
                 *o = words(r);
+            }
+            let (o4, o_rest) = o_rest.as_chunks_mut::<4>();
+            let (a4, a_rest) = a_rest.as_chunks::<4>();
+            let (b4, b_rest) = b_rest.as_chunks::<4>();
+            for ((o, &a), &b) in o4.iter_mut().zip(a4).zip(b4) {
+                let r: __m128;
+                // SAFETY: one AVX instruction on registers (this function enables AVX).
+                unsafe {
+                    asm!(
+                        concat!($insn, " {r}, {a}, {b}"),
+                        r = lateout(xmm_reg) r,
+                        a = in(xmm_reg) vector4(a),
+                        b = in(xmm_reg) vector4(b),
+                        options(pure, nomem, nostack, preserves_flags),
+                    );
+                }
+                *o = words4(r);
             }
             for ((o, &a), &b) in o_rest.iter_mut().zip(a_rest).zip(b_rest) {
                 *o = $scalar(f32::from_bits(a), f32::from_bits(b)).to_bits();
@@ -103,6 +135,27 @@ pub(crate) fn mad(out: &mut [u32], s: [&[u32]; 4]) {
             );
         }
         *o = words(r);
+    }
+    let (o4, o_rest) = o_rest.as_chunks_mut::<4>();
+    let (a4, a_rest) = a_rest.as_chunks::<4>();
+    let (b4, b_rest) = b_rest.as_chunks::<4>();
+    let (c4, c_rest) = c_rest.as_chunks::<4>();
+    for (((o, &a), &b), &c) in o4.iter_mut().zip(a4).zip(b4).zip(c4) {
+        let r: __m128;
+        // SAFETY: two AVX instructions on registers (this function enables AVX).
+        unsafe {
+            asm!(
+                "vmulps {p}, {b}, {a}",
+                "vaddps {r}, {p}, {c}",
+                p = out(xmm_reg) _,
+                r = lateout(xmm_reg) r,
+                a = in(xmm_reg) vector4(a),
+                b = in(xmm_reg) vector4(b),
+                c = in(xmm_reg) vector4(c),
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        *o = words4(r);
     }
     let rest = o_rest.iter_mut().zip(a_rest).zip(b_rest).zip(c_rest);
     for (((o, &a), &b), &c) in rest {

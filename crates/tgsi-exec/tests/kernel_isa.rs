@@ -1,6 +1,6 @@
 //! The lane kernels compiled with AVX2 ([`Isa::Avx2`]) give the baseline build's bits: every
-//! component-wise, vector and 64-bit kernel of every opcode, on waves of special and
-//! random words (NaNs with payloads, signalling NaNs, infinities, zeros, denormals,
+//! component-wise (also on four lanes), vector and 64-bit kernel of every opcode, on waves
+//! of special and random words (NaNs with payloads, signalling NaNs, infinities, zeros, denormals,
 //! integral and half-integral floats, integer edges, doubles made of such words).
 
 use tgsi::Opcode;
@@ -90,6 +90,14 @@ fn avx2_kernels_give_the_baseline_bits() {
                     k.run(base, &mut a, srcs);
                     k.run(avx2, &mut b, srcs);
                     assert_eq!(a, b, "{op:?} on {src:08x?}");
+                    // Four lanes, the geometry and tessellation machines' width, take a
+                    // loop of their own: the same words as a wave's first four.
+                    let quad = srcs.map(|s| &s[..4]);
+                    for isa in [base, avx2] {
+                        let mut q = [2; 4];
+                        k.run(isa, &mut q, quad);
+                        assert_eq!(q, a[..4], "{op:?} on four lanes of {src:08x?}");
+                    }
                 }
             }
             Some(Kind::Vector(v)) => {
