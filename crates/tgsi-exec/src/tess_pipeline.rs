@@ -164,7 +164,7 @@ pub trait TessRunner: Stages {
     fn eval(
         &mut self,
         tes: &Program,
-        patches: &[(Patch, Tessellation)],
+        patches: &[(Patch, &Tessellation)],
         first_id: u32,
         env: &Env,
     ) -> Result<Vec<PointOutputs>, Self::Error>;
@@ -188,7 +188,7 @@ impl TessRunner for Interpreted {
     fn eval(
         &mut self,
         tes: &Program,
-        patches: &[(Patch, Tessellation)],
+        patches: &[(Patch, &Tessellation)],
         first_id: u32,
         env: &Env,
     ) -> Result<Vec<PointOutputs>, ExecError> {
@@ -355,12 +355,24 @@ pub fn run_tess_pipeline_with<R: TessRunner>(
                 Some(tcs) => runner.control(tcs, &inputs, first_id, &control_env)?,
                 None => inputs,
             };
-            let mut work = Vec::with_capacity(patches.len());
-            for patch in patches {
-                let tess = patch.levels.tessellate(&mode);
-                count_words(tess.indices.len(), eval_outputs.len())?;
-                work.push((patch, tess));
+            // A tessellation depends only on the levels, and patches in a row mostly share
+            // theirs (constant or default levels): each distinct run of levels is
+            // tessellated once and shared.
+            let mut tessellations: Vec<(Levels, Tessellation)> = Vec::new();
+            let mut which = Vec::with_capacity(patches.len());
+            for patch in &patches {
+                if tessellations.last().is_none_or(|(l, _)| *l != patch.levels) {
+                    tessellations.push((patch.levels, patch.levels.tessellate(&mode)));
+                }
+                let k = tessellations.len() - 1;
+                count_words(tessellations[k].1.indices.len(), eval_outputs.len())?;
+                which.push(k);
             }
+            let work: Vec<(Patch, &Tessellation)> = patches
+                .into_iter()
+                .zip(which)
+                .map(|(patch, k)| (patch, &tessellations[k].1))
+                .collect();
             let values = runner.eval(stages.eval, &work, first_id, &eval_env)?;
             for ((_, tess), values) in work.iter().zip(&values) {
                 if values.width() != emitted.width() {

@@ -194,6 +194,37 @@ fn a_geometry_shader_strip_is_split_by_the_provoking_vertex() {
     assert_eq!(coords(&first), [a, b, c, b, a, c]);
 }
 
+/// Levels from PRIM_ID in runs of two patches (1, 1, 2, 2, 3, 3, 1, …): patches in a row
+/// with the same levels share one tessellation, and each patch still gets its own.
+#[test]
+fn patches_with_different_levels_are_tessellated_each_with_its_own() {
+    const LEVELS_BY_PRIMITIVE: &str = "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\n\
+        DCL IN[][0], GENERIC[0]\nDCL SV[0], PRIM_ID\nDCL OUT[0], TESSOUTER\n\
+        DCL OUT[1], TESSINNER\nDCL OUT[][2], GENERIC[0]\nDCL TEMP[0]\n\
+        IMM[0] UINT32 {2, 3, 1, 0}\nUDIV TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n\
+        UMOD TEMP[0].x, TEMP[0].xxxx, IMM[0].yyyy\nUADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz\n\
+        U2F TEMP[0].x, TEMP[0].xxxx\nMOV OUT[0], TEMP[0].xxxx\nMOV OUT[1], TEMP[0].xxxx\nEND\n";
+    let (vs, tcs, tes) = (compile(VS), compile(LEVELS_BY_PRIMITIVE), compile(&tes(1)));
+    let patches = 9;
+    let out = run(&vs, Some(&tcs), &tes, None, &options(3 * patches));
+    let mode = tgsi_exec::tessellation::eval_mode(&tes).unwrap();
+    let mut points = out.vertices.iter();
+    for p in 0..patches {
+        let level = (1 + (p / 2) % 3) as f32;
+        let alone = Levels::from_floats([level; 4], [level; 2]).tessellate(&mode);
+        for _ in 0..alone.points.len() {
+            let point = points.next().expect("a point of each patch");
+            // OUT[3]: TESSOUTER; OUT[4]: PRIM_ID.
+            assert_eq!(
+                (point[3][0], point[4][0]),
+                (f(level), p as u32),
+                "patch {p}"
+            );
+        }
+    }
+    assert!(points.next().is_none(), "more points than the patches have");
+}
+
 #[test]
 fn hostile_requests_are_refused() {
     let tes = compile(&tes(1));

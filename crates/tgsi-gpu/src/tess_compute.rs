@@ -161,7 +161,7 @@ pub fn run_eval(
     gpu: &Gpu,
     shader: &tgsi::Shader,
     program: &Program,
-    patches: &[(Patch, Tessellation)],
+    patches: &[(Patch, &Tessellation)],
     first_id: u32,
     env: &Env,
 ) -> Result<Vec<PointOutputs>> {
@@ -190,7 +190,7 @@ fn eval_dispatch(
     gpu: &Gpu,
     stage: &Translated,
     mode: TessMode,
-    patches: &[(Patch, Tessellation)],
+    patches: &[(Patch, &Tessellation)],
     first_id: u32,
     env: &Env,
 ) -> Result<Vec<PointOutputs>> {
@@ -273,7 +273,7 @@ impl TessRunner for GpuTess<'_> {
     fn eval(
         &mut self,
         tes: &Program,
-        patches: &[(Patch, Tessellation)],
+        patches: &[(Patch, &Tessellation)],
         first_id: u32,
         env: &Env,
     ) -> Result<Vec<PointOutputs>> {

@@ -117,13 +117,11 @@ fn run(gpu: &tgsi_gpu::Gpu, path: &Path) -> Result<(Result<bool, String>, bool),
         (got.iter().map(patch_words).collect::<Vec<_>>(), want)
     } else {
         let mut stage = EvalStage::new(&program).map_err(|e| e.to_string())?;
-        let work: Vec<_> = inputs
-            .into_iter()
-            .map(|p| {
-                let tess = p.levels.tessellate(&stage.mode());
-                (p, tess)
-            })
+        let tessellations: Vec<_> = inputs
+            .iter()
+            .map(|p| p.levels.tessellate(&stage.mode()))
             .collect();
+        let work: Vec<_> = inputs.into_iter().zip(&tessellations).collect();
         let flat = |points: Vertices| points.words().iter().flatten().copied().collect();
         let want = (first_id..)
             .zip(&work)
@@ -199,12 +197,17 @@ fn many_points_span_several_dispatches() {
     let shader = tgsi::parse(text).expect("parses");
     let program = Program::compile(&shader).expect("compiles");
     let mut stage = EvalStage::new(&program).expect("evaluation shader");
+    let levels = Levels::from_floats([64.0; 4], [64.0; 2]);
+    let tess = levels.tessellate(&stage.mode());
     let work: Vec<_> = (0..80)
         .map(|p| {
-            let mut patch = patch(&program, p);
-            patch.levels = Levels::from_floats([64.0; 4], [64.0; 2]);
-            let tess = patch.levels.tessellate(&stage.mode());
-            (patch, tess)
+            (
+                Patch {
+                    levels,
+                    ..patch(&program, p)
+                },
+                &tess,
+            )
         })
         .collect();
     let points: usize = work.iter().map(|(_, t)| t.points.len()).sum();
