@@ -116,15 +116,18 @@ kernel_type!(
 );
 
 /// The loop of a component-wise kernel: `out[l] = $e`, where `$a`, `$b`, … are the words of
-/// lane `l` of sources 0, 1, … in `s`. Four lanes (the geometry and tessellation stages'
-/// machines) take a loop whose length the compiler knows, so that it is whole vector
-/// instructions: over a slice of unknown length the loop is vectorised eight lanes at a
-/// time, and four lanes were left to its scalar remainder.
+/// lane `l` of sources 0, 1, … in `s`. Four and sixteen lanes (the geometry and control
+/// stages' machines; the evaluation stage's and small compute blocks') take a loop whose
+/// length the compiler knows, so that it is whole vector instructions: over a slice of
+/// unknown length the loop is vectorised for many lanes at a time, and short waves were
+/// left to its remainder.
 macro_rules! lane_loop {
     ($out:ident, $s:ident, [$($x:ident),+], $e:expr) => {{
         let n = $out.len();
         if n == 4 {
             lane_zip!(&mut $out[..4], $s, 0..4, [$($x),+], $e);
+        } else if n == 16 {
+            lane_zip!(&mut $out[..16], $s, 0..16, [$($x),+], $e);
         } else {
             lane_zip!($out, $s, 0..n, [$($x),+], $e);
         }

@@ -1,5 +1,5 @@
 //! The lane kernels compiled with AVX2 ([`Isa::Avx2`]) give the baseline build's bits: every
-//! component-wise (also on four lanes), vector and 64-bit kernel of every opcode, on waves
+//! component-wise (also on four and sixteen lanes), vector and 64-bit kernel of every opcode, on waves
 //! of special and random words (NaNs with payloads, signalling NaNs, infinities, zeros, denormals,
 //! integral and half-integral floats, integer edges, doubles made of such words).
 
@@ -90,13 +90,16 @@ fn avx2_kernels_give_the_baseline_bits() {
                     k.run(base, &mut a, srcs);
                     k.run(avx2, &mut b, srcs);
                     assert_eq!(a, b, "{op:?} on {src:08x?}");
-                    // Four lanes, the geometry and tessellation machines' width, take a
-                    // loop of their own: the same words as a wave's first four.
-                    let quad = srcs.map(|s| &s[..4]);
-                    for isa in [base, avx2] {
-                        let mut q = [2; 4];
-                        k.run(isa, &mut q, quad);
-                        assert_eq!(q, a[..4], "{op:?} on four lanes of {src:08x?}");
+                    // Four and sixteen lanes, the widths of the geometry, control and
+                    // evaluation machines, take loops of their own: the same words as a
+                    // wave's first lanes.
+                    for n in [4, 16] {
+                        let part = srcs.map(|s| &s[..n]);
+                        for isa in [base, avx2] {
+                            let mut q = [2; 16];
+                            k.run(isa, &mut q[..n], part);
+                            assert_eq!(q[..n], a[..n], "{op:?} on {n} lanes of {src:08x?}");
+                        }
                     }
                 }
             }
