@@ -5,7 +5,9 @@
 //! the order draw produces it: by input primitive, then invocation, then emission. Where
 //! lane 0 cannot see the other lanes (no derivatives, sampling, inter-lane opcodes,
 //! atomics or CLOCK), lanes 1–3 run beside it as helpers holding the same values, which
-//! gives lane 0 the same results while its writes need no merging under a one-lane mask.
+//! gives lane 0 the same results while its writes need no merging under a one-lane mask;
+//! and where such a shader also stores nothing, 32 runs go side by side on a wave, one a
+//! lane, recorded in run order ([`Lanes`]).
 //!
 //! Inputs are given per `IN` register like vertex inputs ([`VertexInput`]): one vec4 per
 //! input vertex, primitive after primitive (vertex `v` of primitive `p` is entry `p·V + v`,
@@ -265,7 +267,7 @@ impl fmt::Display for GeometryOutputs {
     }
 }
 
-/// Lanes of the machine; only lane 0 runs, as in softpipe.
+/// Lanes of the machine that runs one run at a time in lane 0, as softpipe's.
 const WAVE: usize = 4;
 
 /// Run `program` (a geometry shader) over `opts.count` input primitives as described in
@@ -277,15 +279,19 @@ pub fn run_geometry(
     run_geometry_lanes(program, opts, Lanes::of(program))
 }
 
-/// How a geometry shader's runs (one per input primitive and invocation) use the machine's
-/// four lanes.
+/// Lanes of the machine that runs a program's runs side by side ([`Lanes::Runs`]): the
+/// drivers' wave, whose instructions cost little more than four lanes' (the geometry
+/// benchmarks of `scripts/bench-stages.sh` ran 1.5–3× faster on 32 lanes than on 4).
+const RUNS: usize = crate::engine::WAVE;
+
+/// How a geometry shader's runs (one per input primitive and invocation) use the lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lanes {
     /// Lane 0 alone, as softpipe runs it.
     Alone,
     /// Lane 0, with lanes 1–3 beside it as helper replicas ([`lanes_replicate`]).
     Replicas,
-    /// Four consecutive runs side by side, one a lane: for programs whose lanes replicate
+    /// [`RUNS`] consecutive runs side by side, one a lane: for programs whose lanes replicate
     /// and that store nothing (so no run can see another's memory writes). Lane order is
     /// run order (primitive, then invocation), so what the lanes emit is recorded in the
     /// order one run after another gives. A group that fails — an exhausted budget,
@@ -307,14 +313,27 @@ impl Lanes {
     }
 }
 
-/// [`run_geometry`] with the lanes used as `lanes` says.
+/// [`run_geometry`] with the lanes used as `lanes` says: [`RUNS`] runs side by side, or
+/// one run at a time on softpipe's four lanes.
 fn run_geometry_lanes(
     program: &Program,
     opts: &GeometryOptions,
     lanes: Lanes,
 ) -> Result<GeometryOutputs, ExecError> {
+    match lanes {
+        Lanes::Runs => run_on::<RUNS>(program, opts, lanes),
+        Lanes::Alone | Lanes::Replicas => run_on::<WAVE>(program, opts, lanes),
+    }
+}
+
+/// [`run_geometry_lanes`] on a machine of `N` lanes.
+fn run_on<const N: usize>(
+    program: &Program,
+    opts: &GeometryOptions,
+    lanes: Lanes,
+) -> Result<GeometryOutputs, ExecError> {
     let info = check_geometry_options(program, opts)?;
-    let mut m = Machine::<WAVE>::new(program);
+    let mut m = Machine::<N>::new(program);
     let mut out = Collected::default();
     let env = |helpers: u32| Env {
         resources: &opts.resources,
@@ -329,15 +348,15 @@ fn run_geometry_lanes(
     let single = if lanes == Lanes::Alone {
         1
     } else {
-        Machine::<WAVE>::ALL
+        Machine::<N>::ALL
     };
-    let width = if lanes == Lanes::Runs { WAVE } else { 1 };
+    let width = if lanes == Lanes::Runs { N } else { 1 };
     let mut r = 0;
     while r < runs {
         let k = width.min(runs - r);
-        let group: [(usize, u32); WAVE] = std::array::from_fn(|l| of_run(r + l.min(k - 1)));
+        let group: [(usize, u32); N] = std::array::from_fn(|l| of_run(r + l.min(k - 1)));
         if k > 1 {
-            let active = Machine::<WAVE>::ALL >> (WAVE - k);
+            let active = Machine::<N>::ALL >> (N - k);
             set_lanes(program, opts, &mut m, info, &group);
             if m.run_lanes(program, &env(!active), active).is_ok() {
                 for (l, &(p, invocation)) in group.iter().enumerate().take(k) {
@@ -350,7 +369,7 @@ fn run_geometry_lanes(
             }
         }
         for &(p, invocation) in group.iter().take(k) {
-            set_lanes(program, opts, &mut m, info, &[(p, invocation); WAVE]);
+            set_lanes(program, opts, &mut m, info, &[(p, invocation); N]);
             m.run_lanes(program, &env(!1), single)?;
             if let Some(e) = m.emission(0) {
                 out.add(p, invocation, e)?;
@@ -495,12 +514,12 @@ pub fn geometry_output_decls(program: &Program) -> Vec<OutputDecl> {
 /// Fill the input registers of every vertex of each lane's input primitive, and the
 /// lane's PRIMID and INVOCATIONID (x; the other channels and system values read 0): lane
 /// `l` runs invocation `runs[l].1` of primitive `runs[l].0`.
-fn set_lanes(
+fn set_lanes<const N: usize>(
     program: &Program,
     opts: &GeometryOptions,
-    m: &mut Machine<WAVE>,
+    m: &mut Machine<N>,
     info: &GeometryInfo,
-    runs: &[(usize, u32); WAVE],
+    runs: &[(usize, u32); N],
 ) {
     let per_prim = info.input.vertices() as usize;
     let stride = m.input_stride();
@@ -536,10 +555,10 @@ fn set_lanes(
         let x = match d.semantic {
             Semantic::PrimId => runs.map(|(p, _)| p as u32),
             Semantic::InvocationId => runs.map(|(_, invocation)| invocation),
-            _ => [0; WAVE],
+            _ => [0; N],
         };
         if let Some(r) = svs.get_mut(d.index as usize) {
-            *r = [x, [0; WAVE], [0; WAVE], [0; WAVE]];
+            *r = [x, [0; N], [0; N], [0; N]];
         }
     }
 }
@@ -595,7 +614,8 @@ mod tests {
         }
     }
 
-    /// Every geometry shader whose lanes may replicate lane 0 emits with four lanes exactly
+    /// Every geometry shader whose lanes may replicate lane 0 emits with its lanes used
+    /// (replicas, or runs side by side: a whole wave of them and a partial one) exactly
     /// what it emits with lane 0 alone — vertices, primitives, streams — or fails alike
     /// (a small budget included), over primitives of varied inputs.
     #[test]
@@ -628,7 +648,7 @@ mod tests {
             if !lanes_replicate(&program) {
                 continue;
             }
-            let count = 6;
+            let count = RUNS + 5;
             let vertices = count * info.input.vertices() as usize;
             let inputs: Vec<VertexInput> = (0..program.register_counts()[1])
                 .map(|_| {
