@@ -7,7 +7,7 @@
 //! atomics or CLOCK), lanes 1–3 run beside it as helpers holding the same values, which
 //! gives lane 0 the same results while its writes need no merging under a one-lane mask;
 //! and where such a shader also stores nothing, 32 runs go side by side on a wave, one a
-//! lane, recorded in run order ([`Lanes`]).
+//! lane, recorded in run order.
 //!
 //! Inputs are given per `IN` register like vertex inputs ([`VertexInput`]): one vec4 per
 //! input vertex, primitive after primitive (vertex `v` of primitive `p` is entry `p·V + v`,
