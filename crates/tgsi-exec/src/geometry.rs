@@ -314,16 +314,28 @@ impl Lanes {
 }
 
 /// [`run_geometry`] with the lanes used as `lanes` says: [`RUNS`] runs side by side, or
-/// one run at a time on softpipe's four lanes.
+/// one run at a time on softpipe's four lanes. Each lane of a machine may hold up to
+/// [`MAX_INVOCATION_WORDS`] emitted words, so side-by-side runs whose lanes could emit more
+/// than four lanes' worth in all take the four lanes: the memory a draw may take stays
+/// what it was with one run at a time.
 fn run_geometry_lanes(
     program: &Program,
     opts: &GeometryOptions,
     lanes: Lanes,
 ) -> Result<GeometryOutputs, ExecError> {
     match lanes {
-        Lanes::Runs => run_on::<RUNS>(program, opts, lanes),
-        Lanes::Alone | Lanes::Replicas => run_on::<WAVE>(program, opts, lanes),
+        Lanes::Runs if wide_runs_fit(program) => run_on::<RUNS>(program, opts, lanes),
+        _ => run_on::<WAVE>(program, opts, lanes),
     }
+}
+
+/// Whether [`RUNS`] lanes of `program`'s emissions fit in the words four lanes may hold.
+fn wide_runs_fit(program: &Program) -> bool {
+    let words = program
+        .geometry
+        .as_ref()
+        .map_or(0, |g| g.max_vertices as usize * g.outputs.len() * 4);
+    words * RUNS <= WAVE * MAX_INVOCATION_WORDS
 }
 
 /// [`run_geometry_lanes`] on a machine of `N` lanes.
@@ -612,6 +624,25 @@ mod tests {
         ] {
             assert!(!lanes_replicate(&with(other_lanes)), "{other_lanes}");
         }
+    }
+
+    /// Runs go 32 side by side only where 32 lanes' emissions fit in what four lanes may
+    /// hold.
+    #[test]
+    fn wide_runs_only_where_their_emissions_fit() {
+        let with = |max: u32, outputs: usize| {
+            let decls: String = (0..outputs)
+                .map(|i| format!("DCL OUT[{i}], GENERIC[{i}]\n"))
+                .collect();
+            program(&format!(
+                "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n\
+                 PROPERTY GS_MAX_OUTPUT_VERTICES {max}\n{decls}  0: END\n"
+            ))
+        };
+        assert!(wide_runs_fit(&with(24, 4)));
+        assert!(wide_runs_fit(&with(1024, 32)));
+        assert!(!wide_runs_fit(&with(1024, 33)));
+        assert!(!wide_runs_fit(&with(1024, 64)));
     }
 
     /// Every geometry shader whose lanes may replicate lane 0 emits with its lanes used
