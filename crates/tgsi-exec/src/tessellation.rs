@@ -206,15 +206,16 @@ impl<const N: usize> Machine<N> {
         Ok(())
     }
 
-    /// Set every input of `program` from `patch`, the same for all lanes.
+    /// Set every input of `program` from `patch`, the same for all lanes (written in
+    /// place: no file is built per patch).
     fn set_patch_inputs(&mut self, program: &Program, patch: &Patch) {
-        let (_, file) = patch_input_file(program, patch);
-        for (r, v) in self.regs[1]
-            .iter_mut()
-            .zip(file.into_iter().chain(std::iter::repeat([0; 4])))
-        {
-            *r = v.map(|x| [x; N]);
-        }
+        let regs = &mut self.regs[1];
+        regs.fill([[0; N]; 4]);
+        each_patch_input(program, patch, |at, v| {
+            if let Some(r) = regs.get_mut(at) {
+                *r = v.map(|x| [x; N]);
+            }
+        });
     }
 }
 
@@ -226,21 +227,31 @@ impl<const N: usize> Machine<N> {
 pub fn patch_input_file(program: &Program, patch: &Patch) -> (usize, Vec<[u32; 4]>) {
     let stride = program.sizes[1];
     let mut file = vec![[0; 4]; patch.vertices.len() * stride];
+    each_patch_input(program, patch, |at, v| {
+        if let Some(r) = file.get_mut(at) {
+            *r = v;
+        }
+    });
+    (stride, file)
+}
+
+/// Every input [`patch_input_file`] holds that a declaration links: `set(at, value)` for
+/// its place in the file.
+fn each_patch_input(program: &Program, patch: &Patch, mut set: impl FnMut(usize, [u32; 4])) {
+    let stride = program.sizes[1];
     for d in &program.inputs {
         let semantic = (d.semantic, d.semantic_index);
         if d.semantic.is_per_patch() && d.semantic != Semantic::PrimId {
-            if let Some(r) = file.get_mut(d.index as usize) {
-                *r = patch.patch_value(semantic);
-            }
+            set(d.index as usize, patch.patch_value(semantic));
             continue;
         }
         for v in 0..patch.vertices.len() {
-            if let Some(r) = file.get_mut(v * stride + d.index as usize) {
-                *r = patch.vertex_value(v, semantic);
-            }
+            set(
+                v * stride + d.index as usize,
+                patch.vertex_value(v, semantic),
+            );
         }
     }
-    (stride, file)
 }
 
 /// The patch a control shader `program` makes: `read(v, i)` is `OUT[v][i]` after the run
