@@ -541,17 +541,17 @@ fn set_lanes<const N: usize>(
             let Some(r) = inputs.get_mut(v * stride + i) else {
                 continue;
             };
-            for (l, &(p, _)) in runs.iter().enumerate() {
-                let value = match opts.inputs.get(i) {
-                    Some(VertexInput::PerVertex(list)) => {
-                        list.get(p * per_prim + v).copied().unwrap_or([0; 4])
+            match opts.inputs.get(i) {
+                Some(VertexInput::PerVertex(list)) => {
+                    for (l, &(p, _)) in runs.iter().enumerate() {
+                        let value = list.get(p * per_prim + v).copied().unwrap_or([0; 4]);
+                        for (row, x) in r.iter_mut().zip(value) {
+                            row[l] = x;
+                        }
                     }
-                    Some(VertexInput::Constant(k)) => *k,
-                    None => [0; 4],
-                };
-                for (c, x) in value.into_iter().enumerate() {
-                    r[c][l] = x;
                 }
+                Some(VertexInput::Constant(k)) => *r = k.map(|x| [x; N]),
+                None => *r = [[0; N]; 4],
             }
         }
         for d in &program.inputs {
