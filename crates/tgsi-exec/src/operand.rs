@@ -258,10 +258,39 @@ impl<const N: usize> Machine<N> {
     /// The channels in `reads` of source `s`, modified, into `buf` (the general case of
     /// [`Machine::operand`]).
     fn fetch_into(&self, s: &SrcOp, reads: u8, exec: u32, res: &Res, buf: &mut Reg<N>) {
+        if let (true, Some(f)) = (s.is_indirect(), s.file.lane_file()) {
+            self.indirect_rows(s, f, reads, exec, buf);
+            if s.abs || s.neg {
+                for c in mask_channels(reads) {
+                    s.modify_row(&mut buf[c]);
+                }
+            }
+            return;
+        }
         for c in mask_channels(reads) {
             buf[c] = self.fetch_raw(s, c, exec, res);
             if s.abs || s.neg {
                 s.modify_row(&mut buf[c]);
+            }
+        }
+    }
+
+    /// The channels `reads` of an indirectly addressed source in per-lane file `f` (what
+    /// [`Machine::fetch_indirect`] gives channel by channel), each lane's register found
+    /// once for all its channels.
+    fn indirect_rows(&self, s: &SrcOp, f: usize, reads: u8, exec: u32, buf: &mut Reg<N>) {
+        let idx = match &s.indirect {
+            Some(ind) => self.lane_indices(s.index, ind, exec),
+            None => [i64::from(s.index); N],
+        };
+        let dims = match &s.dim_indirect {
+            Some(ind) => self.lane_indices(s.dim, ind, exec),
+            None => [i64::from(s.dim); N],
+        };
+        for l in 0..N {
+            let reg = self.lane_reg(f, dims[l], idx[l]);
+            for c in mask_channels(reads) {
+                buf[c][l] = reg.map_or(0, |r| r[c][l]);
             }
         }
     }
