@@ -44,6 +44,45 @@ fn words4(v: __m128) -> [u32; 4] {
     unsafe { std::mem::transmute::<__m128, [u32; 4]>(v) }
 }
 
+/// `$insn r, a, b` on one vector (`$ty`) in `$reg` registers (`ymm_reg` or `xmm_reg`).
+macro_rules! op2 {
+    ($insn:literal, $reg:ident, $ty:ty, $a:expr, $b:expr) => {{
+        let r: $ty;
+        // SAFETY: one AVX instruction on registers (the caller enables AVX).
+        unsafe {
+            asm!(
+                concat!($insn, " {r}, {a}, {b}"),
+                r = lateout($reg) r,
+                a = in($reg) $a,
+                b = in($reg) $b,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }};
+}
+
+/// MAD on one vector (`$ty`) in `$reg` registers: `p = b · a`, then `p + c`.
+macro_rules! mad_op {
+    ($reg:ident, $ty:ty, $a:expr, $b:expr, $c:expr) => {{
+        let r: $ty;
+        // SAFETY: two AVX instructions on registers (the caller enables AVX).
+        unsafe {
+            asm!(
+                "vmulps {p}, {b}, {a}",
+                "vaddps {r}, {p}, {c}",
+                p = out($reg) _,
+                r = lateout($reg) r,
+                a = in($reg) $a,
+                b = in($reg) $b,
+                c = in($reg) $c,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        r
+    }};
+}
+
 /// A kernel `out[l] = a[l] op b[l]` running the instruction `$insn dst, a, b` (first
 /// source `a`), with the scalar function `$scalar` for the remaining lanes.
 macro_rules! binary {
@@ -56,35 +95,13 @@ macro_rules! binary {
             let (a8, a_rest) = s[0][..n].as_chunks::<8>();
             let (b8, b_rest) = s[1][..n].as_chunks::<8>();
             for ((o, &a), &b) in o8.iter_mut().zip(a8).zip(b8) {
-                let r: __m256;
-                // SAFETY: one AVX instruction on registers (this function enables AVX).
-                unsafe {
-                    asm!(
-                        concat!($insn, " {r}, {a}, {b}"),
-                        r = lateout(ymm_reg) r,
-                        a = in(ymm_reg) vector(a),
-                        b = in(ymm_reg) vector(b),
-                        options(pure, nomem, nostack, preserves_flags),
-                    );
-                }
-                *o = words(r);
+                *o = words(op2!($insn, ymm_reg, __m256, vector(a), vector(b)));
             }
             let (o4, o_rest) = o_rest.as_chunks_mut::<4>();
             let (a4, a_rest) = a_rest.as_chunks::<4>();
             let (b4, b_rest) = b_rest.as_chunks::<4>();
             for ((o, &a), &b) in o4.iter_mut().zip(a4).zip(b4) {
-                let r: __m128;
-                // SAFETY: one AVX instruction on registers (this function enables AVX).
-                unsafe {
-                    asm!(
-                        concat!($insn, " {r}, {a}, {b}"),
-                        r = lateout(xmm_reg) r,
-                        a = in(xmm_reg) vector4(a),
-                        b = in(xmm_reg) vector4(b),
-                        options(pure, nomem, nostack, preserves_flags),
-                    );
-                }
-                *o = words4(r);
+                *o = words4(op2!($insn, xmm_reg, __m128, vector4(a), vector4(b)));
             }
             for ((o, &a), &b) in o_rest.iter_mut().zip(a_rest).zip(b_rest) {
                 *o = $scalar(f32::from_bits(a), f32::from_bits(b)).to_bits();
@@ -120,42 +137,14 @@ pub(crate) fn mad(out: &mut [u32], s: [&[u32]; 4]) {
     let (b8, b_rest) = s[1][..n].as_chunks::<8>();
     let (c8, c_rest) = s[2][..n].as_chunks::<8>();
     for (((o, &a), &b), &c) in o8.iter_mut().zip(a8).zip(b8).zip(c8) {
-        let r: __m256;
-        // SAFETY: two AVX instructions on registers (this function enables AVX).
-        unsafe {
-            asm!(
-                "vmulps {p}, {b}, {a}",
-                "vaddps {r}, {p}, {c}",
-                p = out(ymm_reg) _,
-                r = lateout(ymm_reg) r,
-                a = in(ymm_reg) vector(a),
-                b = in(ymm_reg) vector(b),
-                c = in(ymm_reg) vector(c),
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        *o = words(r);
+        *o = words(mad_op!(ymm_reg, __m256, vector(a), vector(b), vector(c)));
     }
     let (o4, o_rest) = o_rest.as_chunks_mut::<4>();
     let (a4, a_rest) = a_rest.as_chunks::<4>();
     let (b4, b_rest) = b_rest.as_chunks::<4>();
     let (c4, c_rest) = c_rest.as_chunks::<4>();
     for (((o, &a), &b), &c) in o4.iter_mut().zip(a4).zip(b4).zip(c4) {
-        let r: __m128;
-        // SAFETY: two AVX instructions on registers (this function enables AVX).
-        unsafe {
-            asm!(
-                "vmulps {p}, {b}, {a}",
-                "vaddps {r}, {p}, {c}",
-                p = out(xmm_reg) _,
-                r = lateout(xmm_reg) r,
-                a = in(xmm_reg) vector4(a),
-                b = in(xmm_reg) vector4(b),
-                c = in(xmm_reg) vector4(c),
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        *o = words4(r);
+        *o = words4(mad_op!(xmm_reg, __m128, vector4(a), vector4(b), vector4(c)));
     }
     let rest = o_rest.iter_mut().zip(a_rest).zip(b_rest).zip(c_rest);
     for (((o, &a), &b), &c) in rest {
