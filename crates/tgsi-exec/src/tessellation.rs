@@ -262,31 +262,68 @@ pub fn control_patch(
     levels: Levels,
     read: impl Fn(usize, usize) -> [u32; 4],
 ) -> Patch {
-    let mut patch = Patch {
-        levels,
-        ..Patch::default()
-    };
-    let mut per_vertex = Vec::new();
-    for d in output_decls(program) {
-        let Some(semantic) = d.semantic else { continue };
-        let index = d.index as usize;
-        match semantic.0 {
-            Semantic::TessOuter => patch.levels.outer = read(0, index),
-            Semantic::TessInner => {
-                let v = read(0, index);
-                patch.levels.inner = [v[0], v[1]];
-            }
-            Semantic::Patch => patch.per_patch.push((semantic, read(0, index))),
-            _ => {
-                patch.semantics.push(semantic);
-                per_vertex.push(index);
+    ControlOutputs::of(program).patch(vertices_out, levels, read)
+}
+
+/// What a control shader's declared outputs become in its patch, worked out once per
+/// program rather than per patch.
+struct ControlOutputs {
+    /// The per-vertex outputs' semantics and registers, in register order.
+    semantics: Vec<(Semantic, u32)>,
+    registers: Vec<usize>,
+    /// The per-patch outputs (TESSOUTER, TESSINNER, PATCH) and their registers, in register
+    /// order (a later one of the same level semantic overrides an earlier one).
+    per_patch: Vec<((Semantic, u32), usize)>,
+}
+
+impl ControlOutputs {
+    fn of(program: &Program) -> ControlOutputs {
+        let mut outputs = ControlOutputs {
+            semantics: Vec::new(),
+            registers: Vec::new(),
+            per_patch: Vec::new(),
+        };
+        for d in output_decls(program) {
+            let Some(semantic) = d.semantic else { continue };
+            let index = d.index as usize;
+            match semantic.0 {
+                Semantic::TessOuter | Semantic::TessInner | Semantic::Patch => {
+                    outputs.per_patch.push((semantic, index));
+                }
+                _ => {
+                    outputs.semantics.push(semantic);
+                    outputs.registers.push(index);
+                }
             }
         }
+        outputs
     }
-    patch.vertices = Vertices::from_fn(per_vertex.len(), vertices_out, |v, s| {
-        read(v, per_vertex[s])
-    });
-    patch
+
+    /// [`control_patch`] for the program these are the outputs of.
+    fn patch(
+        &self,
+        vertices_out: usize,
+        levels: Levels,
+        read: impl Fn(usize, usize) -> [u32; 4],
+    ) -> Patch {
+        let mut patch = Patch {
+            semantics: self.semantics.clone(),
+            vertices: Vertices::from_fn(self.registers.len(), vertices_out, |v, s| {
+                read(v, self.registers[s])
+            }),
+            per_patch: Vec::new(),
+            levels,
+        };
+        for &(semantic, index) in &self.per_patch {
+            let v = read(0, index);
+            match semantic.0 {
+                Semantic::TessOuter => patch.levels.outer = v,
+                Semantic::TessInner => patch.levels.inner = [v[0], v[1]],
+                _ => patch.per_patch.push((semantic, v)),
+            }
+        }
+        patch
+    }
 }
 
 /// The x value of a system value, the same for all lanes (`None`: not one of these).
@@ -326,6 +363,7 @@ pub fn eval_mode(program: &Program) -> Result<TessMode, ExecError> {
 pub struct ControlStage<'a> {
     program: &'a Program,
     vertices_out: usize,
+    outputs: ControlOutputs,
     machine: ControlMachine,
 }
 
@@ -364,16 +402,17 @@ impl<'a> ControlStage<'a> {
         Ok(ControlStage {
             program,
             vertices_out,
+            outputs: ControlOutputs::of(program),
             machine: ControlMachine::new(program, vertices_out, quad),
         })
     }
 
     /// Run patch `id` whose input vertices are `input` (their semantics and values).
     pub fn run(&mut self, input: &Patch, id: u32, env: &Env) -> Result<Patch, ExecError> {
-        let (program, n) = (self.program, self.vertices_out);
+        let (program, n, outputs) = (self.program, self.vertices_out, &self.outputs);
         match &mut self.machine {
-            ControlMachine::Quad(m) => run_control(program, n, m, input, id, env),
-            ControlMachine::Wave(m) => run_control(program, n, m, input, id, env),
+            ControlMachine::Quad(m) => run_control(program, n, outputs, m, input, id, env),
+            ControlMachine::Wave(m) => run_control(program, n, outputs, m, input, id, env),
         }
     }
 }
@@ -382,6 +421,7 @@ impl<'a> ControlStage<'a> {
 fn run_control<const N: usize>(
     program: &Program,
     n: usize,
+    outputs: &ControlOutputs,
     m: &mut Machine<N>,
     input: &Patch,
     id: u32,
@@ -402,12 +442,10 @@ fn run_control<const N: usize>(
     }
     run_first_lanes(m, program, env, n)?;
     let stride = m.output_stride;
-    let outputs = m.outputs();
+    let file = m.outputs();
     // Levels the shader does not declare keep the default ones.
-    Ok(control_patch(program, n, input.levels, |v, i| {
-        outputs
-            .get(v * stride + i)
-            .map_or([0; 4], |r| lane_of(r, 0))
+    Ok(outputs.patch(n, input.levels, |v, i| {
+        file.get(v * stride + i).map_or([0; 4], |r| lane_of(r, 0))
     }))
 }
 
