@@ -152,6 +152,16 @@ impl<const N: usize> Machine<N> {
         out
     }
 
+    /// Each lane's outer index (vertex or constant buffer) and register index of source
+    /// `s`: the indirect ones where it has them.
+    fn source_indices(&self, s: &SrcOp, exec: u32) -> ([i64; N], [i64; N]) {
+        let at = |base: i32, ind: &Option<Indirect>| match ind {
+            Some(ind) => self.lane_indices(base, ind, exec),
+            None => [i64::from(base); N],
+        };
+        (at(s.dim, &s.dim_indirect), at(s.index, &s.indirect))
+    }
+
     /// Raw words of channel `c` of a source register, before modifiers.
     #[inline(always)]
     fn fetch_raw(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
@@ -166,16 +176,9 @@ impl<const N: usize> Machine<N> {
     #[inline(never)]
     fn fetch_indirect(&self, s: &SrcOp, c: usize, exec: u32, res: &Res) -> [u32; N] {
         let mut out = [0u32; N];
-        let idx = match &s.indirect {
-            Some(ind) => self.lane_indices(s.index, ind, exec),
-            None => [i64::from(s.index); N],
-        };
+        let (dims, idx) = self.source_indices(s, exec);
         match s.file {
             RegFile::Const => {
-                let dims = match &s.dim_indirect {
-                    Some(ind) => self.lane_indices(s.dim, ind, exec),
-                    None => [i64::from(s.dim); N],
-                };
                 for l in 0..N {
                     out[l] = usize::try_from(dims[l])
                         .ok()
@@ -197,10 +200,6 @@ impl<const N: usize> Machine<N> {
             RegFile::Null => {}
             file => {
                 if let Some(f) = file.lane_file() {
-                    let dims = match &s.dim_indirect {
-                        Some(ind) => self.lane_indices(s.dim, ind, exec),
-                        None => [i64::from(s.dim); N],
-                    };
                     for l in 0..N {
                         out[l] = self.lane_reg(f, dims[l], idx[l]).map_or(0, |r| r[c][l]);
                     }
@@ -279,14 +278,7 @@ impl<const N: usize> Machine<N> {
     /// [`Machine::fetch_indirect`] gives channel by channel), each lane's register found
     /// once for all its channels.
     fn indirect_rows(&self, s: &SrcOp, f: usize, reads: u8, exec: u32, buf: &mut Reg<N>) {
-        let idx = match &s.indirect {
-            Some(ind) => self.lane_indices(s.index, ind, exec),
-            None => [i64::from(s.index); N],
-        };
-        let dims = match &s.dim_indirect {
-            Some(ind) => self.lane_indices(s.dim, ind, exec),
-            None => [i64::from(s.dim); N],
-        };
+        let (dims, idx) = self.source_indices(s, exec);
         for l in 0..N {
             let reg = self.lane_reg(f, dims[l], idx[l]);
             for c in mask_channels(reads) {
