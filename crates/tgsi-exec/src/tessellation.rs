@@ -36,7 +36,7 @@ use crate::compile::Program;
 use crate::machine::{lane_of, Env, ExecError, Machine};
 use crate::ops::Kind;
 use crate::tessellator::{Domain, Spacing, TessMode, Tessellation};
-use crate::vertex::{output_decls, OutputDecl};
+use crate::vertex::{output_decls, push_lanes, OutputDecl};
 use crate::vertices::Vertices;
 use tgsi::{Processor, PropertyName, Semantic, Shader};
 
@@ -536,13 +536,7 @@ impl<'a> EvalStage<'a> {
                 };
             }
             run_first_lanes(m, program, env, lanes)?;
-            let outs = m.outputs();
-            for l in 0..lanes {
-                let point = values.push_zeroed();
-                for (v, d) in point.iter_mut().zip(&self.outputs) {
-                    *v = outs.get(d.index as usize).map_or([0; 4], |r| lane_of(r, l));
-                }
-            }
+            push_lanes(&mut values, m.outputs(), &self.outputs, lanes);
         }
         Ok(values)
     }

@@ -24,7 +24,7 @@ use std::fmt;
 
 use crate::compile::Program;
 use crate::engine::{Interpreter, WaveEngine, WAVE};
-use crate::machine::{lane_of, Env, ExecError, Machine, DEFAULT_BUDGET};
+use crate::machine::{lane_of, Env, ExecError, Machine, Reg, DEFAULT_BUDGET};
 use crate::resource::Resources;
 use crate::vertices::Vertices;
 use tgsi::{Processor, Semantic};
@@ -156,15 +156,25 @@ pub fn run_vertices_with(
             helpers: !active,
         };
         engine.run_wave(&mut m, &env, active)?;
-        let outs = m.outputs();
-        for l in 0..lanes {
-            let vertex = values.push_zeroed();
-            for (v, d) in vertex.iter_mut().zip(&decls) {
-                *v = lane_of(&outs[d.index as usize], l);
-            }
-        }
+        push_lanes(&mut values, m.outputs(), &decls, lanes);
     }
     Ok(VertexOutputs { decls, values })
+}
+
+/// Append lanes `0..lanes` of the output file `outs` to `values`, a vertex a lane holding
+/// the registers `decls` name (0 for one past the file).
+pub(crate) fn push_lanes<const N: usize>(
+    values: &mut Vertices,
+    outs: &[Reg<N>],
+    decls: &[OutputDecl],
+    lanes: usize,
+) {
+    for l in 0..lanes {
+        let vertex = values.push_zeroed();
+        for (v, d) in vertex.iter_mut().zip(decls) {
+            *v = outs.get(d.index as usize).map_or([0; 4], |r| lane_of(r, l));
+        }
+    }
 }
 
 /// Whether `opts` can run `program`: a vertex shader, at most [`MAX_VERTICES`] vertices,
