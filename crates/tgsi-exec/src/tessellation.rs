@@ -254,20 +254,10 @@ fn each_patch_input(program: &Program, patch: &Patch, mut set: impl FnMut(usize,
     }
 }
 
-/// The patch a control shader `program` makes: `read(v, i)` is `OUT[v][i]` after the run
-/// (`OUT[0][i]` for per-patch outputs), `levels` the ones it gets when it declares none.
-pub fn control_patch(
-    program: &Program,
-    vertices_out: usize,
-    levels: Levels,
-    read: impl Fn(usize, usize) -> [u32; 4],
-) -> Patch {
-    ControlOutputs::of(program).patch(vertices_out, levels, read)
-}
-
 /// What a control shader's declared outputs become in its patch, worked out once per
-/// program rather than per patch.
-struct ControlOutputs {
+/// program rather than per patch ([`ControlOutputs::patch`]). Engines that run control
+/// shaders elsewhere build their patches with it.
+pub struct ControlOutputs {
     /// The per-vertex outputs' semantics and registers, in register order.
     semantics: Vec<(Semantic, u32)>,
     registers: Vec<usize>,
@@ -277,7 +267,8 @@ struct ControlOutputs {
 }
 
 impl ControlOutputs {
-    fn of(program: &Program) -> ControlOutputs {
+    /// The outputs of `program`, a control shader.
+    pub fn of(program: &Program) -> ControlOutputs {
         let mut outputs = ControlOutputs {
             semantics: Vec::new(),
             registers: Vec::new(),
@@ -299,8 +290,9 @@ impl ControlOutputs {
         outputs
     }
 
-    /// [`control_patch`] for the program these are the outputs of.
-    fn patch(
+    /// The patch the program makes: `read(v, i)` is `OUT[v][i]` after the run (`OUT[0][i]`
+    /// for per-patch outputs), `levels` the ones it gets when it declares none.
+    pub fn patch(
         &self,
         vertices_out: usize,
         levels: Levels,

@@ -7,7 +7,7 @@
 //! shaders run as compute shaders too, so every shader of the chain runs on the GPU.
 
 use tgsi_exec::tessellation::{
-    control_patch, control_vertices_out, eval_mode, patch_input_file, Patch, PointOutputs,
+    control_vertices_out, eval_mode, patch_input_file, ControlOutputs, Patch, PointOutputs,
 };
 use tgsi_exec::tessellator::{TessMode, Tessellation};
 use tgsi_exec::{
@@ -135,12 +135,13 @@ pub fn run_control(
     let file = n * o;
     let what = "the tessellation control shader";
     let bytes = stage.dispatch(gpu, what, env, &words, 1 + patches.len() * file, groups)?;
+    let outputs = ControlOutputs::of(program);
     Ok(patches
         .iter()
         .enumerate()
         .map(|(p, input)| {
             let first = 1 + p * file;
-            control_patch(program, n, input.levels, |v, i| {
+            outputs.patch(n, input.levels, |v, i| {
                 let at = 4 * (first + v * o + i);
                 std::array::from_fn(|c| if i < o { word(&bytes, at + c) } else { 0 })
             })
