@@ -56,10 +56,19 @@ const EXPLAINED: &[(&str, &str)] = &[
          contended exchanges (the buffer image, binding 6) and compare-swaps (the 2-D image, \
          binding 1) leave; the other five images end as the interpreter leaves them",
     ),
+    (
+        "image-3d-array",
+        "each counts texel (binding 2) is read and written by two invocations of different \
+         workgroups, a read-modify-write race well defined only when workgroups run one after \
+         another, as on softpipe (the case's SOURCE says so): lavapipe, running workgroups in \
+         parallel, may lose one of the two additions; the other images end as the \
+         interpreter leaves them",
+    ),
 ];
 
 /// The bindings an [`EXPLAINED`] case may differ in (`None`: any).
 const EXPLAINED_BINDINGS: &[(&str, &[usize])] = &[
+    ("image-3d-array", &[2]),
     ("image-atomics-r32i-r32f", &[0, 2, 3, 5]),
     ("image-atomics-r32ui-targets", &[1, 6, 7]),
 ];
