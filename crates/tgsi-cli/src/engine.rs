@@ -48,6 +48,7 @@ impl MathArgs {
     fn jit_options(self) -> tgsi_jit::Options {
         tgsi_jit::Options {
             approximate_math: self.approx_math,
+            ..Default::default()
         }
     }
 
@@ -83,6 +84,15 @@ impl Engine<'_> {
     /// Whether the JIT was asked for but the interpreter runs the shader.
     pub fn fell_back(&self) -> bool {
         matches!(self, Engine::Jit(j) if !j.is_compiled())
+    }
+
+    /// The JIT's compile time so far: a program with loops compiles a second form once it
+    /// has run a while (`tgsi_jit::Options::tuning`). Zero for the interpreter.
+    pub fn jit_compile_time(&self) -> Duration {
+        match self {
+            Engine::Interp(_) => Duration::ZERO,
+            Engine::Jit(j) => j.compile_time(),
+        }
     }
 }
 

@@ -25,8 +25,10 @@
 //!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
 //!   the interpreter's step run a few quads per call instead of the whole wave: four in
 //!   straight-line code, whose quads' dependency chains then interleave (two or one where
-//!   the function would grow too big), and one or two with loops, so each quad leaves its
-//!   loops on its own.
+//!   the function would grow too big), and one or two with loops: such programs are
+//!   compiled both ways, since which runs faster depends on the data (how far the quads'
+//!   branches and trip counts diverge), and the first waves, timed on alternate forms,
+//!   choose (`tuning.rs`).
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
@@ -43,7 +45,7 @@
 //!   code any quad passed (`support::counts_sites`). Other programs that fix a block of
 //!   fewer quads than a wave compile for those quads only.
 //!
-//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs
+//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs (one form, untimed)
 //! (`support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader
 //! and sampling kernel on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
@@ -70,6 +72,7 @@ mod sampler;
 mod scalar_lanes;
 pub mod support;
 mod translate;
+mod tuning;
 mod vector_int;
 
 use cranelift_codegen::ir::{types, AbiParam, Function, Signature, UserFuncName};
@@ -88,12 +91,11 @@ use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, Stop, WaveEngine,
 /// A program compiled to native code.
 pub struct JitProgram {
     program: Program,
-    func: WaveFn,
-    /// Quads per call (`support::group_quads`).
-    group: usize,
-    /// The code keeps every temporary in SSA values (`translate::memory_temps`), so the
-    /// machine's TEMP file need not be cleared for each wave.
-    temps_in_ssa: bool,
+    /// The compiled code, and for programs with loops the code for the other count of
+    /// quads per call, both timed on the first waves until `tuner` chooses
+    /// (`crate::tuning`).
+    first: Form,
+    second: Option<Alternative>,
     /// Compute programs: the top-level BARRIER and MEMBAR instructions, where a call stops.
     barriers: Vec<usize>,
     /// Entries of the memory table the compiled LOADs and STOREs address (one more than
@@ -109,10 +111,29 @@ pub struct JitProgram {
     full_waves_only: bool,
     /// The texture instructions a sampling kernel may take (`sampler::kernel_instructions`).
     kernel_textures: Vec<sampler::KernelTexture>,
+    compile_time: Duration,
+}
+
+/// The other count of quads per call of a program with loops: what compiling it takes,
+/// and its code once compiled.
+struct Alternative {
+    grouping: support::Grouping,
+    options: Options,
+    unmasked: Vec<u8>,
+    tuned: tuning::Tuned<Form>,
+}
+
+/// A program's code for one count of quads per call.
+struct Form {
+    func: WaveFn,
+    /// Quads per call (`support::group_quads`).
+    group: usize,
+    /// The code keeps every temporary in SSA values (`translate::memory_temps`), so the
+    /// machine's TEMP file need not be cleared for each wave.
+    temps_in_ssa: bool,
     /// Programs counted by sites (`support::counts_sites`): the instructions each site
     /// stands for; empty for the others.
     sites: Vec<u32>,
-    compile_time: Duration,
     /// Owns the code `func` points into.
     _code: Code,
 }
@@ -149,7 +170,7 @@ impl fmt::Display for NotCompiled {
 impl std::error::Error for NotCompiled {}
 
 /// How the JIT compiles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Compute EX2, LG2, SIN and COS with the vector approximations of
     /// [`tgsi_exec::scalar::approx`] (error bounds there) instead of glibc's functions one
@@ -161,6 +182,22 @@ pub struct Options {
     /// interpreter runs (a program the JIT does not compile, or a wave re-run to report
     /// an exhausted instruction budget) keep the exact results.
     pub approximate_math: bool,
+    /// Programs with loops run one or two quads per call, and which is faster depends on
+    /// the data (see the crate's documentation): once such a program's code has run this
+    /// many times as long as it took to compile, the other count is compiled too, the
+    /// next waves run the two by turns, timed, and the faster is kept (`Some(0)`: from the
+    /// first wave; `None`: never, one form only). Both compute the same bits. Default
+    /// `Some(10)`.
+    pub tuning: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            approximate_math: false,
+            tuning: Some(tuning::PAYBACK),
+        }
+    }
 }
 
 impl JitProgram {
@@ -178,14 +215,26 @@ impl JitProgram {
         let grouping = support::group_quads(&program);
         let unmasked = tgsi_exec::unblended::unblended_writes(&program, support::observes, true);
         let full_waves_only = unmasked.full_waves_only;
-        let (module, func, group, sites) =
-            build(&program, grouping, options, &unmasked.writes).map_err(NotCompiled)?;
+        let first = build(&program, grouping, options, &unmasked.writes).map_err(NotCompiled)?;
+        let compile_time = start.elapsed();
+        let second = grouping
+            .alternative
+            .zip(options.tuning)
+            .map(|(quads, payback)| Alternative {
+                grouping: support::Grouping {
+                    quads,
+                    shrinks: false,
+                    alternative: None,
+                },
+                options,
+                unmasked: unmasked.writes.clone(),
+                tuned: tuning::Tuned::new(compile_time, payback),
+            });
         let const_registers = translate::direct_constants(&program);
         let zeros = vec![[0; 4]; const_registers.iter().copied().max().unwrap_or(0)];
         Ok(JitProgram {
             const_registers,
             zeros,
-            temps_in_ssa: translate::memory_temps(&program, group).is_empty(),
             spaces: program
                 .insts
                 .iter()
@@ -198,25 +247,49 @@ impl JitProgram {
             },
             full_waves_only,
             kernel_textures: sampler::kernel_instructions(&program),
-            sites,
             program,
-            func,
-            group,
-            compile_time: start.elapsed(),
-            _code: Code(Some(module)),
+            first,
+            second,
+            compile_time,
         })
     }
 
-    /// Time spent compiling.
+    /// Time spent compiling: [`JitProgram::compile`]'s, and the second form's of a program
+    /// with loops once compiled ([`Options::tuning`]).
     pub fn compile_time(&self) -> Duration {
-        self.compile_time
+        let second = self
+            .second
+            .as_ref()
+            .map_or(Duration::ZERO, |a| a.tuned.compile_time());
+        self.compile_time + second
     }
 
     /// Quads each call of the compiled code runs: four for straight-line code (fewer
     /// where its function would be big), one or two with loops, the whole wave where
-    /// lanes meet (see the crate's documentation).
+    /// lanes meet (see the crate's documentation). For a program with loops, the count
+    /// timing chose between its two forms ([`Options::tuning`]), or until then the first.
     pub fn quads_per_call(&self) -> usize {
-        self.group
+        let chosen = self.second.as_ref().and_then(|a| a.tuned.chosen());
+        self.form(chosen.unwrap_or(0)).group
+    }
+
+    /// The counts of quads per call the program is compiled for so far: one, then for a
+    /// program with loops whose second form is due ([`Options::tuning`]) two (a quad at a
+    /// time and two at a time, the first the one that runs until timing chooses).
+    pub fn quads_per_call_compiled(&self) -> Vec<usize> {
+        let second = self.second.as_ref().and_then(|a| a.tuned.second());
+        std::iter::once(&self.first)
+            .chain(second)
+            .map(|f| f.group)
+            .collect()
+    }
+
+    /// Form `k` (0 or 1; the first where there is no second).
+    fn form(&self, k: usize) -> &Form {
+        match (k, self.second.as_ref().and_then(|a| a.tuned.second())) {
+            (1, Some(second)) => second,
+            _ => &self.first,
+        }
     }
 }
 
@@ -298,15 +371,13 @@ fn translate_wave(
     (func, sites)
 }
 
-/// Translate and compile; returns the module owning the code, the entry point, the quads
-/// per call (`grouping`'s, or fewer where it shrinks) and the sizes of the sites the code
-/// counts (`translate::Translator::translate`).
+/// Translate and compile for `grouping`'s quads per call, or fewer where it shrinks.
 fn build(
     program: &Program,
     grouping: support::Grouping,
     options: Options,
     unmasked: &[u8],
-) -> Result<(JITModule, WaveFn, usize, Vec<u32>), String> {
+) -> Result<Form, String> {
     // Translate first: the function's size decides the quads per call, the register
     // allocator, or that the program is too big to compile.
     let probe = isa("backtracking")?;
@@ -376,7 +447,13 @@ fn build(
     // SAFETY: the function was built with the signature `fn(*mut Frame) -> i32` in the
     // platform's C calling convention.
     let func = unsafe { std::mem::transmute::<*const u8, WaveFn>(code) };
-    Ok((module, func, group, sites))
+    Ok(Form {
+        func,
+        group,
+        temps_in_ssa: translate::memory_temps(program, group).is_empty(),
+        sites,
+        _code: Code(Some(module)),
+    })
 }
 
 /// Constant buffers whose table `call` keeps on the stack (the usual few; a call clears
@@ -404,20 +481,33 @@ struct Call {
     resume: u32,
 }
 
+/// Where a call of the compiled code starts.
+struct Start {
+    /// The lanes active.
+    active: u32,
+    /// The barriers passed (0: the start of the program).
+    resume: u32,
+    /// Instructions the call may execute.
+    budget: u64,
+}
+
 impl JitProgram {
-    /// Run the compiled code over the wave, group by group, from barrier `resume` (0: the
-    /// start) with the lanes `active`; `shared` is the workgroup's `MEMORY`. `None` when a
-    /// memory the code addresses has bytes outside whole words of its storage (the
-    /// interpreter runs those waves).
+    /// Run `form`'s code over the wave, group by group, from `start`; `shared` is the
+    /// workgroup's `MEMORY`. `None` when a memory the code addresses has bytes outside
+    /// whole words of its storage (the interpreter runs those waves).
     fn call(
         &self,
+        form: &Form,
         m: &mut Machine<WAVE>,
         env: &Env,
-        active: u32,
-        resume: u32,
+        start: Start,
         shared: Option<&Storage>,
-        budget: u64,
     ) -> Result<Option<Call>, ExecError> {
+        let Start {
+            active,
+            resume,
+            budget,
+        } = start;
         // The constant table, on the stack for the usual few buffers (no allocation per
         // wave). Every buffer shows at least the registers the code reads unchecked: an
         // unbound one the zeros, a shorter one a copy padded with zeros (its length stays
@@ -501,15 +591,15 @@ impl JitProgram {
         if spaces.iter().any(|s| s.direct == 0) {
             return Ok(None);
         }
-        let lanes = 4 * self.group;
+        let lanes = 4 * form.group;
         let group_mask = u32::MAX >> (32 - lanes);
         // The sites passed, on the stack for the usual program.
         let mut inline_visited = [0u8; INLINE_SITES];
         let mut heap_visited: Vec<u8>;
-        let visited: &mut [u8] = match inline_visited.get_mut(..self.sites.len()) {
+        let visited: &mut [u8] = match inline_visited.get_mut(..form.sites.len()) {
             Some(v) => v,
             None => {
-                heap_visited = vec![0; self.sites.len()];
+                heap_visited = vec![0; form.sites.len()];
                 &mut heap_visited
             }
         };
@@ -551,7 +641,7 @@ impl JitProgram {
                 continue;
             }
             frame.executed = 0;
-            frame.group = (group * self.group) as u64;
+            frame.group = (group * form.group) as u64;
             frame.active = (active >> first) & group_mask;
             frame.resume = resume;
             frame.kill = 0;
@@ -564,7 +654,7 @@ impl JitProgram {
             // kernel may take, each null or held by `textures`, whose words the bindings
             // hold), all alive for the call; no Rust reference to the machine is used until
             // it returns.
-            let st = unsafe { (self.func)(&mut frame) };
+            let st = unsafe { (form.func)(&mut frame) };
             match st {
                 status::DONE | status::BUDGET | status::BARRIER => out.status = st,
                 _ => {
@@ -579,7 +669,7 @@ impl JitProgram {
             out.executed = out.executed.saturating_add(frame.executed);
         }
         // Programs counted by sites: the wave ran each site some quad passed.
-        let passed: u64 = self
+        let passed: u64 = form
             .sites
             .iter()
             .zip(visited.iter())
@@ -638,12 +728,23 @@ impl WaveEngine for JitProgram {
         if self.full_waves_only && active & Machine::<WAVE>::ALL != Machine::<WAVE>::ALL {
             return Interpreter(&self.program).run_wave(m, env, active);
         }
-        if self.temps_in_ssa {
+        let pick = self
+            .second
+            .as_ref()
+            .map_or(tuning::Pick::Chosen(0), |a| a.tuned.pick());
+        let form = self.form(pick.form());
+        let clock = pick.timed().then(Instant::now);
+        if form.temps_in_ssa {
             m.start_keeping_temps(env, active);
         } else {
             m.start(env, active);
         }
-        let Some(call) = self.call(m, env, active, 0, None, env.budget)? else {
+        let start = Start {
+            active,
+            resume: 0,
+            budget: env.budget,
+        };
+        let Some(call) = self.call(form, m, env, start, None)? else {
             return Interpreter(&self.program).run_wave(m, env, active);
         };
         if call.status == status::BUDGET || call.executed > env.budget {
@@ -651,6 +752,12 @@ impl WaveEngine for JitProgram {
             // re-runs the wave to decide, and to name the instruction where the budget ran
             // out, so both engines report the same error (or the same result).
             return Interpreter(&self.program).run_wave(m, env, active);
+        }
+        if let (Some(clock), Some(a)) = (clock, &self.second) {
+            a.tuned
+                .report(pick, clock.elapsed(), active.count_ones(), || {
+                    build(&self.program, a.grouping, a.options, &a.unmasked).ok()
+                });
         }
         Ok(!call.kill & Machine::<WAVE>::ALL)
     }
@@ -675,7 +782,14 @@ impl WaveEngine for JitProgram {
         // The barriers passed: those before the resume point.
         let passed = self.barriers.iter().take_while(|&&b| b < pc).count();
         let budget = env.budget.saturating_sub(m.executed());
-        let Some(call) = self.call(m, env, m.func_mask(), passed as u32, shared, budget)? else {
+        // Compute programs have one form (`support::group_quads`).
+        let form = &self.first;
+        let start = Start {
+            active: m.func_mask(),
+            resume: passed as u32,
+            budget,
+        };
+        let Some(call) = self.call(form, m, env, start, shared)? else {
             return m.resume(&self.program, env, shared);
         };
         let stopped = call.status == status::BARRIER;

@@ -129,6 +129,9 @@ pub(crate) struct Grouping {
     /// than [`GROUPED_SIZE`] Cranelift instructions it takes fewer quads (down to one)
     /// rather than grow compile time and the values competing for registers.
     pub shrinks: bool,
+    /// Another count of quads per call to compile too, when the faster of the two can only
+    /// be found by timing them (`crate::tuning`).
+    pub alternative: Option<usize>,
 }
 
 /// Quads each call of the compiled code runs. Lanes are independent except through
@@ -146,9 +149,11 @@ pub(crate) struct Grouping {
 /// * Straight-line programs run [`STRAIGHT_QUADS`] ([`MEMORY_TEMPS_QUADS`] when their
 ///   temporaries live in memory), fewer where the function would outgrow
 ///   [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
-/// * Programs with loops run a quad at a time, so each quad leaves its loops on its own
-///   and fewer values compete for registers; or two quads when they keep few 32-bit
-///   values ([`SMALL_FOOTPRINT`]; the Julia and Mandelbrot loops run 20–50 % faster so).
+/// * Programs with loops are compiled both for a quad at a time, so each quad leaves its
+///   loops on its own and fewer values compete for registers, and for two quads, whose
+///   chains overlap; which is faster depends on the data, so the first waves time both
+///   ([`Grouping::alternative`], `crate::tuning`). Two quads come first when the program
+///   keeps few 32-bit values ([`SMALL_FOOTPRINT`]).
 /// * 64-bit values take two vectors a quad already: such programs run a quad at a time
 ///   (the doubles benchmark: 5–15 % slower with two quads).
 ///
@@ -165,6 +170,11 @@ pub(crate) fn group_quads(program: &Program) -> Grouping {
     let fixed = |quads| Grouping {
         quads,
         shrinks: false,
+        alternative: None,
+    };
+    let tuned = |quads: usize| Grouping {
+        alternative: Some(3 - quads),
+        ..fixed(quads)
     };
     if counts_sites(program) {
         return fixed(1);
@@ -194,11 +204,12 @@ pub(crate) fn group_quads(program: &Program) -> Grouping {
                 STRAIGHT_QUADS
             },
             shrinks: true,
+            alternative: None,
         }
     } else if written_temp_channels(program) <= SMALL_FOOTPRINT {
-        fixed(2)
+        tuned(2)
     } else {
-        fixed(1)
+        tuned(1)
     };
     std::env::var("TGSI_JIT_QUADS")
         .ok()
@@ -268,10 +279,9 @@ pub(crate) fn counts_sites(program: &Program) -> bool {
         })
 }
 
-/// Temporary channels written, at most, for two quads of a program with loops to run in
-/// one call: their values then mostly fit the 16 vector registers together (the
-/// branch-heavy benchmark, 27 channels, runs 1.1 times as fast with two quads; the
-/// transcendental one, 57, gains 3 %, within the noise).
+/// Temporary channels written, at most, for two quads of a program with loops to be the
+/// first choice (the one that runs until timing decides, and wherever it cannot): their
+/// values then mostly fit the 16 vector registers together.
 const SMALL_FOOTPRINT: usize = 32;
 
 /// Quads per call of a fragment or vertex program that hands instructions to the

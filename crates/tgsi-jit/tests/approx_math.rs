@@ -50,6 +50,7 @@ fn run(op: &str, inputs: Vec<VertexInput>) -> Vec<u32> {
     let program = Program::compile(&tgsi::parse(&text).unwrap()).unwrap();
     let options = Options {
         approximate_math: true,
+        ..Default::default()
     };
     let engine = Engine::with_options(program, options);
     assert!(engine.is_compiled(), "{:?}", engine.fallback_reason());

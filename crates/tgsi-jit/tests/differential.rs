@@ -12,7 +12,7 @@ use tgsi_exec::{
     render_fragment_with, run_vertices_with, Interpreter, Program, RenderOptions, VertexInput,
     VertexOptions, WaveEngine,
 };
-use tgsi_jit::JitProgram;
+use tgsi_jit::{JitProgram, Options};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -121,7 +121,7 @@ fn jit_matches_interpreter_on_every_shader() {
     if !has_shared {
         eprintln!("skipped the shared corpus: ../shared is absent");
     }
-    let (mut compiled, mut interpreted, mut compared) = (0, 0, 0);
+    let (mut compiled, mut interpreted, mut compared, mut two_forms) = (0, 0, 0, 0);
     let mut reasons = std::collections::BTreeMap::<String, usize>::new();
     let mut failures = Vec::new();
     for (n, path) in files.iter().enumerate() {
@@ -154,8 +154,14 @@ fn jit_matches_interpreter_on_every_shader() {
             ));
         }
         // Compiled whenever the JIT can, even where `Engine` would prefer the interpreter
-        // for speed, so every compiled path is compared.
-        let engine = match JitProgram::compile(program.clone()) {
+        // for speed, so every compiled path is compared; a program with loops compiles its
+        // second form (the other count of quads per call) at its first wave, whose next
+        // waves run the two by turns, so that both are compared.
+        let tuning_at_once = Options {
+            tuning: Some(0),
+            ..Default::default()
+        };
+        let engine = match JitProgram::compile_with(program.clone(), tuning_at_once) {
             Ok(jit) => jit,
             Err(why) => {
                 interpreted += 1;
@@ -170,8 +176,17 @@ fn jit_matches_interpreter_on_every_shader() {
             }
         };
         compiled += 1;
-        let got = run(&engine, seed);
+        let mut got = run(&engine, seed);
         compared += 1;
+        if engine.quads_per_call_compiled().len() == 2 {
+            // Two more runs: the turns go 0, 1, 1, 0, 0…, and a run has two waves or more.
+            two_forms += 1;
+            for _ in 0..2 {
+                if got == want {
+                    got = run(&engine, seed);
+                }
+            }
+        }
         if want != got {
             let detail = match (&want, &got) {
                 (Ok(w), Ok(g)) => {
@@ -192,7 +207,8 @@ fn jit_matches_interpreter_on_every_shader() {
         }
     }
     eprintln!(
-        "{compiled} shaders compiled and compared ({compared}), {interpreted} on the interpreter"
+        "{compiled} shaders compiled and compared ({compared}; {two_forms} with two forms, \
+         each form compared), {interpreted} on the interpreter"
     );
     for (why, n) in &reasons {
         eprintln!("  {n:5} {why}");
@@ -210,5 +226,6 @@ fn jit_matches_interpreter_on_every_shader() {
     );
     if has_shared {
         assert!(compiled >= 2000, "only {compiled} shaders compiled");
+        assert!(two_forms >= 20, "only {two_forms} shaders with two forms");
     }
 }

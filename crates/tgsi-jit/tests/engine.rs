@@ -532,11 +532,86 @@ fn straight_line_code_runs_several_quads_per_call_unless_it_is_big() {
     let huge = straight_line(2000);
     assert_eq!(quads_per_call(&huge), 1);
     same_image(&huge, &opts);
-    // Loops: a quad at a time, or two when the loop keeps few values.
-    let looped = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0]\n\
-        IMM[0] FLT32 {0.5, 0.25, 1.0, 2.0}\n0: MOV TEMP[0], IN[0]\n1: BGNLOOP\n\
-        2: MUL TEMP[0], TEMP[0], IMM[0].xxxx\n3: FSLT TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n\
-        4: UIF TEMP[0].wwww\n5: BRK\n6: ENDIF\n7: ENDLOOP\n8: MOV OUT[0], TEMP[0]\n9: END\n";
-    assert_eq!(quads_per_call(looped), 2);
-    same_image(looped, &opts);
+}
+
+/// A fragment shader whose loop halves its input until its x falls under a quarter (a
+/// trip count that differs from pixel to pixel), writing `extra` more temporaries (four
+/// channels each) on every trip.
+fn looped(extra: usize) -> String {
+    let mut text = format!(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL TEMP[0..{extra}]\n\
+         IMM[0] FLT32 {{0.5, 0.25, 1.0, 2.0}}\n0: MOV TEMP[0], IN[0]\n1: BGNLOOP\n\
+         2: MUL TEMP[0], TEMP[0], IMM[0].xxxx\n"
+    );
+    let mut pc = 3;
+    for t in 1..=extra {
+        text.push_str(&format!(
+            "{pc}: ADD TEMP[{t}], TEMP[{}], TEMP[0].yzwx\n",
+            t - 1
+        ));
+        pc += 1;
+    }
+    text.push_str(&format!(
+        "{pc}: FSLT TEMP[0].w, TEMP[0].xxxx, IMM[0].yyyy\n{}: UIF TEMP[0].wwww\n{}: BRK\n\
+         {}: ENDIF\n{}: ENDLOOP\n{}: ADD OUT[0], TEMP[0], TEMP[{extra}]\n{}: END\n",
+        pc + 1,
+        pc + 2,
+        pc + 3,
+        pc + 4,
+        pc + 5,
+        pc + 6
+    ));
+    text
+}
+
+#[test]
+fn loops_are_compiled_for_one_and_two_quads_and_timing_chooses() {
+    // Two quads first where the loop keeps few values, one where it keeps many (36
+    // channels); the other count compiled when due, here at the first wave.
+    let tuning_at_once = tgsi_jit::Options {
+        tuning: Some(0),
+        ..Default::default()
+    };
+    for (extra, compiled) in [(0, [2, 1]), (8, [1, 2])] {
+        let (program, _) = engine(&looped(extra));
+        let jit = tgsi_jit::JitProgram::compile_with(program.clone(), tuning_at_once)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            jit.quads_per_call_compiled(),
+            [compiled[0]],
+            "{extra} more temporaries"
+        );
+        assert_eq!(jit.quads_per_call(), compiled[0]);
+        // The first wave compiles the second form, the next alternate the two until the
+        // timing of enough pairs chooses, and the rest run the chosen one: the
+        // interpreter's bits throughout (a small image, then 512 waves: 256 timed, the
+        // rest the chosen form).
+        for (width, height) in [(13, 7), (128, 128)] {
+            let opts = RenderOptions {
+                width,
+                height,
+                ..Default::default()
+            };
+            let want = render_fragment(&program, &opts).map(|i| i.to_le_bytes());
+            let got = render_fragment_with(&jit, &opts).map(|i| i.to_le_bytes());
+            assert_eq!(want, got, "{extra} more temporaries, {width}x{height}");
+            assert_eq!(jit.quads_per_call_compiled(), compiled);
+        }
+        assert!(compiled.contains(&jit.quads_per_call()));
+    }
+    // By default the second form waits until the first has run ten times its compile time;
+    // with tuning off it never comes.
+    let (program, _) = engine(&looped(0));
+    let off = tgsi_jit::Options {
+        tuning: None,
+        ..Default::default()
+    };
+    let jit = tgsi_jit::JitProgram::compile_with(program.clone(), off).unwrap();
+    let opts = RenderOptions {
+        width: 128,
+        height: 128,
+        ..Default::default()
+    };
+    render_fragment_with(&jit, &opts).unwrap();
+    assert_eq!(jit.quads_per_call_compiled(), [2]);
 }

@@ -265,6 +265,7 @@ fn time_cpu(
         Failure::Invalid
     };
     let (engine, jit_time) = engine::prepare(choice, args.math, program, name)?;
+    let compiled_before = engine.jit_compile_time();
     let mut lanes = None;
     let (runs, elapsed, work) = match program.processor {
         Processor::Fragment => {
@@ -300,7 +301,8 @@ fn time_cpu(
         runs,
         elapsed,
         work,
-        compile: jit_time,
+        // With what the JIT compiled while the frames ran.
+        compile: jit_time + engine.jit_compile_time().saturating_sub(compiled_before),
         fallback: engine.fell_back(),
         wave_lanes: lanes,
     })
