@@ -5,6 +5,7 @@
 //! memory, with the same instruction count (an exhausted budget counts as the same error: the JIT cannot name the
 //! instruction of a compute wave); nothing may crash or hang, and no function the JIT
 //! builds may fail Cranelift's verifier (on in fuzz builds, which have debug assertions).
+//! Programs with loops are compared in both their forms (one and two quads per call).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -120,7 +121,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(program) = Program::compile(&shader) else {
         return;
     };
-    let jit = tgsi_jit::Engine::new(program.clone());
+    // A program with loops compiles its second form (the other count of quads per call)
+    // at its first wave here, and later waves run the two by turns (0, 1, 1, 0…).
+    let options = tgsi_jit::Options {
+        tuning: Some(0),
+        ..Default::default()
+    };
+    let jit = tgsi_jit::Engine::with_options(program.clone(), options);
     if let Some(why) = jit.fallback_reason() {
         // Fuzz builds verify what the JIT gives Cranelift: an ill-formed function is a bug.
         let why = why.to_string();
@@ -131,4 +138,13 @@ fuzz_target!(|data: &[u8]| {
     let want = run(&Interpreter(&program), &consts);
     let got = run(&jit, &consts);
     assert_eq!(want, got, "the JIT and the interpreter disagree");
+    if let tgsi_jit::Engine::Compiled(j) = &jit {
+        // Two forms: two more runs (a wave or more each) reach the second.
+        if j.quads_per_call_compiled().len() == 2 {
+            for _ in 0..2 {
+                let got = run(&jit, &consts);
+                assert_eq!(want, got, "the JIT's second form and the interpreter disagree");
+            }
+        }
+    }
 });

@@ -479,6 +479,22 @@ fn lrp_of_two_nans_keeps_the_defined_one() {
     same_vertices(&program, &jit, &opts, "");
 }
 
+#[test]
+fn a_temporary_read_through_an_address_with_no_temporaries_declared_reads_zero() {
+    // Found by fuzzing (`jit_text`): the lane-by-lane read took register 0 for an index
+    // outside the file, and a program without temporaries has no register 0 — the
+    // compiled code read outside the machine's memory and crashed the process.
+    let text = "FRAG\nDCL IN[0], GENERIC[1]\n  0: UARL ADDR[0].x, IN[0].xxxx\n\
+                  1: MOV OUT[0], TEMP[ADDR[0].x+7](1)\n  2: END\n";
+    let opts = RenderOptions {
+        width: 6,
+        height: 4,
+        inputs: vec![[0, 1, 2, 3]; 4],
+        ..Default::default()
+    };
+    same_image(text, &opts);
+}
+
 /// Quads per call of the JIT's code for `text`.
 fn quads_per_call(text: &str) -> usize {
     let (program, _) = engine(text);

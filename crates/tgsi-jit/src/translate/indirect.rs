@@ -11,7 +11,8 @@
 //!   writes a register (which may be the address register).
 //! * Temporaries, which live in the machine's memory whenever one is addressed indirectly
 //!   (`temps_in_ssa`): a source `TEMP[index + ADDR[i].c]` lane by lane (a lane outside the
-//!   execution mask reads `TEMP[0]`, an index outside the file zero); a destination per
+//!   execution mask reads `TEMP[0]`, an index outside the file zero, and every lane zero
+//!   where the program has no temporaries); a destination per
 //!   quad, at the index its first lane's address gives, active or not, blended into the
 //!   register under the execution mask, and not written at all when that index is outside
 //!   the file (the store then goes to a stack slot).
@@ -118,6 +119,11 @@ impl Translator<'_, '_> {
     /// execution mask then reads that register rather than `TEMP[0]`, which no compiled
     /// instruction lets it see: their results are blended into the destination).
     pub(super) fn gather_temp(&mut self, s: &SrcOp, ind: Indirect, c: usize) -> Channel {
+        if self.sizes[0] == 0 {
+            // No temporaries: every index lies outside the file and reads zero (there is no
+            // register 0 to read instead).
+            return vec![self.b.splat_word(0); self.g];
+        }
         let addr = self.read(ind.file, ind.index as i32, 0, ind.comp as usize & 3);
         let exec = self.exec_all();
         if self.temps.is_some() && !self.spilled.contains(&(ind, s.index)) {
