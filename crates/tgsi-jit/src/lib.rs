@@ -25,10 +25,11 @@
 //!   or CLOCK; texture sampling reads only its own quad) and that hand no instruction to
 //!   the interpreter's step run a few quads per call instead of the whole wave: four in
 //!   straight-line code, whose quads' dependency chains then interleave (two or one where
-//!   the function would grow too big), and one or two with loops: such programs are
-//!   compiled both ways, since which runs faster depends on the data (how far the quads'
-//!   branches and trip counts diverge), and the first waves, timed on alternate forms,
-//!   choose (`tuning.rs`).
+//!   the function would grow too big), and one or two with loops: which of those runs
+//!   faster depends on the data (how far the quads' branches and trip counts diverge), so
+//!   once such a program has run ten times as long as it took to compile, the other count
+//!   is compiled too and the next waves, timed on the two forms by turns, choose
+//!   (`tuning.rs`).
 //! * LOAD and STORE on a directly named MEMORY or BUFFER compile to a load or store per
 //!   lane with the interpreter's bounds (`translate/memory.rs`).
 //! * The commonest sampling (TEX, TXB, TXL, TEX_LZ on 2-D RGBA8-like views with linear
@@ -45,9 +46,9 @@
 //!   code any quad passed (`support::counts_sites`). Other programs that fix a block of
 //!   fewer quads than a wave compile for those quads only.
 //!
-//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs (one form, untimed)
-//! (`support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of every compiled shader
-//! and sampling kernel on stderr;
+//! Environment: `TGSI_JIT_QUADS=1|2|4|8` sets the quads per call of such programs (one
+//! form, untimed; `support::group_quads`); `TGSI_JIT_DUMP=1` prints the machine code of
+//! every compiled shader and sampling kernel on stderr;
 //! `JITOPT=none|speed|speed_and_size` sets Cranelift's optimisation level (default
 //! `speed`), for measuring what the optimiser gains.
 //!
@@ -91,9 +92,9 @@ use tgsi_exec::{Env, ExecError, Interpreter, Machine, Program, Stop, WaveEngine,
 /// A program compiled to native code.
 pub struct JitProgram {
     program: Program,
-    /// The compiled code, and for programs with loops the code for the other count of
-    /// quads per call, both timed on the first waves until `tuner` chooses
-    /// (`crate::tuning`).
+    /// The compiled code, and for programs with loops the other count of quads per call,
+    /// compiled once the first has run long enough ([`Options::tuning`]) and then timed
+    /// against it until one is chosen (`crate::tuning`).
     first: Form,
     second: Option<Alternative>,
     /// Compute programs: the top-level BARRIER and MEMBAR instructions, where a call stops.
