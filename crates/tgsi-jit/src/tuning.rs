@@ -10,10 +10,11 @@
 //!
 //! So such a program runs its first form ([`Tuned`]), timing one wave in
 //! [`SAMPLE_EVERY`], until it has run some multiple of the time the first form took to
-//! compile (`Options::tuning`, by default [`PAYBACK`]); then the wave that crosses that line compiles the second form (a shader run
-//! once over a small image never pays for it), the next waves run the two forms by turns
-//! and are timed ([`Tuner`]), and after [`SAMPLES`] pairs of them the faster is kept. Both
-//! forms compute the same bits; only the speed depends on the choice.
+//! compile (`Options::tuning`, by default [`PAYBACK`]); then the wave that crosses that
+//! line compiles the second form (a shader run once over a small image never pays for
+//! it), the next waves run the two forms by turns and are timed ([`Tuner`]), and after
+//! [`SAMPLES`] pairs of them the faster is kept. Both forms compute the same bits; only
+//! the speed depends on the choice.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
