@@ -129,8 +129,8 @@ pub(crate) struct Grouping {
     /// than [`GROUPED_SIZE`] Cranelift instructions it takes fewer quads (down to one)
     /// rather than grow compile time and the values competing for registers.
     pub shrinks: bool,
-    /// Another count of quads per call to compile too, when the faster of the two can only
-    /// be found by timing them (`crate::tuning`).
+    /// Another count of quads per call to compile later, when the faster of the two can
+    /// only be found by timing them (`crate::tuning`).
     pub alternative: Option<usize>,
 }
 
@@ -151,9 +151,10 @@ pub(crate) struct Grouping {
 ///   [`GROUPED_SIZE`] ([`Grouping::shrinks`]).
 /// * Programs with loops are compiled both for a quad at a time, so each quad leaves its
 ///   loops on its own and fewer values compete for registers, and for two quads, whose
-///   chains overlap; which is faster depends on the data, so the first waves time both
-///   ([`Grouping::alternative`], `crate::tuning`). Two quads come first when the program
-///   keeps few 32-bit values ([`SMALL_FOOTPRINT`]).
+///   chains overlap; which is faster depends on the data, so once the first form has
+///   run a while the second is compiled and waves time both ([`Grouping::alternative`],
+///   `crate::tuning`). Two quads come first when the program keeps few 32-bit values
+///   ([`SMALL_FOOTPRINT`]).
 /// * 64-bit values take two vectors a quad already: such programs run a quad at a time
 ///   (the doubles benchmark: 5–15 % slower with two quads).
 ///
